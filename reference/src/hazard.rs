@@ -1,0 +1,282 @@
+//! Which LRegs an instruction reads and writes, as it really does and as Blackhole's automatic
+//! stall logic believes it does.
+//!
+//! Transcribes the "Instruction scheduling" sections of tt-isa-documentation BlackholeA0
+//! `SFPMAD.md` (the list of cases the stall logic misses), `SFPLUTFP32.md` (`Mod1Mirror`),
+//! `SFPSWAP.md`, `SFPSHFT2.md` and `SFPCONFIG.md`. Spec: `blackhole-sfpu.md` §4.12.
+//!
+//! Sets are bit masks over `LReg[0..=16]` (bit `i` is `LReg[i]`). The [`Machine`](crate::Machine)
+//! uses them to insert the stalls the hardware inserts and to report the hazards it does not
+//! catch; the linter reports the same hazards for a program text.
+
+#![allow(non_snake_case, reason = "names follow the ISA documentation")]
+
+use crate::isa::mods::*;
+use crate::isa::{Instr, Opcode};
+use crate::ops::Ctx;
+
+/// Every LReg a normal instruction can read or write through indirection (`LReg[0..=16]`).
+pub const ALL_LREGS: u32 = 0x1_FFFF;
+
+fn bit(reg: usize) -> u32 {
+    if reg <= 16 { 1 << reg } else { 0 }
+}
+
+/// Bits for `LReg[lo..=hi]`.
+fn range(lo: usize, hi: usize) -> u32 {
+    (lo..=hi).fold(0, |m, r| m | bit(r))
+}
+
+/// The LReg read and write sets of one instruction.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Access {
+    /// LRegs read.
+    pub reads: u32,
+    /// LRegs written.
+    pub writes: u32,
+}
+
+/// Whether the instruction has a 2-cycle result that the stall logic protects (the MAD
+/// sub-unit's producers: spec §4.12).
+pub fn is_two_cycle_producer(instr: &Instr) -> bool {
+    use Opcode::*;
+    matches!(instr.opcode(), SFPMAD | SFPADD | SFPMUL | SFPADDI | SFPMULI | SFPLUT | SFPLUTFP32 | SFPMUL24)
+}
+
+/// Whether the instruction blocks the next cycle for anything but SFPNOP (SFPSWAP, and SFPSHFT2
+/// modes 2, 3 and 4: `SFPSWAP.md`, `SFPSHFT2.md`).
+pub fn blocks_next_cycle(instr: &Instr) -> bool {
+    match instr {
+        Instr::SFPSWAP { .. } => true,
+        Instr::SFPSHFT2 { Mod1, .. } => matches!(Mod1.get(), 2..=4),
+        _ => false,
+    }
+}
+
+/// The registers `instr` really reads and writes, with SFPLOADMACRO's overrides from `cx`.
+/// Indirect register selection counts as every register.
+pub fn actual(instr: &Instr, cx: &Ctx) -> Access {
+    let vb = |f: usize| bit(cx.vb(f));
+    let vc = |f: usize| bit(cx.vc(f));
+    let vd = |f: usize| cx.vd(f);
+    let implicit_vb = |f: usize| bit(cx.implicit_VB(cx.vd(f)));
+    match *instr {
+        Instr::SFPLOAD { VD, Mod0, .. } => load_access(VD.idx(), Mod0.get()),
+        Instr::SFPLOADMACRO { VDLo, VDHi, Mod0, .. } => {
+            load_access((VDHi.idx() << 2) | VDLo.idx(), Mod0.get())
+        }
+        Instr::SFPLOADI { VD, Mod0, .. } => {
+            let d = VD.idx();
+            let reads =
+                if matches!(Mod0.get(), SFPLOADI_MOD0_UPPER | SFPLOADI_MOD0_LOWER) { bit(d) } else { 0 };
+            Access { reads, writes: if d < 8 { bit(d) } else { 0 } }
+        }
+        Instr::SFPSTORE { VD, .. } => Access { reads: bit(vd(VD.idx())), writes: 0 },
+        Instr::SFPLUT { VD, Mod0 } => {
+            let indirect = Mod0.get() & SFPLUT_MOD0_INDIRECT_VD != 0 && vd(VD.idx()) != 16;
+            Access {
+                reads: range(0, 3) | if indirect { bit(7) } else { 0 },
+                writes: if indirect { ALL_LREGS } else { bit(vd(VD.idx())) },
+            }
+        }
+        Instr::SFPMULI { VD, Mod1, .. } | Instr::SFPADDI { VD, Mod1, .. } => {
+            let d = vd(VD.idx());
+            let indirect = Mod1.get() & SFPMAD_MOD1_INDIRECT_VD != 0 && d != 16;
+            Access {
+                reads: bit(cx.implicit_VC(d)) | if indirect { bit(7) } else { 0 },
+                writes: if indirect { ALL_LREGS } else { bit(d) },
+            }
+        }
+        Instr::SFPMAD { VA, VB, VC, VD, Mod1 }
+        | Instr::SFPADD { VA, VB, VC, VD, Mod1 }
+        | Instr::SFPMUL { VA, VB, VC, VD, Mod1 }
+        | Instr::SFPMUL24 { VA, VB, VC, VD, Mod1 } => {
+            let d = vd(VD.idx());
+            let indirect_va = Mod1.get() & SFPMAD_MOD1_INDIRECT_VA != 0;
+            let indirect_vd = Mod1.get() & SFPMAD_MOD1_INDIRECT_VD != 0 && d != 16;
+            Access {
+                reads: (if indirect_va { ALL_LREGS } else { bit(VA.idx()) })
+                    | vb(VB.idx())
+                    | vc(VC.idx())
+                    | if indirect_vd { bit(7) } else { 0 },
+                writes: if indirect_vd { ALL_LREGS } else { bit(d) },
+            }
+        }
+        Instr::SFPDIVP2 { VC, VD, .. }
+        | Instr::SFPEXEXP { VC, VD, .. }
+        | Instr::SFPEXMAN { VC, VD, .. }
+        | Instr::SFPABS { VC, VD, .. }
+        | Instr::SFPNOT { VC, VD }
+        | Instr::SFPLZ { VC, VD, .. }
+        | Instr::SFPCAST { VC, VD, .. } => Access { reads: vc(VC.idx()), writes: bit(vd(VD.idx())) },
+        Instr::SFPMOV { VC, VD, Mod1 } => Access {
+            reads: if Mod1.get() & SFPMOV_MOD1_FROM_SPECIAL != 0 { 0 } else { vc(VC.idx()) },
+            writes: bit(vd(VD.idx())),
+        },
+        Instr::SFPIADD { VC, VD, Mod1, .. } => Access {
+            reads: vc(VC.idx())
+                | if Mod1.get() & SFPIADD_MOD1_ARG_IMM != 0 { 0 } else { implicit_vb(VD.idx()) },
+            writes: bit(vd(VD.idx())),
+        },
+        Instr::SFPSHFT { VC, VD, .. } => {
+            Access { reads: vc(VC.idx()) | implicit_vb(VD.idx()), writes: bit(vd(VD.idx())) }
+        }
+        Instr::SFPSETCC { VC, Mod1, .. } => {
+            let m = Mod1.get();
+            Access {
+                reads: if m & (SFPSETCC_MOD1_CLEAR | SFPSETCC_MOD1_IMM_BIT0) != 0 { 0 } else { vc(VC.idx()) },
+                writes: 0,
+            }
+        }
+        Instr::SFPAND { VB, VC, VD, Mod1 } | Instr::SFPOR { VB, VC, VD, Mod1 } => {
+            let src = if Mod1.get() & SFPAND_MOD1_USE_VB != 0 { cx.vb(VB.idx()) } else { vd(VD.idx()) };
+            Access { reads: bit(src) | vc(VC.idx()), writes: bit(vd(VD.idx())) }
+        }
+        Instr::SFPXOR { VC, VD } => {
+            Access { reads: vc(VC.idx()) | implicit_vb(VD.idx()), writes: bit(vd(VD.idx())) }
+        }
+        Instr::SFPSETEXP { VC, VD, Mod1, .. }
+        | Instr::SFPSETMAN { VC, VD, Mod1, .. }
+        | Instr::SFPSETSGN { VC, VD, Mod1, .. } => Access {
+            reads: vc(VC.idx()) | if Mod1.get() & 1 != 0 { 0 } else { implicit_vb(VD.idx()) },
+            writes: bit(vd(VD.idx())),
+        },
+        Instr::SFPPUSHC { .. } | Instr::SFPPOPC { .. } | Instr::SFPENCC { .. } | Instr::SFPCOMPC { .. } => {
+            Access::default()
+        }
+        Instr::SFPNOP {} => Access::default(),
+        Instr::SFPTRANSP { .. } => Access { reads: range(0, 7), writes: range(0, 7) },
+        Instr::SFPSTOCHRND { VB, VC, VD, UseImm5, Mod1, .. } => {
+            let int_int =
+                matches!(Mod1.get(), SFPSTOCHRND_MOD1_INT32_TO_UINT8 | SFPSTOCHRND_MOD1_INT32_TO_INT8);
+            Access {
+                reads: vc(VC.idx()) | if int_int && UseImm5.get() == 0 { vb(VB.idx()) } else { 0 },
+                writes: bit(vd(VD.idx())),
+            }
+        }
+        Instr::SFPCONFIG { VD, .. } => {
+            Access { reads: bit(0), writes: if (11..=14).contains(&VD.idx()) { bit(VD.idx()) } else { 0 } }
+        }
+        Instr::SFPSWAP { VC, VD, .. } => {
+            let (c, d) = (cx.vc(VC.idx()), vd(VD.idx()));
+            Access { reads: bit(c) | bit(d) | range(4, 7), writes: bit(c) | bit(d) | range(4, 7) }
+        }
+        Instr::SFPSHFT2 { Imm12, VC, VD, Mod1 } => {
+            let (c, d) = (cx.vc(VC.idx()), vd(VD.idx()));
+            let b = cx.vb((Imm12.get() & 15) as usize);
+            match Mod1.get() {
+                0 => Access { reads: range(1, 3), writes: range(0, 3) },
+                1 => Access { reads: range(0, 3), writes: range(0, 3) },
+                2 => Access { reads: range(1, 3) | bit(c), writes: range(0, 3) },
+                3 | 4 => Access { reads: bit(c), writes: bit(d) },
+                5 => Access { reads: bit(b) | bit(c), writes: bit(d) },
+                6 => Access { reads: bit(b), writes: bit(d) },
+                _ => Access::default(),
+            }
+        }
+        Instr::SFPLUTFP32 { VD, Mod1, .. } => {
+            let d = vd(VD.idx());
+            let indirect = Mod1.get() & SFPLUTFP32_MOD1_INDIRECT_VD != 0 && d != 16;
+            Access {
+                reads: range(0, 6) | if indirect { bit(7) } else { 0 },
+                writes: if indirect { ALL_LREGS } else { bit(d) },
+            }
+        }
+        Instr::SFPLE { VD, Mod1, VC } | Instr::SFPGT { VD, Mod1, VC } => Access {
+            reads: vc(VC.idx()) | implicit_vb(VD.idx()),
+            writes: if Mod1.get() & SFPGT_MOD1_SET_VD != 0 { bit(vd(VD.idx())) } else { 0 },
+        },
+        Instr::SFPARECIP { VB, VC, VD, Mod1 } => Access {
+            reads: vc(VC.idx()) | if Mod1.get() == SFPARECIP_MOD1_COND_RECIP { vb(VB.idx()) } else { 0 },
+            writes: bit(vd(VD.idx())),
+        },
+    }
+}
+
+fn load_access(VD: usize, Mod0: u32) -> Access {
+    let reads = if matches!(Mod0, MOD0_FMT_LO16_ONLY | MOD0_FMT_HI16_ONLY) { bit(VD) } else { 0 };
+    let writes = if VD < 8 { bit(VD) | if VD < 4 { bit(VD + 4) } else { 0 } } else { 0 };
+    Access { reads, writes }
+}
+
+/// The registers the automatic stall logic believes a regular instruction reads and writes
+/// (spec §4.12): where it is wrong, a dependent instruction is not stalled and its result is not
+/// defined.
+pub fn stall_view(instr: &Instr) -> Access {
+    let cx = Ctx::REGULAR;
+    let real = actual(instr, &cx);
+    match *instr {
+        // The logic ignores USE_VB and thinks VD is read, never VB.
+        Instr::SFPAND { VC, VD, .. } | Instr::SFPOR { VC, VD, .. } => {
+            Access { reads: bit(VC.idx()) | bit(VD.idx()), writes: real.writes }
+        }
+        // The logic does not realise SFPIADD and SFPSHFT read VD.
+        Instr::SFPIADD { VC, .. } | Instr::SFPSHFT { VC, .. } => {
+            Access { reads: bit(VC.idx()), writes: real.writes }
+        }
+        // The logic does not realise SFPCONFIG can read LReg[0].
+        Instr::SFPCONFIG { .. } => Access { reads: 0, writes: real.writes },
+        // First-cycle reads of VC and VD are not seen (modes other than SWAP); the second-cycle
+        // reads, when the values are swapped, are.
+        Instr::SFPSWAP { .. } => real,
+        Instr::SFPSHFT2 { Mod1, VD, .. } => match Mod1.get() {
+            // Modes 2, 3, 4: the logic thinks nothing is read.
+            2..=4 => Access { reads: 0, writes: real.writes },
+            // Modes 5, 6: the logic thinks VD is read, whereas VB is.
+            5 | 6 => Access { reads: bit(VD.idx()), writes: real.writes },
+            _ => real,
+        },
+        // SFPLUTFP32's stall logic keys off Mod1Mirror bit 3: set, every LReg is read and written;
+        // clear, every LReg but LReg[7] is read and VD is written.
+        Instr::SFPLUTFP32 { Mod1Mirror, VD, .. } => {
+            if Mod1Mirror.get() & 8 != 0 {
+                Access { reads: ALL_LREGS, writes: ALL_LREGS }
+            } else {
+                Access { reads: ALL_LREGS & !bit(7), writes: bit(VD.idx()) }
+            }
+        }
+        // INDIRECT_VA / INDIRECT_VD make the logic assume every LReg is read / written.
+        Instr::SFPMAD { Mod1, .. }
+        | Instr::SFPADD { Mod1, .. }
+        | Instr::SFPMUL { Mod1, .. }
+        | Instr::SFPMUL24 { Mod1, .. } => Access {
+            reads: if Mod1.get() & SFPMAD_MOD1_INDIRECT_VA != 0 { ALL_LREGS } else { real.reads },
+            writes: real.writes,
+        },
+        _ => real,
+    }
+}
+
+/// The registers a regular instruction reads in its first cycle that the stall logic does not
+/// see (SFPSWAP's compare reads in modes other than SWAP).
+pub fn unseen_first_cycle_reads(instr: &Instr) -> u32 {
+    match *instr {
+        Instr::SFPSWAP { VC, VD, Mod1 } if Mod1.get() != SFPSWAP_MOD1_SWAP => bit(VC.idx()) | bit(VD.idx()),
+        _ => 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn i(s: &str) -> Instr {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn documented_stall_logic_blind_spots() {
+        // SFPIADD reads VD (VB = VD) but the logic does not see it.
+        let iadd = i("TTI_SFPIADD(0, 1, 2, 0)");
+        assert_eq!(actual(&iadd, &Ctx::REGULAR).reads, (1 << 1) | (1 << 2));
+        assert_eq!(stall_view(&iadd).reads, 1 << 1);
+        // SFPAND with USE_VB reads VB=3 but the logic thinks VD=2.
+        let and = i("TTI_SFPAND(3, 1, 2, 1)");
+        assert_eq!(actual(&and, &Ctx::REGULAR).reads, (1 << 3) | (1 << 1));
+        assert_eq!(stall_view(&and).reads, (1 << 1) | (1 << 2));
+        // SFPSHFT2 SHFT_LREG reads VB=4, the logic thinks VD=5.
+        let sh = i("TTI_SFPSHFT2(4, 1, 5, 5)");
+        assert_eq!(stall_view(&sh).reads, 1 << 5);
+        assert_eq!(actual(&sh, &Ctx::REGULAR).reads, (1 << 4) | (1 << 1));
+    }
+}

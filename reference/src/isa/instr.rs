@@ -1,0 +1,289 @@
+//! The 42 Blackhole SFPU instructions as types, and their binary encoding.
+//!
+//! One table, at the bottom of this file, lists every opcode with its fields, their widths and
+//! their bit positions; the [`Opcode`] and [`Instr`] types, the encoder and the decoder are all
+//! generated from it, so they cannot disagree. The table transcribes the bit layouts of
+//! tt-isa-documentation `Diagrams/Src/Bits32.lua` (the `*_BH` entries and the entries shared with
+//! Wormhole), as restated in `blackhole-sfpu.md` §1.
+//!
+//! Field names are the documentation's (`VA VB VC VD Mod0 Mod1 Imm16 ...`), so they are not snake
+//! case. Bits that no field covers ("undrawn" bits) must be zero: [`decode`](super::decode)
+//! rejects a word that sets them (spec §6.3 item 21 leaves their effect unspecified), which makes
+//! `encode(decode(w)) == w` for every word that decodes.
+
+#![allow(non_snake_case, reason = "field names follow the ISA documentation")]
+
+use super::field::U;
+
+/// Which part of the Vector Unit executes an instruction (spec §1, `VectorUnit.md`, and the
+/// SFPLOADMACRO capability table of spec §4.9).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum SubUnit {
+    /// The load sub-unit: SFPLOAD, SFPLOADI, SFPLOADMACRO, and SFPNOP when issued normally.
+    Load,
+    /// The simple sub-unit: integer, bitwise, predication and most other single-cycle work.
+    Simple,
+    /// The MAD sub-unit: the multiply-add family and the LUT instructions.
+    MAD,
+    /// The round sub-unit: SFPSTOCHRND and SFPSHFT2.
+    Round,
+    /// The store sub-unit: SFPSTORE.
+    Store,
+}
+
+/// One field of an instruction word.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FieldSpec {
+    /// The documentation's name for the field.
+    pub name: &'static str,
+    /// The bit position of the field's least significant bit.
+    pub lo: u32,
+    /// The width of the field in bits.
+    pub bits: u32,
+}
+
+impl FieldSpec {
+    /// The bits of the instruction word this field occupies.
+    pub const fn mask(&self) -> u32 {
+        ((1u32 << self.bits) - 1) << self.lo
+    }
+}
+
+macro_rules! instructions {
+    ($(
+        $(#[doc = $doc:literal])*
+        $name:ident = $op:literal, $unit:ident { $($field:ident : $bits:literal @ $lo:literal),* $(,)? }
+    ),* $(,)?) => {
+        /// The SFPU opcodes of Blackhole A0 (bits `[31:24]` of the instruction word).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[repr(u8)]
+        pub enum Opcode {
+            $( $(#[doc = $doc])* $name = $op, )*
+        }
+
+        impl Opcode {
+            /// Every opcode, in numeric order.
+            pub const ALL: &'static [Opcode] = &[$(Opcode::$name),*];
+
+            /// The documentation's name for the opcode, such as `"SFPMAD"`.
+            pub const fn name(self) -> &'static str {
+                match self { $(Opcode::$name => stringify!($name)),* }
+            }
+
+            /// The opcode whose number is `op`, if `op` is a Blackhole SFPU opcode.
+            pub const fn from_u8(op: u8) -> Option<Opcode> {
+                match op { $($op => Some(Opcode::$name),)* _ => None }
+            }
+
+            /// The opcode named `name` (the documentation's spelling), if any.
+            pub fn from_name(name: &str) -> Option<Opcode> {
+                match name { $(stringify!($name) => Some(Opcode::$name),)* _ => None }
+            }
+
+            /// The sub-unit that executes the instruction when it is issued normally.
+            pub const fn sub_unit(self) -> SubUnit {
+                match self { $(Opcode::$name => SubUnit::$unit),* }
+            }
+
+            /// The fields of the instruction word, most significant first.
+            pub const fn fields(self) -> &'static [FieldSpec] {
+                match self {
+                    $(Opcode::$name => &[$(FieldSpec { name: stringify!($field), lo: $lo, bits: $bits }),*]),*
+                }
+            }
+
+            /// The bits of the instruction word that the opcode and its fields occupy.
+            pub const fn drawn_mask(self) -> u32 {
+                match self { $(Opcode::$name => 0xFF00_0000 $(| (((1u32 << $bits) - 1) << $lo))*),* }
+            }
+        }
+
+        /// One Blackhole SFPU instruction with its fields, named as the documentation names them.
+        ///
+        /// Every field is a [`U<N>`] of the field's exact width, so every `Instr` is encodable.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum Instr {
+            $( $(#[doc = $doc])* #[allow(missing_docs)] $name { $( $field: U<$bits> ),* }, )*
+        }
+
+        impl Instr {
+            /// The instruction's opcode.
+            pub const fn opcode(&self) -> Opcode {
+                match self { $(Instr::$name { .. } => Opcode::$name),* }
+            }
+
+            /// The 32-bit instruction word. Undrawn bits are zero.
+            pub const fn encode(&self) -> u32 {
+                match *self {
+                    $(Instr::$name { $($field),* } => (($op as u32) << 24) $(| ($field.get() << $lo))*),*
+                }
+            }
+
+            /// Builds the instruction from the fields of `word`, ignoring its undrawn bits.
+            pub(crate) const fn from_fields(opcode: Opcode, word: u32) -> Instr {
+                match opcode {
+                    $(Opcode::$name => Instr::$name { $($field: U::from_masked(word >> $lo)),* }),*
+                }
+            }
+
+            /// The value of each field, most significant first, with the field's name.
+            pub fn field_values(&self) -> Vec<(&'static str, u32)> {
+                let word = self.encode();
+                self.opcode().fields().iter().map(|f| (f.name, (word & f.mask()) >> f.lo)).collect()
+            }
+        }
+    };
+}
+
+instructions! {
+    /// Load from Dst into an LReg, converting the format (spec §3.33, §4.3).
+    SFPLOAD = 0x70, Load { VD: 4 @ 20, Mod0: 4 @ 16, AddrMod: 3 @ 13, Imm10: 10 @ 0 },
+    /// Load an immediate into an LReg (spec §3.30).
+    SFPLOADI = 0x71, Load { VD: 4 @ 20, Mod0: 4 @ 16, Imm16: 16 @ 0 },
+    /// Store an LReg to Dst, converting the format (spec §3.33, §4.3).
+    SFPSTORE = 0x72, Store { VD: 4 @ 20, Mod0: 4 @ 16, AddrMod: 3 @ 13, Imm10: 10 @ 0 },
+    /// Piecewise linear function with 8-bit coefficients (spec §3.4). The tt-llk macro's
+    /// `dest_reg_addr` argument covers bits `[15:0]`, which the ISA does not draw.
+    SFPLUT = 0x73, MAD { VD: 4 @ 20, Mod0: 4 @ 16 },
+    /// Multiply by a BF16 immediate (spec §3.2).
+    SFPMULI = 0x74, MAD { Imm16: 16 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 },
+    /// Add a BF16 immediate (spec §3.2).
+    SFPADDI = 0x75, MAD { Imm16: 16 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 },
+    /// Add to or replace the exponent (spec §3.6).
+    SFPDIVP2 = 0x76, Simple { Imm8: 8 @ 12, VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 },
+    /// Extract the exponent (spec §3.7).
+    SFPEXEXP = 0x77, Simple { VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 },
+    /// Extract the mantissa (spec §3.8).
+    SFPEXMAN = 0x78, Simple { VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 },
+    /// Integer add or subtract (spec §3.15). `Imm12` is signed.
+    SFPIADD = 0x79, Simple { Imm12: 12 @ 12, VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 },
+    /// Bitwise shift (spec §3.16). `Imm12` is signed.
+    SFPSHFT = 0x7A, Simple { Imm12: 12 @ 12, VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 },
+    /// Set LaneFlags from a comparison with zero (spec §3.18).
+    SFPSETCC = 0x7B, Simple { Imm1: 1 @ 12, VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 },
+    /// Move, negate, or read special registers (spec §3.19).
+    SFPMOV = 0x7C, Simple { VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 },
+    /// Absolute value, integer or float (spec §3.12).
+    SFPABS = 0x7D, Simple { VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 },
+    /// Bitwise AND (spec §3.13).
+    SFPAND = 0x7E, Simple { VB: 4 @ 12, VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 },
+    /// Bitwise OR (spec §3.13).
+    SFPOR = 0x7F, Simple { VB: 4 @ 12, VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 },
+    /// Bitwise NOT (spec §3.13).
+    SFPNOT = 0x80, Simple { VC: 4 @ 8, VD: 4 @ 4 },
+    /// Count leading zeros (spec §3.14).
+    SFPLZ = 0x81, Simple { VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 },
+    /// Replace the exponent (spec §3.9).
+    SFPSETEXP = 0x82, Simple { Imm8: 8 @ 12, VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 },
+    /// Replace the mantissa (spec §3.10). `Imm12` is unsigned.
+    SFPSETMAN = 0x83, Simple { Imm12: 12 @ 12, VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 },
+    /// Fused (partially) multiply-add `VD = ±(VA * VB) ± VC` (spec §3.1).
+    SFPMAD = 0x84, MAD { VA: 4 @ 16, VB: 4 @ 12, VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 },
+    /// Same semantics as SFPMAD; preferred spelling when `VA == 10` (spec §3.1).
+    SFPADD = 0x85, MAD { VA: 4 @ 16, VB: 4 @ 12, VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 },
+    /// Same semantics as SFPMAD; preferred spelling when `VC == 9` (spec §3.1).
+    SFPMUL = 0x86, MAD { VA: 4 @ 16, VB: 4 @ 12, VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 },
+    /// Push onto, or modify the top of, the flag stack (spec §3.27).
+    SFPPUSHC = 0x87, Simple { VD: 4 @ 4, Mod1: 4 @ 0 },
+    /// Pop from, or read the top of, the flag stack (spec §3.28).
+    SFPPOPC = 0x88, Simple { VD: 4 @ 4, Mod1: 4 @ 0 },
+    /// Replace the sign bit (spec §3.11).
+    SFPSETSGN = 0x89, Simple { Imm1: 1 @ 12, VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 },
+    /// Set LaneFlags and UseLaneFlagsForLaneEnable directly (spec §3.26).
+    SFPENCC = 0x8A, Simple { Imm2: 2 @ 12, VD: 4 @ 4, Mod1: 4 @ 0 },
+    /// Complement LaneFlags for an "else" block (spec §3.29).
+    SFPCOMPC = 0x8B, Simple { VD: 4 @ 4 },
+    /// Transpose (register, row) within each column of L0..3 and L4..7 (spec §3.25).
+    SFPTRANSP = 0x8C, Simple { VD: 4 @ 4 },
+    /// Bitwise XOR (spec §3.13).
+    SFPXOR = 0x8D, Simple { VC: 4 @ 8, VD: 4 @ 4 },
+    /// Stochastic or deterministic rounding to reduced precision (spec §3.21). tt-llk spells
+    /// the macro `SFP_STOCH_RND` and passes `UseImm5` as bit 3 of its `instr_mod1` argument.
+    SFPSTOCHRND = 0x8E, Round {
+        RoundingMode: 2 @ 21, Imm5: 5 @ 16, VB: 4 @ 12, VC: 4 @ 8, VD: 4 @ 4, UseImm5: 1 @ 3, Mod1: 3 @ 0
+    },
+    /// No operation (spec §3.32).
+    SFPNOP = 0x8F, Load {},
+    /// Integer to float and integer to integer conversions (spec §3.20).
+    SFPCAST = 0x90, Simple { VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 },
+    /// Write LaneConfig, LoadMacroConfig or the programmable constants (spec §3.31).
+    SFPCONFIG = 0x91, Simple { Imm16: 16 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 },
+    /// Swap, or per-lane min/max (spec §3.24).
+    SFPSWAP = 0x92, Simple { VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 },
+    /// SFPLOAD plus a scheduled sequence of up to four instructions (spec §4.9). The LReg is
+    /// `VD = VDHi << 2 | VDLo` and the address immediate `Imm10 = Imm9 << 1 | VDHi`.
+    SFPLOADMACRO = 0x93, Load {
+        MacroIndex: 2 @ 22, VDLo: 2 @ 20, Mod0: 4 @ 16, AddrMod: 3 @ 13, Imm9: 9 @ 1, VDHi: 1 @ 0
+    },
+    /// Cross-lane shuffles and shifts on the round sub-unit (spec §3.17). Bits `[15:12]` are `VB`
+    /// in every mode but `SHFT_IMM`, where all of `[23:12]` is the signed `Imm12`; the field is
+    /// carried whole and [`Instr::SFPSHFT2`]'s `VB` is its low four bits.
+    SFPSHFT2 = 0x94, Round { Imm12: 12 @ 12, VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 },
+    /// Piecewise linear function with FP32 or FP16 coefficients (spec §3.5). `Mod1Mirror` only
+    /// feeds the auto-stall logic.
+    SFPLUTFP32 = 0x95, MAD { Mod1Mirror: 4 @ 16, VD: 4 @ 4, Mod1: 4 @ 0 },
+    /// Sign-magnitude `VD <= VC` comparison (spec §3.23).
+    SFPLE = 0x96, Simple { VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 },
+    /// Sign-magnitude `VD > VC` comparison (spec §3.23).
+    SFPGT = 0x97, Simple { VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 },
+    /// 23-bit by 23-bit integer multiply (spec §3.3).
+    SFPMUL24 = 0x98, MAD { VA: 4 @ 16, VB: 4 @ 12, VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 },
+    /// Approximate reciprocal or exponential (spec §3.22).
+    SFPARECIP = 0x99, Simple { VB: 4 @ 12, VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 },
+}
+
+impl Opcode {
+    /// The opcode's number (bits `[31:24]` of its instruction words).
+    pub const fn number(self) -> u8 {
+        self as u8
+    }
+
+    /// The bits of the instruction word that no field covers and that must be zero.
+    pub const fn undrawn_mask(self) -> u32 {
+        !self.drawn_mask()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn forty_two_contiguous_opcodes() {
+        assert_eq!(Opcode::ALL.len(), 42);
+        for (i, op) in Opcode::ALL.iter().enumerate() {
+            assert_eq!(op.number() as usize, 0x70 + i, "{op:?}");
+            assert_eq!(Opcode::from_u8(op.number()), Some(*op));
+            assert_eq!(Opcode::from_name(op.name()), Some(*op));
+        }
+        assert_eq!(Opcode::from_u8(0x6F), None);
+        assert_eq!(Opcode::from_u8(0x9A), None);
+    }
+
+    #[test]
+    fn fields_never_overlap() {
+        for op in Opcode::ALL {
+            let mut seen = 0xFF00_0000u32;
+            for f in op.fields() {
+                assert_eq!(seen & f.mask(), 0, "{op:?}.{} overlaps", f.name);
+                seen |= f.mask();
+            }
+            assert_eq!(seen, op.drawn_mask());
+        }
+    }
+
+    #[test]
+    fn layouts_from_spec_table() {
+        // Spot checks against spec §1 row by row (hand-derived masks).
+        assert_eq!(Opcode::SFPLOAD.undrawn_mask(), 0x0000_1C00); // [12:10]
+        assert_eq!(Opcode::SFPLOADMACRO.undrawn_mask(), 0x0000_1C00); // [12:10]
+        assert_eq!(Opcode::SFPLUT.undrawn_mask(), 0x0000_FFFF); // [15:0]
+        assert_eq!(Opcode::SFPMAD.undrawn_mask(), 0x00F0_0000); // [23:20]
+        assert_eq!(Opcode::SFPNOP.undrawn_mask(), 0x00FF_FFFF);
+        assert_eq!(Opcode::SFPSTOCHRND.undrawn_mask(), 0x0080_0000); // [23]
+        assert_eq!(Opcode::SFPLUTFP32.undrawn_mask(), 0x00F0_FF00); // [23:20] and [15:8]
+        assert_eq!(Opcode::SFPNOT.undrawn_mask(), 0x00FF_F00F);
+        assert_eq!(Opcode::SFPSHFT2.undrawn_mask(), 0);
+        assert_eq!(Opcode::SFPENCC.undrawn_mask(), 0x00FF_CF00);
+    }
+}

@@ -1,0 +1,525 @@
+//! The tt-llk macro text form of instructions: `TTI_SFPMAD(0, 1, 2, 3, 0)`.
+//!
+//! Each opcode is written with the argument list of its tt-llk `TT_OP_*` macro
+//! (`tt_llk_blackhole/common/inc/ckernel_ops.h`), so instruction sequences can be pasted from
+//! kernels. Parsing evaluates the arguments, builds the word exactly as the macro does
+//! (`(opcode << 24) + (arg << shift) + ...`), and then [`decode`](super::decode)s it, so the text
+//! form can never mean something the binary form cannot. Arguments are integers (decimal, `0x`,
+//! `0b`), named constants ([`mods`](super::mods), tt-llk's `p_sfpu::LREG*`/`LCONST_*`,
+//! `ADDR_MOD_*`, `InstrModLoadStore::*`), and `|`, `+`, `<<` and parentheses over them, so
+//! `TT_SFPLOADMACRO((2 << 2) + 1, 3, ADDR_MOD_7, (100 << 1) + 0)` parses.
+
+use std::fmt;
+use std::str::FromStr;
+
+use super::{Arch, DecodeError, Instr, Opcode, decode};
+
+/// One argument of a tt-llk macro: its name, where it goes in the word, and how many bits it
+/// may have.
+#[derive(Clone, Copy, Debug)]
+struct Arg {
+    name: &'static str,
+    shift: u32,
+    bits: u32,
+    /// Written in hexadecimal when it is 10 or more (immediates and addresses).
+    hex: bool,
+}
+
+const fn arg(name: &'static str, shift: u32, bits: u32) -> Arg {
+    Arg { name, shift, bits, hex: false }
+}
+
+const fn imm(name: &'static str, shift: u32, bits: u32) -> Arg {
+    Arg { name, shift, bits, hex: true }
+}
+
+/// `(imm12_math, lreg_c, lreg_dest, instr_mod1)`, shared by most register-form instructions.
+const REG_FORM: &[Arg] =
+    &[imm("imm12_math", 12, 12), arg("lreg_c", 8, 4), arg("lreg_dest", 4, 4), arg("instr_mod1", 0, 4)];
+/// `(lreg_src_a, lreg_src_b, lreg_src_c, lreg_dest, instr_mod1)`. tt-llk accepts 8 bits for
+/// `lreg_src_a`, but only 4 are drawn, so more is reported as out of range here.
+const MAD_FORM: &[Arg] = &[
+    arg("lreg_src_a", 16, 4),
+    arg("lreg_src_b", 12, 4),
+    arg("lreg_src_c", 8, 4),
+    arg("lreg_dest", 4, 4),
+    arg("instr_mod1", 0, 4),
+];
+/// `(imm16_math, lreg_dest, instr_mod1)`.
+const IMM16_FORM: &[Arg] = &[imm("imm16_math", 8, 16), arg("lreg_dest", 4, 4), arg("instr_mod1", 0, 4)];
+/// `(lreg_ind, instr_mod0, sfpu_addr_mode, dest_reg_addr)`.
+const MEM_FORM: &[Arg] = &[
+    arg("lreg_ind", 20, 4),
+    arg("instr_mod0", 16, 4),
+    arg("sfpu_addr_mode", 13, 3),
+    imm("dest_reg_addr", 0, 13),
+];
+
+const NO_ARGS: &[Arg] = &[];
+const LOADI_FORM: &[Arg] = &[arg("lreg_ind", 20, 4), arg("instr_mod0", 16, 4), imm("imm16", 0, 16)];
+const LUT_FORM: &[Arg] = &[arg("lreg_ind", 20, 4), arg("instr_mod0", 16, 4), imm("dest_reg_addr", 0, 16)];
+const CONFIG_FORM: &[Arg] = &[imm("imm16_math", 8, 16), arg("config_dest", 4, 4), arg("instr_mod1", 0, 4)];
+const CAST_FORM: &[Arg] = &[arg("lreg_src_c", 8, 4), arg("lreg_dest", 4, 4), arg("instr_mod1", 0, 4)];
+const LUTFP32_FORM: &[Arg] = &[imm("lreg_dest", 4, 20), arg("instr_mod1", 0, 4)];
+const STOCH_RND_FORM: &[Arg] = &[
+    arg("rnd_mode", 21, 3),
+    arg("imm8_math", 16, 5),
+    arg("lreg_src_b", 12, 4),
+    arg("lreg_src_c", 8, 4),
+    arg("lreg_dest", 4, 4),
+    arg("instr_mod1", 0, 4),
+];
+
+/// The tt-llk macro name (without `TT_`/`TTI_`) and argument list of `op`.
+fn macro_form(op: Opcode) -> (&'static str, &'static [Arg]) {
+    use Opcode::*;
+    match op {
+        SFPLOAD => ("SFPLOAD", MEM_FORM),
+        SFPSTORE => ("SFPSTORE", MEM_FORM),
+        SFPLOADMACRO => ("SFPLOADMACRO", MEM_FORM),
+        SFPLOADI => ("SFPLOADI", LOADI_FORM),
+        SFPLUT => ("SFPLUT", LUT_FORM),
+        SFPMULI => ("SFPMULI", IMM16_FORM),
+        SFPADDI => ("SFPADDI", IMM16_FORM),
+        SFPCONFIG => ("SFPCONFIG", CONFIG_FORM),
+        SFPMAD => ("SFPMAD", MAD_FORM),
+        SFPADD => ("SFPADD", MAD_FORM),
+        SFPMUL => ("SFPMUL", MAD_FORM),
+        SFPMUL24 => ("SFPMUL24", MAD_FORM),
+        SFPCAST => ("SFPCAST", CAST_FORM),
+        SFPLUTFP32 => ("SFPLUTFP32", LUTFP32_FORM),
+        SFPSTOCHRND => ("SFP_STOCH_RND", STOCH_RND_FORM),
+        SFPNOP => ("SFPNOP", NO_ARGS),
+        SFPDIVP2 | SFPEXEXP | SFPEXMAN | SFPIADD | SFPSHFT | SFPSETCC | SFPMOV | SFPABS | SFPAND | SFPOR
+        | SFPNOT | SFPLZ | SFPSETEXP | SFPSETMAN | SFPPUSHC | SFPPOPC | SFPSETSGN | SFPENCC | SFPCOMPC
+        | SFPTRANSP | SFPXOR | SFPSWAP | SFPSHFT2 | SFPLE | SFPGT | SFPARECIP => (op.name(), REG_FORM),
+    }
+}
+
+/// The opcode whose tt-llk macro is called `name` (also accepting the ISA spelling
+/// `SFPSTOCHRND` for tt-llk's `SFP_STOCH_RND`).
+fn opcode_for_macro(name: &str) -> Option<Opcode> {
+    if name == "SFP_STOCH_RND" {
+        return Some(Opcode::SFPSTOCHRND);
+    }
+    Opcode::from_name(name)
+}
+
+fn write_value(f: &mut fmt::Formatter<'_>, v: u32, hex: bool) -> fmt::Result {
+    if hex && v >= 10 { write!(f, "0x{v:x}") } else { write!(f, "{v}") }
+}
+
+impl fmt::Display for Instr {
+    /// Writes the tt-llk macro form, for example `TTI_SFPMAD(0, 1, 2, 3, 0)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (name, args) = macro_form(self.opcode());
+        write!(f, "TTI_{name}")?;
+        if args.is_empty() {
+            return Ok(());
+        }
+        let word = self.encode();
+        f.write_str("(")?;
+        for (i, a) in args.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            write_value(f, (word >> a.shift) & ((1u32 << a.bits) - 1), a.hex)?;
+        }
+        f.write_str(")")
+    }
+}
+
+/// What is wrong with an instruction's text.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ParseErrorKind {
+    /// The text is not `TT_NAME(args)` / `TTI_NAME(args)` / `TT_OP_NAME(args)`.
+    #[error("expected an instruction like `TTI_SFPMAD(0, 1, 2, 3, 0)`, found `{0}`")]
+    Syntax(String),
+    /// The macro name is not an SFPU instruction.
+    #[error("`{0}` is not an SFPU instruction")]
+    UnknownInstruction(String),
+    /// The number of arguments does not match the macro.
+    #[error("{name} takes {expected} arguments ({signature}), found {found}")]
+    ArgumentCount {
+        /// The macro name.
+        name: &'static str,
+        /// How many it takes.
+        expected: usize,
+        /// Its signature.
+        signature: String,
+        /// How many were given.
+        found: usize,
+    },
+    /// An argument is not a valid expression.
+    #[error("argument {index} ({arg}): {message}")]
+    BadArgument {
+        /// 1-based position.
+        index: usize,
+        /// The macro's name for it.
+        arg: &'static str,
+        /// What is wrong.
+        message: String,
+    },
+    /// An argument does not fit the macro's field.
+    #[error("argument {index} ({arg}) = {value} (0x{value:x}) does not fit in {bits} bits")]
+    OutOfRange {
+        /// 1-based position.
+        index: usize,
+        /// The macro's name for it.
+        arg: &'static str,
+        /// Its value.
+        value: u64,
+        /// The field's width.
+        bits: u32,
+    },
+    /// The resulting word does not decode.
+    #[error(transparent)]
+    Decode(#[from] DecodeError),
+}
+
+/// An instruction text that does not parse, with its line number when it came from a program.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{}{kind}", line.map(|l| format!("line {l}: ")).unwrap_or_default())]
+pub struct ParseError {
+    /// The 1-based line number, for programs.
+    pub line: Option<usize>,
+    /// What is wrong.
+    pub kind: ParseErrorKind,
+}
+
+impl From<ParseErrorKind> for ParseError {
+    fn from(kind: ParseErrorKind) -> ParseError {
+        ParseError { line: None, kind }
+    }
+}
+
+/// Values of the tt-llk names that kernels pass as arguments (`ckernel_instr_params.h`
+/// `p_sfpu`, `ckernel_addrmod.h` `ADDR_MOD_*`, `llk_defs.h` `InstrModLoadStore`).
+fn tt_llk_constant(path: &[&str]) -> Option<u64> {
+    let name = *path.last()?;
+    let qualifier = if path.len() >= 2 { path[path.len() - 2] } else { "" };
+    if qualifier == "InstrModLoadStore" {
+        // tt-llk's enum: note LO16 = 6 (the ISA's MOD0_FMT_UINT16) differs from MOD0_FMT_LO16 = 9.
+        return Some(match name {
+            "DEFAULT" => 0,
+            "FP16A" => 1,
+            "FP16B" => 2,
+            "FP32" => 3,
+            "INT32" => 4,
+            "INT8" => 5,
+            "LO16" => 6,
+            "HI16" => 7,
+            "INT32_2S_COMP" => 12,
+            "INT8_2S_COMP" => 13,
+            "LO16_ONLY" => 14,
+            "HI16_ONLY" => 15,
+            _ => return None,
+        });
+    }
+    if let Some(v) = super::mods::lookup(name) {
+        return Some(v as u64);
+    }
+    if let Some(n) = name.strip_prefix("LREG").and_then(|d| d.parse::<u64>().ok()).filter(|&n| n < 16) {
+        return Some(n);
+    }
+    if let Some(n) = name.strip_prefix("ADDR_MOD_").and_then(|d| d.parse::<u64>().ok()).filter(|&n| n < 8) {
+        return Some(n);
+    }
+    Some(match name {
+        "LCONST_0_8373" => 8,
+        "LCONST_0" => 9,
+        "LCONST_1" => 10,
+        "LCONST_neg1" => 11,
+        "LTILEID" => 15,
+        _ => return None,
+    })
+}
+
+/// A small recursive-descent evaluator for macro arguments.
+struct Expr<'a> {
+    s: &'a [u8],
+    i: usize,
+}
+
+impl Expr<'_> {
+    fn eval(text: &str) -> Result<u64, String> {
+        let mut e = Expr { s: text.as_bytes(), i: 0 };
+        let v = e.or()?;
+        e.ws();
+        if e.i != e.s.len() {
+            return Err(format!("unexpected `{}`", &text[e.i..]));
+        }
+        Ok(v)
+    }
+
+    fn ws(&mut self) {
+        while self.i < self.s.len() && self.s[self.i].is_ascii_whitespace() {
+            self.i += 1;
+        }
+    }
+
+    fn eat(&mut self, tok: &str) -> bool {
+        self.ws();
+        if self.s[self.i..].starts_with(tok.as_bytes()) {
+            self.i += tok.len();
+            true
+        } else {
+            false
+        }
+    }
+
+    fn or(&mut self) -> Result<u64, String> {
+        let mut v = self.shift()?;
+        loop {
+            if self.eat("|") {
+                v |= self.shift()?;
+            } else if self.eat("+") {
+                v = v.checked_add(self.shift()?).ok_or("overflow")?;
+            } else {
+                return Ok(v);
+            }
+        }
+    }
+
+    fn shift(&mut self) -> Result<u64, String> {
+        let mut v = self.atom()?;
+        while self.eat("<<") {
+            let by = self.atom()?;
+            if by >= 32 {
+                return Err(format!("shift by {by} is too large"));
+            }
+            v = v.checked_shl(by as u32).filter(|r| r >> by == v).ok_or("overflow")?;
+        }
+        Ok(v)
+    }
+
+    fn atom(&mut self) -> Result<u64, String> {
+        self.ws();
+        if self.eat("(") {
+            let v = self.or()?;
+            if !self.eat(")") {
+                return Err("missing `)`".into());
+            }
+            return Ok(v);
+        }
+        let start = self.i;
+        while self.i < self.s.len()
+            && (self.s[self.i].is_ascii_alphanumeric() || b"_:".contains(&self.s[self.i]))
+        {
+            self.i += 1;
+        }
+        let tok = std::str::from_utf8(&self.s[start..self.i]).map_err(|e| e.to_string())?;
+        if tok.is_empty() {
+            return Err(if self.i < self.s.len() {
+                format!("unexpected `{}`", self.s[self.i] as char)
+            } else {
+                "missing value".into()
+            });
+        }
+        if tok.as_bytes()[0].is_ascii_digit() {
+            let t = tok.trim_end_matches(['u', 'U']);
+            return crate::state::parse_uint(t).ok_or_else(|| format!("`{tok}` is not a number"));
+        }
+        let path: Vec<&str> = tok.split("::").filter(|p| !p.is_empty()).collect();
+        tt_llk_constant(&path).ok_or_else(|| format!("unknown name `{tok}`"))
+    }
+}
+
+/// Splits `a, (b, c), d` at top-level commas; `None` if the parentheses do not balance.
+fn split_args(text: &str) -> Option<Vec<&str>> {
+    let mut out = Vec::new();
+    let (mut depth, mut start) = (0i32, 0);
+    for (i, c) in text.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth < 0 {
+                    return None;
+                }
+            }
+            ',' if depth == 0 => {
+                out.push(&text[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    if depth != 0 {
+        return None;
+    }
+    out.push(&text[start..]);
+    Some(if out.len() == 1 && out[0].trim().is_empty() { Vec::new() } else { out })
+}
+
+/// Parses one instruction in tt-llk macro form for `arch`.
+pub fn parse_instr(arch: Arch, text: &str) -> Result<Instr, ParseError> {
+    let t = text.trim().trim_end_matches(';').trim();
+    let syntax = || ParseErrorKind::Syntax(t.to_string());
+    let rest = t
+        .strip_prefix("TTI_")
+        .or_else(|| t.strip_prefix("TT_OP_"))
+        .or_else(|| t.strip_prefix("TT_"))
+        .ok_or_else(syntax)?;
+    let (name, args_text) = match rest.find('(') {
+        Some(open) => {
+            let inner = rest[open + 1..].strip_suffix(')').ok_or_else(syntax)?;
+            (rest[..open].trim(), Some(inner))
+        }
+        None => (rest.trim(), None),
+    };
+    if !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+        return Err(syntax().into());
+    }
+    let op = opcode_for_macro(name).ok_or_else(|| ParseErrorKind::UnknownInstruction(name.to_string()))?;
+    let (macro_name, form) = macro_form(op);
+    let args = match args_text {
+        Some(text) => split_args(text).ok_or_else(syntax)?,
+        None => Vec::new(),
+    };
+    if args.len() != form.len() {
+        return Err(ParseErrorKind::ArgumentCount {
+            name: macro_name,
+            expected: form.len(),
+            signature: form.iter().map(|a| a.name).collect::<Vec<_>>().join(", "),
+            found: args.len(),
+        }
+        .into());
+    }
+    let mut word = (op.number() as u32) << 24;
+    for (index, (a, text)) in form.iter().zip(&args).enumerate() {
+        let value = Expr::eval(text).map_err(|message| ParseErrorKind::BadArgument {
+            index: index + 1,
+            arg: a.name,
+            message,
+        })?;
+        if value >> a.bits != 0 {
+            return Err(
+                ParseErrorKind::OutOfRange { index: index + 1, arg: a.name, value, bits: a.bits }.into()
+            );
+        }
+        word += (value as u32) << a.shift;
+    }
+    Ok(decode(arch, word).map_err(ParseErrorKind::from)?)
+}
+
+impl FromStr for Instr {
+    type Err = ParseError;
+    /// Parses the tt-llk macro form of a Blackhole instruction.
+    fn from_str(s: &str) -> Result<Instr, ParseError> {
+        parse_instr(Arch::Blackhole, s)
+    }
+}
+
+/// One instruction of a program, with the line it came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ProgramLine {
+    /// The 1-based line number.
+    pub line: usize,
+    /// The instruction.
+    pub instr: Instr,
+}
+
+/// Parses a program: one instruction per line in tt-llk macro form, or a raw instruction word
+/// (`0x84012300`); blank lines and comments (`#` or `//` to the end of the line) are ignored.
+/// The first error is returned with its line number.
+pub fn parse_program(arch: Arch, text: &str) -> Result<Vec<ProgramLine>, ParseError> {
+    let mut out = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = i + 1;
+        let code = raw.split('#').next().unwrap_or("");
+        let code = code.split("//").next().unwrap_or("").trim();
+        if code.is_empty() {
+            continue;
+        }
+        let parsed = if code.starts_with("0x") || code.starts_with("0X") {
+            let word = crate::state::parse_uint(code)
+                .filter(|&w| w <= u32::MAX as u64)
+                .ok_or_else(|| ParseErrorKind::Syntax(code.to_string()))
+                .map_err(ParseError::from);
+            word.and_then(|w| decode(arch, w as u32).map_err(|e| ParseErrorKind::from(e).into()))
+        } else {
+            parse_instr(arch, code)
+        };
+        match parsed {
+            Ok(instr) => out.push(ProgramLine { line, instr }),
+            Err(e) => return Err(ParseError { line: Some(line), kind: e.kind }),
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(s: &str) -> Result<Instr, ParseError> {
+        s.parse()
+    }
+
+    #[test]
+    fn display_matches_tt_llk() {
+        let i = p("TTI_SFPMAD(0, 1, 2, 3, 0)").unwrap();
+        assert_eq!(i.encode(), 0x8400_1230);
+        assert_eq!(i.to_string(), "TTI_SFPMAD(0, 1, 2, 3, 0)");
+        assert_eq!(p("TTI_SFPNOP").unwrap().encode(), 0x8F00_0000);
+        assert_eq!(p("TTI_SFPNOP").unwrap().to_string(), "TTI_SFPNOP");
+        assert_eq!(p("TTI_SFPLOADI(2, 0, 0x3f80)").unwrap().encode(), 0x7120_3F80);
+        assert_eq!(p("TTI_SFPLOADI(2, 0, 0x3f80)").unwrap().to_string(), "TTI_SFPLOADI(2, 0, 0x3f80)");
+    }
+
+    #[test]
+    fn kernel_style_arguments() {
+        let i = p("TT_SFPLOAD(p_sfpu::LREG3, InstrModLoadStore::FP32, ADDR_MOD_7, 0x10);").unwrap();
+        assert_eq!(i.encode(), (0x70 << 24) | (3 << 20) | (3 << 16) | (7 << 13) | 0x10);
+        let m = p("TTI_SFPLOADMACRO((2 << 2) + 1, 3, 0, (100 << 1) + 1)").unwrap();
+        assert_eq!(
+            m,
+            Instr::SFPLOADMACRO {
+                MacroIndex: super::super::U::new(2).unwrap(),
+                VDLo: super::super::U::new(1).unwrap(),
+                Mod0: super::super::U::new(3).unwrap(),
+                AddrMod: super::super::U::ZERO,
+                Imm9: super::super::U::new(100).unwrap(),
+                VDHi: super::super::U::new(1).unwrap(),
+            }
+        );
+        let s = p("TTI_SFP_STOCH_RND(SFPSTOCHRND_RND_STOCH, 0, 0, 1, 2, SFPSTOCHRND_MOD1_FP32_TO_FP16B)")
+            .unwrap();
+        assert_eq!(s.encode(), 0x8E20_0121);
+        assert_eq!(p("TTI_SFPSTOCHRND(1, 0, 0, 1, 2, 1)").unwrap(), s);
+        assert_eq!(
+            p("TTI_SFPMAD(LCONST_1, 0, LCONST_0, 4, SFPMAD_MOD1_NEGATE_VA | SFPMAD_MOD1_NEGATE_VC)")
+                .unwrap()
+                .encode(),
+            0x840A_0943
+        );
+    }
+
+    #[test]
+    fn errors_say_what_is_wrong() {
+        let cases = [
+            ("SFPMAD(0,1,2,3,0)", "expected an instruction"),
+            ("TTI_SFPFOO(1)", "not an SFPU instruction"),
+            ("TTI_SFPMAD(0, 1, 2, 3)", "takes 5 arguments"),
+            ("TTI_SFPMAD(0, 1, 2, 16, 0)", "does not fit in 4 bits"),
+            ("TTI_SFPMAD(0, 1, 2, BOGUS, 0)", "unknown name `BOGUS`"),
+            ("TTI_SFPNOT(1, 2, 3, 0)", "does not use bits"),
+            ("TTI_SFPMAD(0, 1, 2, (3, 0)", "expected an instruction"),
+        ];
+        for (text, want) in cases {
+            let err = p(text).expect_err(text).to_string();
+            assert!(err.contains(want), "{text}: {err}");
+        }
+    }
+
+    #[test]
+    fn programs_report_lines() {
+        let prog = "# comment\nTTI_SFPNOP\n\n0x84001230 // raw word\nTTI_SFPMAD(1,2,3,4,5)\n";
+        let lines = parse_program(Arch::Blackhole, prog).unwrap();
+        assert_eq!(lines.iter().map(|l| l.line).collect::<Vec<_>>(), vec![2, 4, 5]);
+        let err = parse_program(Arch::Blackhole, "TTI_SFPNOP\nTTI_SFPMAD(1)\n").unwrap_err();
+        assert_eq!(err.line, Some(2));
+        assert!(err.to_string().starts_with("line 2: "));
+    }
+}

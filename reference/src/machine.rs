@@ -1,0 +1,590 @@
+//! The cycle-level view of the Vector Unit: one regular instruction issued per cycle, the
+//! instructions SFPLOADMACRO schedules on the simple, MAD, round and store sub-units, the
+//! automatic stalls of Blackhole, and the scheduling rules whose violation leaves results
+//! unspecified.
+//!
+//! Transcribes tt-isa-documentation BlackholeA0 `SFPLOADMACRO.md`
+//! (@ `f7fda211c86e1977ff430076cf52b96a7aba8cca`) § "Functional model" and its timing paragraphs,
+//! and the "Instruction scheduling" sections cited in [`hazard`](crate::hazard). Spec:
+//! `blackhole-sfpu.md` §4.9, §4.12.
+//!
+//! Model of a cycle (the pages describe the rules, not a pipeline, so the parts below that are
+//! choices are marked as such):
+//! 1. The instructions SFPLOADMACRO scheduled for this cycle arrive at their sub-units. A regular
+//!    instruction issued this cycle to a sub-unit that receives a scheduled instruction is
+//!    discarded (`SFPLOADMACRO.md`).
+//! 2. Every instruction that executes this cycle reads the state as it was at the start of the
+//!    cycle, and their writes are combined at the end (choice: this is what lets a scheduled
+//!    store read `LReg[16]` in the same cycle as a scheduled simple instruction overwrites it,
+//!    which is how software uses SFPLOADMACRO). Two of them writing the same location differently
+//!    is reported as a broken scheduling rule.
+//! 3. Scheduled instructions count down: once per cycle, or once per issued instruction if any of
+//!    them waits for elapsed instructions (`SFPLOADMACRO.md`). Instructions SFPLOADMACRO schedules
+//!    this cycle start counting next cycle, so delay `d` executes `d + 1` cycles later.
+//!
+//! Two-cycle results are written at the end of their first cycle (choice); reading them the next
+//! cycle is exactly what the stall logic prevents for regular instructions, and where it does not
+//! (its documented blind spots, and anything scheduled by SFPLOADMACRO) the read is reported as a
+//! hazard, whose result the documentation leaves unspecified.
+
+#![allow(non_snake_case, reason = "names follow the ISA documentation")]
+
+use crate::exec::execute;
+use crate::hazard;
+use crate::isa::{Arch, Instr, Opcode, SubUnit, U, decode_ignoring_undrawn};
+use crate::ops::{Ctx, ScheduledStore, load_store};
+use crate::outcome::{Clause, Outcome};
+use crate::state::{LANES, State};
+
+/// How a scheduled instruction counts down its delay (`LoadMacroConfig.Misc.UnitDelayKind`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DelayKind {
+    /// Count cycles.
+    WaitForElapsedCycles,
+    /// Count SFPU instructions issued by a thread.
+    WaitForElapsedInstructions,
+}
+
+/// The four sub-units SFPLOADMACRO schedules onto, in the order of the Sequence bytes.
+pub const MACRO_UNITS: [SubUnit; 4] = [SubUnit::Simple, SubUnit::MAD, SubUnit::Round, SubUnit::Store];
+
+/// Whether `unit` can execute `op` when scheduled by SFPLOADMACRO (the table at the top of
+/// `SFPLOADMACRO.md`).
+pub fn can_execute(unit: SubUnit, op: Opcode) -> bool {
+    use Opcode::*;
+    match unit {
+        SubUnit::Simple => matches!(
+            op,
+            SFPABS
+                | SFPAND
+                | SFPARECIP
+                | SFPCAST
+                | SFPCOMPC
+                | SFPCONFIG
+                | SFPDIVP2
+                | SFPENCC
+                | SFPEXEXP
+                | SFPEXMAN
+                | SFPGT
+                | SFPIADD
+                | SFPLE
+                | SFPLZ
+                | SFPMOV
+                | SFPNOP
+                | SFPNOT
+                | SFPOR
+                | SFPPOPC
+                | SFPPUSHC
+                | SFPSETCC
+                | SFPSETEXP
+                | SFPSETMAN
+                | SFPSETSGN
+                | SFPSHFT
+                | SFPSWAP
+                | SFPTRANSP
+                | SFPXOR
+        ),
+        SubUnit::MAD => {
+            matches!(
+                op,
+                SFPADD | SFPADDI | SFPLUT | SFPLUTFP32 | SFPMAD | SFPMUL | SFPMULI | SFPMUL24 | SFPNOP
+            )
+        }
+        SubUnit::Round => matches!(op, SFPNOP | SFPSHFT2 | SFPSTOCHRND),
+        SubUnit::Store => matches!(op, SFPSTORE),
+        SubUnit::Load => false,
+    }
+}
+
+/// An instruction SFPLOADMACRO scheduled and that has not executed yet.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Scheduled {
+    /// The sub-unit it will execute on.
+    pub unit: SubUnit,
+    /// The instruction (after the SFPNOP substitution).
+    pub instr: Instr,
+    /// The fields the macro logic overrode.
+    pub cx: Ctx,
+    /// Remaining delay.
+    pub remaining: u32,
+    /// Whether it executes on the next cycle.
+    pub ready: bool,
+    /// How it counts down.
+    pub kind: DelayKind,
+}
+
+/// One entry of the execution trace.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TraceEvent {
+    /// The cycle, counting from 1 for the first issue.
+    pub cycle: u64,
+    /// The sub-unit.
+    pub unit: SubUnit,
+    /// The instruction.
+    pub instr: Instr,
+    /// What happened.
+    pub what: TraceKind,
+}
+
+/// What a [`TraceEvent`] records.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TraceKind {
+    /// A regular instruction executed.
+    Issued,
+    /// A scheduled instruction executed.
+    Scheduled,
+    /// A regular instruction was discarded because a scheduled one took its sub-unit.
+    Discarded,
+    /// The thread stalled for a cycle before issuing the instruction.
+    Stalled,
+}
+
+/// The regular instruction issued on the previous cycle, for the stall logic.
+#[derive(Clone, Copy, Debug)]
+struct Previous {
+    instr: Instr,
+    cycle: u64,
+    dbl_changed: bool,
+}
+
+/// The cycle-level machine: the pending SFPLOADMACRO schedule, the cycle count, and what the stall
+/// logic remembers. It holds no architectural state; every call takes the [`State`] it acts on.
+#[derive(Clone, Debug, Default)]
+pub struct Machine {
+    cycle: u64,
+    pending: Vec<Scheduled>,
+    previous: Option<Previous>,
+    /// LRegs written by two-cycle instructions in the previous cycle, when no stall protects them.
+    unprotected_writes: u32,
+    /// A scheduled SFPSWAP executed in the previous cycle (its next cycle must be quiet).
+    swap_last_cycle: bool,
+    trace: Option<Vec<TraceEvent>>,
+}
+
+/// One instruction executing in a cycle.
+struct Item {
+    unit: SubUnit,
+    instr: Instr,
+    cx: Ctx,
+    regular: bool,
+}
+
+impl Machine {
+    /// A machine with nothing pending, at cycle 0.
+    pub fn new() -> Machine {
+        Machine::default()
+    }
+
+    /// Starts recording a [`TraceEvent`] for everything that executes.
+    pub fn enable_trace(&mut self) {
+        self.trace.get_or_insert_with(Vec::new);
+    }
+
+    /// The recorded trace (empty unless [`enable_trace`](Machine::enable_trace) was called).
+    pub fn trace(&self) -> &[TraceEvent] {
+        self.trace.as_deref().unwrap_or(&[])
+    }
+
+    /// The number of cycles elapsed.
+    pub fn cycle(&self) -> u64 {
+        self.cycle
+    }
+
+    /// The scheduled instructions that have not executed yet.
+    pub fn pending(&self) -> &[Scheduled] {
+        &self.pending
+    }
+
+    fn record(&mut self, unit: SubUnit, instr: Instr, what: TraceKind) {
+        let cycle = self.cycle;
+        if let Some(t) = &mut self.trace {
+            t.push(TraceEvent { cycle, unit, instr, what });
+        }
+    }
+
+    /// The thread issues `instr`: after any stall cycles the hardware inserts, it executes in its
+    /// sub-unit alongside whatever SFPLOADMACRO scheduled for that cycle.
+    pub fn issue(&mut self, s: &mut State, instr: &Instr) -> Outcome {
+        let mut out = Outcome::defined();
+        let stalls = self.stall_cycles(instr, &mut out);
+        for _ in 0..stalls {
+            self.record(instr.opcode().sub_unit(), *instr, TraceKind::Stalled);
+            out.merge(&self.tick(s, None));
+        }
+        out.merge(&self.tick(s, Some(instr)));
+        out
+    }
+
+    /// One cycle in which the thread issues nothing.
+    pub fn idle(&mut self, s: &mut State) -> Outcome {
+        self.tick(s, None)
+    }
+
+    /// Runs until nothing is pending. While a pending instruction waits for elapsed instructions,
+    /// the thread issues SFPNOPs (which count), as a program would have to.
+    pub fn drain(&mut self, s: &mut State) -> Outcome {
+        let mut out = Outcome::defined();
+        // Every delay is at most 7, so this bound is never reached; it guards the loop.
+        for _ in 0..64 {
+            if self.pending.is_empty() {
+                break;
+            }
+            if self.pending.iter().any(|p| p.kind == DelayKind::WaitForElapsedInstructions) {
+                out.merge(&self.tick(s, Some(&Instr::SFPNOP {})));
+            } else {
+                out.merge(&self.tick(s, None));
+            }
+        }
+        out
+    }
+
+    /// How many cycles the stall logic holds `instr` back, given the instruction issued on the
+    /// previous cycle, and the hazards it misses (spec §4.12).
+    fn stall_cycles(&self, instr: &Instr, out: &mut Outcome) -> u32 {
+        let Some(prev) = self.previous.filter(|p| p.cycle == self.cycle) else { return 0 };
+        if prev.dbl_changed && vd_field(instr).is_some_and(|vd| vd >= 12) {
+            // SFPCONFIG.md: the next instruction may see either value of DISABLE_BACKDOOR_LOAD.
+            out.note_all(Clause::SfpconfigDblChange);
+        }
+        if hazard::blocks_next_cycle(&prev.instr) && !matches!(instr, Instr::SFPNOP {}) {
+            return 1;
+        }
+        if hazard::is_two_cycle_producer(&prev.instr) {
+            let seen = hazard::stall_view(&prev.instr).writes & hazard::stall_view(instr).reads;
+            if seen != 0 {
+                return 1;
+            }
+            let real = hazard::actual(&prev.instr, &Ctx::REGULAR).writes
+                & (hazard::actual(instr, &Ctx::REGULAR).reads | hazard::unseen_first_cycle_reads(instr));
+            if real != 0 {
+                out.note_all(Clause::Hazard);
+            }
+        }
+        0
+    }
+
+    /// Advances one cycle, executing what is due, with `regular` issued by the thread.
+    fn tick(&mut self, s: &mut State, regular: Option<&Instr>) -> Outcome {
+        let mut out = Outcome::defined();
+        self.cycle += 1;
+
+        // 1. The scheduled instructions that arrive this cycle, and the regular one.
+        let (due, waiting): (Vec<Scheduled>, Vec<Scheduled>) = self.pending.drain(..).partition(|p| p.ready);
+        self.pending = waiting;
+        let mut items: Vec<Item> = Vec::new();
+        if let Some(instr) = regular {
+            let unit = instr.opcode().sub_unit();
+            if due.iter().any(|p| p.unit == unit) {
+                out.note_all(Clause::LoadmacroCollision);
+                self.record(unit, *instr, TraceKind::Discarded);
+            } else {
+                items.push(Item { unit, instr: *instr, cx: Ctx::REGULAR, regular: true });
+            }
+        }
+        for p in &due {
+            items.push(Item { unit: p.unit, instr: p.instr, cx: p.cx, regular: false });
+        }
+        self.check_cycle_rules(&due, regular, &mut out);
+
+        // Hazards: two-cycle results of the previous cycle that no stall protected.
+        for item in &items {
+            if hazard::actual(&item.instr, &item.cx).reads & self.unprotected_writes != 0 {
+                out.note_all(Clause::Hazard);
+            }
+        }
+
+        // 2. Execute, reading the start-of-cycle state.
+        let mut unprotected = 0;
+        let mut new_schedule = Vec::new();
+        let dbl_before: Vec<bool> = (0..LANES).map(|l| s.LaneConfig[l].DISABLE_BACKDOOR_LOAD()).collect();
+        if items.len() == 1 {
+            let o = self.execute_item(s, &items[0], None, &mut new_schedule);
+            out.merge(&o);
+        } else if items.len() > 1 {
+            let base = s.clone();
+            for item in &items {
+                let mut copy = base.clone();
+                let o = self.execute_item(&mut copy, item, Some(&base), &mut new_schedule);
+                out.merge(&o);
+                merge_writes(&base, &copy, s, &mut out);
+            }
+        }
+        for item in &items {
+            if hazard::is_two_cycle_producer(&item.instr) && !item.regular {
+                unprotected |= hazard::actual(&item.instr, &item.cx).writes;
+            }
+            self.record(
+                item.unit,
+                item.instr,
+                if item.regular { TraceKind::Issued } else { TraceKind::Scheduled },
+            );
+        }
+        // A regular two-cycle result read next cycle by a scheduled instruction is not protected
+        // either ("none of this applies inside SFPLOADMACRO sequences").
+        if let Some(Item { instr, regular: true, .. }) = items.first() {
+            if hazard::is_two_cycle_producer(instr) {
+                unprotected |= hazard::actual(instr, &Ctx::REGULAR).writes;
+            }
+        }
+        self.unprotected_writes = unprotected;
+        self.swap_last_cycle =
+            due.iter().any(|p| p.unit == SubUnit::Simple && p.instr.opcode() == Opcode::SFPSWAP);
+
+        // 3. Count down, then add what SFPLOADMACRO scheduled this cycle.
+        let per_instruction = self.pending.iter().any(|p| p.kind == DelayKind::WaitForElapsedInstructions);
+        if !per_instruction || regular.is_some() {
+            for p in &mut self.pending {
+                p.remaining = p.remaining.saturating_sub(1);
+                if p.remaining == 0 {
+                    p.ready = true;
+                }
+            }
+        }
+        for (unit, delay, sched) in new_schedule {
+            if delay != 7 {
+                // Forget a pending instruction on that sub-unit due at the same time.
+                self.pending.retain(|p| !(p.unit == unit && p.remaining == delay));
+            }
+            self.pending.extend(sched);
+        }
+
+        if let Some(instr) = regular.filter(|i| !matches!(i, Instr::SFPNOP {})) {
+            let dbl_changed = (0..LANES).any(|l| s.LaneConfig[l].DISABLE_BACKDOOR_LOAD() != dbl_before[l]);
+            self.previous = Some(Previous { instr: *instr, cycle: self.cycle, dbl_changed });
+        } else {
+            self.previous = None;
+        }
+        out
+    }
+
+    /// Executes one item of a cycle on `s`.
+    fn execute_item(
+        &mut self,
+        s: &mut State,
+        item: &Item,
+        base: Option<&State>,
+        schedule: &mut Vec<(SubUnit, u32, Option<Scheduled>)>,
+    ) -> Outcome {
+        match (item.regular, &item.instr) {
+            (true, Instr::SFPLOADMACRO { .. }) => self.execute_loadmacro(s, &item.instr, base, schedule),
+            _ => execute(s, &item.instr, &item.cx),
+        }
+    }
+
+    /// The constraints of `SFPLOADMACRO.md` on what executes together (spec §4.9 step 5).
+    fn check_cycle_rules(&self, due: &[Scheduled], regular: Option<&Instr>, out: &mut Outcome) {
+        let on = |unit: SubUnit| due.iter().find(|p| p.unit == unit);
+        // (†) Simple and Round in the same cycle: exactly one of them has VD == 16.
+        if let (Some(a), Some(b)) = (on(SubUnit::Simple), on(SubUnit::Round)) {
+            let is16 = |p: &Scheduled| p.cx.VD == Some(16);
+            if is16(a) == is16(b) {
+                out.note_all(Clause::LoadmacroRule);
+            }
+        }
+        // (‡) SFPSWAP on Simple needs SFPNOP on MAD in the same cycle ...
+        if on(SubUnit::Simple).is_some_and(|p| p.instr.opcode() == Opcode::SFPSWAP)
+            && !on(SubUnit::MAD).is_some_and(|p| p.instr.opcode() == Opcode::SFPNOP)
+        {
+            out.note_all(Clause::LoadmacroRule);
+        }
+        // ... and Simple and Round idle or SFPNOP on the next cycle.
+        if self.swap_last_cycle {
+            let busy = |unit: SubUnit| {
+                on(unit).is_some_and(|p| p.instr.opcode() != Opcode::SFPNOP)
+                    || regular.is_some_and(|r| r.opcode().sub_unit() == unit && r.opcode() != Opcode::SFPNOP)
+            };
+            if busy(SubUnit::Simple) || busy(SubUnit::Round) {
+                out.note_all(Clause::LoadmacroRule);
+            }
+        }
+    }
+
+    /// SFPLOADMACRO: the SFPLOAD part, then the scheduling of `SFPLOADMACRO.md` § "Functional
+    /// model". `base` is the start-of-cycle state when other instructions execute alongside.
+    fn execute_loadmacro(
+        &mut self,
+        s: &mut State,
+        instr: &Instr,
+        base: Option<&State>,
+        schedule: &mut Vec<(SubUnit, u32, Option<Scheduled>)>,
+    ) -> Outcome {
+        let mut out = Outcome::defined();
+        let Instr::SFPLOADMACRO { MacroIndex, VDLo, Mod0, AddrMod, Imm9, VDHi } = *instr else {
+            return out;
+        };
+        let VD = (VDHi.idx() << 2) | VDLo.idx(); // (0 << 3) | (VDHi << 2) | VDLo
+        let Imm10 = (Imm9.get() << 1) | VDHi.get();
+        let Mod0 = Mod0.get();
+        let MacroIndex = MacroIndex.idx();
+        let config_state = base.unwrap_or(s).LoadMacroConfig;
+
+        // The SFPLOAD part.
+        let Addr = load_store::SFPLOAD(s, VD, Mod0, AddrMod.get(), Imm10, &mut out);
+
+        // LoadMacroConfig may differ between lanes; this model schedules one instruction per
+        // sub-unit for all lanes from lane 0's configuration, and reports any difference in what
+        // the lanes would schedule (spec §4.9 step 5, §6.3 item 25).
+        let lane0 = &config_state[0];
+        let differs = config_state.iter().any(|c| {
+            c.Sequence[MacroIndex] != lane0.Sequence[MacroIndex]
+                || c.Misc != lane0.Misc
+                || c.InstructionTemplate != lane0.InstructionTemplate
+        });
+        if differs {
+            out.note_all(Clause::LoadmacroRule);
+        }
+
+        for (i, SubUnit) in MACRO_UNITS.into_iter().enumerate() {
+            let SequenceBits = (lane0.Sequence[MacroIndex] >> (i * 8)) & 0xFF;
+            let Delay = (SequenceBits >> 3) & 7;
+
+            // "Forget any pre-existing scheduled instruction which would execute at the same point in
+            // time": applied when this cycle's schedule is added (`tick`), after the countdown, so
+            // that "the same point in time" compares like with like. It happens even when nothing
+            // is scheduled for this sub-unit.
+            let mut Insn: Instr = match SequenceBits & 7 {
+                0 => {
+                    schedule.push((SubUnit, Delay, None));
+                    continue; // Do not schedule anything for this sub-unit.
+                }
+                1 => {
+                    out.note_all(Clause::LoadmacroSelector1); // UndefinedBehavior();
+                    schedule.push((SubUnit, Delay, None));
+                    continue;
+                }
+                2 => Instr::SFPNOP {},
+                3 => Instr::SFPSTORE { VD: U::ZERO, Mod0: U::ZERO, AddrMod: U::ZERO, Imm10: U::ZERO },
+                sel => {
+                    let word = lane0.InstructionTemplate[(sel - 4) as usize];
+                    match decode_ignoring_undrawn(Arch::Blackhole, word) {
+                        Ok((insn, undrawn)) => {
+                            if undrawn != 0 {
+                                out.note_all(Clause::UndrawnBits);
+                            }
+                            insn
+                        }
+                        // Not an SFPU instruction: no sub-unit can execute it.
+                        Err(_) => Instr::SFPNOP {},
+                    }
+                }
+            };
+            if !can_execute(SubUnit, Insn.opcode()) {
+                if !can_execute(SubUnit, Opcode::SFPNOP) {
+                    // The store sub-unit should not be fed SFPNOP.
+                    out.note_all(Clause::LoadmacroStoreSlotNotStore); // UndefinedBehavior();
+                    schedule.push((SubUnit, Delay, None));
+                    continue;
+                }
+                Insn = Instr::SFPNOP {};
+            }
+
+            // Override instruction fields with values from the SFPLOADMACRO instruction.
+            let fields = Insn.opcode().fields();
+            let has = |name: &str| fields.iter().any(|f| f.name == name);
+            let template_vd = field(&Insn, "VD").unwrap_or(0) as usize;
+            let mut cx = Ctx { scheduled: true, ..Ctx::REGULAR };
+            if i != 3 {
+                let has_vb = has("VB") || Insn.opcode() == Opcode::SFPSHFT2;
+                if SequenceBits & 0x80 != 0 {
+                    cx.VB = Some(VD);
+                    if !has("VC") {
+                        cx.VC = Some(template_vd);
+                    }
+                } else {
+                    cx.VC = Some(VD);
+                    if !has_vb {
+                        cx.VB = Some(template_vd);
+                    }
+                }
+                cx.VD = Some(if SequenceBits & 0x40 != 0 { 16 } else { VD });
+            } else {
+                cx.VD = Some(if SequenceBits & 0x40 != 0 {
+                    16
+                } else if SequenceBits & 0x80 != 0 {
+                    template_vd
+                } else {
+                    VD
+                });
+                let misc = lane0.Misc;
+                let store_mod0 = if (misc.UsesLoadMod0ForStore() >> MacroIndex) & 1 != 0 {
+                    Mod0
+                } else {
+                    misc.StoreMod0()
+                };
+                cx.store = Some(ScheduledStore { Mod0: store_mod0, Imm10, Addr });
+            }
+
+            let kind = if (lane0.Misc.UnitDelayKind() >> i) & 1 != 0 {
+                DelayKind::WaitForElapsedInstructions
+            } else {
+                DelayKind::WaitForElapsedCycles
+            };
+            let sched =
+                Scheduled { unit: SubUnit, instr: Insn, cx, remaining: Delay, ready: Delay == 0, kind };
+            schedule.push((SubUnit, Delay, Some(sched)));
+        }
+        out
+    }
+}
+
+/// The value of the field called `name`, if the instruction has one.
+fn field(instr: &Instr, name: &str) -> Option<u32> {
+    instr.field_values().into_iter().find(|(n, _)| *n == name).map(|(_, v)| v)
+}
+
+/// The instruction's VD field, if it names an LReg.
+fn vd_field(instr: &Instr) -> Option<usize> {
+    match instr.opcode() {
+        Opcode::SFPCONFIG | Opcode::SFPLOADMACRO | Opcode::SFPNOP => None,
+        _ => field(instr, "VD").map(|v| v as usize),
+    }
+}
+
+/// Copies every location that `after` changed relative to `base` into `into`, reporting two
+/// instructions of the same cycle writing one location differently.
+fn merge_writes(base: &State, after: &State, into: &mut State, out: &mut Outcome) {
+    fn merge<T: PartialEq + Copy>(base: T, after: T, into: &mut T, conflict: &mut bool) {
+        if after != base {
+            if *into != base && *into != after {
+                *conflict = true;
+            }
+            *into = after;
+        }
+    }
+    let mut conflict = false;
+    for r in 0..base.LReg.len() {
+        for l in 0..LANES {
+            merge(base.LReg[r][l], after.LReg[r][l], &mut into.LReg[r][l], &mut conflict);
+        }
+    }
+    for l in 0..LANES {
+        merge(base.LaneFlags[l], after.LaneFlags[l], &mut into.LaneFlags[l], &mut conflict);
+        merge(
+            base.UseLaneFlagsForLaneEnable[l],
+            after.UseLaneFlagsForLaneEnable[l],
+            &mut into.UseLaneFlagsForLaneEnable[l],
+            &mut conflict,
+        );
+        merge(base.FlagStack[l], after.FlagStack[l], &mut into.FlagStack[l], &mut conflict);
+        merge(base.LaneConfig[l], after.LaneConfig[l], &mut into.LaneConfig[l], &mut conflict);
+        merge(base.LoadMacroConfig[l], after.LoadMacroConfig[l], &mut into.LoadMacroConfig[l], &mut conflict);
+        merge(base.PRNG[l], after.PRNG[l], &mut into.PRNG[l], &mut conflict);
+    }
+    for r in 0..base.Dst.DstBits.len() {
+        if base.Dst.DstBits[r] != after.Dst.DstBits[r] {
+            for c in 0..base.Dst.DstBits[r].len() {
+                merge(
+                    base.Dst.DstBits[r][c],
+                    after.Dst.DstBits[r][c],
+                    &mut into.Dst.DstBits[r][c],
+                    &mut conflict,
+                );
+            }
+        }
+        merge(base.Dst.DstRowValid[r], after.Dst.DstRowValid[r], &mut into.Dst.DstRowValid[r], &mut conflict);
+    }
+    merge(base.Addressing, after.Addressing, &mut into.Addressing, &mut conflict);
+    if conflict {
+        out.note_all(Clause::LoadmacroRule);
+    }
+}

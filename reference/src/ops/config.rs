@@ -1,0 +1,126 @@
+//! SFPCONFIG: writes `LoadMacroConfig`, `LaneConfig` and the programmable constants
+//! `LReg[11..=14]`, broadcasting the first 8 lanes of `LReg[0]` (or `Imm16`) to 32 lanes.
+//!
+//! Transcribes tt-isa-documentation BlackholeA0 `SFPCONFIG.md`
+//! (@ `47385dd533abda73a699727d578994dd021dd564`) § "Functional model". Spec:
+//! `blackhole-sfpu.md` §3.31, §5 rows 5, 6 and 8.
+
+#![allow(non_snake_case, reason = "names follow the ISA documentation")]
+
+use crate::isa::mods::*;
+use crate::outcome::{Clause, Outcome};
+use crate::state::{LANES, LaneConfig, Misc, State};
+
+/// The "default" values written to `LReg[11..=14]` with `MOD1_IMM16_IS_VALUE`, as the page writes
+/// them: C `float` literals, converted here by Rust's correctly rounded parser just as a C compiler
+/// would. Spec §3.31 gives the bits (`0xBF800000`, `0x37800000`, `0xBF2CC4C7`, `0xBEB08FF9`); a test
+/// checks them.
+#[expect(clippy::excessive_precision, reason = "the page's literals, digit for digit")]
+pub fn ImmediateConstant(VD: usize) -> u32 {
+    match VD {
+        11 => (-1.0f32).to_bits(),
+        12 => (1.0f32 / 65536.0).to_bits(),
+        13 => (-0.67487759f32).to_bits(),
+        _ => (-0.34484843f32).to_bits(),
+    }
+}
+
+/// `SFPCONFIG`: for each lane selected by the optional `Imm16` lane mask and by the row-0
+/// predication of its column, write `LReg[0][Lane & 7]` (or `Imm16`, or a constant) to the
+/// configuration selected by `VD`, possibly combining with a bitwise operation.
+///
+/// Transcribes BlackholeA0 `SFPCONFIG.md` § "Functional model". The `float` copies into
+/// `LReg[11..=14]` are raw 32-bit copies (spec §6.3 item 28).
+pub fn SFPCONFIG(s: &mut State, Imm16: u32, VD: usize, Mod1: u32, out: &mut Outcome) {
+    if Mod1 & MOD1_IMM16_IS_LANE_MASK != 0 && Mod1 & MOD1_IMM16_IS_VALUE != 0 {
+        // "Software should generally avoid taking this branch if also setting
+        // MOD1_IMM16_IS_VALUE": defined by the model, but discouraged (spec §6.3 item 17).
+        out.note_all(Clause::SfpconfigMaskAndValue);
+    }
+    for Lane in 0..LANES {
+        if Mod1 & MOD1_IMM16_IS_LANE_MASK != 0 && (Imm16 >> ((Lane & 7) * 2)) & 1 == 0 {
+            continue;
+        }
+        if s.UseLaneFlagsForLaneEnable[Lane & 7] && !s.LaneFlags[Lane & 7] {
+            continue;
+        }
+
+        match VD {
+            0..=3 => {
+                // Write to LoadMacroConfig::InstructionTemplate; Imm16 is too small for an
+                // instruction, so MOD1_IMM16_IS_VALUE is ignored.
+                s.LoadMacroConfig[Lane].InstructionTemplate[VD] = s.LReg[0][Lane & 7];
+            }
+            4..=7 => {
+                // Write to LoadMacroConfig::Sequence.
+                let Value = if Mod1 & MOD1_IMM16_IS_VALUE != 0 { Imm16 } else { s.LReg[0][Lane & 7] };
+                s.LoadMacroConfig[Lane].Sequence[VD - 4] = Value;
+            }
+            8 => {
+                // Write or manipulate LoadMacroConfig::Misc (a uint12_t).
+                let Value = Misc::truncating(if Mod1 & MOD1_IMM16_IS_VALUE != 0 { Imm16 } else { s.LReg[0][Lane & 7] })
+                    .bits();
+                let old = s.LoadMacroConfig[Lane].Misc.bits();
+                let new = match Mod1 & 6 {
+                    0 => Value,
+                    MOD1_BITWISE_OR => old | Value,
+                    MOD1_BITWISE_AND => old & Value,
+                    _ /* MOD1_BITWISE_XOR */ => old ^ Value,
+                };
+                s.LoadMacroConfig[Lane].Misc = Misc::truncating(new);
+            }
+            9 | 10 => {
+                // NonContractualBehavior: does nothing on current silicon.
+                out.note_lane(Clause::SfpconfigNoopVd, Lane);
+            }
+            11..=14 => {
+                // Write to LReg[VD].
+                let Value = if Mod1 & MOD1_IMM16_IS_VALUE != 0 {
+                    // Not enough Imm16 bits for a 32-bit float: use a "default" value.
+                    if VD == 12 {
+                        out.note_lane(Clause::SfpconfigVd12Constant, Lane);
+                    }
+                    ImmediateConstant(VD)
+                } else {
+                    s.LReg[0][Lane & 7]
+                };
+                s.LReg[VD][Lane] = Value;
+            }
+            _ /* 15 */ => {
+                // Write or manipulate LaneConfig (a uint18_t).
+                let Original = s.LaneConfig[Lane].bits();
+                let Value = LaneConfig::truncating(if Mod1 & MOD1_IMM16_IS_VALUE != 0 {
+                    Imm16
+                } else {
+                    s.LReg[0][Lane & 7]
+                })
+                .bits();
+                let mut new = match Mod1 & 6 {
+                    0 => Value,
+                    MOD1_BITWISE_OR => Original | Value,
+                    MOD1_BITWISE_AND => Original & Value,
+                    _ /* MOD1_BITWISE_XOR */ => Original ^ Value,
+                };
+                if Mod1 & MOD1_IMM16_IS_VALUE != 0 {
+                    // Imm16 cannot reach the high bits of LaneConfig: put back what they were.
+                    new |= Original & !0xFFFF;
+                }
+                s.LaneConfig[Lane] = LaneConfig::truncating(new);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ImmediateConstant;
+
+    #[test]
+    fn constants_match_spec_bits() {
+        // spec §3.31: K[11..=14].
+        assert_eq!(ImmediateConstant(11), 0xBF80_0000);
+        assert_eq!(ImmediateConstant(12), 0x3780_0000);
+        assert_eq!(ImmediateConstant(13), 0xBF2C_C4C7);
+        assert_eq!(ImmediateConstant(14), 0xBEB0_8FF9);
+    }
+}

@@ -1,0 +1,245 @@
+//! Cross-lane and cross-register movement: SFPSHFT2 (round sub-unit), SFPSWAP and SFPTRANSP.
+//!
+//! Transcribes tt-isa-documentation BlackholeA0 `SFPSHFT2.md`
+//! (@ `41d2c717775aef45b428b287144bd96353f4a9d6`), `SFPSWAP.md`
+//! (@ `ba533c05f430d0da6640877a31982d6b38b34e90`) and, for the Blackhole stub, WormholeB0
+//! `SFPTRANSP.md` § "Functional model". Spec: `blackhole-sfpu.md` §3.17, §3.24, §3.25.
+
+#![allow(non_snake_case, reason = "names follow the ISA documentation")]
+
+use super::{Ctx, SignMagIsSmaller, sign_extend12};
+use crate::isa::mods::*;
+use crate::outcome::{Clause, Outcome};
+use crate::state::{LANES, State};
+
+/// `VD < 12 || LaneConfig.DISABLE_BACKDOOR_LOAD` where the page writes it outside any lane loop,
+/// so no lane is named (SFPTRANSP, SFPSHFT2 modes 2 and 3). When the lanes disagree the guard is
+/// unspecified (spec §6.3 item 15); this model then uses lane 0's `LaneConfig`.
+fn guard_outside_lane_loop(s: &State, cx: &Ctx, VD: usize, out: &mut Outcome) -> bool {
+    if VD < 12 {
+        return true;
+    }
+    let dbl: Vec<bool> = (0..LANES).map(|Lane| cx.DISABLE_BACKDOOR_LOAD(s, Lane)).collect();
+    if dbl.iter().any(|&b| b != dbl[0]) {
+        out.note_all(Clause::GuardOutsideLaneLoop);
+    }
+    dbl[0]
+}
+
+/// `Lane & 7 ? vc[Lane - 1] : vc[Lane + 7]`: rotate right by one lane within each group of 8.
+fn RotateRight(vc: &[u32; LANES], Lane: usize) -> u32 {
+    if Lane & 7 != 0 { vc[Lane - 1] } else { vc[Lane + 7] }
+}
+
+/// `SFPSHFT2`: `LReg[0..4]` shifting (COPY4 and its chained and rotating variants), lane rotation
+/// or shift within groups of 8, and bitwise shifts of `VB` by `VC` or `Imm12`.
+///
+/// Transcribes BlackholeA0 `SFPSHFT2.md` § "Functional model". `Imm12` is the whole field
+/// `[23:12]`; outside `SFPSHFT2_MOD1_SHFT_IMM` only its low four bits (`VB`) are drawn, and set
+/// upper bits are reported (spec §6.3 item 21). Mod1 7..15 have no case: no effect, reported
+/// (spec §6.3 item 20).
+pub fn SFPSHFT2(s: &mut State, cx: &Ctx, Imm12: u32, VC: usize, VD: usize, Mod1: u32, out: &mut Outcome) {
+    if Mod1 != SFPSHFT2_MOD1_SHFT_IMM && Imm12 >> 4 != 0 {
+        out.note_all(Clause::UndrawnBits);
+    }
+    // The VB field is bits [15:12]; SFPLOADMACRO may have replaced it (`Insn.VB = VD`).
+    let VB = cx.vb((Imm12 & 15) as usize);
+    match Mod1 {
+        SFPSHFT2_MOD1_COPY4 => {
+            for Lane in 0..LANES {
+                if VD < 12 || cx.DISABLE_BACKDOOR_LOAD(s, Lane) {
+                    if s.IsLaneEnabled(Lane) {
+                        s.LReg[0][Lane] = s.LReg[1][Lane];
+                        s.LReg[1][Lane] = s.LReg[2][Lane];
+                        s.LReg[2][Lane] = s.LReg[3][Lane];
+                        s.LReg[3][Lane] = 0;
+                    }
+                }
+            }
+        }
+        SFPSHFT2_MOD1_SUBVEC_CHAINED_COPY4 => {
+            let v0 = s.LReg[0];
+            for Lane in 0..LANES {
+                if VD < 12 || cx.DISABLE_BACKDOOR_LOAD(s, Lane) {
+                    if s.IsLaneEnabled(Lane) {
+                        s.LReg[0][Lane] = s.LReg[1][Lane];
+                        s.LReg[1][Lane] = s.LReg[2][Lane];
+                        s.LReg[2][Lane] = s.LReg[3][Lane];
+                        s.LReg[3][Lane] = if Lane < 24 { v0[Lane + 8] } else { 0 };
+                    }
+                }
+            }
+        }
+        SFPSHFT2_MOD1_SUBVEC_SHFLROR1_AND_COPY4 => {
+            if guard_outside_lane_loop(s, cx, VD, out) {
+                let vc = s.LReg[VC];
+                for Lane in 0..LANES {
+                    if s.IsLaneEnabled(Lane) {
+                        s.LReg[0][Lane] = s.LReg[1][Lane];
+                        s.LReg[1][Lane] = s.LReg[2][Lane];
+                        s.LReg[2][Lane] = s.LReg[3][Lane];
+                        s.LReg[3][Lane] = RotateRight(&vc, Lane);
+                    }
+                }
+            }
+        }
+        SFPSHFT2_MOD1_SUBVEC_SHFLROR1 => {
+            if guard_outside_lane_loop(s, cx, VD, out) {
+                let vc = s.LReg[VC];
+                if VD < 8 || VD == 16 {
+                    for Lane in 0..LANES {
+                        if s.IsLaneEnabled(Lane) {
+                            s.LReg[VD][Lane] = RotateRight(&vc, Lane);
+                        }
+                    }
+                }
+            }
+        }
+        SFPSHFT2_MOD1_SUBVEC_SHFLSHR1 => {
+            if VD < 8 || VD == 16 {
+                let vc = s.LReg[VC];
+                for Lane in 0..LANES {
+                    if s.IsLaneEnabled(Lane) {
+                        s.LReg[VD][Lane] = if Lane & 7 != 0 { vc[Lane - 1] } else { 0 };
+                    }
+                }
+            }
+        }
+        SFPSHFT2_MOD1_SHFT_LREG => {
+            if VD < 8 || VD == 16 {
+                for Lane in 0..LANES {
+                    if s.IsLaneEnabled(Lane) {
+                        let vc = s.LReg[VC][Lane] as i32;
+                        if vc >= 0 {
+                            s.LReg[VD][Lane] = s.LReg[VB][Lane] << (vc & 31);
+                        } else {
+                            s.LReg[VD][Lane] = s.LReg[VB][Lane] >> (vc.wrapping_neg() & 31);
+                        }
+                    }
+                }
+            }
+        }
+        SFPSHFT2_MOD1_SHFT_IMM => {
+            if VD < 8 || VD == 16 {
+                let Imm12 = sign_extend12(Imm12);
+                for Lane in 0..LANES {
+                    if s.IsLaneEnabled(Lane) {
+                        // unsigned VB = Imm12 & 15; (skipped when SFPLOADMACRO set Insn.VB = VD)
+                        if Imm12 >= 0 {
+                            s.LReg[VD][Lane] = s.LReg[VB][Lane] << (Imm12 & 31);
+                        } else {
+                            s.LReg[VD][Lane] = s.LReg[VB][Lane] >> (Imm12.wrapping_neg() & 31);
+                        }
+                    }
+                }
+            }
+        }
+        _ => {
+            // No case in the functional model.
+            out.note_all(Clause::Sfpshft2ReservedMod1);
+        }
+    }
+}
+
+/// `SFPSWAP`: lanewise unconditional swap of `VC` and `VD`, or a conditional swap leaving the
+/// minimum in `VD` in the lanes a mode-specific mask selects and the maximum elsewhere (or the
+/// argmin/argmax form with `LaneConfig.ENABLE_DEST_INDEX`).
+///
+/// Transcribes BlackholeA0 `SFPSWAP.md` § "Functional model". Mod1 10..15 are
+/// `NonContractualBehavior` (spec §6.2 item 8).
+pub fn SFPSWAP(s: &mut State, cx: &Ctx, VC: usize, VD: usize, Mod1: u32, out: &mut Outcome) {
+    let VDGetsMin: u32 = match Mod1 {
+        SFPSWAP_MOD1_SWAP => 0, // not used: unconditional swap of VD and VC
+        SFPSWAP_MOD1_VEC_MIN_MAX => 0xFFFF_FFFF,
+        SFPSWAP_MOD1_SUBVEC_MIN01_MAX23 => 0x0000_FFFF,
+        SFPSWAP_MOD1_SUBVEC_MIN02_MAX13 => 0x00FF_00FF,
+        SFPSWAP_MOD1_SUBVEC_MIN03_MAX12 => 0xFF00_00FF,
+        SFPSWAP_MOD1_SUBVEC_MIN0_MAX123 => 0x0000_00FF,
+        SFPSWAP_MOD1_SUBVEC_MIN1_MAX023 => 0x0000_FF00,
+        SFPSWAP_MOD1_SUBVEC_MIN2_MAX013 => 0x00FF_0000,
+        SFPSWAP_MOD1_SUBVEC_MIN3_MAX012 => 0xFF00_0000,
+        9 => 0x0000_0000, // VD = max and VC = min in all lanes; no enum defined
+        _ => {
+            out.note_all(Clause::SfpswapReservedMod1);
+            0x0000_0000 // NonContractualBehavior: as 9 on current silicon
+        }
+    };
+    for Lane in 0..LANES {
+        if VD < 12 || cx.DISABLE_BACKDOOR_LOAD(s, Lane) {
+            if s.IsLaneEnabled(Lane) {
+                let VCVal = s.LReg[VC][Lane];
+                let VDVal = s.LReg[VD][Lane];
+                let mut ShouldSwap;
+                if Mod1 == SFPSWAP_MOD1_SWAP {
+                    ShouldSwap = true;
+                } else {
+                    if (VDGetsMin >> Lane) & 1 != 0 {
+                        // Want VD = min: swap if VC is smaller.
+                        ShouldSwap = SignMagIsSmaller(VCVal, VDVal);
+                    } else {
+                        // Want VD = max: swap if VC is not smaller.
+                        ShouldSwap = !SignMagIsSmaller(VCVal, VDVal);
+                    }
+                    if s.LaneConfig[Lane].EXCHANGE_SRCB_SRCC() {
+                        ShouldSwap = !ShouldSwap;
+                    }
+                }
+                if ShouldSwap {
+                    if s.LaneConfig[Lane].ENABLE_DEST_INDEX() {
+                        // argmin/argmax: min and max to VC/VD if they are in LReg[0..4], then
+                        // swap the index registers in LReg[4..8].
+                        if VC < 4 {
+                            s.LReg[VC][Lane] = VDVal;
+                        }
+                        if VD < 4 {
+                            s.LReg[VD][Lane] = VCVal;
+                        }
+                        let VCA = 4 + (VC & 3);
+                        let VDA = 4 + (VD & 3);
+                        let VCAVal = s.LReg[VCA][Lane];
+                        let VDAVal = s.LReg[VDA][Lane];
+                        s.LReg[VCA][Lane] = VDAVal;
+                        s.LReg[VDA][Lane] = VCAVal;
+                    } else {
+                        if VC < 8 {
+                            s.LReg[VC][Lane] = VDVal;
+                        }
+                        if VD < 8 {
+                            s.LReg[VD][Lane] = VCVal;
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// `Transpose4(Base)` of `SFPTRANSP.md`: within each column, transpose the 4x4 (register, row)
+/// block of `LReg[Base..Base + 4]`, writing only enabled lanes.
+fn Transpose4(s: &mut State, Base: usize) {
+    for Column in 0..8 {
+        for i in 0..4 {
+            for j in 0..i {
+                let ij = s.LReg[Base + i][j * 8 + Column];
+                let ji = s.LReg[Base + j][i * 8 + Column];
+                if s.IsLaneEnabled(j * 8 + Column) {
+                    s.LReg[Base + i][j * 8 + Column] = ji;
+                }
+                if s.IsLaneEnabled(i * 8 + Column) {
+                    s.LReg[Base + j][i * 8 + Column] = ij;
+                }
+            }
+        }
+    }
+}
+
+/// `SFPTRANSP`: transpose rows between `LReg[0..4]`, and between `LReg[4..8]`, column by column.
+///
+/// Transcribes WormholeB0 `SFPTRANSP.md` § "Functional model" (the seed's emulator version
+/// without guard or lane enable is wrong: spec §5 row 13).
+pub fn SFPTRANSP(s: &mut State, cx: &Ctx, VD: usize, out: &mut Outcome) {
+    if guard_outside_lane_loop(s, cx, VD, out) {
+        Transpose4(s, 0);
+        Transpose4(s, 4);
+    }
+}

@@ -1,0 +1,292 @@
+//! What the specification says about the effect of an executed instruction.
+//!
+//! An [`Outcome`] is empty when the documentation fully defines what the instruction did. Otherwise
+//! it names each [`Clause`] of the specification (`blackhole-sfpu.md` §6) that makes part of the
+//! effect undefined, unspecified, or only non-contractually described, with the lanes it concerns.
+//! The reference model still produces *some* post-state in those cases (the documented current
+//! silicon behaviour, or the reading the spec recommends), but a conformance check must not hold
+//! another implementation to those bits: see [`Kind`].
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// Every lane.
+pub const ALL_LANES: u32 = 0xFFFF_FFFF;
+
+/// How much the documentation promises about an effect.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Kind {
+    /// The documentation marks the effect `NonContractualBehavior`: it describes what current
+    /// silicon does but does not promise it (spec §6.2). The model reproduces that description.
+    NonContractual,
+    /// The documentation is silent, ambiguous or self-contradictory (spec §6.3). The model follows
+    /// the reading the spec records, but nothing is promised.
+    Unspecified,
+    /// The documentation calls `UndefinedBehaviour()` (spec §6.1): anything may happen, including
+    /// to state the instruction would not normally touch.
+    Undefined,
+}
+
+impl fmt::Display for Kind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Kind::NonContractual => "non-contractual",
+            Kind::Unspecified => "unspecified",
+            Kind::Undefined => "undefined",
+        })
+    }
+}
+
+macro_rules! clauses {
+    ($( $(#[doc = $doc:literal])* $name:ident = ($kind:ident, $id:literal, $section:literal, $summary:literal), )*) => {
+        /// A clause of the specification under which an effect is not (fully) defined.
+        ///
+        /// Each clause has a stable kebab-case [`id`](Clause::id) used in golden vectors and
+        /// reports, the section of `blackhole-sfpu.md` that states it, and its [`Kind`].
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum Clause {
+            $( $(#[doc = $doc])* $name, )*
+        }
+
+        impl Clause {
+            /// Every clause, in declaration order.
+            pub const ALL: &'static [Clause] = &[$(Clause::$name),*];
+
+            /// How much the documentation promises under this clause.
+            pub const fn kind(self) -> Kind {
+                match self { $(Clause::$name => Kind::$kind),* }
+            }
+
+            /// The stable identifier, such as `"sfppushc-full-stack"`.
+            pub const fn id(self) -> &'static str {
+                match self { $(Clause::$name => $id),* }
+            }
+
+            /// Where the specification states it, such as `"§6.1 item 2"`.
+            pub const fn section(self) -> &'static str {
+                match self { $(Clause::$name => $section),* }
+            }
+
+            /// One sentence saying what is not defined.
+            pub const fn summary(self) -> &'static str {
+                match self { $(Clause::$name => $summary),* }
+            }
+
+            /// The clause whose [`id`](Clause::id) is `id`.
+            pub fn from_id(id: &str) -> Option<Clause> {
+                match id { $($id => Some(Clause::$name),)* _ => None }
+            }
+        }
+    };
+}
+
+clauses! {
+    // §6.1: explicit UndefinedBehaviour() in the functional models.
+    /// SFPLOADI with a Mod0 outside {0, 1, 2, 4, 8, 10}.
+    SfploadiReservedMod0 = (Undefined, "sfploadi-reserved-mod0", "§6.1 item 1",
+        "SFPLOADI with a Mod0 value the documentation does not define"),
+    /// SFPPUSHC Mod1 = 0 on a lane whose flag stack already holds 8 entries.
+    SfppushcFullStack = (Undefined, "sfppushc-full-stack", "§6.1 item 2",
+        "SFPPUSHC push onto a full flag stack (8 entries)"),
+    /// SFPPUSHC Mod1 != 0 on a lane whose flag stack is empty.
+    SfppushcEmptyStack = (Undefined, "sfppushc-empty-stack", "§6.1 item 2",
+        "SFPPUSHC modifying the top of an empty flag stack"),
+    /// SFPPOPC Mod1 = 0 on a lane whose flag stack is empty.
+    SfppopcEmptyStack = (Undefined, "sfppopc-empty-stack", "§6.1 item 3",
+        "SFPPOPC pop from an empty flag stack"),
+    /// An SFPLOADMACRO sequence byte with selector 1.
+    LoadmacroSelector1 = (Undefined, "loadmacro-selector-1", "§6.1 item 5",
+        "SFPLOADMACRO sequence selector 1"),
+    /// The SFPLOADMACRO store slot given something other than SFPSTORE.
+    LoadmacroStoreSlotNotStore = (Undefined, "loadmacro-store-slot-not-store", "§6.1 item 5",
+        "SFPLOADMACRO store sub-unit scheduled with an instruction other than SFPSTORE"),
+    /// SFPLOAD or SFPLOADMACRO reading a Dst row that ZEROACC marked undefined.
+    DstUndefinedRowRead = (Undefined, "dst-undefined-row-read", "§6.1 item 6",
+        "read of a Dst row marked undefined"),
+    /// SFPSTORE writing some but not all columns of a Dst row marked undefined.
+    DstUndefinedRowPartialWrite = (Undefined, "dst-undefined-row-partial-write", "§6.1 item 6",
+        "write of some but not all columns of a Dst row marked undefined"),
+    /// Dst accessed while RISCV_DEBUG_REG_DBG_FEATURE_DISABLE bit 11 aliases the two views.
+    DstDebugAliasing = (Undefined, "dst-debug-aliasing", "§6.1 item 7",
+        "Dst accessed in the DBG_FEATURE_DISABLE bit 11 aliasing mode (unsupported functionality)"),
+
+    // §6.2: NonContractualBehavior.
+    /// SFPSWAP Mod1 10..15 (current silicon: as 9).
+    SfpswapReservedMod1 = (NonContractual, "sfpswap-reserved-mod1", "§6.2 item 8",
+        "SFPSWAP Mod1 10..15 behave like 9 on current silicon"),
+    /// SFPCAST Mod1 > 3 (current silicon: Mod1 & 3).
+    SfpcastReservedMod1 = (NonContractual, "sfpcast-reserved-mod1", "§6.2 item 9",
+        "SFPCAST Mod1 > 3 behave like Mod1 & 3 on current silicon"),
+    /// SFPSHFT Mod1 4, 6 or > 7.
+    SfpshftReservedMod1 = (NonContractual, "sfpshft-reserved-mod1", "§6.2 item 10",
+        "SFPSHFT reserved Mod1 values (4, 6, > 7) on current silicon"),
+    /// SFPMOV with Mod1 bit 2 set (current silicon: ignored).
+    SfpmovReservedMod1 = (NonContractual, "sfpmov-reserved-mod1", "§6.2 item 11",
+        "SFPMOV Mod1 bit 2 is ignored on current silicon"),
+    /// SFPCONFIG with VD 9 or 10 (current silicon: no effect).
+    SfpconfigNoopVd = (NonContractual, "sfpconfig-noop-vd", "§6.2 item 12",
+        "SFPCONFIG VD 9 and 10 do nothing on current silicon"),
+    /// SFPMUL24 with a non-zero VC operand.
+    Sfpmul24NonZeroVc = (NonContractual, "sfpmul24-nonzero-vc", "§6.2 item 13",
+        "SFPMUL24 with LReg[VC] != 0 adds a shifted VC on current silicon"),
+
+    // §6.3: not specified or ambiguous.
+    /// An instruction with VD >= 12 while DISABLE_BACKDOOR_LOAD is clear.
+    BackdoorLoad = (Unspecified, "backdoor-load", "§6.3 item 14",
+        "backdoor load into an SFPLOADMACRO instruction template (VD >= 12 with DISABLE_BACKDOOR_LOAD clear)"),
+    /// A VD >= 12 guard evaluated outside the lane loop with lanes disagreeing on
+    /// DISABLE_BACKDOOR_LOAD.
+    GuardOutsideLaneLoop = (Unspecified, "guard-outside-lane-loop", "§6.3 item 15",
+        "VD >= 12 guard outside the lane loop while lanes disagree on DISABLE_BACKDOOR_LOAD"),
+    /// The instruction after an SFPCONFIG that changed DISABLE_BACKDOOR_LOAD.
+    SfpconfigDblChange = (Unspecified, "sfpconfig-dbl-change", "§6.3 item 16",
+        "instruction right after an SFPCONFIG that changed DISABLE_BACKDOOR_LOAD may see either value"),
+    /// SFPCONFIG with both IMM16_IS_VALUE and IMM16_IS_LANE_MASK.
+    SfpconfigMaskAndValue = (Unspecified, "sfpconfig-mask-and-value", "§6.3 item 17",
+        "SFPCONFIG with both IMM16_IS_VALUE and IMM16_IS_LANE_MASK (documentation says to avoid it)"),
+    /// SFPSTOCHRND with RoundingMode 3.
+    SfpstochrndRoundingMode3 = (Unspecified, "sfpstochrnd-rounding-mode-3", "§6.3 item 19",
+        "SFPSTOCHRND RoundingMode 3 is not named"),
+    /// SFPSTOCHRND with UseImm5 or Imm5 set in a float flavour, whose encoding does not draw them.
+    SfpstochrndUseImm5Float = (Unspecified, "sfpstochrnd-useimm5-float", "§6.3 item 19",
+        "SFPSTOCHRND UseImm5/Imm5 set in a float flavour, whose encoding does not draw them"),
+    /// SFPSHFT2 Mod1 7..15.
+    Sfpshft2ReservedMod1 = (Unspecified, "sfpshft2-reserved-mod1", "§6.3 item 20",
+        "SFPSHFT2 Mod1 7..15 have no case in the functional model"),
+    /// An instruction word with undrawn bits set (only reachable through SFPLOADMACRO
+    /// templates, backdoor loads and the text form's raw words).
+    UndrawnBits = (Unspecified, "undrawn-bits", "§6.3 item 21",
+        "instruction word with non-zero undrawn bits"),
+    /// SFPARECIP Mod1 3..15 (the model's `default:` label makes them EXP).
+    SfparecipReservedMod1 = (Unspecified, "sfparecip-reserved-mod1", "§6.3 item 22",
+        "SFPARECIP Mod1 3..15 are not named (the model treats them as EXP)"),
+    /// ApplyPartialAddrMod on Blackhole, whose RWC page does not exist.
+    BlackholeAddrMod = (Unspecified, "blackhole-addrmod", "§6.3 item 23",
+        "Blackhole address-modifier update (RWCs) is inferred from Wormhole"),
+    /// SFPPOPC Mod1 != 0 with a full stack, which the page both warns against and defines.
+    SfppopcFullStackComplex = (Unspecified, "sfppopc-full-stack-complex", "§6.3 item 24",
+        "SFPPOPC Mod1 != 0 with a full stack (page contradicts itself)"),
+    /// A software-managed scheduling hazard was violated.
+    Hazard = (Unspecified, "hazard", "§6.3 item 25",
+        "a software-managed scheduling rule (spec §4.12) was violated; results that depend on it are unspecified"),
+    /// An SFPLOADMACRO scheduling rule was violated.
+    LoadmacroRule = (Unspecified, "loadmacro-rule", "§6.3 item 25",
+        "an SFPLOADMACRO scheduling constraint (spec §4.9 step 5) was violated"),
+    /// A regular instruction was discarded because a scheduled one took its sub-unit.
+    LoadmacroCollision = (Unspecified, "loadmacro-collision", "§6.3 item 25",
+        "a regular instruction was discarded by an SFPLOADMACRO-scheduled instruction on the same sub-unit"),
+    /// A scheduled SFPSTORE in `MOD0_FMT_INT32_ALL` mode: whether it still advances `RWC.Sp`.
+    LoadmacroStoreSp = (Unspecified, "loadmacro-store-sp", "§6.3 item 25",
+        "SFPLOADMACRO-scheduled SFPSTORE with MOD0_FMT_INT32_ALL: whether it still advances the Sp RWC is not stated"),
+    /// SFPCONFIG writing the LReg[12] immediate constant.
+    SfpconfigVd12Constant = (Unspecified, "sfpconfig-vd12-constant", "§6.3 item 26",
+        "SFPCONFIG VD=12 immediate constant: upstream 0x37800000 vs 0x3B000000 elsewhere"),
+}
+
+/// The specification's verdict on one executed instruction (or program).
+///
+/// Empty means fully defined. Each note is a [`Clause`] with the lanes it concerns, as a mask
+/// with bit `i` for lane `i` ([`ALL_LANES`] when the clause is not per lane). Notes are kept
+/// sorted by clause, so two outcomes with the same notes compare equal.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Outcome {
+    notes: BTreeMap<Clause, u32>,
+}
+
+impl Outcome {
+    /// A fully defined outcome.
+    pub fn defined() -> Outcome {
+        Outcome::default()
+    }
+
+    /// Whether the documentation fully defines the effect.
+    pub fn is_defined(&self) -> bool {
+        self.notes.is_empty()
+    }
+
+    /// Records that `clause` applies to the lanes in `lanes`. A zero mask records nothing.
+    pub fn note(&mut self, clause: Clause, lanes: u32) {
+        if lanes != 0 {
+            *self.notes.entry(clause).or_insert(0) |= lanes;
+        }
+    }
+
+    /// Records that `clause` applies to `lane`.
+    pub fn note_lane(&mut self, clause: Clause, lane: usize) {
+        self.note(clause, 1 << (lane & 31));
+    }
+
+    /// Records that `clause` applies to the whole instruction.
+    pub fn note_all(&mut self, clause: Clause) {
+        self.note(clause, ALL_LANES);
+    }
+
+    /// The notes, sorted by clause.
+    pub fn notes(&self) -> impl Iterator<Item = (Clause, u32)> + '_ {
+        self.notes.iter().map(|(&c, &l)| (c, l))
+    }
+
+    /// The lanes `clause` was recorded for (0 if it was not).
+    pub fn lanes(&self, clause: Clause) -> u32 {
+        self.notes.get(&clause).copied().unwrap_or(0)
+    }
+
+    /// Adds every note of `other` to `self`.
+    pub fn merge(&mut self, other: &Outcome) {
+        for (clause, lanes) in other.notes() {
+            self.note(clause, lanes);
+        }
+    }
+
+    /// The most severe kind among the notes, if any.
+    pub fn worst(&self) -> Option<Kind> {
+        self.notes.keys().map(|c| c.kind()).max()
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.notes.is_empty() {
+            return f.write_str("defined");
+        }
+        for (i, (clause, lanes)) in self.notes().enumerate() {
+            if i > 0 {
+                f.write_str("; ")?;
+            }
+            write!(f, "{}: {} ({}, `{}`)", clause.kind(), clause.summary(), clause.section(), clause.id())?;
+            if lanes != ALL_LANES {
+                write!(f, " in lanes 0x{lanes:08x}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_are_unique_and_round_trip() {
+        let mut seen = std::collections::BTreeSet::new();
+        for &c in Clause::ALL {
+            assert!(seen.insert(c.id()), "duplicate id {}", c.id());
+            assert_eq!(Clause::from_id(c.id()), Some(c));
+            assert!(c.section().starts_with("§6."), "{c:?}");
+        }
+    }
+
+    #[test]
+    fn notes_merge_by_clause() {
+        let mut o = Outcome::defined();
+        assert!(o.is_defined());
+        o.note_lane(Clause::SfppushcFullStack, 3);
+        o.note(Clause::SfppushcFullStack, 0x10);
+        o.note(Clause::SfpswapReservedMod1, 0);
+        assert_eq!(o.lanes(Clause::SfppushcFullStack), 0x18);
+        assert_eq!(o.notes().count(), 1);
+        assert_eq!(o.worst(), Some(Kind::Undefined));
+        assert!(o.to_string().contains("lanes 0x00000018"));
+    }
+}

@@ -1,0 +1,191 @@
+//! The Dst register and its 16-bit and 32-bit views.
+//!
+//! Transcribes BlackholeA0 `Dst.md` (@ `093af914694547840dfc96750df15f003517129e`): the storage
+//! `DstBits[1024][16]`, the valid bits `DstRowValid[1024]`, `Dst16b[Row][Col]` as
+//! `DstBits[Adj16(Row)][Col]`, `Dst32b[Row][Col]` as the pair of rows `Adj32(Row)` (high half)
+//! and `Adj32(Row) + 8` (low half), and the `DBG_FEATURE_DISABLE` bit 11 aliasing mode.
+//! Spec: `blackhole-sfpu.md` §4.4.
+
+#![allow(non_snake_case, reason = "names follow the ISA documentation")]
+
+use super::State;
+
+/// Rows of `DstBits`.
+pub const DST_ROWS: usize = 1024;
+/// Columns of `DstBits`.
+pub const DST_COLS: usize = 16;
+
+/// The Dst register: `DstBits[1024][16]` and `DstRowValid[1024]`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Dst {
+    /// The storage, indexed by physical row.
+    pub DstBits: Box<[[u16; DST_COLS]; DST_ROWS]>,
+    /// One valid bit per physical row; `false` after a ZEROACC (reads of such a row are undefined).
+    pub DstRowValid: Box<[bool; DST_ROWS]>,
+}
+
+impl Dst {
+    /// Every cell holding `value`, every row valid.
+    pub fn filled(value: u16) -> Dst {
+        Dst { DstBits: Box::new([[value; DST_COLS]; DST_ROWS]), DstRowValid: Box::new([true; DST_ROWS]) }
+    }
+}
+
+/// What one access to Dst touched, beyond its value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DstAccess {
+    /// The value read, or written.
+    pub value: u32,
+    /// The physical row whose valid bit the access consults.
+    pub physical_row: usize,
+    /// Whether that row was valid.
+    pub row_valid: bool,
+    /// Whether the `DBG_FEATURE_DISABLE` bit 11 aliasing mode was in force (unsupported
+    /// functionality, with unpredictable low halves on 16-bit writes).
+    pub aliased: bool,
+}
+
+impl State {
+    /// Reads `Dst16b[Row][Col]`.
+    pub fn Dst16b_read(&self, Row: u32, Col: u32) -> DstAccess {
+        let a = &self.Addressing;
+        if a.DBG_FEATURE_DISABLE_bit11 {
+            // Reads give the high 16 bits of Dst32b[Row][Col].
+            let high = self.Dst32b_read(Row, Col);
+            return DstAccess { value: high.value >> 16, aliased: true, ..high };
+        }
+        let r = a.Adj16(Row) as usize;
+        let c = (Col & 15) as usize;
+        DstAccess {
+            value: self.Dst.DstBits[r][c] as u32,
+            physical_row: r,
+            row_valid: self.Dst.DstRowValid[r],
+            aliased: false,
+        }
+    }
+
+    /// Writes the low 16 bits of `value` to `Dst16b[Row][Col]`.
+    pub fn Dst16b_write(&mut self, Row: u32, Col: u32, value: u32) -> DstAccess {
+        let c = (Col & 15) as usize;
+        if self.Addressing.DBG_FEATURE_DISABLE_bit11 {
+            // Writes go to the high 16 bits of Dst32b[Row][Col]; the low 16 bits receive an
+            // unpredictable value, which this model leaves unchanged (the caller reports the
+            // access as undefined).
+            let r = self.Addressing.Adj32(Row) as usize;
+            self.Dst.DstBits[r][c] = value as u16;
+            return DstAccess {
+                value: value & 0xFFFF,
+                physical_row: r,
+                row_valid: self.Dst.DstRowValid[r],
+                aliased: true,
+            };
+        }
+        let r = self.Addressing.Adj16(Row) as usize;
+        self.Dst.DstBits[r][c] = value as u16;
+        DstAccess {
+            value: value & 0xFFFF,
+            physical_row: r,
+            row_valid: self.Dst.DstRowValid[r],
+            aliased: false,
+        }
+    }
+
+    /// Reads `Dst32b[Row][Col]`.
+    pub fn Dst32b_read(&self, Row: u32, Col: u32) -> DstAccess {
+        let a = self.Addressing.Adj32(Row) as usize;
+        let c = (Col & 15) as usize;
+        let value = ((self.Dst.DstBits[a][c] as u32) << 16) | self.Dst.DstBits[a + 8][c] as u32;
+        DstAccess { value, physical_row: a, row_valid: self.Dst.DstRowValid[a], aliased: false }
+    }
+
+    /// Writes `value` to `Dst32b[Row][Col]`.
+    pub fn Dst32b_write(&mut self, Row: u32, Col: u32, value: u32) -> DstAccess {
+        let a = self.Addressing.Adj32(Row) as usize;
+        let c = (Col & 15) as usize;
+        self.Dst.DstBits[a][c] = (value >> 16) as u16;
+        self.Dst.DstBits[a + 8][c] = value as u16;
+        DstAccess { value, physical_row: a, row_valid: self.Dst.DstRowValid[a], aliased: false }
+    }
+}
+
+/// `DstDecodeBF16(x)` (`Dst.md` § "Pseudocode helpers"): Dst's `sign, man(7), exp(8)` layout
+/// to IEEE BF16 bits.
+pub fn DstDecodeBF16(x: u32) -> u32 {
+    let e = x & 255;
+    let m = (x >> 8) & 127;
+    (x & 0x8000) | (e << 7) | m
+}
+
+/// `DstEncodeBF16(x)`: IEEE BF16 bits to Dst's layout.
+pub fn DstEncodeBF16(x: u32) -> u32 {
+    let e = (x >> 7) & 255;
+    let m = x & 127;
+    (x & 0x8000) | (m << 8) | e
+}
+
+/// `DstDecodeFP16(x)`: Dst's `sign, man(10), exp(5)` layout to IEEE FP16 bits.
+pub fn DstDecodeFP16(x: u32) -> u32 {
+    let e = x & 31;
+    let m = (x >> 5) & 1023;
+    (x & 0x8000) | (e << 10) | m
+}
+
+/// `DstEncodeFP16(x)`: IEEE FP16 bits to Dst's layout.
+pub fn DstEncodeFP16(x: u32) -> u32 {
+    let e = (x >> 10) & 31;
+    let m = x & 1023;
+    (x & 0x8000) | (m << 5) | e
+}
+
+/// `DstDecodeFP32(x)`: Dst's FP32 layout (also used for INT32) to IEEE FP32 bits.
+pub fn DstDecodeFP32(x: u32) -> u32 {
+    (DstDecodeBF16(x >> 16) << 16) | (x & 0xFFFF)
+}
+
+/// `DstEncodeFP32(x)`: IEEE FP32 bits to Dst's FP32 layout.
+pub fn DstEncodeFP32(x: u32) -> u32 {
+    (DstEncodeBF16(x >> 16) << 16) | (x & 0xFFFF)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::state::{ResetValues, State};
+
+    #[test]
+    fn layout_shuffles_by_hand() {
+        // 1.0 in BF16 is 0x3F80: sign 0, exponent 0x7F, mantissa 0 -> Dst 0x007F.
+        assert_eq!(DstEncodeBF16(0x3F80), 0x007F);
+        assert_eq!(DstDecodeBF16(0x007F), 0x3F80);
+        // 1.0 in FP16 is 0x3C00: exponent 15, mantissa 0 -> Dst 0x000F.
+        assert_eq!(DstEncodeFP16(0x3C00), 0x000F);
+        assert_eq!(DstDecodeFP16(0x000F), 0x3C00);
+        // -1.5 FP32 0xBFC00000: high half 0xBFC0 -> BF16 encode: sign 1, m=0x40, e=0x7F -> 0xC07F.
+        assert_eq!(DstEncodeFP32(0xBFC0_0000), 0xC07F_0000);
+        assert_eq!(DstDecodeFP32(0xC07F_1234), 0xBFC0_1234);
+    }
+
+    #[test]
+    fn adj32_by_hand() {
+        let s = State::reset(&ResetValues::ZEROS);
+        let a = &s.Addressing;
+        // Without remap or swizzle: rows 0..7 map to themselves, row 8 to 16, row 9 to 17.
+        assert_eq!(a.Adj32(0), 0);
+        assert_eq!(a.Adj32(7), 7);
+        assert_eq!(a.Adj32(8), 16);
+        assert_eq!(a.Adj32(9), 17);
+        // Bit 9 of r and shifted bit 8 coincide: 0x100 and 0x200 both map to 0x200.
+        assert_eq!(a.Adj32(0x100), 0x200);
+        assert_eq!(a.Adj32(0x200), 0x200);
+    }
+
+    #[test]
+    fn views_share_storage() {
+        let mut s = State::reset(&ResetValues::ZEROS);
+        s.Dst32b_write(9, 3, 0x1234_5678);
+        assert_eq!(s.Dst.DstBits[17][3], 0x1234);
+        assert_eq!(s.Dst.DstBits[25][3], 0x5678);
+        assert_eq!(s.Dst16b_read(17, 3).value, 0x1234);
+        assert_eq!(s.Dst32b_read(9, 3).value, 0x1234_5678);
+    }
+}

@@ -1,0 +1,839 @@
+//! The human-readable, lossless serde form of [`State`] (YAML and JSON).
+//!
+//! The form is sparse: every part may be omitted, and an omitted part takes the default given
+//! below. Bit patterns are written as hexadecimal strings (`"0x3f800000"`); readers also accept
+//! plain integers and `0b` binary strings. Per-lane values are either one value for all 32 lanes
+//! or a list of exactly 32; per-lane booleans are one 32-bit mask with bit `i` for lane `i`.
+//! Unknown fields and out-of-range values are errors.
+//!
+//! ```yaml
+//! LReg:                       # LReg index -> value(s); default 0 (constants 8, 9, 10, 15 are fixed)
+//!   0: "0x3f800000"           # one value for all lanes
+//!   3: ["0x00000000", ...]    # or exactly 32 values, lane 0 first
+//! LaneFlags: "0x0000ffff"     # mask, bit i = lane i; default 0
+//! UseLaneFlagsForLaneEnable: "0xffffffff"   # mask; default 0
+//! FlagStack:                  # default: every stack empty
+//!   depth: 2                  # entries per lane (0..=8): one value or 32
+//!   levels:                   # bottom first, one per level up to the deepest lane
+//!     - {LaneFlags: "0xffffffff", UseLaneFlagsForLaneEnable: "0xffffffff"}
+//!     - {LaneFlags: "0x0000ffff", UseLaneFlagsForLaneEnable: "0xffffffff"}
+//! LaneConfig: "0x00000002"    # 18 bits per lane: one value or 32; default 0
+//! LoadMacroConfig:            # default 0 everywhere
+//!   InstructionTemplate: {0: "0x84000000"}  # index 0..3 -> one value or 32
+//!   Sequence: {1: "0x00000004"}             # index 0..3 -> one value or 32
+//!   Misc: "0x000"             # 12 bits: one value or 32
+//! PRNG: "0x00000001"          # one value or 32; default 0
+//! Dst:
+//!   rows: {0: ["0x3f80", ...]}  # physical row of DstBits -> its 16 cells; default 0
+//!   invalid_rows: [5, 6]        # rows whose DstRowValid is false; default none
+//! Addressing:                 # ThreadConfig / Config / RWC fields, default 0 / false
+//!   SFPU_STACK_Incr: 4
+//!   ADDR_MOD: {3: {DestIncr: 2}}
+//!   RWC: {Dst: 8, Sp: 0}
+//! ```
+//!
+//! The format is documented for importers in `vectors/README.md`; this module is its
+//! implementation.
+
+#![allow(non_snake_case, reason = "field names follow the ISA documentation")]
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::de::{self, Deserializer, SeqAccess, Visitor};
+use serde::ser::Serializer;
+use serde::{Deserialize, Serialize};
+
+use super::{
+    AddrModSlot, Addressing, DST_COLS, DST_ROWS, FLAG_STACK_CAPACITY, FlagStack, FlagStackEntry, LANES,
+    LaneConfig, LoadMacroConfig, Misc, NUM_LREGS, ResetValues, Rwc, State, lreg_constant,
+};
+
+/// A value in the serde form: written as a fixed-width hexadecimal string, read from an integer
+/// or a `0x`/`0b`/decimal string. `DIGITS` is the number of hex digits written.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Hex<const DIGITS: usize>(pub u32);
+
+impl<const DIGITS: usize> Hex<DIGITS> {
+    const MAX: u64 = if DIGITS >= 8 { u32::MAX as u64 } else { (1u64 << (4 * DIGITS)) - 1 };
+}
+
+impl<const DIGITS: usize> Serialize for Hex<DIGITS> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&format!("0x{:0width$x}", self.0, width = DIGITS))
+    }
+}
+
+/// Parses an unsigned integer written as decimal, `0x` hexadecimal or `0b` binary, with optional
+/// `_` separators.
+pub(crate) fn parse_uint(text: &str) -> Option<u64> {
+    let t = text.trim().replace('_', "");
+    let (digits, radix) = if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        (h.to_string(), 16)
+    } else if let Some(b) = t.strip_prefix("0b").or_else(|| t.strip_prefix("0B")) {
+        (b.to_string(), 2)
+    } else {
+        (t, 10)
+    };
+    if digits.is_empty() {
+        return None;
+    }
+    u64::from_str_radix(&digits, radix).ok()
+}
+
+impl<'de, const DIGITS: usize> Deserialize<'de> for Hex<DIGITS> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V<const N: usize>;
+        impl<const N: usize> Visitor<'_> for V<N> {
+            type Value = Hex<N>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write!(f, "an unsigned integer of at most {} bits (e.g. \"0x{:0n$x}\")", 4 * N, 0, n = N)
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Hex<N>, E> {
+                if v <= Hex::<N>::MAX {
+                    Ok(Hex(v as u32))
+                } else {
+                    Err(E::custom(format!("0x{v:x} does not fit in {} bits", 4 * N)))
+                }
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Hex<N>, E> {
+                if v < 0 {
+                    return Err(E::custom(format!("{v} is negative; bit patterns are unsigned")));
+                }
+                self.visit_u64(v as u64)
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Hex<N>, E> {
+                match parse_uint(v) {
+                    Some(n) => self.visit_u64(n),
+                    None => {
+                        Err(E::custom(format!("`{v}` is not a number (write e.g. \"0x{:0n$x}\")", 0, n = N)))
+                    }
+                }
+            }
+        }
+        d.deserialize_any(V::<DIGITS>)
+    }
+}
+
+/// A map key that is a small index: written as an integer, read from an integer or a numeric
+/// string (JSON object keys are always strings).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(transparent)]
+pub struct Index(pub u16);
+
+impl<'de> Deserialize<'de> for Index {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl Visitor<'_> for V {
+            type Value = Index;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an index (a small unsigned integer)")
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Index, E> {
+                u16::try_from(v).map(Index).map_err(|_| E::custom(format!("index {v} is out of range")))
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Index, E> {
+                u16::try_from(v).map(Index).map_err(|_| E::custom(format!("index {v} is out of range")))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Index, E> {
+                match parse_uint(v) {
+                    Some(n) => self.visit_u64(n),
+                    None => Err(E::custom(format!("`{v}` is not an index"))),
+                }
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// A per-lane value: one value for all lanes, or exactly 32 values.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PerLane<T> {
+    /// The same value in every lane.
+    All(T),
+    /// One value per lane, lane 0 first.
+    Each(Vec<T>),
+}
+
+impl<T: Copy + PartialEq> PerLane<T> {
+    /// The most compact form of `lanes`.
+    pub fn compact(lanes: &[T; LANES]) -> PerLane<T> {
+        if lanes.iter().all(|v| *v == lanes[0]) {
+            PerLane::All(lanes[0])
+        } else {
+            PerLane::Each(lanes.to_vec())
+        }
+    }
+
+    /// The value of each lane.
+    pub fn expand(&self) -> [T; LANES] {
+        match self {
+            PerLane::All(v) => [*v; LANES],
+            PerLane::Each(vs) => std::array::from_fn(|i| vs[i]),
+        }
+    }
+}
+
+impl<T: Serialize> Serialize for PerLane<T> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            PerLane::All(v) => v.serialize(s),
+            PerLane::Each(vs) => vs.serialize(s),
+        }
+    }
+}
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for PerLane<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V<T>(std::marker::PhantomData<T>);
+        impl<'de, T: Deserialize<'de>> Visitor<'de> for V<T> {
+            type Value = PerLane<T>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("one value for all lanes, or a list of exactly 32 values")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<PerLane<T>, A::Error> {
+                let mut out = Vec::with_capacity(LANES);
+                while let Some(v) = seq.next_element()? {
+                    out.push(v);
+                    if out.len() > LANES {
+                        return Err(de::Error::custom("more than 32 per-lane values"));
+                    }
+                }
+                if out.len() != LANES {
+                    return Err(de::Error::custom(format!(
+                        "a per-lane list needs exactly 32 values, found {}",
+                        out.len()
+                    )));
+                }
+                Ok(PerLane::Each(out))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<PerLane<T>, E> {
+                T::deserialize(de::value::U64Deserializer::new(v)).map(PerLane::All)
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<PerLane<T>, E> {
+                T::deserialize(de::value::I64Deserializer::new(v)).map(PerLane::All)
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<PerLane<T>, E> {
+                T::deserialize(de::value::StrDeserializer::new(v)).map(PerLane::All)
+            }
+        }
+        d.deserialize_any(V(std::marker::PhantomData))
+    }
+}
+
+/// One level of the flag stacks, across lanes.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FlagStackLevelDoc {
+    /// Bit `i`: the saved `LaneFlags` of lane `i`.
+    #[serde(default)]
+    pub LaneFlags: Hex<8>,
+    /// Bit `i`: the saved `UseLaneFlagsForLaneEnable` of lane `i`.
+    #[serde(default)]
+    pub UseLaneFlagsForLaneEnable: Hex<8>,
+}
+
+/// The flag stacks of all lanes.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FlagStackDoc {
+    /// Entries on each lane's stack.
+    pub depth: PerLane<u8>,
+    /// The levels, bottom first.
+    #[serde(default)]
+    pub levels: Vec<FlagStackLevelDoc>,
+}
+
+/// `LoadMacroConfig` of all lanes.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LoadMacroConfigDoc {
+    /// `InstructionTemplate[i]`, by index.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub InstructionTemplate: BTreeMap<Index, PerLane<Hex<8>>>,
+    /// `Sequence[i]`, by index.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub Sequence: BTreeMap<Index, PerLane<Hex<8>>>,
+    /// `Misc` (12 bits).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub Misc: Option<PerLane<Hex<3>>>,
+}
+
+/// Dst contents.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DstDoc {
+    /// Physical row of `DstBits` -> its 16 cells.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub rows: BTreeMap<Index, Vec<Hex<4>>>,
+    /// Physical rows whose `DstRowValid` is false.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub invalid_rows: Vec<u16>,
+}
+
+macro_rules! addressing_doc {
+    (
+        struct $doc:ident for $ty:ident {
+            $( $field:ident : $kind:ident $(($bits:literal))? ),* $(,)?
+        }
+    ) => {
+        /// The serde form of the struct of the same name; every field defaults to 0 / false.
+        #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+        #[serde(deny_unknown_fields)]
+        pub struct $doc {
+            $(
+                #[allow(missing_docs)]
+                #[serde(default, skip_serializing_if = "is_default")]
+                pub $field: addressing_doc!(@ty $kind),
+            )*
+        }
+
+        impl $doc {
+            fn from_state(v: &$ty) -> $doc {
+                $doc { $( $field: addressing_doc!(@to $kind, v.$field), )* }
+            }
+
+            fn to_state(&self, path: &str) -> Result<$ty, StateError> {
+                Ok($ty {
+                    $( $field: addressing_doc!(@from $kind $(($bits))?, self.$field, path, stringify!($field)), )*
+                })
+            }
+        }
+    };
+    (@ty num) => { u32 };
+    (@ty flag) => { bool };
+    (@to num, $e:expr) => { $e as u32 };
+    (@to flag, $e:expr) => { $e };
+    (@from num($bits:literal), $e:expr, $path:expr, $name:expr) => {{
+        if $e >> $bits != 0 {
+            return Err(StateError::new(format!("{}.{}: {} does not fit in {} bits", $path, $name, $e, $bits)));
+        }
+        $e as u16
+    }};
+    (@from flag, $e:expr, $path:expr, $name:expr) => { $e };
+}
+
+fn is_default<T: Default + PartialEq>(v: &T) -> bool {
+    *v == T::default()
+}
+
+addressing_doc! {
+    struct RwcDoc for Rwc {
+        Dst: num(10), Dst_Cr: num(10), SrcA: num(6), SrcA_Cr: num(6), SrcB: num(6), SrcB_Cr: num(6),
+        FidelityPhase: num(2), ExtraAddrModBit: num(1), Sp: num(10),
+    }
+}
+
+addressing_doc! {
+    struct AddrModSlotDoc for AddrModSlot {
+        SrcAIncr: num(6), SrcACR: flag, SrcAClear: flag, SrcBIncr: num(6), SrcBCR: flag, SrcBClear: flag,
+        DestIncr: num(10), DestCR: flag, DestClear: flag, DestCToCR: flag, FidelityIncr: num(2),
+        FidelityClear: flag, BiasIncr: num(4), BiasClear: flag,
+    }
+}
+
+/// The serde form of [`Addressing`]; every field defaults to 0 / false.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AddressingDoc {
+    #[allow(missing_docs)]
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub DEST_TARGET_REG_CFG_MATH_Offset: u32,
+    #[allow(missing_docs)]
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub SFPU_STACK_Incr: u32,
+    #[allow(missing_docs)]
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub SFPU_DEST_FMT_Enable: bool,
+    #[allow(missing_docs)]
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub SFPU_DEST_FMT_Base: u32,
+    #[allow(missing_docs)]
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub ADDR_MOD_SET_Base: bool,
+    #[allow(missing_docs)]
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub ADDR_MOD: BTreeMap<Index, AddrModSlotDoc>,
+    #[allow(missing_docs)]
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub DEST_REGW_BASE_Base: u32,
+    #[allow(missing_docs)]
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub DEST_SP_BASE_Base: u32,
+    #[allow(missing_docs)]
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub ALU_ACC_CTRL_SFPU_Fp32_enabled: bool,
+    #[allow(missing_docs)]
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub ALU_FORMAT_SPEC_REG_SrcB_override: bool,
+    #[allow(missing_docs)]
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub ALU_FORMAT_SPEC_REG_SrcB_val: u32,
+    #[allow(missing_docs)]
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub ALU_FORMAT_SPEC_REG1_SrcB: u32,
+    #[allow(missing_docs)]
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub DEST_ACCESS_CFG_remap_addrs: bool,
+    #[allow(missing_docs)]
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub DEST_ACCESS_CFG_swizzle_32b: bool,
+    #[allow(missing_docs)]
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub DBG_FEATURE_DISABLE_bit11: bool,
+    #[allow(missing_docs)]
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub RWC: RwcDoc,
+}
+
+/// The serde form of a [`State`]. See the module documentation for the format.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StateDoc {
+    /// LReg index -> value(s).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub LReg: BTreeMap<Index, PerLane<Hex<8>>>,
+    /// `LaneFlags` as a lane mask.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub LaneFlags: Option<Hex<8>>,
+    /// `UseLaneFlagsForLaneEnable` as a lane mask.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub UseLaneFlagsForLaneEnable: Option<Hex<8>>,
+    /// The flag stacks.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub FlagStack: Option<FlagStackDoc>,
+    /// `LaneConfig`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub LaneConfig: Option<PerLane<Hex<5>>>,
+    /// `LoadMacroConfig`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub LoadMacroConfig: Option<LoadMacroConfigDoc>,
+    /// The PRNG state.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub PRNG: Option<PerLane<Hex<8>>>,
+    /// Dst.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub Dst: Option<DstDoc>,
+    /// Configuration and RWCs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub Addressing: Option<AddressingDoc>,
+}
+
+/// A state document that is well-formed but does not describe a valid [`State`].
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct StateError {
+    message: String,
+}
+
+impl StateError {
+    fn new(message: String) -> StateError {
+        StateError { message }
+    }
+}
+
+fn mask_of(bits: &[bool; LANES]) -> u32 {
+    bits.iter().enumerate().fold(0, |m, (i, &b)| m | ((b as u32) << i))
+}
+
+fn bools_of(mask: u32) -> [bool; LANES] {
+    std::array::from_fn(|i| (mask >> i) & 1 != 0)
+}
+
+impl StateDoc {
+    /// The sparse form of `state`: every part equal to its default is omitted.
+    pub fn from_state(state: &State) -> StateDoc {
+        let mut doc = StateDoc::default();
+        for reg in 0..NUM_LREGS {
+            if lreg_constant(reg, 0).is_some() || state.LReg[reg].iter().all(|&v| v == 0) {
+                continue;
+            }
+            doc.LReg.insert(Index(reg as u16), PerLane::compact(&state.LReg[reg].map(Hex)));
+        }
+        let flags = mask_of(&state.LaneFlags);
+        doc.LaneFlags = (flags != 0).then_some(Hex(flags));
+        let use_flags = mask_of(&state.UseLaneFlagsForLaneEnable);
+        doc.UseLaneFlagsForLaneEnable = (use_flags != 0).then_some(Hex(use_flags));
+        let depths: [u8; LANES] = std::array::from_fn(|l| state.FlagStack[l].len() as u8);
+        let max_depth = depths.iter().copied().max().unwrap_or(0) as usize;
+        if max_depth > 0 {
+            let levels = (0..max_depth)
+                .map(|k| {
+                    let entry = |l: usize| state.FlagStack[l].entries().get(k).copied().unwrap_or_default();
+                    FlagStackLevelDoc {
+                        LaneFlags: Hex((0..LANES).fold(0, |m, l| m | ((entry(l).LaneFlags as u32) << l))),
+                        UseLaneFlagsForLaneEnable: Hex(
+                            (0..LANES).fold(0, |m, l| m | ((entry(l).UseLaneFlagsForLaneEnable as u32) << l))
+                        ),
+                    }
+                })
+                .collect();
+            doc.FlagStack = Some(FlagStackDoc { depth: PerLane::compact(&depths), levels });
+        }
+        if state.LaneConfig.iter().any(|c| c.bits() != 0) {
+            doc.LaneConfig = Some(PerLane::compact(&state.LaneConfig.map(|c| Hex(c.bits()))));
+        }
+        let mut lmc = LoadMacroConfigDoc::default();
+        for i in 0..4 {
+            let t: [Hex<8>; LANES] =
+                std::array::from_fn(|l| Hex(state.LoadMacroConfig[l].InstructionTemplate[i]));
+            if t.iter().any(|v| v.0 != 0) {
+                lmc.InstructionTemplate.insert(Index(i as u16), PerLane::compact(&t));
+            }
+            let s: [Hex<8>; LANES] = std::array::from_fn(|l| Hex(state.LoadMacroConfig[l].Sequence[i]));
+            if s.iter().any(|v| v.0 != 0) {
+                lmc.Sequence.insert(Index(i as u16), PerLane::compact(&s));
+            }
+        }
+        let misc: [Hex<3>; LANES] = std::array::from_fn(|l| Hex(state.LoadMacroConfig[l].Misc.bits()));
+        if misc.iter().any(|v| v.0 != 0) {
+            lmc.Misc = Some(PerLane::compact(&misc));
+        }
+        if lmc != LoadMacroConfigDoc::default() {
+            doc.LoadMacroConfig = Some(lmc);
+        }
+        if state.PRNG.iter().any(|&v| v != 0) {
+            doc.PRNG = Some(PerLane::compact(&state.PRNG.map(Hex)));
+        }
+        let mut dst = DstDoc::default();
+        for (r, row) in state.Dst.DstBits.iter().enumerate() {
+            if row.iter().any(|&c| c != 0) {
+                dst.rows.insert(Index(r as u16), row.iter().map(|&c| Hex(c as u32)).collect());
+            }
+        }
+        dst.invalid_rows = (0..DST_ROWS).filter(|&r| !state.Dst.DstRowValid[r]).map(|r| r as u16).collect();
+        if dst != DstDoc::default() {
+            doc.Dst = Some(dst);
+        }
+        let a = &state.Addressing;
+        let addressing = AddressingDoc {
+            DEST_TARGET_REG_CFG_MATH_Offset: a.DEST_TARGET_REG_CFG_MATH_Offset as u32,
+            SFPU_STACK_Incr: a.SFPU_STACK_Incr as u32,
+            SFPU_DEST_FMT_Enable: a.SFPU_DEST_FMT_Enable,
+            SFPU_DEST_FMT_Base: a.SFPU_DEST_FMT_Base as u32,
+            ADDR_MOD_SET_Base: a.ADDR_MOD_SET_Base,
+            ADDR_MOD: a
+                .ADDR_MOD
+                .iter()
+                .enumerate()
+                .filter(|(_, slot)| **slot != AddrModSlot::default())
+                .map(|(i, slot)| (Index(i as u16), AddrModSlotDoc::from_state(slot)))
+                .collect(),
+            DEST_REGW_BASE_Base: a.DEST_REGW_BASE_Base as u32,
+            DEST_SP_BASE_Base: a.DEST_SP_BASE_Base as u32,
+            ALU_ACC_CTRL_SFPU_Fp32_enabled: a.ALU_ACC_CTRL_SFPU_Fp32_enabled,
+            ALU_FORMAT_SPEC_REG_SrcB_override: a.ALU_FORMAT_SPEC_REG_SrcB_override,
+            ALU_FORMAT_SPEC_REG_SrcB_val: a.ALU_FORMAT_SPEC_REG_SrcB_val as u32,
+            ALU_FORMAT_SPEC_REG1_SrcB: a.ALU_FORMAT_SPEC_REG1_SrcB as u32,
+            DEST_ACCESS_CFG_remap_addrs: a.DEST_ACCESS_CFG_remap_addrs,
+            DEST_ACCESS_CFG_swizzle_32b: a.DEST_ACCESS_CFG_swizzle_32b,
+            DBG_FEATURE_DISABLE_bit11: a.DBG_FEATURE_DISABLE_bit11,
+            RWC: RwcDoc::from_state(&a.RWC),
+        };
+        if addressing != AddressingDoc::default() {
+            doc.Addressing = Some(addressing);
+        }
+        doc
+    }
+
+    /// The state this document describes: every omitted part takes its default (zero, false,
+    /// empty, valid), the constant LRegs take their constants.
+    pub fn to_state(&self) -> Result<State, StateError> {
+        let mut s = State::reset(&ResetValues::ZEROS);
+        for (&Index(reg), values) in &self.LReg {
+            let reg = reg as usize;
+            if reg >= NUM_LREGS {
+                return Err(StateError::new(format!("LReg.{reg}: there are only 17 LRegs (0..=16)")));
+            }
+            let lanes = values.expand().map(|h| h.0);
+            if let Some(c) = lreg_constant(reg, 0) {
+                for (lane, &v) in lanes.iter().enumerate() {
+                    let want = lreg_constant(reg, lane).unwrap_or(c);
+                    if v != want {
+                        return Err(StateError::new(format!(
+                            "LReg.{reg}: LReg[{reg}] is a constant register (lane {lane} holds 0x{want:08x}); it cannot be set to 0x{v:08x}"
+                        )));
+                    }
+                }
+            }
+            s.LReg[reg] = lanes;
+        }
+        if let Some(m) = self.LaneFlags {
+            s.LaneFlags = bools_of(m.0);
+        }
+        if let Some(m) = self.UseLaneFlagsForLaneEnable {
+            s.UseLaneFlagsForLaneEnable = bools_of(m.0);
+        }
+        if let Some(fs) = &self.FlagStack {
+            let depths = fs.depth.expand();
+            let max_depth = depths.iter().copied().max().unwrap_or(0) as usize;
+            if max_depth > FLAG_STACK_CAPACITY {
+                return Err(StateError::new(format!(
+                    "FlagStack.depth: a flag stack holds at most {FLAG_STACK_CAPACITY} entries, found {max_depth}"
+                )));
+            }
+            if fs.levels.len() != max_depth {
+                return Err(StateError::new(format!(
+                    "FlagStack.levels: the deepest stack has {max_depth} entries, so {max_depth} levels are needed, found {}",
+                    fs.levels.len()
+                )));
+            }
+            for (k, level) in fs.levels.iter().enumerate() {
+                let present = (0..LANES).fold(0u32, |m, l| m | (((depths[l] as usize > k) as u32) << l));
+                for (name, bits) in [
+                    ("LaneFlags", level.LaneFlags.0),
+                    ("UseLaneFlagsForLaneEnable", level.UseLaneFlagsForLaneEnable.0),
+                ] {
+                    if bits & !present != 0 {
+                        return Err(StateError::new(format!(
+                            "FlagStack.levels[{k}].{name}: 0x{bits:08x} sets lanes whose stack is shallower than {} (lanes 0x{:08x})",
+                            k + 1,
+                            bits & !present
+                        )));
+                    }
+                }
+            }
+            for l in 0..LANES {
+                let entries: Vec<FlagStackEntry> = (0..depths[l] as usize)
+                    .map(|k| FlagStackEntry {
+                        LaneFlags: (fs.levels[k].LaneFlags.0 >> l) & 1 != 0,
+                        UseLaneFlagsForLaneEnable: (fs.levels[k].UseLaneFlagsForLaneEnable.0 >> l) & 1 != 0,
+                    })
+                    .collect();
+                s.FlagStack[l] = FlagStack::from_entries(&entries)
+                    .map_err(|e| StateError::new(format!("FlagStack: lane {l}: {e}")))?;
+            }
+        }
+        if let Some(lc) = &self.LaneConfig {
+            for (l, v) in lc.expand().iter().enumerate() {
+                s.LaneConfig[l] =
+                    LaneConfig::new(v.0).map_err(|e| StateError::new(format!("LaneConfig lane {l}: {e}")))?;
+            }
+        }
+        if let Some(lmc) = &self.LoadMacroConfig {
+            for (name, map, is_template) in
+                [("InstructionTemplate", &lmc.InstructionTemplate, true), ("Sequence", &lmc.Sequence, false)]
+            {
+                for (&Index(i), values) in map {
+                    if i >= 4 {
+                        return Err(StateError::new(format!(
+                            "LoadMacroConfig.{name}.{i}: the index is 0..=3"
+                        )));
+                    }
+                    for (l, v) in values.expand().iter().enumerate() {
+                        let cfg: &mut LoadMacroConfig = &mut s.LoadMacroConfig[l];
+                        if is_template {
+                            cfg.InstructionTemplate[i as usize] = v.0;
+                        } else {
+                            cfg.Sequence[i as usize] = v.0;
+                        }
+                    }
+                }
+            }
+            if let Some(misc) = &lmc.Misc {
+                for (l, v) in misc.expand().iter().enumerate() {
+                    s.LoadMacroConfig[l].Misc = Misc::new(v.0).ok_or_else(|| {
+                        StateError::new(format!(
+                            "LoadMacroConfig.Misc lane {l}: 0x{:x} does not fit in 12 bits",
+                            v.0
+                        ))
+                    })?;
+                }
+            }
+        }
+        if let Some(prng) = &self.PRNG {
+            s.PRNG = prng.expand().map(|h| h.0);
+        }
+        if let Some(dst) = &self.Dst {
+            for (&Index(r), cells) in &dst.rows {
+                let r = r as usize;
+                if r >= DST_ROWS {
+                    return Err(StateError::new(format!("Dst.rows.{r}: Dst has {DST_ROWS} rows (0..=1023)")));
+                }
+                if cells.len() != DST_COLS {
+                    return Err(StateError::new(format!(
+                        "Dst.rows.{r}: a row has exactly {DST_COLS} cells, found {}",
+                        cells.len()
+                    )));
+                }
+                for (c, v) in cells.iter().enumerate() {
+                    s.Dst.DstBits[r][c] = v.0 as u16;
+                }
+            }
+            for &r in &dst.invalid_rows {
+                let r = r as usize;
+                if r >= DST_ROWS {
+                    return Err(StateError::new(format!(
+                        "Dst.invalid_rows: row {r} is out of range 0..=1023"
+                    )));
+                }
+                s.Dst.DstRowValid[r] = false;
+            }
+        }
+        if let Some(a) = &self.Addressing {
+            let field = |v: u32, bits: u32, name: &str| -> Result<u16, StateError> {
+                if v >> bits != 0 {
+                    Err(StateError::new(format!("Addressing.{name}: {v} does not fit in {bits} bits")))
+                } else {
+                    Ok(v as u16)
+                }
+            };
+            let mut slots = [AddrModSlot::default(); 8];
+            for (&Index(i), slot) in &a.ADDR_MOD {
+                if i >= 8 {
+                    return Err(StateError::new(format!("Addressing.ADDR_MOD.{i}: slots are 0..=7")));
+                }
+                slots[i as usize] = slot.to_state(&format!("Addressing.ADDR_MOD.{i}"))?;
+            }
+            s.Addressing = Addressing {
+                DEST_TARGET_REG_CFG_MATH_Offset: field(
+                    a.DEST_TARGET_REG_CFG_MATH_Offset,
+                    10,
+                    "DEST_TARGET_REG_CFG_MATH_Offset",
+                )?,
+                SFPU_STACK_Incr: field(a.SFPU_STACK_Incr, 10, "SFPU_STACK_Incr")?,
+                SFPU_DEST_FMT_Enable: a.SFPU_DEST_FMT_Enable,
+                SFPU_DEST_FMT_Base: field(a.SFPU_DEST_FMT_Base, 4, "SFPU_DEST_FMT_Base")?,
+                ADDR_MOD_SET_Base: a.ADDR_MOD_SET_Base,
+                ADDR_MOD: slots,
+                DEST_REGW_BASE_Base: field(a.DEST_REGW_BASE_Base, 10, "DEST_REGW_BASE_Base")?,
+                DEST_SP_BASE_Base: field(a.DEST_SP_BASE_Base, 10, "DEST_SP_BASE_Base")?,
+                ALU_ACC_CTRL_SFPU_Fp32_enabled: a.ALU_ACC_CTRL_SFPU_Fp32_enabled,
+                ALU_FORMAT_SPEC_REG_SrcB_override: a.ALU_FORMAT_SPEC_REG_SrcB_override,
+                ALU_FORMAT_SPEC_REG_SrcB_val: field(
+                    a.ALU_FORMAT_SPEC_REG_SrcB_val,
+                    4,
+                    "ALU_FORMAT_SPEC_REG_SrcB_val",
+                )?,
+                ALU_FORMAT_SPEC_REG1_SrcB: field(
+                    a.ALU_FORMAT_SPEC_REG1_SrcB,
+                    4,
+                    "ALU_FORMAT_SPEC_REG1_SrcB",
+                )?,
+                DEST_ACCESS_CFG_remap_addrs: a.DEST_ACCESS_CFG_remap_addrs,
+                DEST_ACCESS_CFG_swizzle_32b: a.DEST_ACCESS_CFG_swizzle_32b,
+                DBG_FEATURE_DISABLE_bit11: a.DBG_FEATURE_DISABLE_bit11,
+                RWC: a.RWC.to_state("Addressing.RWC")?,
+            };
+        }
+        Ok(s)
+    }
+}
+
+/// Errors from reading a state document.
+#[derive(Debug, thiserror::Error)]
+pub enum StateReadError {
+    /// The text is not well-formed YAML/JSON for the format (the message includes the location).
+    #[error("{0}")]
+    Syntax(String),
+    /// The document is well-formed but describes an impossible state.
+    #[error(transparent)]
+    Invalid(#[from] StateError),
+}
+
+impl State {
+    /// Reads a state from its YAML form (JSON is YAML, so this reads both).
+    pub fn from_yaml(text: &str) -> Result<State, StateReadError> {
+        let doc: StateDoc = if text.trim().is_empty() {
+            StateDoc::default()
+        } else {
+            serde_yaml::from_str(text).map_err(|e| StateReadError::Syntax(e.to_string()))?
+        };
+        Ok(doc.to_state()?)
+    }
+
+    /// Writes the state in its sparse YAML form.
+    pub fn to_yaml(&self) -> String {
+        let doc = StateDoc::from_state(self);
+        if doc == StateDoc::default() {
+            return "{}\n".to_string();
+        }
+        serde_yaml::to_string(&doc).unwrap_or_else(|e| format!("# serialisation failed: {e}\n"))
+    }
+
+    /// Writes the state in its sparse JSON form.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(&StateDoc::from_state(self))
+            .unwrap_or_else(|e| format!("{{\"error\": \"serialisation failed: {e}\"}}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rich_state() -> State {
+        let mut s = State::reset(&ResetValues::ZEROS);
+        s.LReg[0] = [0x3F80_0000; LANES];
+        s.LReg[3] = std::array::from_fn(|l| 0xDEAD_0000 | l as u32);
+        s.LReg[16][7] = 0xFFFF_FFFF;
+        s.LaneFlags[5] = true;
+        s.UseLaneFlagsForLaneEnable = [true; LANES];
+        for l in 0..LANES {
+            s.FlagStack[l]
+                .push(FlagStackEntry { LaneFlags: true, UseLaneFlagsForLaneEnable: false })
+                .unwrap();
+        }
+        s.FlagStack[4].push(FlagStackEntry { LaneFlags: false, UseLaneFlagsForLaneEnable: true }).unwrap();
+        s.LaneConfig[2] = LaneConfig::new(0x3_F002).unwrap();
+        s.LoadMacroConfig[1].InstructionTemplate[3] = 0x8400_1234;
+        s.LoadMacroConfig[9].Misc = Misc::new(0xABC).unwrap();
+        s.PRNG = std::array::from_fn(|l| l as u32 * 7);
+        s.Dst.DstBits[1023][15] = 0xBEEF;
+        s.Dst.DstRowValid[12] = false;
+        s.Addressing.ADDR_MOD[3].DestIncr = 2;
+        s.Addressing.ADDR_MOD[3].DestCToCR = true;
+        s.Addressing.RWC.Sp = 0x3FF;
+        s.Addressing.SFPU_STACK_Incr = 4;
+        s
+    }
+
+    #[test]
+    fn yaml_and_json_round_trip_exactly() {
+        let s = rich_state();
+        let yaml = s.to_yaml();
+        assert_eq!(State::from_yaml(&yaml).unwrap(), s, "{yaml}");
+        let json = s.to_json();
+        assert_eq!(State::from_yaml(&json).unwrap(), s, "{json}");
+        let empty = State::reset(&ResetValues::ZEROS);
+        assert_eq!(State::from_yaml(&empty.to_yaml()).unwrap(), empty);
+        assert_eq!(State::from_yaml("").unwrap(), empty);
+    }
+
+    #[test]
+    fn hand_written_documents() {
+        let s = State::from_yaml(
+            "LReg:\n  0: 0x3f800000\n  1: 12\nLaneFlags: 0b101\nFlagStack:\n  depth: 1\n  levels:\n    - {LaneFlags: 0xffffffff}\n",
+        )
+        .unwrap();
+        assert_eq!(s.LReg[0][31], 0x3F80_0000);
+        assert_eq!(s.LReg[1][0], 12);
+        assert!(s.LaneFlags[0] && !s.LaneFlags[1] && s.LaneFlags[2]);
+        assert_eq!(
+            s.FlagStack[17].top(),
+            Some(FlagStackEntry { LaneFlags: true, UseLaneFlagsForLaneEnable: false })
+        );
+    }
+
+    #[test]
+    fn bad_documents_are_refused_with_a_reason() {
+        let cases = [
+            ("LReg:\n  8: 0", "constant register"),
+            ("LReg:\n  17: 0", "only 17 LRegs"),
+            ("LReg:\n  0: [1, 2]", "exactly 32"),
+            ("LReg:\n  0: 0x1ffffffff", "does not fit"),
+            ("LReg:\n  0: zebra", "not a number"),
+            ("LaneConfig: 0x40000", "18 bits"),
+            ("Bogus: 1", "unknown field"),
+            ("FlagStack:\n  depth: 9\n  levels: []", "at most 8"),
+            ("FlagStack:\n  depth: 1\n  levels: []", "levels are needed"),
+            ("Dst:\n  rows:\n    0: [1]", "exactly 16 cells"),
+            ("Addressing:\n  RWC: {Dst: 1024}", "10 bits"),
+            ("LoadMacroConfig:\n  Misc: 0x1000", "does not fit"),
+        ];
+        for (text, want) in cases {
+            let err = State::from_yaml(text).expect_err(text).to_string();
+            assert!(err.contains(want), "{text:?}: {err}");
+        }
+    }
+}
