@@ -26,6 +26,13 @@
 
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
+#![allow(
+    clippy::collapsible_if,
+    clippy::collapsible_else_if,
+    clippy::if_same_then_else,
+    clippy::needless_late_init,
+    reason = "the functional models' if/else structure is kept statement for statement"
+)]
 
 pub mod exec;
 pub mod fp;

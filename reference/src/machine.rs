@@ -208,8 +208,8 @@ impl Machine {
         let mut out = Outcome::defined();
         let stalls = self.stall_cycles(instr, &mut out);
         for _ in 0..stalls {
-            self.record(instr.opcode().sub_unit(), *instr, TraceKind::Stalled);
             out.merge(&self.tick(s, None));
+            self.record(instr.opcode().sub_unit(), *instr, TraceKind::Stalled);
         }
         out.merge(&self.tick(s, Some(instr)));
         out
@@ -321,10 +321,10 @@ impl Machine {
         }
         // A regular two-cycle result read next cycle by a scheduled instruction is not protected
         // either ("none of this applies inside SFPLOADMACRO sequences").
-        if let Some(Item { instr, regular: true, .. }) = items.first() {
-            if hazard::is_two_cycle_producer(instr) {
-                unprotected |= hazard::actual(instr, &Ctx::REGULAR).writes;
-            }
+        if let Some(Item { instr, regular: true, .. }) = items.first()
+            && hazard::is_two_cycle_producer(instr)
+        {
+            unprotected |= hazard::actual(instr, &Ctx::REGULAR).writes;
         }
         self.unprotected_writes = unprotected;
         self.swap_last_cycle =
@@ -383,7 +383,7 @@ impl Machine {
         }
         // (‡) SFPSWAP on Simple needs SFPNOP on MAD in the same cycle ...
         if on(SubUnit::Simple).is_some_and(|p| p.instr.opcode() == Opcode::SFPSWAP)
-            && !on(SubUnit::MAD).is_some_and(|p| p.instr.opcode() == Opcode::SFPNOP)
+            && on(SubUnit::MAD).is_none_or(|p| p.instr.opcode() != Opcode::SFPNOP)
         {
             out.note_all(Clause::LoadmacroRule);
         }
