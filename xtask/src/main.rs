@@ -5,6 +5,7 @@
 //! a divergence), 2 on a usage or input error.
 
 mod run;
+mod vectors;
 
 use std::process::ExitCode;
 
@@ -22,6 +23,8 @@ enum Command {
     /// Run a program (tt-llk instruction text) on the Blackhole reference model and print the
     /// final state.
     Run(run::Args),
+    /// Regenerate the golden vectors in vectors/ (or check them with --check).
+    Vectors(vectors::Args),
 }
 
 fn main() -> ExitCode {
@@ -35,6 +38,7 @@ fn main() -> ExitCode {
     };
     let result = match cli.command {
         Command::Run(args) => run::main(args),
+        Command::Vectors(args) => vectors::main(args),
     };
     match result {
         Ok(code) => code,

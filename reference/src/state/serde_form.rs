@@ -536,10 +536,90 @@ impl StateDoc {
         doc
     }
 
+    /// The parts of `after` that differ from `before`, as a document to
+    /// [`apply_to`](StateDoc::apply_to) `before` (so `changes(a, b).apply_to(a)` gives `b`). Parts are
+    /// whole: a changed LReg is listed with all its lanes, a changed Dst row with all its cells.
+    /// `also_lregs` (a mask over `LReg[0..=16]`) lists registers to include even if unchanged.
+    pub fn changes(before: &State, after: &State, also_lregs: u32) -> StateDoc {
+        let full = StateDoc::from_state(after);
+        let mut doc = StateDoc::default();
+        for reg in 0..NUM_LREGS {
+            let listed = (also_lregs >> reg) & 1 != 0 && lreg_constant(reg, 0).is_none();
+            if before.LReg[reg] != after.LReg[reg] || listed {
+                doc.LReg.insert(Index(reg as u16), PerLane::compact(&after.LReg[reg].map(Hex)));
+            }
+        }
+        if before.LaneFlags != after.LaneFlags {
+            doc.LaneFlags = Some(Hex(mask_of(&after.LaneFlags)));
+        }
+        if before.UseLaneFlagsForLaneEnable != after.UseLaneFlagsForLaneEnable {
+            doc.UseLaneFlagsForLaneEnable = Some(Hex(mask_of(&after.UseLaneFlagsForLaneEnable)));
+        }
+        if before.FlagStack != after.FlagStack {
+            doc.FlagStack = Some(
+                full.FlagStack.clone().unwrap_or(FlagStackDoc { depth: PerLane::All(0), levels: vec![] }),
+            );
+        }
+        if before.LaneConfig != after.LaneConfig {
+            doc.LaneConfig = Some(PerLane::compact(&after.LaneConfig.map(|c| Hex(c.bits()))));
+        }
+        if before.LoadMacroConfig != after.LoadMacroConfig {
+            let mut lmc = LoadMacroConfigDoc::default();
+            for i in 0..4 {
+                let t: [Hex<8>; LANES] =
+                    std::array::from_fn(|l| Hex(after.LoadMacroConfig[l].InstructionTemplate[i]));
+                if (0..LANES).any(|l| before.LoadMacroConfig[l].InstructionTemplate[i] != t[l].0) {
+                    lmc.InstructionTemplate.insert(Index(i as u16), PerLane::compact(&t));
+                }
+                let q: [Hex<8>; LANES] = std::array::from_fn(|l| Hex(after.LoadMacroConfig[l].Sequence[i]));
+                if (0..LANES).any(|l| before.LoadMacroConfig[l].Sequence[i] != q[l].0) {
+                    lmc.Sequence.insert(Index(i as u16), PerLane::compact(&q));
+                }
+            }
+            let misc: [Hex<3>; LANES] = std::array::from_fn(|l| Hex(after.LoadMacroConfig[l].Misc.bits()));
+            if (0..LANES).any(|l| before.LoadMacroConfig[l].Misc.bits() != misc[l].0) {
+                lmc.Misc = Some(PerLane::compact(&misc));
+            }
+            doc.LoadMacroConfig = Some(lmc);
+        }
+        if before.PRNG != after.PRNG {
+            doc.PRNG = Some(PerLane::compact(&after.PRNG.map(Hex)));
+        }
+        if before.Dst != after.Dst {
+            let mut dst = DstDoc::default();
+            for r in 0..DST_ROWS {
+                if before.Dst.DstBits[r] != after.Dst.DstBits[r] {
+                    dst.rows.insert(
+                        Index(r as u16),
+                        after.Dst.DstBits[r].iter().map(|&c| Hex(c as u32)).collect(),
+                    );
+                }
+            }
+            dst.invalid_rows = (0..DST_ROWS)
+                .filter(|&r| {
+                    before.Dst.DstRowValid[r] != after.Dst.DstRowValid[r] && !after.Dst.DstRowValid[r]
+                })
+                .map(|r| r as u16)
+                .collect();
+            doc.Dst = Some(dst);
+        }
+        if before.Addressing != after.Addressing {
+            doc.Addressing = Some(full.Addressing.clone().unwrap_or_default());
+        }
+        doc
+    }
+
     /// The state this document describes: every omitted part takes its default (zero, false,
     /// empty, valid), the constant LRegs take their constants.
     pub fn to_state(&self) -> Result<State, StateError> {
         let mut s = State::reset(&ResetValues::ZEROS);
+        self.apply_to(&mut s)?;
+        Ok(s)
+    }
+
+    /// Writes every part this document mentions into `s`, leaving the other parts as they are.
+    /// Golden vectors use this for their expected post-state, which lists only what changes.
+    pub fn apply_to(&self, s: &mut State) -> Result<(), StateError> {
         for (&Index(reg), values) in &self.LReg {
             let reg = reg as usize;
             if reg >= NUM_LREGS {
@@ -716,7 +796,7 @@ impl StateDoc {
                 RWC: a.RWC.to_state("Addressing.RWC")?,
             };
         }
-        Ok(s)
+        Ok(())
     }
 }
 
@@ -798,6 +878,31 @@ mod tests {
         let empty = State::reset(&ResetValues::ZEROS);
         assert_eq!(State::from_yaml(&empty.to_yaml()).unwrap(), empty);
         assert_eq!(State::from_yaml("").unwrap(), empty);
+    }
+
+    #[test]
+    fn changes_apply_back() {
+        let before = rich_state();
+        let mut after = before.clone();
+        after.LReg[3] = [0; LANES]; // back to the default: must still be listed
+        after.LaneFlags[5] = false;
+        after.FlagStack[4].pop();
+        after.Dst.DstBits[1023][15] = 0;
+        after.Addressing.RWC.Sp = 0;
+        after.PRNG[0] = 99;
+        let doc = StateDoc::changes(&before, &after, 1 << 6);
+        assert!(
+            doc.LReg.contains_key(&Index(3))
+                && doc.LReg.contains_key(&Index(6))
+                && !doc.LReg.contains_key(&Index(0))
+        );
+        let mut s = before.clone();
+        doc.apply_to(&mut s).unwrap();
+        assert_eq!(s, after);
+        let text = serde_yaml::to_string(&doc).unwrap();
+        let mut t = before.clone();
+        serde_yaml::from_str::<StateDoc>(&text).unwrap().apply_to(&mut t).unwrap();
+        assert_eq!(t, after);
     }
 
     #[test]

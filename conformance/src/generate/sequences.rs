@@ -1,0 +1,450 @@
+//! Cases that need more than one register file's worth of setup: the Dst instructions (every Mod0
+//! with addressing variants) and the multi-instruction sequences of `sequences.yaml`.
+
+use sfpu_reference::isa::{Arch, Instr, Opcode, parse_program};
+use sfpu_reference::ops::load_store::ComputeAddr;
+use sfpu_reference::state::{AddrModSlot, LANES, LaneConfig, State};
+
+use super::operands::*;
+use super::{Case, build, modes};
+
+fn program(text: &str) -> Vec<Instr> {
+    match parse_program(Arch::Blackhole, text) {
+        Ok(p) => p.into_iter().map(|l| l.instr).collect(),
+        // The programs are literals of this file; a typo is a bug here, found by the tests.
+        Err(e) => panic!("sequence program does not parse: {e}\n{text}"),
+    }
+}
+
+fn base(rng: &mut Rng) -> State {
+    let mut s = State::reset(&sfpu_reference::ResetValues::ZEROS);
+    s.PRNG = std::array::from_fn(|_| rng.u32());
+    s
+}
+
+/// Fills the Dst rows an access of `instr` (SFPLOAD/SFPSTORE/SFPLOADMACRO) can touch with random
+/// bits, in both the 16-bit and the 32-bit view.
+fn fill_dst(rng: &mut Rng, s: &mut State, mod0: u32, imm10: u32) {
+    for load in [true, false] {
+        let mut scratch = s.clone();
+        let addr = ComputeAddr(&mut scratch, mod0, imm10, load);
+        for k in 0..4 {
+            let row = ((addr & !3) + k) & 0x3FF;
+            let a16 = s.Addressing.Adj16(row) as usize;
+            let a32 = s.Addressing.Adj32(row) as usize;
+            for r in [a16, a32, a32 + 8] {
+                s.Dst.DstBits[r] = std::array::from_fn(|_| rng.u32() as u16);
+            }
+        }
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum MemVariant {
+    Basic,
+    Counters,
+    LaneFlags,
+    LaneConfigBits,
+    StackPointer,
+    Remap,
+    DroppedVd,
+    Backdoor,
+}
+
+impl MemVariant {
+    fn name(self) -> &'static str {
+        match self {
+            MemVariant::Basic => "basic",
+            MemVariant::Counters => "rwc-and-addrmod",
+            MemVariant::LaneFlags => "lane-flags",
+            MemVariant::LaneConfigBits => "lane-config",
+            MemVariant::StackPointer => "stack-pointer",
+            MemVariant::Remap => "remap-swizzle",
+            MemVariant::DroppedVd => "vd-8-11",
+            MemVariant::Backdoor => "vd-12-15-backdoor",
+        }
+    }
+}
+
+/// SFPLOAD, SFPSTORE and SFPLOADMACRO: every Mod0 value with every addressing variant.
+pub fn memory_cases(op: Opcode, rng: &mut Rng) -> Vec<Case> {
+    let mut variants = vec![
+        MemVariant::Basic,
+        MemVariant::Counters,
+        MemVariant::LaneFlags,
+        MemVariant::LaneConfigBits,
+        MemVariant::StackPointer,
+        MemVariant::Remap,
+    ];
+    if op != Opcode::SFPLOADMACRO {
+        variants.push(MemVariant::DroppedVd);
+        variants.push(MemVariant::Backdoor);
+    }
+    let mut cases = Vec::new();
+    for (mode, label) in modes(op) {
+        let mod0: u32 = mode.trim_start_matches("mod0=").parse().unwrap_or(0);
+        for &variant in &variants {
+            let mut s = State::reset(&sfpu_reference::ResetValues::ZEROS);
+            let vd = match variant {
+                MemVariant::DroppedVd => 8 + rng.below(4),
+                MemVariant::Backdoor => 12 + rng.below(4),
+                _ => rng.below(8),
+            };
+            let imm10 = rng.below(32) * 2 + (variant == MemVariant::Counters) as u32 * 2;
+            let addr_mod = rng.below(8);
+            match variant {
+                MemVariant::Counters => {
+                    s.Addressing.RWC.Dst = 4 * rng.below(16) as u16;
+                    s.Addressing.DEST_REGW_BASE_Base = 8;
+                    s.Addressing.DEST_TARGET_REG_CFG_MATH_Offset = 16;
+                    s.Addressing.ADDR_MOD[addr_mod as usize] = AddrModSlot {
+                        DestIncr: 4,
+                        SrcAIncr: 1,
+                        SrcBCR: true,
+                        SrcBIncr: 2,
+                        BiasIncr: 1,
+                        ..AddrModSlot::default()
+                    };
+                }
+                MemVariant::LaneFlags => {
+                    for l in 0..LANES {
+                        s.UseLaneFlagsForLaneEnable[l] = true;
+                        s.LaneFlags[l] = (0x9A5C_36E1u32 >> l) & 1 != 0;
+                    }
+                }
+                MemVariant::LaneConfigBits => {
+                    // Per column: FP16A infinity, index capture, column exchange, blocking.
+                    for l in 0..LANES {
+                        let c = (l & 7) as u32;
+                        let bits = match c {
+                            0 => 0x01,        // ENABLE_FP16A_INF
+                            1 => 0x0C,        // ENABLE_DEST_INDEX | CAPTURE_DEFAULT_DEST_INDEX
+                            2 => 0x40 | 0x80, // DEST_RD_COL_EXCHANGE | DEST_WR_COL_EXCHANGE
+                            3 => 0x10,        // BLOCK_DEST_WR_FROM_SFPU
+                            4 => 0x20,        // BLOCK_SFPU_RD_FROM_DEST
+                            5 => 0x2000,      // ROW_MASK row 1
+                            _ => 0x00,
+                        };
+                        s.LaneConfig[l] = LaneConfig::truncating(bits);
+                    }
+                }
+                MemVariant::StackPointer => {
+                    s.Addressing.RWC.Sp = 8 + 4 * rng.below(8) as u16;
+                    s.Addressing.SFPU_STACK_Incr = 4;
+                    s.Addressing.DEST_SP_BASE_Base = 1 + rng.below(3) as u16;
+                }
+                MemVariant::Remap => {
+                    s.Addressing.DEST_ACCESS_CFG_remap_addrs = true;
+                    s.Addressing.DEST_ACCESS_CFG_swizzle_32b = true;
+                    s.Addressing.RWC.ExtraAddrModBit = 1; // the Blackhole addr-mod reading differs here
+                }
+                MemVariant::DroppedVd => {
+                    for l in 0..LANES {
+                        s.LaneConfig[l] = LaneConfig::truncating(2); // DISABLE_BACKDOOR_LOAD
+                    }
+                }
+                _ => {}
+            }
+            if mod0 == 0 {
+                // MOD0_FMT_SRCB resolution: vary the format configuration by variant.
+                match variant {
+                    MemVariant::Basic => s.Addressing.ALU_ACC_CTRL_SFPU_Fp32_enabled = true,
+                    MemVariant::Counters => s.Addressing.ALU_FORMAT_SPEC_REG1_SrcB = 5, // BF16 -> BF16 mode
+                    MemVariant::LaneFlags => s.Addressing.ALU_FORMAT_SPEC_REG1_SrcB = 1, // FP16 -> FP16 mode
+                    MemVariant::LaneConfigBits => {
+                        s.Addressing.ALU_FORMAT_SPEC_REG_SrcB_override = true;
+                        s.Addressing.ALU_FORMAT_SPEC_REG_SrcB_val = 8; // INT32 -> BF16 mode
+                    }
+                    _ => {
+                        s.Addressing.SFPU_DEST_FMT_Enable = true;
+                        s.Addressing.SFPU_DEST_FMT_Base = rng.pick(&[0, 1, 2, 5, 9, 14]);
+                    }
+                }
+            }
+            let instr = match op {
+                Opcode::SFPLOADMACRO => {
+                    configure_macro(rng, &mut s);
+                    build(
+                        op,
+                        &[
+                            ("MacroIndex", rng.below(4)),
+                            ("VDLo", vd & 3),
+                            ("VDHi", (vd >> 2) & 1),
+                            ("Mod0", mod0),
+                            ("AddrMod", addr_mod),
+                            ("Imm9", imm10 >> 1),
+                        ],
+                    )
+                }
+                _ => build(op, &[("VD", vd), ("Mod0", mod0), ("AddrMod", addr_mod), ("Imm10", imm10)]),
+            };
+            fill_dst(rng, &mut s, mod0, imm10);
+            if op == Opcode::SFPSTORE {
+                let source = if rng.below(2) == 0 { FP_SPECIALS } else { bits_random(rng) };
+                if vd < 8 {
+                    s.LReg[vd as usize] = source;
+                }
+            } else if vd < 8 {
+                // The old value matters for LO16_ONLY/HI16_ONLY and disabled lanes.
+                s.LReg[vd as usize] = bits_random(rng);
+            }
+            cases.push(Case {
+                name: variant.name().to_string(),
+                mode: Some(mode.clone()),
+                mode_label: Some(label.clone()),
+                tags: vec![variant.name().to_string(), mode.clone()],
+                program: vec![instr],
+                pre: s,
+            });
+        }
+    }
+    cases
+}
+
+/// A LoadMacroConfig for SFPLOADMACRO cases: four sequences using the four templates on every
+/// sub-unit, with a mix of delays and delay kinds.
+fn configure_macro(rng: &mut Rng, s: &mut State) {
+    let templates = [
+        program("TTI_SFPABS(0, 0, 0, 1)")[0].encode(), // Simple: float |x|
+        program("TTI_SFPMAD(0, 10, 9, 0, 0)")[0].encode(), // MAD: x * 1.0 + 0
+        program("TTI_SFP_STOCH_RND(0, 0, 0, 0, 0, 1)")[0].encode(), // Round: to BF16 precision
+        program("TTI_SFPSTORE(0, 0, 0, 0)")[0].encode(), // Store
+    ];
+    let sequences = [
+        // Simple: template 0 (SFPABS), delay 0. Store: selector 3, delay 3.
+        0x1B00_0004u32,
+        // Simple: template 1 (SFPMAD, not a simple instruction: becomes SFPNOP), delay 1.
+        // MAD: template 0 (SFPABS, not a MAD instruction: SFPNOP), delay 1. Store: delay 2, from L16.
+        0x5300_0C0D,
+        // MAD: template 1 (SFPMAD), delay 0. Round: template 2 (SFPSTOCHRND), delay 0. Store: delay 1.
+        0x0B06_0500,
+        // Simple: template 0 to L16, delay 0. MAD: template 0 (SFPNOP there), delay 0.
+        0x0000_4444,
+    ];
+    // The MAD sub-unit counts elapsed instructions; random UsesLoadMod0ForStore; store Mod0 FP32.
+    let misc = 0x200 | (rng.below(16) << 4) | 3;
+    for l in 0..LANES {
+        let c = &mut s.LoadMacroConfig[l];
+        c.InstructionTemplate = templates;
+        c.Sequence = sequences;
+        c.Misc = sfpu_reference::state::Misc::truncating(misc);
+    }
+}
+
+fn case(name: &str, tags: &[&str], text: &str, pre: State) -> Case {
+    Case {
+        name: name.to_string(),
+        mode: None,
+        mode_label: None,
+        tags: tags.iter().map(|t| t.to_string()).collect(),
+        program: program(text),
+        pre,
+    }
+}
+
+/// The multi-instruction cases of `sequences.yaml`.
+pub fn cases(rng: &mut Rng) -> Vec<Case> {
+    let mut out = Vec::new();
+
+    // Predication: if / else with a nested if, over lanes of every sign.
+    let mut s = base(rng);
+    s.LReg[0] = INT_SPECIALS;
+    s.LReg[2] = rotated(&INT_SPECIALS, 3);
+    out.push(case(
+        "if-else-nested",
+        &["predication", "flag-stack"],
+        "TTI_SFPENCC(1, 0, 0, 2)            # UseLaneFlagsForLaneEnable = 1, LaneFlags = 1
+         TTI_SFPPUSHC(0, 0, 0, 0)
+         TTI_SFPSETCC(0, 0, 0, 0)           # if (L0 < 0)
+         TTI_SFPLOADI(1, 4, 1)              #   L1 = 1
+         TTI_SFPPUSHC(0, 0, 0, 0)
+         TTI_SFPSETCC(0, 2, 0, 6)           #   if (L2 == 0)
+         TTI_SFPLOADI(3, 4, 10)             #     L3 = 10
+         TTI_SFPCOMPC(0, 0, 0, 0)           #   else
+         TTI_SFPLOADI(3, 4, 20)             #     L3 = 20
+         TTI_SFPPOPC(0, 0, 0, 0)
+         TTI_SFPCOMPC(0, 0, 0, 0)           # else
+         TTI_SFPLOADI(1, 4, 2)              #   L1 = 2
+         TTI_SFPPOPC(0, 0, 0, 0)
+         TTI_SFPENCC(0, 0, 0, 2)            # UseLaneFlagsForLaneEnable = 0",
+        s,
+    ));
+
+    // Predication: the complex PUSHC/POPC modes and SFPGT/SFPLE stack mutation.
+    let mut s = base(rng);
+    s.LReg[0] = FP_SPECIALS;
+    s.LReg[1] = rotated(&FP_SPECIALS, 1);
+    out.push(case(
+        "complex-stack-modes",
+        &["predication", "flag-stack"],
+        "TTI_SFPENCC(1, 0, 0, 2)
+         TTI_SFPPUSHC(0, 0, 0, 0)
+         TTI_SFPGT(0, 0, 1, 1)              # LaneFlags = L1 > L0
+         TTI_SFPPUSHC(0, 0, 0, 4)           # top.LaneFlags |= LaneFlags
+         TTI_SFPLE(0, 0, 1, 2)              # top.LaneFlags &= L1 <= L0, all lanes
+         TTI_SFPPOPC(0, 0, 0, 11)           # LaneFlags ^= top.LaneFlags
+         TTI_SFPMOV(0, 0, 2, 0)             # L2 = L0 where enabled
+         TTI_SFPPUSHC(0, 0, 0, 13)
+         TTI_SFPPOPC(0, 0, 0, 0)
+         TTI_SFPPOPC(0, 0, 0, 0)",
+        s,
+    ));
+
+    // Predication: overflow and underflow of the flag stack (undefined behaviour).
+    let s = base(rng);
+    out.push(case(
+        "stack-overflow",
+        &["predication", "flag-stack", "undefined"],
+        &"TTI_SFPPUSHC(0, 0, 0, 0)\n".repeat(9),
+        s,
+    ));
+    let s = base(rng);
+    out.push(case(
+        "stack-underflow",
+        &["predication", "flag-stack", "undefined"],
+        "TTI_SFPPOPC(0, 0, 0, 0)",
+        s,
+    ));
+
+    // Tile walks: a 16x16 tile as 8 loads and 8 stores, in FP32, BF16 and FP16.
+    for (name, fmt) in [("tile-walk-fp32", 3), ("tile-walk-bf16", 2), ("tile-walk-fp16", 1)] {
+        let mut s = base(rng);
+        for r in 0..32 {
+            s.Dst.DstBits[r] = std::array::from_fn(|_| rng.u32() as u16);
+        }
+        let mut text = String::new();
+        for k in 0..8 {
+            let imm = (k / 2) * 4 + (k % 2) * 2; // row groups 0..3, even then odd columns
+            text.push_str(&format!(
+                "TTI_SFPLOAD(0, {fmt}, 0, {imm})\nTTI_SFPMAD(0, 10, 10, 1, 0)\nTTI_SFPSTORE(1, {fmt}, 0, {})\n",
+                imm + 16
+            ));
+        }
+        out.push(case(name, &["tile-walk", "dst"], &text, s));
+    }
+
+    // The double-SFPTRANSP reduction idiom: transpose, add, transpose back.
+    let mut s = base(rng);
+    for reg in 0..8 {
+        s.LReg[reg] = std::array::from_fn(|l| ((reg * 32 + l) as f32).to_bits());
+    }
+    out.push(case(
+        "transpose-reduce",
+        &["transpose"],
+        "TTI_SFPTRANSP(0, 0, 0, 0)
+         TTI_SFPADD(0, 10, 1, 0, 0)         # L0 = L0 * 1 + L1
+         TTI_SFPADD(2, 10, 3, 2, 0)
+         TTI_SFPADD(0, 10, 2, 0, 0)
+         TTI_SFPTRANSP(0, 0, 0, 0)",
+        s,
+    ));
+
+    // PRNG consumers in sequence.
+    let mut s = base(rng);
+    s.LReg[0] = fp_random(rng);
+    s.LReg[1] = INT_SPECIALS;
+    out.push(case(
+        "prng-consumers",
+        &["prng"],
+        "TTI_SFP_STOCH_RND(1, 0, 0, 0, 2, 1)     # L2 = stochastic round L0 to BF16 precision
+         TTI_SFP_STOCH_RND(1, 0, 0, 0, 3, 0)     # L3 = stochastic round L0 to FP16-A precision
+         TTI_SFPCAST(1, 4, 1)                    # L4 = L1 as FP32, stochastic
+         TTI_SFPMOV(0, 9, 5, 8)                  # L5 = PRNG state
+         TTI_SFP_STOCH_RND(0, 0, 0, 0, 6, 3)     # L6 = round-to-nearest L0 to INT8 (PRNG still advances)",
+        s,
+    ));
+
+    // SFPLOADMACRO: approximate reciprocal of four row groups, one macro per cycle: the load
+    // goes to L0, SFPARECIP runs on the simple sub-unit into L16 the next cycle, and the store
+    // writes L16 back one cycle later.
+    let mut s = base(rng);
+    for r in 0..32 {
+        // FP32 values whose reciprocals spec §4.2 lists, in the Dst layout (high half shuffled).
+        let v: [u32; 5] = [0x3F80_0000, 0x4000_0000, 0x4040_0000, 0x3F00_0000, 0x3DCC_CCCD];
+        for c in 0..16 {
+            let x = v[(r + c) % 5];
+            let hi = sfpu_reference::state::DstEncodeBF16(x >> 16);
+            s.Dst.DstBits[r][c] = if (r / 8) % 2 == 0 { hi as u16 } else { x as u16 };
+        }
+    }
+    let recip = program("TTI_SFPARECIP(0, 0, 0, 0)")[0].encode();
+    s.LReg[1] = [recip; LANES];
+    out.push(case(
+        "loadmacro-reciprocal",
+        &["loadmacro"],
+        "TTI_SFPLOADI(0, 10, 0x0000)             # L0 = the SFPARECIP template, low half
+         TTI_SFPLOADI(0, 8, 0x9900)              #      and high half
+         TTI_SFPCONFIG(0, 0, 0)                  # InstructionTemplate[0] = L0
+         TTI_SFPCONFIG(0x0044, 4, 1)             # Sequence[0] = simple: template 0, delay 0, to L16
+         TTI_SFPLOADI(0, 10, 0x0044)
+         TTI_SFPLOADI(0, 8, 0x4B00)              # store: selector 3, delay 1, from L16
+         TTI_SFPCONFIG(0, 4, 0)                  # Sequence[0] = 0x4B000044
+         TTI_SFPCONFIG(0x003, 8, 1)              # Misc: store Mod0 FP32, delays in cycles
+         TTI_SFPLOADMACRO(0, 3, 0, 0)            # Imm10 0: 32-bit rows 0..3, even columns
+         TTI_SFPLOADMACRO(0, 3, 0, 2)            # Imm10 2: rows 0..3, odd columns
+         TTI_SFPLOADMACRO(0, 3, 0, 4)            # Imm10 4: rows 4..7, even columns
+         TTI_SFPLOADMACRO(0, 3, 0, 6)            # Imm10 6: rows 4..7, odd columns",
+        s,
+    ));
+
+    // SFPLOADMACRO: a scheduled instruction takes the sub-unit from a regular one issued in the
+    // same cycle; the regular one is discarded.
+    let mut s = base(rng);
+    s.LReg[2] = fp_random(rng);
+    out.push(case(
+        "loadmacro-collision",
+        &["loadmacro", "collision"],
+        "TTI_SFPLOADI(0, 10, 0x0011)
+         TTI_SFPLOADI(0, 8, 0x7D00)              # SFPABS template (float |x|)
+         TTI_SFPCONFIG(0, 0, 0)
+         TTI_SFPCONFIG(0x0004, 4, 1)             # Sequence[0]: simple, template 0, delay 0
+         TTI_SFPLOADMACRO(0, 3, 0, 0)
+         TTI_SFPNOT(0, 2, 3, 0)                  # issued to the simple sub-unit in the same cycle: discarded",
+        s,
+    ));
+
+    // SFPLOADMACRO: delays counted in elapsed instructions vs elapsed cycles.
+    let mut s = base(rng);
+    s.LReg[2] = fp_random(rng);
+    out.push(case(
+        "loadmacro-delay-kinds",
+        &["loadmacro", "delay"],
+        "TTI_SFPLOADI(0, 10, 0x0011)
+         TTI_SFPLOADI(0, 8, 0x7D00)              # SFPABS template
+         TTI_SFPCONFIG(0, 0, 0)
+         TTI_SFPCONFIG(0x001C, 4, 1)             # Sequence[0]: simple, template 0, delay 3
+         TTI_SFPCONFIG(0x011C, 5, 1)             # Sequence[1]: same, plus MAD SFPNOP delay 2
+         TTI_SFPCONFIG(0x103, 8, 1)              # Misc: simple unit waits for instructions
+         TTI_SFPLOADMACRO(0, 3, 0, 0)
+         TTI_SFPNOP
+         TTI_SFPLOADMACRO(4, 3, 0, 4)
+         TTI_SFPMOV(0, 2, 4, 0)
+         TTI_SFPNOP",
+        s,
+    ));
+
+    // A backdoor load writes an instruction template, which a macro then uses.
+    let mut s = base(rng);
+    s.LReg[3] = fp_random(rng);
+    out.push(case(
+        "backdoor-template",
+        &["loadmacro", "backdoor"],
+        "TTI_SFPABS(0, 0, 12, 1)                 # VD = 12, DISABLE_BACKDOOR_LOAD clear: a backdoor load
+         TTI_SFPCONFIG(0x0004, 4, 1)
+         TTI_SFPLOADMACRO(0, 3, 0, 0)",
+        s,
+    ));
+
+    // Software-managed hazard: SFPIADD reads VD, which the stall logic does not see.
+    let mut s = base(rng);
+    s.LReg[0] = fp_random(rng);
+    s.LReg[1] = INT_SPECIALS;
+    out.push(case(
+        "hazard-iadd-after-mad",
+        &["hazard"],
+        "TTI_SFPMAD(0, 10, 9, 2, 0)
+         TTI_SFPIADD(0, 1, 2, 4)",
+        s,
+    ));
+    out
+}

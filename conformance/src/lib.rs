@@ -1,0 +1,17 @@
+//! The conformance machinery of the SFPU harness: the [`Model`] interface every implementation
+//! is checked through, the golden-vector format with its generator, loader and runner, and the
+//! taint analysis that decides which parts of a result the specification actually promises.
+//!
+//! Modelled on regex's `regex-test` crate (one corpus, several engines, one runner) and on
+//! wasmtime's differential fuzzing crate (oracles in a library, thin front ends elsewhere).
+
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+pub mod diff;
+pub mod generate;
+pub mod model;
+pub mod taint;
+pub mod vectors;
+
+pub use model::{Model, ModelError, Reference, Run};

@@ -1,0 +1,204 @@
+//! Reading vector files: parse, then check everything an importer relies on, reporting the file
+//! and line of each problem. Unknown fields, malformed hex, duplicate ids, words that do not
+//! decode, texts that do not match their words, and states that cannot exist are all errors.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use sfpu_reference::isa::{Arch, decode, parse_instr};
+use sfpu_reference::outcome::Clause;
+use sfpu_reference::state::NUM_LREGS;
+
+use super::format::{FORMAT, Vector, VectorFile};
+use crate::taint::Locations;
+
+/// A problem with a vector file.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LoadError {
+    /// The file could not be read.
+    #[error("{path}: cannot read: {message}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The system's message.
+        message: String,
+    },
+    /// The file is not valid YAML for the format (the message includes the line and column).
+    #[error("{path}: {message}")]
+    Syntax {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong, and where.
+        message: String,
+    },
+    /// The file parses but breaks a rule of the format.
+    #[error("{path}:{line}: {message}")]
+    Invalid {
+        /// The file.
+        path: PathBuf,
+        /// The line of the vector concerned (1 for the file as a whole).
+        line: usize,
+        /// What is wrong.
+        message: String,
+    },
+}
+
+/// Every file of a corpus, in path order.
+#[derive(Clone, Debug, Default)]
+pub struct Corpus {
+    /// The files with their paths.
+    pub files: Vec<(PathBuf, VectorFile)>,
+}
+
+impl Corpus {
+    /// Every vector with its file's stem.
+    pub fn vectors(&self) -> impl Iterator<Item = (&VectorFile, &Vector)> {
+        self.files.iter().flat_map(|(_, f)| f.vectors.iter().map(move |v| (f, v)))
+    }
+}
+
+/// The 1-based line on which vector `id` starts in `text` (1 if it cannot be found).
+fn line_of(text: &str, id: &str, nth: usize) -> usize {
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| {
+            let t = l.trim_start().trim_start_matches("- ").trim_start();
+            t.strip_prefix("id:").is_some_and(|rest| rest.trim().trim_matches('"') == id)
+        })
+        .nth(nth)
+        .map_or(1, |(i, _)| i + 1)
+}
+
+fn check_locations(loc: &Locations, what: &str) -> Result<(), String> {
+    for key in loc.LReg.keys() {
+        if key.0 as usize >= NUM_LREGS {
+            return Err(format!("{what}.LReg.{}: there are only 17 LRegs", key.0));
+        }
+    }
+    Ok(())
+}
+
+/// Checks one vector; `Err` holds the message.
+fn check_vector(file: &VectorFile, v: &Vector) -> Result<(), String> {
+    let prefix = format!("{}/", file.file);
+    if !v.id.starts_with(&prefix) || v.id.len() == prefix.len() || v.id.contains(char::is_whitespace) {
+        return Err(format!("id `{}` must be `{}<name>` without spaces", v.id, prefix));
+    }
+    if v.program.is_empty() {
+        return Err(format!("{}: the program is empty", v.id));
+    }
+    for (i, w) in v.program.iter().enumerate() {
+        let instr = decode(file.arch, w.word.0).map_err(|e| format!("{}: program[{i}]: {e}", v.id))?;
+        let text =
+            parse_instr(file.arch, &w.text).map_err(|e| format!("{}: program[{i}].text: {e}", v.id))?;
+        if text != instr {
+            return Err(format!(
+                "{}: program[{i}]: the text `{}` is 0x{:08x}, not the word 0x{:08x}",
+                v.id,
+                w.text,
+                text.encode(),
+                w.word.0
+            ));
+        }
+    }
+    let mut s = v.pre.to_state().map_err(|e| format!("{}: pre: {e}", v.id))?;
+    v.post.apply_to(&mut s).map_err(|e| format!("{}: post: {e}", v.id))?;
+    for n in &v.outcome {
+        let clause =
+            Clause::from_id(&n.clause).ok_or_else(|| format!("{}: unknown clause `{}`", v.id, n.clause))?;
+        if clause.kind() != n.kind || clause.section() != n.section {
+            return Err(format!(
+                "{}: clause `{}` is {} in {}, not {} in {}",
+                v.id,
+                n.clause,
+                clause.kind(),
+                clause.section(),
+                n.kind,
+                n.section
+            ));
+        }
+    }
+    if let Some(l) = &v.skip {
+        check_locations(l, "skip").map_err(|e| format!("{}: {e}", v.id))?;
+    }
+    if let Some(l) = &v.non_contractual {
+        check_locations(l, "non_contractual").map_err(|e| format!("{}: {e}", v.id))?;
+    }
+    Ok(())
+}
+
+/// Parses and checks one file's text. `path` names it in errors and its stem must be the file's
+/// `file` field.
+pub fn parse_file(path: &Path, text: &str) -> Result<VectorFile, Vec<LoadError>> {
+    let file: VectorFile = serde_yaml::from_str(text)
+        .map_err(|e| vec![LoadError::Syntax { path: path.to_path_buf(), message: e.to_string() }])?;
+    let invalid =
+        |line: usize, message: String| LoadError::Invalid { path: path.to_path_buf(), line, message };
+    let mut errors = Vec::new();
+    if file.format != FORMAT {
+        errors.push(invalid(1, format!("format `{}` is not `{FORMAT}`", file.format)));
+    }
+    if let Some(stem) = path.file_stem().and_then(|s| s.to_str())
+        && stem != file.file
+    {
+        errors.push(invalid(1, format!("`file: {}` does not match the file name `{stem}`", file.file)));
+    }
+    let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
+    for v in &file.vectors {
+        let nth = *seen.get(v.id.as_str()).unwrap_or(&0);
+        if nth > 0 {
+            errors.push(invalid(line_of(text, &v.id, nth), format!("duplicate id `{}`", v.id)));
+        }
+        *seen.entry(&v.id).or_insert(0) += 1;
+        if let Err(message) = check_vector(&file, v) {
+            errors.push(invalid(line_of(text, &v.id, nth), message));
+        }
+    }
+    if errors.is_empty() { Ok(file) } else { Err(errors) }
+}
+
+/// Reads and checks one file.
+pub fn load_file(path: &Path) -> Result<VectorFile, Vec<LoadError>> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| vec![LoadError::Io { path: path.to_path_buf(), message: e.to_string() }])?;
+    parse_file(path, &text)
+}
+
+/// Reads every `*.yaml` file of `dir` (sorted by name), checking each, and that ids are unique
+/// across files and every file is for `arch`. Returns every error found, not only the first.
+pub fn load_corpus(dir: &Path, arch: Arch) -> Result<Corpus, Vec<LoadError>> {
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| vec![LoadError::Io { path: dir.to_path_buf(), message: e.to_string() }])?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "yaml"))
+        .collect();
+    paths.sort();
+    let mut corpus = Corpus::default();
+    let mut errors = Vec::new();
+    let mut ids: BTreeMap<String, PathBuf> = BTreeMap::new();
+    for path in paths {
+        match load_file(&path) {
+            Ok(file) => {
+                if file.arch != arch {
+                    errors.push(LoadError::Invalid {
+                        path: path.clone(),
+                        line: 1,
+                        message: format!("the file is for {}, expected {arch}", file.arch),
+                    });
+                }
+                for v in &file.vectors {
+                    if let Some(other) = ids.insert(v.id.clone(), path.clone()) {
+                        errors.push(LoadError::Invalid {
+                            path: path.clone(),
+                            line: 1,
+                            message: format!("id `{}` is also in {}", v.id, other.display()),
+                        });
+                    }
+                }
+                corpus.files.push((path, file));
+            }
+            Err(mut e) => errors.append(&mut e),
+        }
+    }
+    if errors.is_empty() { Ok(corpus) } else { Err(errors) }
+}

@@ -1,0 +1,111 @@
+//! The loader refuses bad files with the file and line of the problem, and the runner reports a
+//! failing vector with the instruction, the differing lanes and both sides' bits.
+
+use std::path::Path;
+
+use sfpu_conformance::Reference;
+use sfpu_conformance::vectors::{Filter, LoadError, Status, Strictness, parse_file, run_vector};
+
+const GOOD: &str = "\
+format: sfpu-vectors/1
+arch: blackhole
+file: SFPMOV
+vectors:
+- id: SFPMOV/mod1=0/example
+  mode: mod1=0
+  program:
+  - word: 0x7c000120
+    text: TTI_SFPMOV(0, 1, 2, 0)
+  pre:
+    LReg:
+      1: 0x3f800000
+  post:
+    LReg:
+      2: 0x3f800000
+";
+
+fn parse(text: &str) -> Result<sfpu_conformance::vectors::VectorFile, Vec<LoadError>> {
+    parse_file(Path::new("SFPMOV.yaml"), text)
+}
+
+fn error_of(text: &str) -> String {
+    match parse(text) {
+        Ok(_) => panic!("accepted:\n{text}"),
+        Err(errors) => errors.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("\n"),
+    }
+}
+
+#[test]
+fn a_good_file_loads_and_passes() {
+    let file = parse(GOOD).unwrap();
+    let r = run_vector(&Reference, &file, &file.vectors[0], Strictness::Silicon);
+    assert_eq!(r.status, Status::Pass);
+}
+
+#[test]
+fn unknown_fields_are_refused_with_their_line() {
+    let e = error_of(&GOOD.replace("  mode: mod1=0\n", "  mode: mod1=0\n  colour: blue\n"));
+    assert!(e.contains("unknown field `colour`") && e.contains("line 7"), "{e}");
+    let e = error_of(&GOOD.replace("      1: 0x3f800000", "      1: 0x3f800000\n    Bogus: 1"));
+    assert!(e.contains("unknown field `Bogus`"), "{e}");
+}
+
+#[test]
+fn malformed_hex_is_refused_with_its_line() {
+    let e = error_of(&GOOD.replace("1: 0x3f800000", "1: 0x3fz00000"));
+    assert!(e.contains("not a number") && e.contains("line 12"), "{e}");
+    let e = error_of(&GOOD.replace("1: 0x3f800000", "1: 0x1ffffffff"));
+    assert!(e.contains("does not fit"), "{e}");
+}
+
+#[test]
+fn duplicate_ids_are_refused_with_the_second_line() {
+    let body = GOOD.split_once("vectors:\n").unwrap().1;
+    let e = error_of(&format!("{GOOD}{body}"));
+    assert!(e.contains("duplicate id `SFPMOV/mod1=0/example`") && e.contains(":16:"), "{e}");
+}
+
+#[test]
+fn inconsistent_vectors_are_refused() {
+    for (from, to, want) in [
+        ("format: sfpu-vectors/1", "format: sfpu-vectors/2", "is not `sfpu-vectors/1`"),
+        ("file: SFPMOV", "file: SFPNOT", "does not match the file name"),
+        ("id: SFPMOV/", "id: SFPNOT/", "must be `SFPMOV/<name>`"),
+        ("text: TTI_SFPMOV(0, 1, 2, 0)", "text: TTI_SFPMOV(0, 1, 3, 0)", "not the word 0x7c000120"),
+        ("word: 0x7c000120", "word: 0x7c0001ff", "not the word"),
+        ("word: 0x7c000120", "word: 0x7cf00120", "does not use bits"),
+        ("      1: 0x3f800000", "      8: 0", "constant register"),
+        ("      1: 0x3f800000", "      1: [0x1, 0x2]", "exactly 32"),
+    ] {
+        let e = error_of(&GOOD.replace(from, to));
+        assert!(e.contains(want), "{from} -> {to}: {e}");
+    }
+}
+
+#[test]
+fn a_failing_vector_reports_lanes_and_bits() {
+    let file = parse(&GOOD.replace("      2: 0x3f800000", "      2: 0x3f800001")).unwrap();
+    let r = run_vector(&Reference, &file, &file.vectors[0], Strictness::Silicon);
+    let Status::Fail(f) = r.status else { panic!("expected a failure, got {:?}", r.status) };
+    assert_eq!(f.differing.lreg(2), 0xFFFF_FFFF);
+    for want in [
+        "SFPMOV/mod1=0/example",
+        "0x7c000120  TTI_SFPMOV(0, 1, 2, 0)",
+        "LReg[2]",
+        "expected 0x3f800001 (1.0000001), got 0x3f800000 (1.0)",
+    ] {
+        assert!(f.report.contains(want), "missing `{want}` in:\n{}", f.report);
+    }
+}
+
+#[test]
+fn filters_select_by_id_prefix_tag_and_mode() {
+    let file = parse(GOOD).unwrap();
+    let v = &file.vectors[0];
+    assert!(Filter::parse("").selects(v));
+    assert!(Filter::parse("SFPMOV").selects(v));
+    assert!(Filter::parse("SFPMOV/mod1=0").selects(v));
+    assert!(!Filter::parse("SFPMO").selects(v));
+    assert!(!Filter::parse("SFPMOV,-SFPMOV/mod1=0").selects(v));
+    assert!(Filter::parse("SFPMAD,mod1=0").selects(v));
+}
