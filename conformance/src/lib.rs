@@ -8,10 +8,15 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod campaign;
 pub mod diff;
+pub mod dut;
+pub mod fuzz;
 pub mod generate;
+pub mod ieee;
 pub mod model;
+pub mod report;
 pub mod taint;
 pub mod vectors;
 
-pub use model::{Model, ModelError, Reference, Run};
+pub use model::{FastModel, Model, ModelError, Reference, Run};

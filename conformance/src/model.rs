@@ -59,3 +59,25 @@ impl Model for Reference {
         Ok(Run { post: s, outcome: Some(outcome) })
     }
 }
+
+/// The optimised model, `sfpu-fastpath`, written independently of the reference.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FastModel;
+
+impl Model for FastModel {
+    fn name(&self) -> String {
+        "fastpath".to_string()
+    }
+
+    fn run(&self, arch: Arch, pre: &State, program: &[u32]) -> Result<Run, ModelError> {
+        let mut s = sfpu_fastpath::FastState::from_state(pre);
+        let mut m = sfpu_fastpath::FastMachine::new();
+        let mut outcome = Outcome::defined();
+        for &word in program {
+            let instr = decode(arch, word).map_err(|e| ModelError::Failed(e.to_string()))?;
+            outcome.merge(&m.issue(&mut s, &instr));
+        }
+        outcome.merge(&m.drain(&mut s));
+        Ok(Run { post: s.to_state(), outcome: Some(outcome) })
+    }
+}

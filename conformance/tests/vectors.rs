@@ -1,14 +1,14 @@
-//! The golden-vector corpus: it passes on the reference model, it is what the generator makes
-//! today, it covers every mode of every instruction, and every file validates against the
-//! published schema.
+//! The golden-vector corpus: it passes on the reference model and on the fast model, it is what
+//! the generator makes today, it covers every mode of every instruction, and every file validates
+//! against the published schema.
 //!
 //! `SFPU_VECTORS=SFPMAD,-SFPMAD/mod1=NEGATE_VA` filters the corpus run.
 
 use std::path::{Path, PathBuf};
 
-use sfpu_conformance::Reference;
 use sfpu_conformance::generate::{DEFAULT_SEED, REGENERATE, modes, render_all};
 use sfpu_conformance::vectors::{Filter, Status, Strictness, load_corpus, run_corpus};
+use sfpu_conformance::{FastModel, Reference};
 use sfpu_reference::isa::{Arch, Opcode};
 
 fn corpus_dir() -> PathBuf {
@@ -43,6 +43,31 @@ fn reference_passes_every_vector() {
     assert!(
         failures.is_empty(),
         "{} of {} vectors fail on the reference model:\n{}",
+        failures.len(),
+        results.len(),
+        failures.iter().take(20).cloned().collect::<Vec<_>>().join("\n")
+    );
+}
+
+/// Every vector passes on the fast model (`sfpu-fastpath`), state and outcome, with the same
+/// strictness as the reference: the golden vectors are the reference's results, so this is the
+/// whole corpus as a differential test of the optimised model.
+#[test]
+fn fast_model_passes_every_vector() {
+    let corpus = load();
+    let results = run_corpus(&FastModel, &corpus, &Filter::from_env(), Strictness::Silicon);
+    assert!(!results.is_empty(), "no vector selected");
+    let failures: Vec<String> = results
+        .iter()
+        .filter_map(|r| match &r.status {
+            Status::Pass => None,
+            Status::Fail(f) => Some(f.report.clone()),
+            Status::Unsupported(why) | Status::Error(why) => Some(format!("vector {}: {why}", r.id)),
+        })
+        .collect();
+    assert!(
+        failures.is_empty(),
+        "{} of {} vectors fail on the fast model:\n{}",
         failures.len(),
         results.len(),
         failures.iter().take(20).cloned().collect::<Vec<_>>().join("\n")

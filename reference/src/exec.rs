@@ -184,7 +184,9 @@ pub fn execute(s: &mut State, instr: &Instr, cx: &Ctx) -> Outcome {
             ops::convert::SFPCAST(s, cx, cx.vc(VC.idx()), cx.vd(VD.idx()), Mod1.get(), o)
         }
         Instr::SFPCONFIG { Imm16, VD, Mod1 } => {
-            ops::config::SFPCONFIG(s, Imm16.get(), VD.idx(), Mod1.get(), o)
+            // SFPLOADMACRO.md overrides `Insn.VD` unconditionally for scheduled non-store
+            // instructions; for SFPCONFIG that is the configuration selector.
+            ops::config::SFPCONFIG(s, Imm16.get(), cx.vd(VD.idx()), Mod1.get(), o)
         }
         Instr::SFPSWAP { VC, VD, Mod1 } => {
             ops::shuffle::SFPSWAP(s, cx, cx.vc(VC.idx()), cx.vd(VD.idx()), Mod1.get(), o)

@@ -154,8 +154,20 @@ pub fn actual(instr: &Instr, cx: &Ctx) -> Access {
                 writes: bit(vd(VD.idx())),
             }
         }
-        Instr::SFPCONFIG { VD, .. } => {
-            Access { reads: bit(0), writes: if (11..=14).contains(&VD.idx()) { bit(VD.idx()) } else { 0 } }
+        Instr::SFPCONFIG { VD, Mod1, .. } => {
+            // SFPCONFIG.md: InstructionTemplate writes always take LReg[0]; the other
+            // selectors take it unless MOD1_IMM16_IS_VALUE; VD 9 and 10 (and 16, reachable only
+            // through SFPLOADMACRO's override) read nothing.
+            let d = vd(VD.idx());
+            let reads_l0 = match d {
+                0..=3 => true,
+                4..=8 | 11..=15 => Mod1.get() & MOD1_IMM16_IS_VALUE == 0,
+                _ => false,
+            };
+            Access {
+                reads: if reads_l0 { bit(0) } else { 0 },
+                writes: if (11..=14).contains(&d) { bit(d) } else { 0 },
+            }
         }
         Instr::SFPSWAP { VC, VD, .. } => {
             let (c, d) = (cx.vc(VC.idx()), vd(VD.idx()));
@@ -216,14 +228,24 @@ pub fn stall_view(instr: &Instr) -> Access {
         }
         // The logic does not realise SFPCONFIG can read LReg[0].
         Instr::SFPCONFIG { .. } => Access { reads: 0, writes: real.writes },
-        // First-cycle reads of VC and VD are not seen (modes other than SWAP); the second-cycle
-        // reads, when the values are swapped, are.
-        Instr::SFPSWAP { .. } => real,
-        Instr::SFPSHFT2 { Mod1, VD, .. } => match Mod1.get() {
+        // SFPMAD.md lists SFPSWAP (modes other than SWAP) among the cases the logic misses: it
+        // "does not realise that any reads are performed during the 1st cycle". The reads it
+        // does know of happen in the 2nd cycle, after a MAD result is written, so it never
+        // stalls SFPSWAP for data (the SWAP mode reads only in its 2nd cycle, so is not missed).
+        Instr::SFPSWAP { .. } => Access { reads: 0, writes: real.writes },
+        // SFPSTOCHRND_*.md: "VC is specified twice ... to work around a false dependency bug in
+        // the automatic stalling logic" (mitigation: VB = VC), so the logic believes VB is read
+        // in every flavour. Timing only: the extra stall changes no value.
+        Instr::SFPSTOCHRND { VB, VC, .. } => {
+            Access { reads: real.reads | bit(VB.idx()) | bit(VC.idx()), writes: real.writes }
+        }
+        Instr::SFPSHFT2 { Mod1, VC, VD, .. } => match Mod1.get() {
             // Modes 2, 3, 4: the logic thinks nothing is read.
             2..=4 => Access { reads: 0, writes: real.writes },
-            // Modes 5, 6: the logic thinks VD is read, whereas VB is.
-            5 | 6 => Access { reads: bit(VD.idx()), writes: real.writes },
+            // Modes 5, 6: the logic thinks VD is read, whereas VB is. Only VB is mistaken: mode
+            // 5's read of VC is one the logic knows of (SFPMAD.md names no other blind spot).
+            5 => Access { reads: bit(VD.idx()) | bit(VC.idx()), writes: real.writes },
+            6 => Access { reads: bit(VD.idx()), writes: real.writes },
             _ => real,
         },
         // SFPLUTFP32's stall logic keys off Mod1Mirror bit 3: set, every LReg is read and written;
@@ -247,12 +269,20 @@ pub fn stall_view(instr: &Instr) -> Access {
     }
 }
 
-/// The registers a regular instruction reads in its first cycle that the stall logic does not
-/// see (SFPSWAP's compare reads in modes other than SWAP).
-pub fn unseen_first_cycle_reads(instr: &Instr) -> u32 {
+/// The registers an instruction reads in its first cycle, which is when a two-cycle result of
+/// the previous cycle is not yet written. Every instruction reads in its first cycle except
+/// SFPSWAP (`SFPSWAP.md`): it compares VC and VD in its 1st cycle (modes other than SWAP) and
+/// reads them again, with the argmin LRegs, in its 2nd cycle when it swaps.
+pub fn first_cycle_reads(instr: &Instr, cx: &Ctx) -> u32 {
     match *instr {
-        Instr::SFPSWAP { VC, VD, Mod1 } if Mod1.get() != SFPSWAP_MOD1_SWAP => bit(VC.idx()) | bit(VD.idx()),
-        _ => 0,
+        Instr::SFPSWAP { VC, VD, Mod1 } => {
+            if Mod1.get() == SFPSWAP_MOD1_SWAP {
+                0
+            } else {
+                bit(cx.vc(VC.idx())) | bit(cx.vd(VD.idx()))
+            }
+        }
+        _ => actual(instr, cx).reads,
     }
 }
 
@@ -274,9 +304,10 @@ mod tests {
         let and = i("TTI_SFPAND(3, 1, 2, 1)");
         assert_eq!(actual(&and, &Ctx::REGULAR).reads, (1 << 3) | (1 << 1));
         assert_eq!(stall_view(&and).reads, (1 << 1) | (1 << 2));
-        // SFPSHFT2 SHFT_LREG reads VB=4, the logic thinks VD=5.
+        // SFPSHFT2 SHFT_LREG reads VB=4 (and VC=1), the logic thinks VD=5 (and VC=1): only the
+        // VB read is mistaken (the earlier decision on modes 5/6; this assertion predated it).
         let sh = i("TTI_SFPSHFT2(4, 1, 5, 5)");
-        assert_eq!(stall_view(&sh).reads, 1 << 5);
+        assert_eq!(stall_view(&sh).reads, (1 << 5) | (1 << 1));
         assert_eq!(actual(&sh, &Ctx::REGULAR).reads, (1 << 4) | (1 << 1));
     }
 }

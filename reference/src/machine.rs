@@ -17,7 +17,9 @@
 //!    cycle, and their writes are combined at the end (choice: this is what lets a scheduled
 //!    store read `LReg[16]` in the same cycle as a scheduled simple instruction overwrites it,
 //!    which is how software uses SFPLOADMACRO). Two of them writing the same location differently
-//!    is reported as a broken scheduling rule.
+//!    is reported as a broken scheduling rule, and the value of the later sub-unit in the order
+//!    Load, Simple, MAD, Round, Store is kept (choice). Each `LoadMacroConfig` register
+//!    (`InstructionTemplate[i]`, `Sequence[i]`, `Misc`) is a location of its own.
 //! 3. Scheduled instructions count down: once per cycle, or once per issued instruction if any of
 //!    them waits for elapsed instructions (`SFPLOADMACRO.md`). Instructions SFPLOADMACRO schedules
 //!    this cycle start counting next cycle, so delay `d` executes `d + 1` cycles later.
@@ -255,7 +257,7 @@ impl Machine {
                 return 1;
             }
             let real = hazard::actual(&prev.instr, &Ctx::REGULAR).writes
-                & (hazard::actual(instr, &Ctx::REGULAR).reads | hazard::unseen_first_cycle_reads(instr));
+                & hazard::first_cycle_reads(instr, &Ctx::REGULAR);
             if real != 0 {
                 out.note_all(Clause::Hazard);
             }
@@ -284,11 +286,19 @@ impl Machine {
         for p in &due {
             items.push(Item { unit: p.unit, instr: p.instr, cx: p.cx, regular: false });
         }
+        // Decision ("machine" #3): when two instructions of one cycle write one location
+        // differently (a broken rule, `LoadmacroRule`, whose result is unspecified), the value
+        // kept is that of the later sub-unit in pipeline order Load, Simple, MAD, Round, Store
+        // (`SFPLOADMACRO.md` orders the Sequence bytes Simple, MAD, Round, Store, and the MAD
+        // sub-unit's result lands after a one-cycle Simple result). The pages are silent; this
+        // fixes one answer so that both models agree on it. Stable: scheduled instructions of
+        // one sub-unit keep the order they were scheduled in.
+        items.sort_by_key(|it| it.unit);
         self.check_cycle_rules(&due, regular, &mut out);
 
         // Hazards: two-cycle results of the previous cycle that no stall protected.
         for item in &items {
-            if hazard::actual(&item.instr, &item.cx).reads & self.unprotected_writes != 0 {
+            if hazard::first_cycle_reads(&item.instr, &item.cx) & self.unprotected_writes != 0 {
                 out.note_all(Clause::Hazard);
             }
         }
@@ -321,7 +331,7 @@ impl Machine {
         }
         // A regular two-cycle result read next cycle by a scheduled instruction is not protected
         // either ("none of this applies inside SFPLOADMACRO sequences").
-        if let Some(Item { instr, regular: true, .. }) = items.first()
+        if let Some(Item { instr, .. }) = items.iter().find(|it| it.regular)
             && hazard::is_two_cycle_producer(instr)
         {
             unprotected |= hazard::actual(instr, &Ctx::REGULAR).writes;
@@ -388,10 +398,18 @@ impl Machine {
             out.note_all(Clause::LoadmacroRule);
         }
         // ... and Simple and Round idle or SFPNOP on the next cycle.
+        // Decision ("machine" #2): the page asks that each sub-unit "either be idle on the next
+        // cycle or have SFPNOP scheduled for then". A regular instruction issued to a sub-unit that
+        // receives a scheduled SFPNOP is discarded (`SFPLOADMACRO.md`: "the scheduled instruction
+        // takes priority"), so the sub-unit executes the SFPNOP and the rule holds; the discarding
+        // itself is reported as `LoadmacroCollision`. Only a regular instruction that executes
+        // (nothing scheduled on its sub-unit) makes the sub-unit busy.
         if self.swap_last_cycle {
-            let busy = |unit: SubUnit| {
-                on(unit).is_some_and(|p| p.instr.opcode() != Opcode::SFPNOP)
-                    || regular.is_some_and(|r| r.opcode().sub_unit() == unit && r.opcode() != Opcode::SFPNOP)
+            let busy = |unit: SubUnit| match on(unit) {
+                Some(p) => p.instr.opcode() != Opcode::SFPNOP,
+                None => {
+                    regular.is_some_and(|r| r.opcode().sub_unit() == unit && r.opcode() != Opcode::SFPNOP)
+                }
             };
             if busy(SubUnit::Simple) || busy(SubUnit::Round) {
                 out.note_all(Clause::LoadmacroRule);
@@ -567,7 +585,22 @@ fn merge_writes(base: &State, after: &State, into: &mut State, out: &mut Outcome
         );
         merge(base.FlagStack[l], after.FlagStack[l], &mut into.FlagStack[l], &mut conflict);
         merge(base.LaneConfig[l], after.LaneConfig[l], &mut into.LaneConfig[l], &mut conflict);
-        merge(base.LoadMacroConfig[l], after.LoadMacroConfig[l], &mut into.LoadMacroConfig[l], &mut conflict);
+        // Each InstructionTemplate, Sequence and Misc register is its own location (decision
+        // 2026-11 "machine" #1): `SFPCONFIG.md` writes them one selector at a time and a backdoor
+        // load (`SFPLOADMACRO.md`, VD 12..15) writes one template, so e.g. a scheduled SFPCONFIG
+        // writing `Sequence[2]` and a regular SFPADDI backdoor-loading `InstructionTemplate[3]`
+        // in the same cycle touch different registers: both writes land, and no rule is broken.
+        let (b, a, i) = (&base.LoadMacroConfig[l], &after.LoadMacroConfig[l], &mut into.LoadMacroConfig[l]);
+        for k in 0..4 {
+            merge(
+                b.InstructionTemplate[k],
+                a.InstructionTemplate[k],
+                &mut i.InstructionTemplate[k],
+                &mut conflict,
+            );
+            merge(b.Sequence[k], a.Sequence[k], &mut i.Sequence[k], &mut conflict);
+        }
+        merge(b.Misc, a.Misc, &mut i.Misc, &mut conflict);
         merge(base.PRNG[l], after.PRNG[l], &mut into.PRNG[l], &mut conflict);
     }
     for r in 0..base.Dst.DstBits.len() {

@@ -7,7 +7,6 @@
 //! silicon behaviour, or the reading the spec recommends), but a conformance check must not hold
 //! another implementation to those bits: see [`Kind`].
 
-use std::collections::BTreeMap;
 use std::fmt;
 
 /// Every lane.
@@ -184,70 +183,107 @@ clauses! {
         "SFPCONFIG VD=12 immediate constant: upstream 0x37800000 vs 0x3B000000 elsewhere"),
 }
 
+/// The number of [`Clause`]s.
+const CLAUSES: usize = Clause::ALL.len();
+const _: () = assert!(CLAUSES <= 64, "the clause set of an Outcome is a u64");
+
 /// The specification's verdict on one executed instruction (or program).
 ///
 /// Empty means fully defined. Each note is a [`Clause`] with the lanes it concerns, as a mask
 /// with bit `i` for lane `i` ([`ALL_LANES`] when the clause is not per lane). Notes are kept
 /// sorted by clause, so two outcomes with the same notes compare equal.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+///
+/// Representation: a fixed array of lane masks indexed by clause, plus the set of clauses present
+/// (invariant: a clause is present exactly when its mask is non-zero). Nothing is allocated, so
+/// recording a note on the models' hot paths costs two ORs.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Outcome {
-    notes: BTreeMap<Clause, u32>,
+    /// Bit `c` set: `Clause::ALL[c]` is noted.
+    present: u64,
+    /// The lanes of each clause, indexed by declaration order (0 when not noted).
+    lanes: [u32; CLAUSES],
+}
+
+impl Default for Outcome {
+    fn default() -> Outcome {
+        Outcome { present: 0, lanes: [0; CLAUSES] }
+    }
 }
 
 impl Outcome {
     /// A fully defined outcome.
+    #[inline]
     pub fn defined() -> Outcome {
         Outcome::default()
     }
 
     /// Whether the documentation fully defines the effect.
+    #[inline]
     pub fn is_defined(&self) -> bool {
-        self.notes.is_empty()
+        self.present == 0
     }
 
     /// Records that `clause` applies to the lanes in `lanes`. A zero mask records nothing.
+    #[inline]
     pub fn note(&mut self, clause: Clause, lanes: u32) {
         if lanes != 0 {
-            *self.notes.entry(clause).or_insert(0) |= lanes;
+            let c = clause as usize;
+            self.lanes[c] |= lanes;
+            self.present |= 1 << c;
         }
     }
 
     /// Records that `clause` applies to `lane`.
+    #[inline]
     pub fn note_lane(&mut self, clause: Clause, lane: usize) {
         self.note(clause, 1 << (lane & 31));
     }
 
     /// Records that `clause` applies to the whole instruction.
+    #[inline]
     pub fn note_all(&mut self, clause: Clause) {
         self.note(clause, ALL_LANES);
     }
 
     /// The notes, sorted by clause.
     pub fn notes(&self) -> impl Iterator<Item = (Clause, u32)> + '_ {
-        self.notes.iter().map(|(&c, &l)| (c, l))
+        let mut rest = self.present;
+        std::iter::from_fn(move || {
+            if rest == 0 {
+                return None;
+            }
+            let c = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            Some((Clause::ALL[c], self.lanes[c]))
+        })
     }
 
     /// The lanes `clause` was recorded for (0 if it was not).
+    #[inline]
     pub fn lanes(&self, clause: Clause) -> u32 {
-        self.notes.get(&clause).copied().unwrap_or(0)
+        self.lanes[clause as usize]
     }
 
     /// Adds every note of `other` to `self`.
+    #[inline]
     pub fn merge(&mut self, other: &Outcome) {
-        for (clause, lanes) in other.notes() {
-            self.note(clause, lanes);
+        if other.present != 0 {
+            self.present |= other.present;
+            for (a, b) in self.lanes.iter_mut().zip(other.lanes.iter()) {
+                *a |= *b;
+            }
         }
     }
 
     /// The most severe kind among the notes, if any.
     pub fn worst(&self) -> Option<Kind> {
-        self.notes.keys().map(|c| c.kind()).max()
+        self.notes().map(|(c, _)| c.kind()).max()
     }
 }
 
 impl fmt::Display for Outcome {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.notes.is_empty() {
+        if self.is_defined() {
             return f.write_str("defined");
         }
         for (i, (clause, lanes)) in self.notes().enumerate() {

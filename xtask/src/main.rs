@@ -4,6 +4,9 @@
 //! Exit status: 0 on success, 1 when the command ran but found a problem (a hazard under `--lint`,
 //! a divergence), 2 on a usage or input error.
 
+mod bench;
+mod conform;
+mod fuzz;
 mod run;
 mod vectors;
 
@@ -20,6 +23,14 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Measure instructions/s of the reference and fast models per instruction class against
+    /// native baselines, and check the speed targets.
+    Bench(bench::Args),
+    /// The main job: check the models (and any --dut) against the specification and write the
+    /// compliance report to target/conform.
+    Conform(conform::Args),
+    /// Coverage-guided fuzzing (cargo-fuzz): overnight runs, --smoke for CI, --triage ARTIFACT.
+    Fuzz(fuzz::Args),
     /// Run a program (tt-llk instruction text) on the Blackhole reference model and print the
     /// final state.
     Run(run::Args),
@@ -37,6 +48,9 @@ fn main() -> ExitCode {
         }
     };
     let result = match cli.command {
+        Command::Bench(args) => bench::main(args),
+        Command::Conform(args) => conform::main(args),
+        Command::Fuzz(args) => fuzz::main(args),
         Command::Run(args) => run::main(args),
         Command::Vectors(args) => vectors::main(args),
     };

@@ -27,7 +27,7 @@ pub struct Args {
     quiet: bool,
 }
 
-fn parse_seed(s: &str) -> Result<u64, String> {
+pub fn parse_seed(s: &str) -> Result<u64, String> {
     let t = s.trim_start_matches("0x").replace('_', "");
     u64::from_str_radix(&t, if s.starts_with("0x") { 16 } else { 10 })
         .map_err(|e| format!("bad seed `{s}`: {e}"))

@@ -7,6 +7,7 @@
 
 pub mod operands;
 pub mod sequences;
+pub mod streams;
 
 use rayon::prelude::*;
 use sfpu_reference::isa::mods::DEFINITIONS;
@@ -444,52 +445,82 @@ pub fn opcode_cases(op: Opcode, rng: &mut Rng) -> Vec<Case> {
     }
 }
 
+/// The variants a lane instruction's cases use.
+fn variants_of(op: Opcode) -> Vec<Variant> {
+    let has_vd = op.fields().iter().any(|f| f.name == "VD") && !matches!(op, Opcode::SFPCONFIG);
+    match op {
+        // 256 mode values: two variants each keeps the file small.
+        Opcode::SFPCONFIG => vec![Variant::A, Variant::Flags],
+        Opcode::SFPSTOCHRND => vec![Variant::A, Variant::B, Variant::Flags, Variant::Backdoor],
+        _ if has_vd => vec![
+            Variant::A,
+            Variant::B,
+            Variant::Flags,
+            Variant::RowMask,
+            Variant::DroppedVd,
+            Variant::Backdoor,
+        ],
+        _ => vec![Variant::A, Variant::B, Variant::Flags, Variant::RowMask],
+    }
+}
+
+/// One case of a lane instruction: `mode` (canonical) with `label`, `variant`, and `k` choosing
+/// how extreme the immediates are (0..=2 extremes, then random).
+fn lane_case(op: Opcode, mode: &str, label: &str, variant: Variant, k: usize, rng: &mut Rng) -> Case {
+    let mut fields = random_fields(rng, op, k);
+    set_mode(op, mode, &mut fields);
+    match variant {
+        Variant::DroppedVd => set_field(&mut fields, "VD", 8 + rng.below(4)),
+        Variant::Backdoor => set_field(&mut fields, "VD", 12 + rng.below(4)),
+        _ => {}
+    }
+    let instr = build(op, &fields);
+    let mut s = base_state(rng, op);
+    fill_operands(rng, &mut s, &instr, variant);
+    predication(rng, &mut s, variant);
+    extra_state(rng, &mut s, op, variant);
+    let mut tags = vec![variant.name().to_string()];
+    if mode_field(op).field.is_some() {
+        tags.push(mode.to_string());
+    }
+    Case {
+        name: variant.name().to_string(),
+        mode: Some(mode.to_string()),
+        mode_label: Some(label.to_string()),
+        tags,
+        program: vec![instr],
+        pre: s,
+    }
+}
+
 /// The generic cases: for every mode value, the operand mixes and predication variants.
 fn lane_cases(op: Opcode, rng: &mut Rng) -> Vec<Case> {
-    let has_vd = op.fields().iter().any(|f| f.name == "VD") && !matches!(op, Opcode::SFPCONFIG);
-    let mut variants = vec![Variant::A, Variant::B, Variant::Flags, Variant::RowMask];
-    if has_vd {
-        variants.push(Variant::DroppedVd);
-        variants.push(Variant::Backdoor);
-    }
-    if op == Opcode::SFPCONFIG {
-        // 256 mode values: two variants each keeps the file small.
-        variants = vec![Variant::A, Variant::Flags];
-    }
-    if op == Opcode::SFPSTOCHRND {
-        variants = vec![Variant::A, Variant::B, Variant::Flags, Variant::Backdoor];
-    }
-    let mf = mode_field(op);
+    let variants = variants_of(op);
     let mut cases = Vec::new();
     for (mode, label) in modes(op) {
         for (k, &variant) in variants.iter().enumerate() {
-            let mut fields = random_fields(rng, op, k);
-            set_mode(op, &mode, &mut fields);
-            match variant {
-                Variant::DroppedVd => set_field(&mut fields, "VD", 8 + rng.below(4)),
-                Variant::Backdoor => set_field(&mut fields, "VD", 12 + rng.below(4)),
-                _ => {}
-            }
-            let instr = build(op, &fields);
-            let mut s = base_state(rng, op);
-            fill_operands(rng, &mut s, &instr, variant);
-            predication(rng, &mut s, variant);
-            extra_state(rng, &mut s, op, variant);
-            let mut tags = vec![variant.name().to_string()];
-            if mf.field.is_some() {
-                tags.push(mode.clone());
-            }
-            cases.push(Case {
-                name: variant.name().to_string(),
-                mode: Some(mode.clone()),
-                mode_label: Some(label.clone()),
-                tags,
-                program: vec![instr],
-                pre: s,
-            });
+            cases.push(lane_case(op, &mode, &label, variant, k, rng));
         }
     }
     cases
+}
+
+/// A random case of `op`: a random mode value, variant and operands, as the corpus would build
+/// it. The random campaign draws its cases from here.
+pub fn random_case(op: Opcode, rng: &mut Rng) -> Case {
+    let all = modes(op);
+    let (mode, label) = all[rng.below(all.len() as u32) as usize].clone();
+    match op {
+        Opcode::SFPLOAD | Opcode::SFPSTORE | Opcode::SFPLOADMACRO => {
+            sequences::random_memory_case(op, &mode, &label, rng)
+        }
+        _ => {
+            let variants = variants_of(op);
+            let variant = variants[rng.below(variants.len() as u32) as usize];
+            let k = rng.below(6) as usize;
+            lane_case(op, &mode, &label, variant, k, rng)
+        }
+    }
 }
 
 fn set_field(fields: &mut [(&'static str, u32)], name: &str, value: u32) {

@@ -66,8 +66,8 @@ impl MemVariant {
     }
 }
 
-/// SFPLOAD, SFPSTORE and SFPLOADMACRO: every Mod0 value with every addressing variant.
-pub fn memory_cases(op: Opcode, rng: &mut Rng) -> Vec<Case> {
+/// The addressing variants of `op`'s cases.
+fn memory_variants(op: Opcode) -> Vec<MemVariant> {
     let mut variants = vec![
         MemVariant::Basic,
         MemVariant::Counters,
@@ -80,125 +80,142 @@ pub fn memory_cases(op: Opcode, rng: &mut Rng) -> Vec<Case> {
         variants.push(MemVariant::DroppedVd);
         variants.push(MemVariant::Backdoor);
     }
+    variants
+}
+
+/// SFPLOAD, SFPSTORE and SFPLOADMACRO: every Mod0 value with every addressing variant.
+pub fn memory_cases(op: Opcode, rng: &mut Rng) -> Vec<Case> {
     let mut cases = Vec::new();
     for (mode, label) in modes(op) {
-        let mod0: u32 = mode.trim_start_matches("mod0=").parse().unwrap_or(0);
-        for &variant in &variants {
-            let mut s = State::reset(&sfpu_reference::ResetValues::ZEROS);
-            let vd = match variant {
-                MemVariant::DroppedVd => 8 + rng.below(4),
-                MemVariant::Backdoor => 12 + rng.below(4),
-                _ => rng.below(8),
-            };
-            let imm10 = rng.below(32) * 2 + (variant == MemVariant::Counters) as u32 * 2;
-            let addr_mod = rng.below(8);
-            match variant {
-                MemVariant::Counters => {
-                    s.Addressing.RWC.Dst = 4 * rng.below(16) as u16;
-                    s.Addressing.DEST_REGW_BASE_Base = 8;
-                    s.Addressing.DEST_TARGET_REG_CFG_MATH_Offset = 16;
-                    s.Addressing.ADDR_MOD[addr_mod as usize] = AddrModSlot {
-                        DestIncr: 4,
-                        SrcAIncr: 1,
-                        SrcBCR: true,
-                        SrcBIncr: 2,
-                        BiasIncr: 1,
-                        ..AddrModSlot::default()
-                    };
-                }
-                MemVariant::LaneFlags => {
-                    for l in 0..LANES {
-                        s.UseLaneFlagsForLaneEnable[l] = true;
-                        s.LaneFlags[l] = (0x9A5C_36E1u32 >> l) & 1 != 0;
-                    }
-                }
-                MemVariant::LaneConfigBits => {
-                    // Per column: FP16A infinity, index capture, column exchange, blocking.
-                    for l in 0..LANES {
-                        let c = (l & 7) as u32;
-                        let bits = match c {
-                            0 => 0x01,        // ENABLE_FP16A_INF
-                            1 => 0x0C,        // ENABLE_DEST_INDEX | CAPTURE_DEFAULT_DEST_INDEX
-                            2 => 0x40 | 0x80, // DEST_RD_COL_EXCHANGE | DEST_WR_COL_EXCHANGE
-                            3 => 0x10,        // BLOCK_DEST_WR_FROM_SFPU
-                            4 => 0x20,        // BLOCK_SFPU_RD_FROM_DEST
-                            5 => 0x2000,      // ROW_MASK row 1
-                            _ => 0x00,
-                        };
-                        s.LaneConfig[l] = LaneConfig::truncating(bits);
-                    }
-                }
-                MemVariant::StackPointer => {
-                    s.Addressing.RWC.Sp = 8 + 4 * rng.below(8) as u16;
-                    s.Addressing.SFPU_STACK_Incr = 4;
-                    s.Addressing.DEST_SP_BASE_Base = 1 + rng.below(3) as u16;
-                }
-                MemVariant::Remap => {
-                    s.Addressing.DEST_ACCESS_CFG_remap_addrs = true;
-                    s.Addressing.DEST_ACCESS_CFG_swizzle_32b = true;
-                    s.Addressing.RWC.ExtraAddrModBit = 1; // the Blackhole addr-mod reading differs here
-                }
-                MemVariant::DroppedVd => {
-                    for l in 0..LANES {
-                        s.LaneConfig[l] = LaneConfig::truncating(2); // DISABLE_BACKDOOR_LOAD
-                    }
-                }
-                _ => {}
-            }
-            if mod0 == 0 {
-                // MOD0_FMT_SRCB resolution: vary the format configuration by variant.
-                match variant {
-                    MemVariant::Basic => s.Addressing.ALU_ACC_CTRL_SFPU_Fp32_enabled = true,
-                    MemVariant::Counters => s.Addressing.ALU_FORMAT_SPEC_REG1_SrcB = 5, // BF16 -> BF16 mode
-                    MemVariant::LaneFlags => s.Addressing.ALU_FORMAT_SPEC_REG1_SrcB = 1, // FP16 -> FP16 mode
-                    MemVariant::LaneConfigBits => {
-                        s.Addressing.ALU_FORMAT_SPEC_REG_SrcB_override = true;
-                        s.Addressing.ALU_FORMAT_SPEC_REG_SrcB_val = 8; // INT32 -> BF16 mode
-                    }
-                    _ => {
-                        s.Addressing.SFPU_DEST_FMT_Enable = true;
-                        s.Addressing.SFPU_DEST_FMT_Base = rng.pick(&[0, 1, 2, 5, 9, 14]);
-                    }
-                }
-            }
-            let instr = match op {
-                Opcode::SFPLOADMACRO => {
-                    configure_macro(rng, &mut s);
-                    build(
-                        op,
-                        &[
-                            ("MacroIndex", rng.below(4)),
-                            ("VDLo", vd & 3),
-                            ("VDHi", (vd >> 2) & 1),
-                            ("Mod0", mod0),
-                            ("AddrMod", addr_mod),
-                            ("Imm9", imm10 >> 1),
-                        ],
-                    )
-                }
-                _ => build(op, &[("VD", vd), ("Mod0", mod0), ("AddrMod", addr_mod), ("Imm10", imm10)]),
-            };
-            fill_dst(rng, &mut s, mod0, imm10);
-            if op == Opcode::SFPSTORE {
-                let source = if rng.below(2) == 0 { FP_SPECIALS } else { bits_random(rng) };
-                if vd < 8 {
-                    s.LReg[vd as usize] = source;
-                }
-            } else if vd < 8 {
-                // The old value matters for LO16_ONLY/HI16_ONLY and disabled lanes.
-                s.LReg[vd as usize] = bits_random(rng);
-            }
-            cases.push(Case {
-                name: variant.name().to_string(),
-                mode: Some(mode.clone()),
-                mode_label: Some(label.clone()),
-                tags: vec![variant.name().to_string(), mode.clone()],
-                program: vec![instr],
-                pre: s,
-            });
+        for variant in memory_variants(op) {
+            cases.push(memory_case(op, &mode, &label, variant, rng));
         }
     }
     cases
+}
+
+/// A random case of SFPLOAD, SFPSTORE or SFPLOADMACRO with the given mode.
+pub fn random_memory_case(op: Opcode, mode: &str, label: &str, rng: &mut Rng) -> Case {
+    let variants = memory_variants(op);
+    let variant = variants[rng.below(variants.len() as u32) as usize];
+    memory_case(op, mode, label, variant, rng)
+}
+
+/// One case of SFPLOAD, SFPSTORE or SFPLOADMACRO.
+fn memory_case(op: Opcode, mode: &str, label: &str, variant: MemVariant, rng: &mut Rng) -> Case {
+    let mod0: u32 = mode.trim_start_matches("mod0=").parse().unwrap_or(0);
+    let mut s = State::reset(&sfpu_reference::ResetValues::ZEROS);
+    let vd = match variant {
+        MemVariant::DroppedVd => 8 + rng.below(4),
+        MemVariant::Backdoor => 12 + rng.below(4),
+        _ => rng.below(8),
+    };
+    let imm10 = rng.below(32) * 2 + (variant == MemVariant::Counters) as u32 * 2;
+    let addr_mod = rng.below(8);
+    match variant {
+        MemVariant::Counters => {
+            s.Addressing.RWC.Dst = 4 * rng.below(16) as u16;
+            s.Addressing.DEST_REGW_BASE_Base = 8;
+            s.Addressing.DEST_TARGET_REG_CFG_MATH_Offset = 16;
+            s.Addressing.ADDR_MOD[addr_mod as usize] = AddrModSlot {
+                DestIncr: 4,
+                SrcAIncr: 1,
+                SrcBCR: true,
+                SrcBIncr: 2,
+                BiasIncr: 1,
+                ..AddrModSlot::default()
+            };
+        }
+        MemVariant::LaneFlags => {
+            for l in 0..LANES {
+                s.UseLaneFlagsForLaneEnable[l] = true;
+                s.LaneFlags[l] = (0x9A5C_36E1u32 >> l) & 1 != 0;
+            }
+        }
+        MemVariant::LaneConfigBits => {
+            // Per column: FP16A infinity, index capture, column exchange, blocking.
+            for l in 0..LANES {
+                let c = (l & 7) as u32;
+                let bits = match c {
+                    0 => 0x01,        // ENABLE_FP16A_INF
+                    1 => 0x0C,        // ENABLE_DEST_INDEX | CAPTURE_DEFAULT_DEST_INDEX
+                    2 => 0x40 | 0x80, // DEST_RD_COL_EXCHANGE | DEST_WR_COL_EXCHANGE
+                    3 => 0x10,        // BLOCK_DEST_WR_FROM_SFPU
+                    4 => 0x20,        // BLOCK_SFPU_RD_FROM_DEST
+                    5 => 0x2000,      // ROW_MASK row 1
+                    _ => 0x00,
+                };
+                s.LaneConfig[l] = LaneConfig::truncating(bits);
+            }
+        }
+        MemVariant::StackPointer => {
+            s.Addressing.RWC.Sp = 8 + 4 * rng.below(8) as u16;
+            s.Addressing.SFPU_STACK_Incr = 4;
+            s.Addressing.DEST_SP_BASE_Base = 1 + rng.below(3) as u16;
+        }
+        MemVariant::Remap => {
+            s.Addressing.DEST_ACCESS_CFG_remap_addrs = true;
+            s.Addressing.DEST_ACCESS_CFG_swizzle_32b = true;
+            s.Addressing.RWC.ExtraAddrModBit = 1; // the Blackhole addr-mod reading differs here
+        }
+        MemVariant::DroppedVd => {
+            for l in 0..LANES {
+                s.LaneConfig[l] = LaneConfig::truncating(2); // DISABLE_BACKDOOR_LOAD
+            }
+        }
+        _ => {}
+    }
+    if mod0 == 0 {
+        // MOD0_FMT_SRCB resolution: vary the format configuration by variant.
+        match variant {
+            MemVariant::Basic => s.Addressing.ALU_ACC_CTRL_SFPU_Fp32_enabled = true,
+            MemVariant::Counters => s.Addressing.ALU_FORMAT_SPEC_REG1_SrcB = 5, // BF16 -> BF16 mode
+            MemVariant::LaneFlags => s.Addressing.ALU_FORMAT_SPEC_REG1_SrcB = 1, // FP16 -> FP16 mode
+            MemVariant::LaneConfigBits => {
+                s.Addressing.ALU_FORMAT_SPEC_REG_SrcB_override = true;
+                s.Addressing.ALU_FORMAT_SPEC_REG_SrcB_val = 8; // INT32 -> BF16 mode
+            }
+            _ => {
+                s.Addressing.SFPU_DEST_FMT_Enable = true;
+                s.Addressing.SFPU_DEST_FMT_Base = rng.pick(&[0, 1, 2, 5, 9, 14]);
+            }
+        }
+    }
+    let instr = match op {
+        Opcode::SFPLOADMACRO => {
+            configure_macro(rng, &mut s);
+            build(
+                op,
+                &[
+                    ("MacroIndex", rng.below(4)),
+                    ("VDLo", vd & 3),
+                    ("VDHi", (vd >> 2) & 1),
+                    ("Mod0", mod0),
+                    ("AddrMod", addr_mod),
+                    ("Imm9", imm10 >> 1),
+                ],
+            )
+        }
+        _ => build(op, &[("VD", vd), ("Mod0", mod0), ("AddrMod", addr_mod), ("Imm10", imm10)]),
+    };
+    fill_dst(rng, &mut s, mod0, imm10);
+    if op == Opcode::SFPSTORE {
+        let source = if rng.below(2) == 0 { FP_SPECIALS } else { bits_random(rng) };
+        if vd < 8 {
+            s.LReg[vd as usize] = source;
+        }
+    } else if vd < 8 {
+        // The old value matters for LO16_ONLY/HI16_ONLY and disabled lanes.
+        s.LReg[vd as usize] = bits_random(rng);
+    }
+    Case {
+        name: variant.name().to_string(),
+        mode: Some(mode.to_string()),
+        mode_label: Some(label.to_string()),
+        tags: vec![variant.name().to_string(), mode.to_string()],
+        program: vec![instr],
+        pre: s,
+    }
 }
 
 /// A LoadMacroConfig for SFPLOADMACRO cases: four sequences using the four templates on every

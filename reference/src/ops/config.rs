@@ -58,8 +58,12 @@ pub fn SFPCONFIG(s: &mut State, Imm16: u32, VD: usize, Mod1: u32, out: &mut Outc
             }
             8 => {
                 // Write or manipulate LoadMacroConfig::Misc (a uint12_t).
-                let Value = Misc::truncating(if Mod1 & MOD1_IMM16_IS_VALUE != 0 { Imm16 } else { s.LReg[0][Lane & 7] })
-                    .bits();
+                let Value = Misc::truncating(if Mod1 & MOD1_IMM16_IS_VALUE != 0 {
+                    Imm16
+                } else {
+                    s.LReg[0][Lane & 7]
+                })
+                .bits();
                 let old = s.LoadMacroConfig[Lane].Misc.bits();
                 let new = match Mod1 & 6 {
                     0 => Value,
@@ -86,7 +90,7 @@ pub fn SFPCONFIG(s: &mut State, Imm16: u32, VD: usize, Mod1: u32, out: &mut Outc
                 };
                 s.LReg[VD][Lane] = Value;
             }
-            _ /* 15 */ => {
+            15 => {
                 // Write or manipulate LaneConfig (a uint18_t).
                 let Original = s.LaneConfig[Lane].bits();
                 let Value = LaneConfig::truncating(if Mod1 & MOD1_IMM16_IS_VALUE != 0 {
@@ -106,6 +110,12 @@ pub fn SFPCONFIG(s: &mut State, Imm16: u32, VD: usize, Mod1: u32, out: &mut Outc
                     new |= Original & !0xFFFF;
                 }
                 s.LaneConfig[Lane] = LaneConfig::truncating(new);
+            }
+            _ => {
+                // VD == 16: only reachable when SFPLOADMACRO overrides the VD of a scheduled
+                // SFPCONFIG (`SFPLOADMACRO.md` overrides `Insn.VD` for every non-store
+                // instruction, SFPCONFIG's selector included). The page's `switch (VD)` has no
+                // case for it, so nothing is written.
             }
         }
     }

@@ -1,0 +1,803 @@
+//! External implementations ("devices under test", DUTs): any program that speaks the
+//! `sfpu-dut/1` JSON-lines protocol on its standard input and output, checked through the same
+//! [`Model`] interface as the reference. The protocol is specified in `docs/dut-protocol.md`;
+//! `examples/dut-python/` is a working DUT to start from.
+//!
+//! The harness never trusts a DUT. Every answer is validated ([`parse_answer`] is a pure function
+//! that accepts any bytes without panicking); a malformed answer, a crash, or a case that gets no
+//! answer within the per-case timeout fails that case with a message saying which, the process is
+//! killed and reaped, and a fresh one (with a fresh hello) is started for the next case. The
+//! DUT's standard output is read on its own thread and its standard error drained on another (the
+//! last few KB are kept for error messages), so neither a hung nor a chatty DUT can block the
+//! harness; the case is written to it on a third thread for the same reason.
+
+use std::collections::VecDeque;
+use std::fmt;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Child, ChildStderr, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, SyncSender};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use serde::Deserialize;
+use serde_json::Value;
+use sfpu_reference::State;
+use sfpu_reference::isa::Arch;
+use sfpu_reference::outcome::{Clause, Outcome};
+use sfpu_reference::state::{Hex, StateDoc};
+
+use crate::model::{Model, ModelError, Run};
+
+/// The protocol identifier the harness sends in its hello and expects back.
+pub const PROTOCOL: &str = "sfpu-dut/1";
+
+/// The longest line accepted from a DUT (a whole state, Dst included, is well under 1 MiB).
+pub const MAX_LINE: usize = 16 << 20;
+
+/// The hello gets at least this long, whatever the per-case timeout (simulators may start slowly).
+pub const MIN_HELLO_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// How much of the DUT's standard error is kept for error messages.
+const STDERR_KEEP: usize = 4096;
+/// How much of it an error message quotes.
+const STDERR_QUOTE: usize = 1500;
+/// How long a DUT gets to exit after `bye`, or to report its exit status after closing its output.
+const EXIT_GRACE: Duration = Duration::from_secs(1);
+/// After this many consecutive failed starts the DUT is given up on: every later case fails at once.
+const MAX_FAILED_STARTS: u32 = 3;
+/// How much of a DUT-supplied text (a reason, a message, an offending line) a message quotes.
+const QUOTE: usize = 300;
+
+// ---------------------------------------------------------------------------------------------
+// Answers.
+// ---------------------------------------------------------------------------------------------
+
+/// One line a DUT wrote, validated.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Answer {
+    /// The DUT accepts the protocol and the architecture.
+    Hello {
+        /// The protocol it speaks (the harness requires [`PROTOCOL`]).
+        protocol: String,
+        /// The implementation's name.
+        name: String,
+        /// Its version.
+        version: String,
+    },
+    /// The case ran.
+    Result {
+        /// The case's id, echoed.
+        id: String,
+        /// The parts of the final state the DUT models, to apply over the case's initial state
+        /// (checked to describe a valid state).
+        state: Box<StateDoc>,
+        /// The DUT's verdict, if it reports one.
+        outcome: Option<Outcome>,
+    },
+    /// The DUT does not implement something the case needs.
+    Unsupported {
+        /// The case's id, echoed.
+        id: String,
+        /// Why, for the report.
+        reason: String,
+    },
+    /// The DUT could not run the case, or (without an id, in answer to the hello) refuses the
+    /// protocol or the architecture.
+    Error {
+        /// The case's id, if the DUT could read it.
+        id: Option<String>,
+        /// What went wrong.
+        message: String,
+    },
+}
+
+/// Why a line is not a valid answer.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct ProtocolError {
+    message: String,
+}
+
+impl ProtocolError {
+    fn new(message: impl Into<String>) -> ProtocolError {
+        ProtocolError { message: message.into() }
+    }
+
+    /// The explanation.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct HelloAnswer {
+    protocol: String,
+    name: String,
+    version: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ResultAnswer {
+    id: String,
+    state: StateDoc,
+    #[serde(default)]
+    outcome: Option<Vec<OutcomeNote>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct OutcomeNote {
+    clause: String,
+    lanes: Hex<8>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct UnsupportedAnswer {
+    id: String,
+    reason: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ErrorAnswer {
+    #[serde(default)]
+    id: Option<String>,
+    message: String,
+}
+
+/// Parses and validates one line a DUT wrote (without its `\n`; a trailing `\r` is tolerated).
+///
+/// Pure, and total: any bytes give an [`Answer`] or a [`ProtocolError`], never a panic. Unknown
+/// fields, unknown answer types, unknown outcome clauses, out-of-range numbers, and state
+/// documents that do not describe a valid state are all errors.
+pub fn parse_answer(line: &[u8]) -> Result<Answer, ProtocolError> {
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    let text = std::str::from_utf8(line).map_err(|e| ProtocolError::new(format!("not UTF-8 ({e})")))?;
+    let value: Value =
+        serde_json::from_str(text).map_err(|e| ProtocolError::new(format!("not JSON ({e})")))?;
+    let Value::Object(mut map) = value else {
+        return Err(ProtocolError::new("not a JSON object"));
+    };
+    let kind = match map.remove("type") {
+        Some(Value::String(kind)) => kind,
+        Some(other) => {
+            return Err(ProtocolError::new(format!("`type` must be a string, not {}", json_kind(&other))));
+        }
+        None => return Err(ProtocolError::new("no `type` field")),
+    };
+    let rest = Value::Object(map);
+    let fields = |e: serde_json::Error| ProtocolError::new(format!("`{kind}` answer: {e}"));
+    match kind.as_str() {
+        "hello" => {
+            let h: HelloAnswer = serde_json::from_value(rest).map_err(fields)?;
+            Ok(Answer::Hello { protocol: h.protocol, name: h.name, version: h.version })
+        }
+        "result" => {
+            let r: ResultAnswer = serde_json::from_value(rest).map_err(fields)?;
+            if let Err(e) = r.state.to_state() {
+                return Err(ProtocolError::new(format!("`result` answer: state: {e}")));
+            }
+            let outcome = match r.outcome {
+                None => None,
+                Some(notes) => {
+                    let mut o = Outcome::defined();
+                    for n in notes {
+                        let clause = Clause::from_id(&n.clause).ok_or_else(|| {
+                            ProtocolError::new(format!(
+                                "`result` answer: outcome: unknown clause `{}`",
+                                quote(&n.clause)
+                            ))
+                        })?;
+                        o.note(clause, n.lanes.0);
+                    }
+                    Some(o)
+                }
+            };
+            Ok(Answer::Result { id: r.id, state: Box::new(r.state), outcome })
+        }
+        "unsupported" => {
+            let u: UnsupportedAnswer = serde_json::from_value(rest).map_err(fields)?;
+            Ok(Answer::Unsupported { id: u.id, reason: u.reason })
+        }
+        "error" => {
+            let e: ErrorAnswer = serde_json::from_value(rest).map_err(fields)?;
+            Ok(Answer::Error { id: e.id, message: e.message })
+        }
+        other => Err(ProtocolError::new(format!(
+            "unknown answer type `{}` (expected hello, result, unsupported or error)",
+            quote(other)
+        ))),
+    }
+}
+
+fn json_kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// A DUT-supplied text made safe to put in a one-line message: control characters become
+/// spaces, and it is cut to [`QUOTE`] characters.
+fn quote(text: &str) -> String {
+    clip(text, QUOTE)
+}
+
+fn clip(text: &str, max: usize) -> String {
+    let mut out: String = text.chars().take(max).map(|c| if c.is_control() { ' ' } else { c }).collect();
+    if text.chars().nth(max).is_some() {
+        out.push_str("...");
+    }
+    out
+}
+
+fn quote_bytes(line: &[u8]) -> String {
+    quote(&String::from_utf8_lossy(line))
+}
+
+// ---------------------------------------------------------------------------------------------
+// The command line.
+// ---------------------------------------------------------------------------------------------
+
+/// Splits a command line into the program and its arguments with the quoting rules of a POSIX
+/// shell, but without running one: words are separated by unquoted whitespace; `'...'` is
+/// literal; inside `"..."` a backslash escapes only `"`, `\`, `$` and `` ` ``; outside quotes a
+/// backslash escapes any character. There is no expansion of variables, globs or `~`, and no
+/// redirection or pipes: to use them, run a shell explicitly (`sh -c 'exec ...'`).
+pub fn split_command_line(line: &str) -> Result<Vec<String>, String> {
+    let mut words = Vec::new();
+    let mut word: Option<String> = None;
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            c if c.is_whitespace() => {
+                if let Some(w) = word.take() {
+                    words.push(w);
+                }
+            }
+            '\'' => {
+                let w = word.get_or_insert_with(String::new);
+                loop {
+                    match chars.next() {
+                        Some('\'') => break,
+                        Some(c) => w.push(c),
+                        None => return Err(format!("unterminated single quote in `{line}`")),
+                    }
+                }
+            }
+            '"' => {
+                let w = word.get_or_insert_with(String::new);
+                loop {
+                    match chars.next() {
+                        Some('"') => break,
+                        Some('\\') => match chars.next() {
+                            Some(c @ ('"' | '\\' | '$' | '`')) => w.push(c),
+                            Some(c) => {
+                                w.push('\\');
+                                w.push(c);
+                            }
+                            None => return Err(format!("unterminated double quote in `{line}`")),
+                        },
+                        Some(c) => w.push(c),
+                        None => return Err(format!("unterminated double quote in `{line}`")),
+                    }
+                }
+            }
+            '\\' => match chars.next() {
+                Some(c) => word.get_or_insert_with(String::new).push(c),
+                None => return Err(format!("trailing backslash in `{line}`")),
+            },
+            c => word.get_or_insert_with(String::new).push(c),
+        }
+    }
+    if let Some(w) = word {
+        words.push(w);
+    }
+    if words.is_empty() {
+        return Err("the DUT command is empty".to_string());
+    }
+    Ok(words)
+}
+
+/// `5s`, `1500ms`.
+fn show_duration(d: Duration) -> String {
+    if d.subsec_nanos() == 0 { format!("{}s", d.as_secs()) } else { format!("{}ms", d.as_millis()) }
+}
+
+// ---------------------------------------------------------------------------------------------
+// One running DUT process.
+// ---------------------------------------------------------------------------------------------
+
+/// What the stdout thread reports.
+enum FromDut {
+    /// A complete line, without its `\n`.
+    Line(Vec<u8>),
+    /// End of output; anything written after the last `\n`.
+    Eof(Vec<u8>),
+    /// A line longer than [`MAX_LINE`]; the thread stops reading.
+    TooLong,
+    /// Reading failed.
+    ReadError(String),
+}
+
+/// The last bytes the DUT wrote to its standard error.
+#[derive(Default)]
+struct StderrTail {
+    bytes: Mutex<VecDeque<u8>>,
+    done: AtomicBool,
+}
+
+impl StderrTail {
+    fn drain(self: Arc<Self>, mut stderr: ChildStderr) {
+        let mut chunk = [0u8; 4096];
+        loop {
+            match stderr.read(&mut chunk) {
+                Ok(0) => break,
+                Ok(n) => {
+                    let mut bytes = self.bytes.lock().unwrap_or_else(PoisonError::into_inner);
+                    bytes.extend(&chunk[..n]);
+                    let excess = bytes.len().saturating_sub(STDERR_KEEP);
+                    bytes.drain(..excess);
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(_) => break,
+            }
+        }
+        self.done.store(true, Ordering::SeqCst);
+    }
+
+    /// Waits up to `limit` for the DUT's standard error to close (so the tail is complete).
+    fn settle(&self, limit: Duration) {
+        let end = Instant::now() + limit;
+        while !self.done.load(Ordering::SeqCst) && Instant::now() < end {
+            thread::sleep(Duration::from_millis(5));
+        }
+    }
+
+    /// `"; stderr tail: ..."`, or nothing if the DUT wrote nothing there.
+    fn suffix(&self) -> String {
+        let bytes: Vec<u8> =
+            self.bytes.lock().unwrap_or_else(PoisonError::into_inner).iter().copied().collect();
+        let text = String::from_utf8_lossy(&bytes);
+        let lines: Vec<&str> = text.lines().map(str::trim_end).filter(|l| !l.is_empty()).collect();
+        if lines.is_empty() {
+            return String::new();
+        }
+        let joined = lines.join(" | ");
+        let start = joined.char_indices().rev().nth(STDERR_QUOTE).map_or(0, |(i, _)| i);
+        let tail: String = joined[start..].chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
+        format!("; stderr tail: {}{tail}", if start > 0 { "..." } else { "" })
+    }
+}
+
+/// A running DUT with its three helper threads.
+struct Process {
+    child: Child,
+    /// Lines to write to the DUT's standard input (the writer thread owns the pipe). Dropping it
+    /// closes the DUT's input.
+    to_dut: Option<Sender<Vec<u8>>>,
+    from_dut: Receiver<FromDut>,
+    stderr: Arc<StderrTail>,
+}
+
+impl Process {
+    /// Starts the DUT and exchanges hellos.
+    fn start(
+        argv: &[String],
+        arch: Arch,
+        timeout: Duration,
+    ) -> Result<(Process, String, String), StartError> {
+        let (program, args) =
+            argv.split_first().ok_or_else(|| StartError::Failed("the DUT command is empty".into()))?;
+        let mut child = Command::new(program)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|e| StartError::Failed(format!("cannot start `{program}`: {e}")))?;
+        let (Some(stdin), Some(stdout), Some(stderr)) =
+            (child.stdin.take(), child.stdout.take(), child.stderr.take())
+        else {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(StartError::Failed("the DUT's standard streams are not available".into()));
+        };
+        let (to_dut, to_dut_rx) = mpsc::channel::<Vec<u8>>();
+        let (from_dut_tx, from_dut) = mpsc::sync_channel::<FromDut>(16);
+        let tail = Arc::new(StderrTail::default());
+        let spawned = thread::Builder::new()
+            .name("dut-stdin".into())
+            .spawn(move || write_lines(stdin, to_dut_rx))
+            .and_then(|_| {
+                thread::Builder::new()
+                    .name("dut-stdout".into())
+                    .spawn(move || read_lines(stdout, from_dut_tx))
+            })
+            .and_then(|_| {
+                let tail = Arc::clone(&tail);
+                thread::Builder::new().name("dut-stderr".into()).spawn(move || tail.drain(stderr))
+            });
+        let mut process = Process { child, to_dut: Some(to_dut), from_dut, stderr: tail };
+        if let Err(e) = spawned {
+            return Err(StartError::Failed(format!("cannot start a thread for the DUT: {e}")));
+        }
+        let hello = serde_json::json!({"type": "hello", "protocol": PROTOCOL, "arch": arch.to_string()});
+        process.send(&hello);
+        let timeout = timeout.max(MIN_HELLO_TIMEOUT);
+        match process.receive(timeout, "the hello") {
+            Ok(Answer::Hello { protocol, name, version }) => {
+                if protocol != PROTOCOL {
+                    return Err(StartError::Failed(format!(
+                        "the DUT speaks `{}`, the harness `{PROTOCOL}`",
+                        quote(&protocol)
+                    )));
+                }
+                Ok((process, quote(&name), quote(&version)))
+            }
+            Ok(Answer::Error { message, .. }) => Err(StartError::Refused(format!(
+                "the DUT refused the hello ({PROTOCOL}, {arch}): {}",
+                quote(&message)
+            ))),
+            Ok(other) => Err(StartError::Failed(format!(
+                "malformed answer: expected a hello, got {}",
+                describe_answer(&other)
+            ))),
+            Err(e) => Err(StartError::Failed(e)),
+        }
+    }
+
+    /// Queues one message for the DUT. A DUT that stopped reading is found out by `receive`.
+    fn send(&self, message: &Value) {
+        let mut line = message.to_string().into_bytes();
+        line.push(b'\n');
+        if let Some(tx) = &self.to_dut {
+            let _ = tx.send(line);
+        }
+    }
+
+    /// The next answer, or why there is none (timeout, crash, malformed line). After an `Err` the
+    /// process must be killed.
+    fn receive(&mut self, timeout: Duration, waiting_for: &str) -> Result<Answer, String> {
+        match self.from_dut.recv_timeout(timeout) {
+            Ok(FromDut::Line(line)) => parse_answer(&line).map_err(|e| {
+                format!(
+                    "malformed answer: {e}; the line was `{}`{}",
+                    quote_bytes(&line),
+                    self.stderr.suffix()
+                )
+            }),
+            Ok(FromDut::TooLong) => Err(format!(
+                "malformed answer: a line longer than {} MiB{}",
+                MAX_LINE >> 20,
+                self.stderr.suffix()
+            )),
+            Ok(FromDut::ReadError(e)) => {
+                Err(format!("cannot read the DUT's output: {e}{}", self.stderr.suffix()))
+            }
+            Ok(FromDut::Eof(partial)) => Err(self.crashed(waiting_for, partial)),
+            Err(RecvTimeoutError::Disconnected) => Err(self.crashed(waiting_for, Vec::new())),
+            Err(RecvTimeoutError::Timeout) => {
+                self.kill();
+                self.stderr.settle(Duration::from_millis(200));
+                Err(format!(
+                    "timeout after {} waiting for {waiting_for}; the DUT was killed{}",
+                    show_duration(timeout),
+                    self.stderr.suffix()
+                ))
+            }
+        }
+    }
+
+    /// The message for a DUT whose output ended: its exit status, what it left unfinished, and
+    /// its standard error.
+    fn crashed(&mut self, waiting_for: &str, partial: Vec<u8>) -> String {
+        let status = self.wait_for_exit(EXIT_GRACE);
+        self.stderr.settle(Duration::from_millis(500));
+        let how = match status {
+            Some(s) if s.success() => format!("exited ({s}) before answering {waiting_for}"),
+            Some(s) => format!("crashed ({s}) before answering {waiting_for}"),
+            None => {
+                self.kill();
+                format!("closed its output without answering {waiting_for} (it was killed)")
+            }
+        };
+        let partial = if partial.is_empty() {
+            String::new()
+        } else {
+            format!("; it left an unterminated line `{}`", quote_bytes(&partial))
+        };
+        format!("{how}{partial}{}", self.stderr.suffix())
+    }
+
+    /// Polls for the child's exit for up to `limit`.
+    fn wait_for_exit(&mut self, limit: Duration) -> Option<ExitStatus> {
+        let end = Instant::now() + limit;
+        loop {
+            match self.child.try_wait() {
+                Ok(Some(status)) => return Some(status),
+                Ok(None) if Instant::now() < end => thread::sleep(Duration::from_millis(5)),
+                _ => return None,
+            }
+        }
+    }
+
+    /// Kills and reaps the child (a no-op if it already exited).
+    fn kill(&mut self) {
+        self.to_dut = None;
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
+    /// Says `bye`, closes the DUT's input, and gives it [`EXIT_GRACE`] to exit before killing it.
+    fn shutdown(mut self) {
+        self.send(&serde_json::json!({"type": "bye"}));
+        self.to_dut = None;
+        if self.wait_for_exit(EXIT_GRACE).is_none() {
+            self.kill();
+        }
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// Why a DUT did not start.
+enum StartError {
+    /// It declined the hello (protocol or architecture): [`ModelError::Unsupported`].
+    Refused(String),
+    /// Anything else: [`ModelError::Failed`].
+    Failed(String),
+}
+
+impl StartError {
+    fn into_model_error(self) -> ModelError {
+        match self {
+            StartError::Refused(m) => ModelError::Unsupported(m),
+            StartError::Failed(m) => ModelError::Failed(m),
+        }
+    }
+}
+
+fn write_lines(mut stdin: ChildStdin, lines: Receiver<Vec<u8>>) {
+    for line in lines {
+        if stdin.write_all(&line).and_then(|()| stdin.flush()).is_err() {
+            return; // the DUT is gone; `receive` reports it
+        }
+    }
+}
+
+fn read_lines(stdout: ChildStdout, to_harness: SyncSender<FromDut>) {
+    let mut reader = BufReader::new(stdout);
+    loop {
+        let mut line = Vec::new();
+        let event = match (&mut reader).take(MAX_LINE as u64 + 1).read_until(b'\n', &mut line) {
+            Ok(0) => FromDut::Eof(Vec::new()),
+            Ok(_) if line.last() == Some(&b'\n') => {
+                line.pop();
+                FromDut::Line(line)
+            }
+            Ok(_) if line.len() > MAX_LINE => FromDut::TooLong,
+            Ok(_) => FromDut::Eof(line),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => FromDut::ReadError(e.to_string()),
+        };
+        let last = !matches!(event, FromDut::Line(_));
+        if to_harness.send(event).is_err() || last {
+            return;
+        }
+    }
+}
+
+fn describe_answer(a: &Answer) -> String {
+    match a {
+        Answer::Hello { .. } => "a hello".to_string(),
+        Answer::Result { id, .. } => format!("a result for case `{}`", quote(id)),
+        Answer::Unsupported { id, .. } => format!("an unsupported answer for case `{}`", quote(id)),
+        Answer::Error { id: Some(id), .. } => format!("an error for case `{}`", quote(id)),
+        Answer::Error { id: None, message } => format!("an error without an id (`{}`)", quote(message)),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The model.
+// ---------------------------------------------------------------------------------------------
+
+/// A DUT as a [`Model`]: cases run one at a time (a mutex guards the process), each answered
+/// within the timeout or recorded as failed, with the process restarted before the next case.
+pub struct ExternalModel {
+    argv: Vec<String>,
+    arch: Arch,
+    timeout: Duration,
+    name: String,
+    version: String,
+    inner: Mutex<Inner>,
+}
+
+struct Inner {
+    process: Option<Process>,
+    next_id: u64,
+    failed_starts: u32,
+    /// Set after [`MAX_FAILED_STARTS`] failed restarts: why the DUT was given up on.
+    given_up: Option<String>,
+}
+
+impl fmt::Debug for ExternalModel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ExternalModel")
+            .field("argv", &self.argv)
+            .field("arch", &self.arch)
+            .field("timeout", &self.timeout)
+            .field("name", &self.name)
+            .field("version", &self.version)
+            .finish_non_exhaustive()
+    }
+}
+
+impl ExternalModel {
+    /// Starts the DUT `command_line` (split by [`split_command_line`]: shell-like quoting, no
+    /// shell) for `arch`, and exchanges hellos. `timeout` bounds each case's answer (the hello
+    /// gets at least [`MIN_HELLO_TIMEOUT`]).
+    ///
+    /// A DUT that refuses the hello (an `error` answer: wrong protocol or architecture) gives
+    /// [`ModelError::Unsupported`]; a DUT that cannot be started, crashes, hangs or answers
+    /// something else gives [`ModelError::Failed`].
+    pub fn spawn(command_line: &str, arch: Arch, timeout: Duration) -> Result<ExternalModel, ModelError> {
+        let argv = split_command_line(command_line).map_err(ModelError::Failed)?;
+        ExternalModel::spawn_argv(&argv, arch, timeout)
+    }
+
+    /// [`spawn`](ExternalModel::spawn) with the program and its arguments already split.
+    pub fn spawn_argv(argv: &[String], arch: Arch, timeout: Duration) -> Result<ExternalModel, ModelError> {
+        let (process, name, version) =
+            Process::start(argv, arch, timeout).map_err(StartError::into_model_error)?;
+        Ok(ExternalModel {
+            argv: argv.to_vec(),
+            arch,
+            timeout,
+            name,
+            version,
+            inner: Mutex::new(Inner { process: Some(process), next_id: 1, failed_starts: 0, given_up: None }),
+        })
+    }
+
+    /// The DUT as its hello named it: `name version`.
+    pub fn describe(&self) -> String {
+        format!("{} {}", self.name, self.version)
+    }
+
+    /// The program and arguments the DUT runs as.
+    pub fn command(&self) -> &[String] {
+        &self.argv
+    }
+
+    /// The per-case timeout.
+    pub fn timeout(&self) -> Duration {
+        self.timeout
+    }
+
+    /// Runs one case under an id of the caller's choosing (a vector id, say, which then appears
+    /// in the DUT's own logs). [`Model::run`] numbers cases `1`, `2`, ... instead.
+    pub fn run_case(&self, id: &str, arch: Arch, pre: &State, program: &[u32]) -> Result<Run, ModelError> {
+        if arch != self.arch {
+            return Err(ModelError::Unsupported(format!(
+                "the DUT was started for {}, not {arch}",
+                self.arch
+            )));
+        }
+        let mut inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
+        self.run_locked(&mut inner, id, pre, program)
+    }
+
+    fn run_locked(
+        &self,
+        inner: &mut Inner,
+        id: &str,
+        pre: &State,
+        program: &[u32],
+    ) -> Result<Run, ModelError> {
+        if let Some(why) = &inner.given_up {
+            return Err(ModelError::Failed(why.clone()));
+        }
+        let process = match &mut inner.process {
+            Some(p) => p,
+            slot @ None => match Process::start(&self.argv, self.arch, self.timeout) {
+                Ok((p, _, _)) => {
+                    inner.failed_starts = 0;
+                    slot.insert(p)
+                }
+                Err(e) => {
+                    inner.failed_starts += 1;
+                    let e = e.into_model_error();
+                    let message = format!("cannot restart the DUT: {}", model_error_text(&e));
+                    if inner.failed_starts >= MAX_FAILED_STARTS {
+                        inner.given_up = Some(format!(
+                            "the DUT was given up on after {MAX_FAILED_STARTS} failed restarts; the last: {message}"
+                        ));
+                    }
+                    return Err(ModelError::Failed(message));
+                }
+            },
+        };
+        let program: Vec<String> = program.iter().map(|w| format!("0x{w:08x}")).collect();
+        process.send(&serde_json::json!({
+            "type": "case",
+            "id": id,
+            "state": StateDoc::from_state(pre),
+            "program": program,
+        }));
+        let waiting_for = format!("case `{id}`");
+        let fatal = match process.receive(self.timeout, &waiting_for) {
+            Ok(Answer::Result { id: got, state, outcome }) if got == id => {
+                let mut post = pre.clone();
+                match state.apply_to(&mut post) {
+                    Ok(()) => return Ok(Run { post, outcome }),
+                    Err(e) => format!("malformed answer: the result's state does not apply: {e}"),
+                }
+            }
+            Ok(Answer::Unsupported { id: got, reason }) if got == id => {
+                return Err(ModelError::Unsupported(quote(&reason)));
+            }
+            Ok(Answer::Error { id: got, message }) if got.as_deref().is_none_or(|g| g == id) => {
+                return Err(ModelError::Failed(format!("the DUT reported an error: {}", quote(&message))));
+            }
+            Ok(other) => {
+                format!(
+                    "malformed answer: expected the answer to {waiting_for}, got {}",
+                    describe_answer(&other)
+                )
+            }
+            Err(e) => e,
+        };
+        if let Some(p) = inner.process.take() {
+            drop(p); // kill and reap; the next case starts a fresh one
+        }
+        Err(ModelError::Failed(fatal))
+    }
+}
+
+fn model_error_text(e: &ModelError) -> String {
+    match e {
+        ModelError::Unsupported(m) | ModelError::Failed(m) => m.clone(),
+    }
+}
+
+impl Model for ExternalModel {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn run(&self, arch: Arch, pre: &State, program: &[u32]) -> Result<Run, ModelError> {
+        if arch != self.arch {
+            return Err(ModelError::Unsupported(format!(
+                "the DUT was started for {}, not {arch}",
+                self.arch
+            )));
+        }
+        let mut inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
+        let id = inner.next_id.to_string();
+        inner.next_id += 1;
+        self.run_locked(&mut inner, &id, pre, program)
+    }
+}
+
+impl Drop for ExternalModel {
+    fn drop(&mut self) {
+        let inner = self.inner.get_mut().unwrap_or_else(PoisonError::into_inner);
+        if let Some(p) = inner.process.take() {
+            p.shutdown();
+        }
+    }
+}

@@ -1,0 +1,1383 @@
+//! The oracles of the coverage-guided fuzz targets (`fuzz/`), kept here so the targets are thin
+//! and the same checks run on stable Rust (`tests/fuzz_stable.rs`) and in `cargo xtask fuzz`.
+//!
+//! * [`diff_stream`]: bytes become an initial [`State`] (lanes biased to the operand classes of
+//!   [`operands`](crate::generate::operands)) and a stream of up to [`MAX_STREAM`] instructions
+//!   (typed instructions, raw words, predication blocks, SFPLOADMACRO bursts). The stream runs on
+//!   the reference [`Machine`] and on the [`FastMachine`] in lockstep; after every instruction the
+//!   two outcomes and states are compared, skipping what undefined or unspecified behaviour has
+//!   tainted (the [`Tracker`] of the golden vectors). A difference is minimised (instructions,
+//!   then state, then lanes) and returned as a [`Divergence`] whose `Display` is the whole report
+//!   with a regression vector.
+//! * [`decode_oracle`]: decoding any word for every [`Arch`] never panics, and a decoded
+//!   instruction re-encodes to the same word, decodes back to itself, and survives its text form.
+//! * [`vectors_load_oracle`]: the vector loader and the state deserialiser accept any bytes
+//!   without panicking.
+//! * [`dut_protocol_oracle`]: the DUT answer parser accepts any bytes without panicking.
+//!
+//! # The `diff_stream` input format
+//!
+//! Read with [`arbitrary::Unstructured`] (little-endian integers, zeros once the bytes run out),
+//! so every byte string is an input and [`encode_stream_input`] can write seeds for it:
+//!
+//! ```text
+//! input    := count:u8 section{count & 63} instr*      (at most MAX_STREAM instructions)
+//! section  := tag:u8 body                               (tag % 14 selects the body)
+//! instr    := tag:u8 body                               (tag % 8: 0 raw word, 1..=3 typed,
+//!                                                        4 if-block, 5 else, 6 end-if, 7 macro)
+//! ```
+//!
+//! The sections overwrite parts of a base state that already carries interesting values
+//! ([`base_state`]); see [`Section`] for each body.
+//!
+//! # Speed
+//!
+//! The loop is dominated by the two models' own work: the states are built once per input, never
+//! cloned per instruction; the comparison after each instruction reads the fast model's state in
+//! place (no conversion to [`State`]) and looks at Dst only when the instruction (or a pending
+//! SFPLOADMACRO schedule) may have written it, with a full comparison at the end. Conversions,
+//! text and the minimiser run only once a difference is found.
+
+use std::fmt;
+
+use arbitrary::{Arbitrary, Unstructured};
+use sfpu_fastpath::{FastMachine, FastState};
+use sfpu_reference::isa::{Arch, Instr, Opcode, decode, decode_ignoring_undrawn, parse_instr};
+use sfpu_reference::outcome::ALL_LANES;
+use sfpu_reference::state::{
+    AddrModSlot, Addressing, DST_COLS, DST_ROWS, FlagStack, FlagStackEntry, LANES, LaneConfig,
+    LoadMacroConfig, Misc, NUM_LREGS, ResetValues, Rwc, StateDoc,
+};
+use sfpu_reference::{Machine, Outcome, State};
+
+use crate::campaign::regression_snippet;
+use crate::generate::operands::{
+    FP_SPECIALS, INT_SPECIALS, Rng, bits_random, fp_random, fp_wide, lut_inputs, rotated, shift_amounts,
+};
+use crate::generate::{Case, mode_field, to_vector};
+use crate::taint::{Locations, Tracker, footprint};
+use crate::vectors::Vector;
+
+/// The longest instruction stream an input describes.
+pub const MAX_STREAM: usize = 64;
+
+/// The writable LRegs, in the order the sections index them.
+const WRITABLE_LREGS: [usize; 13] = [0, 1, 2, 3, 4, 5, 6, 7, 11, 12, 13, 14, 16];
+
+// ---------------------------------------------------------------------------------------------
+// The input.
+// ---------------------------------------------------------------------------------------------
+
+/// One part of the initial state an input sets, over [`base_state`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Section {
+    /// Tag 0: `LReg[reg]` from an operand pool: `reg:u8 pool:u8 arg:u32`; `pool % 8` is
+    /// FP specials rotated by `arg`, integer specials rotated, `arg` in every lane, shift amounts,
+    /// random bits, FP32 near 1, FP32 of any exponent, or piecewise-linear inputs (the random pools
+    /// seeded with `arg`).
+    LRegPool {
+        /// Index into the writable LRegs (`0..=7`, `11..=14`, `16`).
+        reg: u8,
+        /// The pool.
+        pool: u8,
+        /// Rotation, value or seed.
+        arg: u32,
+    },
+    /// Tag 1: `LReg[reg]` lane by lane: `reg:u8 value:u32{32}`.
+    LReg {
+        /// Index into the writable LRegs.
+        reg: u8,
+        /// One value per lane.
+        values: [u32; LANES],
+    },
+    /// Tag 2: `LaneFlags:u32 UseLaneFlagsForLaneEnable:u32` as lane masks.
+    Predication {
+        /// `LaneFlags`.
+        flags: u32,
+        /// `UseLaneFlagsForLaneEnable`.
+        uses: u32,
+    },
+    /// Tag 3: the flag stacks of the lanes in `lanes`: `lanes:u32 depth:u8 bits:u16`; entry `i`
+    /// (bottom first) has `LaneFlags` bit `2i` and `UseLaneFlagsForLaneEnable` bit `2i + 1`.
+    FlagStacks {
+        /// Lane mask.
+        lanes: u32,
+        /// Depth (`% 9`).
+        depth: u8,
+        /// The entries' bits.
+        bits: u16,
+    },
+    /// Tag 4: `LaneConfig` of the lanes in `lanes`: `lanes:u32 value:u32` (18 bits kept).
+    LaneConfig {
+        /// Lane mask.
+        lanes: u32,
+        /// The value.
+        value: u32,
+    },
+    /// Tag 5: `LoadMacroConfig` of the lanes in `lanes`, raw: `lanes:u32 template:u32{4}
+    /// sequence:u32{4} misc:u16`.
+    LoadMacroRaw {
+        /// Lane mask.
+        lanes: u32,
+        /// The configuration.
+        config: LoadMacroConfig,
+    },
+    /// Tag 6: `LoadMacroConfig` of every lane, made to do things: four typed instructions as the
+    /// templates, sequences whose selectors avoid the undefined selector 1, `misc:u16`.
+    LoadMacroTyped {
+        /// The configuration.
+        config: LoadMacroConfig,
+    },
+    /// Tag 7: the PRNG of every lane: `value:u32{32}`.
+    Prng {
+        /// One state per lane.
+        values: [u32; LANES],
+    },
+    /// Tag 8: the PRNG of the lanes in `lanes`: `lanes:u32 value:u32`.
+    PrngSplat {
+        /// Lane mask.
+        lanes: u32,
+        /// The state.
+        value: u32,
+    },
+    /// Tag 9: Dst rows `row..row + count`, cell by cell: `row:u16 count:u8 cell:u16{16 * count}`
+    /// (`row % 1024`, `count + 1` rows, stopping at row 1023).
+    DstRows {
+        /// First physical row.
+        row: u16,
+        /// The cells, 16 per row.
+        cells: Vec<[u16; DST_COLS]>,
+    },
+    /// Tag 10: `DstRowValid` of rows `row..row + count`: `row:u16 count:u16 valid:u8`.
+    DstValid {
+        /// First row (`% 1024`).
+        row: u16,
+        /// Rows (`% 1024 + 1`).
+        count: u16,
+        /// Whether they are valid (bit 0).
+        valid: bool,
+    },
+    /// Tag 11: the addressing configuration and RWCs, field by field (masked to each width).
+    Addressing(Box<Addressing>),
+    /// Tag 12: one address-modifier slot: `index:u8` and its fields.
+    AddrMod {
+        /// Slot (`% 8`).
+        index: u8,
+        /// The slot.
+        slot: AddrModSlot,
+    },
+    /// Tag 13: every cell of rows `row..row + count` set to `value`: `row:u16 count:u16 value:u16`.
+    DstFill {
+        /// First row (`% 1024`).
+        row: u16,
+        /// Rows (`% 1024 + 1`).
+        count: u16,
+        /// The cell value.
+        value: u16,
+    },
+}
+
+/// A decoded `diff_stream` input: the initial state's sections and the instructions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StreamInput {
+    /// Applied in order over [`base_state`].
+    pub sections: Vec<Section>,
+    /// The stream, at most [`MAX_STREAM`] instructions.
+    pub program: Vec<Instr>,
+}
+
+fn u8_(u: &mut Unstructured<'_>) -> u8 {
+    u8::arbitrary(u).unwrap_or(0)
+}
+fn u16_(u: &mut Unstructured<'_>) -> u16 {
+    u16::arbitrary(u).unwrap_or(0)
+}
+fn u32_(u: &mut Unstructured<'_>) -> u32 {
+    u32::arbitrary(u).unwrap_or(0)
+}
+fn lanes32(u: &mut Unstructured<'_>) -> [u32; LANES] {
+    std::array::from_fn(|_| u32_(u))
+}
+
+/// A raw word as an instruction: a non-SFPU opcode byte is folded onto the 42 opcodes, undrawn
+/// bits are dropped.
+pub fn word_to_instr(word: u32) -> Instr {
+    let op = (word >> 24) as u8;
+    let op = if Opcode::from_u8(op).is_some() { op } else { 0x70 + op % Opcode::ALL.len() as u8 };
+    let word = ((op as u32) << 24) | (word & 0x00FF_FFFF);
+    match decode_ignoring_undrawn(Arch::Blackhole, word) {
+        Ok((i, _)) => i,
+        Err(_) => Instr::SFPNOP {},
+    }
+}
+
+/// Interesting 12-bit immediates (signed where the field is).
+const IMM12_SPECIALS: [u32; 8] = [0x000, 0x001, 0xFFF, 0x7FF, 0x800, 0x01F, 0x020, 0xFE0];
+/// Interesting 16-bit immediates: 0, all ones, the sign bit, BF16 1.0 / -1.0 / Inf / NaN, 0x7FFF.
+const IMM16_SPECIALS: [u32; 8] = [0x0000, 0xFFFF, 0x8000, 0x3F80, 0xBF80, 0x7F80, 0x7FC0, 0x7FFF];
+
+/// A typed instruction: an opcode, then every field chosen with a bias (registers mostly
+/// general, immediates often extreme, modes over their whole range).
+fn typed_instr(u: &mut Unstructured<'_>) -> Instr {
+    let op = Opcode::ALL[u8_(u) as usize % Opcode::ALL.len()];
+    let mut word = (op.number() as u32) << 24;
+    for f in op.fields() {
+        let max = (1u32 << f.bits) - 1;
+        let v = match f.name {
+            "VA" | "VB" | "VC" | "VD" => {
+                let b = u8_(u) as u32;
+                if b & 0x80 == 0 { b % 8 } else { b % 16 }
+            }
+            "Imm12" => {
+                let v = u16_(u) as u32;
+                match v >> 14 {
+                    0 => ((v & 63) as i32 - 32) as u32 & max,
+                    1 => IMM12_SPECIALS[(v & 7) as usize],
+                    _ => v & max,
+                }
+            }
+            "Imm16" => {
+                let sel = u8_(u);
+                let v = u16_(u) as u32;
+                if sel & 3 == 0 { IMM16_SPECIALS[(sel >> 2) as usize & 7] } else { v }
+            }
+            "Imm9" | "Imm10" => {
+                let v = u16_(u) as u32;
+                // Mostly the first rows of Dst, which the base state fills.
+                if v & 0x8000 == 0 { v % 64 } else { v & max }
+            }
+            // SFPLOADI's defined Mod0 values, mostly (the others are undefined behaviour, after
+            // which nothing is compared).
+            "Mod0" if op == Opcode::SFPLOADI => {
+                let b = u8_(u);
+                if b & 0xE0 != 0 { [0, 1, 2, 4, 8, 10][b as usize % 6] } else { b as u32 & max }
+            }
+            _ => u8_(u) as u32 & max,
+        };
+        word |= (v & max) << f.lo;
+    }
+    word_to_instr(word)
+}
+
+/// The fixed instructions of the predication blocks (`generate::streams` uses the same).
+fn block_instr(text: &str) -> Instr {
+    text.parse().unwrap_or(Instr::SFPNOP {})
+}
+
+/// Decodes one stream element, pushing its instructions.
+fn stream_element(u: &mut Unstructured<'_>, out: &mut Vec<Instr>) {
+    let tag = u8_(u);
+    match tag % 8 {
+        0 => out.push(word_to_instr(u32_(u))),
+        1..=3 => out.push(typed_instr(u)),
+        4 => {
+            // if: enable lane flags, save them, then a condition.
+            out.push(block_instr("TTI_SFPENCC(1, 0, 0, 2)"));
+            out.push(block_instr("TTI_SFPPUSHC(0, 0, 0, 0)"));
+            let op =
+                [Opcode::SFPSETCC, Opcode::SFPGT, Opcode::SFPLE, Opcode::SFPIADD][(tag >> 3) as usize & 3];
+            let (a, b, c) = (u8_(u) as u32, u8_(u) as u32, u16_(u) as u32);
+            out.push(crate::generate::build(
+                op,
+                &[("VC", a % 8), ("VD", b % 8), ("Mod1", a >> 4), ("Imm1", b >> 7), ("Imm12", c & 0xFFF)],
+            ));
+        }
+        5 => out.push(block_instr("TTI_SFPCOMPC(0, 0, 0, 0)")),
+        6 => {
+            // end if, or (rarely) a pop/push with another Mod1.
+            let m = if tag >> 3 == 0 { u8_(u) as u32 & 15 } else { 0 };
+            out.push(crate::generate::build(Opcode::SFPPOPC, &[("Mod1", m)]));
+        }
+        _ => {
+            // SFPLOADMACRO, then a few instructions' time for what it schedules.
+            let b = u8_(u) as u32;
+            let imm = u16_(u) as u32;
+            out.push(crate::generate::build(
+                Opcode::SFPLOADMACRO,
+                &[
+                    ("MacroIndex", b & 3),
+                    ("VDLo", (b >> 2) & 3),
+                    ("VDHi", (b >> 4) & 1),
+                    ("Mod0", imm >> 12),
+                    ("AddrMod", (imm >> 9) & 7),
+                    ("Imm9", imm & 31),
+                ],
+            ));
+            for _ in 0..(b >> 5) & 3 {
+                out.push(Instr::SFPNOP {});
+            }
+        }
+    }
+}
+
+fn section(u: &mut Unstructured<'_>) -> Section {
+    match u8_(u) % 14 {
+        0 => Section::LRegPool { reg: u8_(u), pool: u8_(u), arg: u32_(u) },
+        1 => Section::LReg { reg: u8_(u), values: lanes32(u) },
+        2 => Section::Predication { flags: u32_(u), uses: u32_(u) },
+        3 => Section::FlagStacks { lanes: u32_(u), depth: u8_(u), bits: u16_(u) },
+        4 => Section::LaneConfig { lanes: u32_(u), value: u32_(u) },
+        5 => Section::LoadMacroRaw {
+            lanes: u32_(u),
+            config: LoadMacroConfig {
+                InstructionTemplate: std::array::from_fn(|_| u32_(u)),
+                Sequence: std::array::from_fn(|_| u32_(u)),
+                Misc: Misc::truncating(u16_(u) as u32),
+            },
+        },
+        6 => Section::LoadMacroTyped {
+            config: LoadMacroConfig {
+                InstructionTemplate: std::array::from_fn(|_| typed_instr(u).encode()),
+                Sequence: std::array::from_fn(|_| u32_(u) & 0x7F7F_7F7F & !0x0101_0101),
+                Misc: Misc::truncating(u16_(u) as u32),
+            },
+        },
+        7 => Section::Prng { values: lanes32(u) },
+        8 => Section::PrngSplat { lanes: u32_(u), value: u32_(u) },
+        9 => {
+            let row = u16_(u) % DST_ROWS as u16;
+            let count = (u8_(u) as usize + 1).min(DST_ROWS - row as usize);
+            let cells = (0..count).map(|_| std::array::from_fn(|_| u16_(u))).collect();
+            Section::DstRows { row, cells }
+        }
+        10 => Section::DstValid { row: u16_(u), count: u16_(u), valid: u8_(u) & 1 != 0 },
+        11 => Section::Addressing(Box::new(addressing(u))),
+        12 => Section::AddrMod { index: u8_(u), slot: addr_mod_slot(u) },
+        _ => Section::DstFill { row: u16_(u), count: u16_(u), value: u16_(u) },
+    }
+}
+
+fn addressing(u: &mut Unstructured<'_>) -> Addressing {
+    let flags = u16_(u);
+    let f = |b: u32| flags >> b & 1 != 0;
+    let mut a = Addressing {
+        DEST_TARGET_REG_CFG_MATH_Offset: u16_(u) & 0x3FF,
+        SFPU_STACK_Incr: u16_(u) & 0x3FF,
+        SFPU_DEST_FMT_Enable: f(0),
+        SFPU_DEST_FMT_Base: u16_(u) & 0xF,
+        ADDR_MOD_SET_Base: f(1),
+        ADDR_MOD: [AddrModSlot::default(); 8],
+        DEST_REGW_BASE_Base: u16_(u) & 0x3FF,
+        DEST_SP_BASE_Base: u16_(u) & 0x3FF,
+        ALU_ACC_CTRL_SFPU_Fp32_enabled: f(2),
+        ALU_FORMAT_SPEC_REG_SrcB_override: f(3),
+        ALU_FORMAT_SPEC_REG_SrcB_val: u16_(u) & 0xF,
+        ALU_FORMAT_SPEC_REG1_SrcB: u16_(u) & 0xF,
+        DEST_ACCESS_CFG_remap_addrs: f(4),
+        DEST_ACCESS_CFG_swizzle_32b: f(5),
+        DBG_FEATURE_DISABLE_bit11: f(6),
+        RWC: Rwc::default(),
+    };
+    a.RWC = Rwc {
+        Dst: u16_(u) & 0x3FF,
+        Dst_Cr: u16_(u) & 0x3FF,
+        SrcA: u16_(u) & 0x3F,
+        SrcA_Cr: u16_(u) & 0x3F,
+        SrcB: u16_(u) & 0x3F,
+        SrcB_Cr: u16_(u) & 0x3F,
+        FidelityPhase: u16_(u) & 3,
+        ExtraAddrModBit: u16_(u) & 1,
+        Sp: u16_(u) & 0x3FF,
+    };
+    a
+}
+
+fn addr_mod_slot(u: &mut Unstructured<'_>) -> AddrModSlot {
+    let flags = u16_(u);
+    let f = |b: u32| flags >> b & 1 != 0;
+    AddrModSlot {
+        SrcAIncr: u16_(u) & 0x3F,
+        SrcACR: f(0),
+        SrcAClear: f(1),
+        SrcBIncr: u16_(u) & 0x3F,
+        SrcBCR: f(2),
+        SrcBClear: f(3),
+        DestIncr: u16_(u) & 0x3FF,
+        DestCR: f(4),
+        DestClear: f(5),
+        DestCToCR: f(6),
+        FidelityIncr: u16_(u) & 3,
+        FidelityClear: f(7),
+        BiasIncr: u16_(u) & 0xF,
+        BiasClear: f(8),
+    }
+}
+
+impl<'a> Arbitrary<'a> for StreamInput {
+    fn arbitrary(u: &mut Unstructured<'a>) -> arbitrary::Result<Self> {
+        let count = u8_(u) & 63;
+        let sections = (0..count).map(|_| section(u)).collect();
+        let mut program = Vec::new();
+        while !u.is_empty() && program.len() < MAX_STREAM {
+            stream_element(u, &mut program);
+        }
+        program.truncate(MAX_STREAM);
+        Ok(StreamInput { sections, program })
+    }
+}
+
+impl StreamInput {
+    /// Decodes `data` (any bytes).
+    pub fn from_bytes(data: &[u8]) -> StreamInput {
+        let mut u = Unstructured::new(data);
+        StreamInput::arbitrary(&mut u).unwrap_or(StreamInput { sections: Vec::new(), program: Vec::new() })
+    }
+
+    /// The initial state: [`base_state`] with the sections applied.
+    pub fn state(&self) -> State {
+        let mut s = base_state();
+        for sec in &self.sections {
+            apply(&mut s, sec);
+        }
+        s
+    }
+}
+
+/// The state every input starts from before its sections: the documented reset (zeros where it
+/// is unspecified) with interesting operands already in place. `LReg[0..=6]` hold the FP and
+/// integer special values at different rotations (so every lane meets a different partner),
+/// `LReg[7]`'s low four bits are `lane & 15` (the indirect register modes), Dst rows 0..64 hold
+/// BF16/FP16 specials and FP32 halves, and `DISABLE_BACKDOOR_LOAD` is set so `VD >= 12` executes.
+pub fn base_state() -> State {
+    let mut s = State::reset(&ResetValues::ZEROS);
+    s.LReg[0] = FP_SPECIALS;
+    s.LReg[1] = INT_SPECIALS;
+    s.LReg[2] = rotated(&FP_SPECIALS, 7);
+    s.LReg[3] = rotated(&INT_SPECIALS, 5);
+    s.LReg[4] = rotated(&FP_SPECIALS, 13);
+    s.LReg[5] = rotated(&FP_SPECIALS, 3);
+    s.LReg[6] = rotated(&INT_SPECIALS, 11);
+    s.LReg[7] = std::array::from_fn(|l| (FP_SPECIALS[(l + 17) % LANES] & !15) | (l as u32 & 15));
+    for r in 0..64 {
+        s.Dst.DstBits[r] = std::array::from_fn(|c| {
+            let v = FP_SPECIALS[(r * 16 + c) % LANES];
+            if r % 2 == 0 { (v >> 16) as u16 } else { v as u16 }
+        });
+    }
+    let stack = FlagStack::from_entries(&[
+        FlagStackEntry { LaneFlags: true, UseLaneFlagsForLaneEnable: false },
+        FlagStackEntry { LaneFlags: false, UseLaneFlagsForLaneEnable: true },
+    ])
+    .unwrap_or_default();
+    let config = base_load_macro_config();
+    for l in 0..LANES {
+        s.LaneConfig[l] = LaneConfig::truncating(2);
+        s.PRNG[l] = 0x9E37_79B9u32.wrapping_mul(l as u32 + 1);
+        s.FlagStack[l] = stack;
+        s.LoadMacroConfig[l] = config;
+    }
+    s
+}
+
+/// The base state's SFPLOADMACRO configuration (the same in every lane): templates SFPMAD,
+/// SFPIADD (immediate, no flags), SFPSTOCHRND and SFPSTORE; macro 0 schedules the SFPIADD, the
+/// SFPMAD one cycle later and a store two cycles later; macro 1 the SFPIADD into `LReg[16]` and a
+/// store; macro 2 the SFPMAD alone; macro 3 the SFPSTOCHRND alone. Sequence bytes: selector in
+/// bits `[2:0]`, delay in `[5:3]`, `VD = 16` in bit 6, the VB/VC swap in bit 7; byte `i` drives
+/// sub-unit `i` (simple, MAD, round, store).
+pub fn base_load_macro_config() -> LoadMacroConfig {
+    use crate::generate::build;
+    LoadMacroConfig {
+        InstructionTemplate: [
+            build(Opcode::SFPMAD, &[("VA", 1), ("VB", 2), ("VC", 3), ("VD", 4)]).encode(),
+            build(Opcode::SFPIADD, &[("Imm12", 3), ("VC", 0), ("VD", 0), ("Mod1", 5)]).encode(),
+            build(Opcode::SFPSTOCHRND, &[("VC", 2), ("VD", 2), ("Mod1", 1)]).encode(),
+            build(Opcode::SFPSTORE, &[]).encode(),
+        ],
+        Sequence: [0x130C_0005, 0x1300_0045, 0x0000_0400, 0x0006_0000],
+        Misc: Misc::truncating(0),
+    }
+}
+
+fn lanes_of(mask: u32) -> impl Iterator<Item = usize> {
+    (0..LANES).filter(move |l| mask >> l & 1 != 0)
+}
+
+/// Applies one section to `s`.
+pub fn apply(s: &mut State, sec: &Section) {
+    match sec {
+        Section::LRegPool { reg, pool, arg } => {
+            let reg = WRITABLE_LREGS[*reg as usize % WRITABLE_LREGS.len()];
+            let mut rng = Rng::new(*arg as u64);
+            let k = *arg as usize % LANES;
+            s.LReg[reg] = match pool % 8 {
+                0 => rotated(&FP_SPECIALS, k),
+                1 => rotated(&INT_SPECIALS, k),
+                2 => [*arg; LANES],
+                3 => shift_amounts(&mut rng),
+                4 => bits_random(&mut rng),
+                5 => fp_random(&mut rng),
+                6 => fp_wide(&mut rng),
+                _ => lut_inputs(&mut rng),
+            };
+        }
+        Section::LReg { reg, values } => {
+            s.LReg[WRITABLE_LREGS[*reg as usize % WRITABLE_LREGS.len()]] = *values
+        }
+        Section::Predication { flags, uses } => {
+            for l in 0..LANES {
+                s.LaneFlags[l] = flags >> l & 1 != 0;
+                s.UseLaneFlagsForLaneEnable[l] = uses >> l & 1 != 0;
+            }
+        }
+        Section::FlagStacks { lanes, depth, bits } => {
+            let entries: Vec<FlagStackEntry> = (0..(*depth % 9) as u32)
+                .map(|i| FlagStackEntry {
+                    LaneFlags: bits >> (2 * i) & 1 != 0,
+                    UseLaneFlagsForLaneEnable: bits >> (2 * i + 1) & 1 != 0,
+                })
+                .collect();
+            let stack = FlagStack::from_entries(&entries).unwrap_or_default();
+            for l in lanes_of(*lanes) {
+                s.FlagStack[l] = stack;
+            }
+        }
+        Section::LaneConfig { lanes, value } => {
+            for l in lanes_of(*lanes) {
+                s.LaneConfig[l] = LaneConfig::truncating(*value);
+            }
+        }
+        Section::LoadMacroRaw { lanes, config } => {
+            for l in lanes_of(*lanes) {
+                s.LoadMacroConfig[l] = *config;
+            }
+        }
+        Section::LoadMacroTyped { config } => s.LoadMacroConfig = [*config; LANES],
+        Section::Prng { values } => s.PRNG = *values,
+        Section::PrngSplat { lanes, value } => {
+            for l in lanes_of(*lanes) {
+                s.PRNG[l] = *value;
+            }
+        }
+        Section::DstRows { row, cells } => {
+            for (i, r) in cells.iter().enumerate() {
+                if let Some(dst) = s.Dst.DstBits.get_mut(*row as usize % DST_ROWS + i) {
+                    *dst = *r;
+                }
+            }
+        }
+        Section::DstValid { row, count, valid } => {
+            let start = *row as usize % DST_ROWS;
+            let end = (start + *count as usize % DST_ROWS + 1).min(DST_ROWS);
+            s.Dst.DstRowValid[start..end].fill(*valid);
+        }
+        Section::Addressing(a) => s.Addressing = **a,
+        Section::AddrMod { index, slot } => s.Addressing.ADDR_MOD[*index as usize % 8] = *slot,
+        Section::DstFill { row, count, value } => {
+            let start = *row as usize % DST_ROWS;
+            let end = (start + *count as usize % DST_ROWS + 1).min(DST_ROWS);
+            s.Dst.DstBits[start..end].fill([*value; DST_COLS]);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Encoding inputs (seed corpora, minimised cases).
+// ---------------------------------------------------------------------------------------------
+
+fn put16(out: &mut Vec<u8>, v: u16) {
+    out.extend_from_slice(&v.to_le_bytes());
+}
+fn put32(out: &mut Vec<u8>, v: u32) {
+    out.extend_from_slice(&v.to_le_bytes());
+}
+
+fn encode_section(out: &mut Vec<u8>, sec: &Section) {
+    match sec {
+        Section::LRegPool { reg, pool, arg } => {
+            out.extend([0, *reg, *pool]);
+            put32(out, *arg);
+        }
+        Section::LReg { reg, values } => {
+            out.extend([1, *reg]);
+            values.iter().for_each(|&v| put32(out, v));
+        }
+        Section::Predication { flags, uses } => {
+            out.push(2);
+            put32(out, *flags);
+            put32(out, *uses);
+        }
+        Section::FlagStacks { lanes, depth, bits } => {
+            out.push(3);
+            put32(out, *lanes);
+            out.push(*depth);
+            put16(out, *bits);
+        }
+        Section::LaneConfig { lanes, value } => {
+            out.push(4);
+            put32(out, *lanes);
+            put32(out, *value);
+        }
+        Section::LoadMacroRaw { lanes, config } => {
+            out.push(5);
+            put32(out, *lanes);
+            config.InstructionTemplate.iter().chain(&config.Sequence).for_each(|&v| put32(out, v));
+            put16(out, config.Misc.bits() as u16);
+        }
+        Section::LoadMacroTyped { config } => {
+            // Typed templates cannot hold every word: written as the raw form for all lanes.
+            encode_section(out, &Section::LoadMacroRaw { lanes: ALL_LANES, config: *config });
+        }
+        Section::Prng { values } => {
+            out.push(7);
+            values.iter().for_each(|&v| put32(out, v));
+        }
+        Section::PrngSplat { lanes, value } => {
+            out.push(8);
+            put32(out, *lanes);
+            put32(out, *value);
+        }
+        Section::DstRows { row, cells } => {
+            for (k, chunk) in cells.chunks(256).enumerate() {
+                out.push(9);
+                put16(out, row + 256 * k as u16);
+                out.push((chunk.len() - 1) as u8);
+                chunk.iter().flatten().for_each(|&c| put16(out, c));
+            }
+        }
+        Section::DstValid { row, count, valid } => {
+            out.push(10);
+            put16(out, *row);
+            put16(out, *count);
+            out.push(*valid as u8);
+        }
+        Section::Addressing(a) => {
+            out.push(11);
+            let flags = [
+                a.SFPU_DEST_FMT_Enable,
+                a.ADDR_MOD_SET_Base,
+                a.ALU_ACC_CTRL_SFPU_Fp32_enabled,
+                a.ALU_FORMAT_SPEC_REG_SrcB_override,
+                a.DEST_ACCESS_CFG_remap_addrs,
+                a.DEST_ACCESS_CFG_swizzle_32b,
+                a.DBG_FEATURE_DISABLE_bit11,
+            ];
+            put16(out, flags.iter().enumerate().fold(0, |m, (i, &b)| m | (b as u16) << i));
+            for v in [
+                a.DEST_TARGET_REG_CFG_MATH_Offset,
+                a.SFPU_STACK_Incr,
+                a.SFPU_DEST_FMT_Base,
+                a.DEST_REGW_BASE_Base,
+                a.DEST_SP_BASE_Base,
+                a.ALU_FORMAT_SPEC_REG_SrcB_val,
+                a.ALU_FORMAT_SPEC_REG1_SrcB,
+            ] {
+                put16(out, v);
+            }
+            let r = &a.RWC;
+            for v in [
+                r.Dst,
+                r.Dst_Cr,
+                r.SrcA,
+                r.SrcA_Cr,
+                r.SrcB,
+                r.SrcB_Cr,
+                r.FidelityPhase,
+                r.ExtraAddrModBit,
+                r.Sp,
+            ] {
+                put16(out, v);
+            }
+        }
+        Section::AddrMod { index, slot: m } => {
+            out.extend([12, *index]);
+            let flags = [
+                m.SrcACR,
+                m.SrcAClear,
+                m.SrcBCR,
+                m.SrcBClear,
+                m.DestCR,
+                m.DestClear,
+                m.DestCToCR,
+                m.FidelityClear,
+                m.BiasClear,
+            ];
+            put16(out, flags.iter().enumerate().fold(0, |acc, (i, &b)| acc | (b as u16) << i));
+            for v in [m.SrcAIncr, m.SrcBIncr, m.DestIncr, m.FidelityIncr, m.BiasIncr] {
+                put16(out, v);
+            }
+        }
+        Section::DstFill { row, count, value } => {
+            out.push(13);
+            put16(out, *row);
+            put16(out, *count);
+            put16(out, *value);
+        }
+    }
+}
+
+/// The sections that turn [`base_state`] into `s` (exactly, for every valid state).
+pub fn sections_for(s: &State) -> Vec<Section> {
+    let base = base_state();
+    let mut out = Vec::new();
+    for (i, &reg) in WRITABLE_LREGS.iter().enumerate() {
+        let v = s.LReg[reg];
+        if v != base.LReg[reg] {
+            out.push(if v.iter().all(|&x| x == v[0]) {
+                Section::LRegPool { reg: i as u8, pool: 2, arg: v[0] }
+            } else {
+                Section::LReg { reg: i as u8, values: v }
+            });
+        }
+    }
+    let mask = |f: &dyn Fn(usize) -> bool| (0..LANES).fold(0u32, |m, l| m | (f(l) as u32) << l);
+    let (flags, uses) = (mask(&|l| s.LaneFlags[l]), mask(&|l| s.UseLaneFlagsForLaneEnable[l]));
+    if flags != 0 || uses != 0 {
+        out.push(Section::Predication { flags, uses });
+    }
+    // Per-lane parts, grouped by value (one section per distinct value).
+    fn groups<T: PartialEq + Copy>(values: &[T; LANES], base: &[T; LANES]) -> Vec<(u32, T)> {
+        let mut g: Vec<(u32, T)> = Vec::new();
+        for l in 0..LANES {
+            if values[l] == base[l] {
+                continue;
+            }
+            match g.iter_mut().find(|(_, v)| *v == values[l]) {
+                Some((m, _)) => *m |= 1 << l,
+                None => g.push((1 << l, values[l])),
+            }
+        }
+        g
+    }
+    for (lanes, st) in groups(&s.FlagStack, &base.FlagStack) {
+        let bits = st.entries().iter().enumerate().fold(0u16, |m, (i, e)| {
+            m | (e.LaneFlags as u16) << (2 * i) | (e.UseLaneFlagsForLaneEnable as u16) << (2 * i + 1)
+        });
+        out.push(Section::FlagStacks { lanes, depth: st.len() as u8, bits });
+    }
+    for (lanes, c) in groups(&s.LaneConfig, &base.LaneConfig) {
+        out.push(Section::LaneConfig { lanes, value: c.bits() });
+    }
+    for (lanes, config) in groups(&s.LoadMacroConfig, &base.LoadMacroConfig) {
+        out.push(Section::LoadMacroRaw { lanes, config });
+    }
+    if s.PRNG != base.PRNG {
+        let g = groups(&s.PRNG, &base.PRNG);
+        if g.len() <= 2 {
+            out.extend(g.into_iter().map(|(lanes, value)| Section::PrngSplat { lanes, value }));
+        } else {
+            out.push(Section::Prng { values: s.PRNG });
+        }
+    }
+    if s.Dst.DstBits != base.Dst.DstBits {
+        // Clear the base's rows if the state does not keep them, then the non-zero rows in runs.
+        let keeps_base = (0..64).all(|r| s.Dst.DstBits[r] == base.Dst.DstBits[r]);
+        let reference =
+            if keeps_base { base.Dst.DstBits.clone() } else { Box::new([[0u16; DST_COLS]; DST_ROWS]) };
+        if !keeps_base {
+            out.push(Section::DstFill { row: 0, count: DST_ROWS as u16 - 1, value: 0 });
+        }
+        let mut r = 0;
+        while r < DST_ROWS {
+            if s.Dst.DstBits[r] == reference[r] {
+                r += 1;
+                continue;
+            }
+            let start = r;
+            while r < DST_ROWS && s.Dst.DstBits[r] != reference[r] {
+                r += 1;
+            }
+            out.push(Section::DstRows { row: start as u16, cells: s.Dst.DstBits[start..r].to_vec() });
+        }
+    }
+    let mut r = 0;
+    while r < DST_ROWS {
+        if s.Dst.DstRowValid[r] {
+            r += 1;
+            continue;
+        }
+        let start = r;
+        while r < DST_ROWS && !s.Dst.DstRowValid[r] {
+            r += 1;
+        }
+        out.push(Section::DstValid { row: start as u16, count: (r - start - 1) as u16, valid: false });
+    }
+    if s.Addressing != base.Addressing {
+        let mut top = s.Addressing;
+        top.ADDR_MOD = base.Addressing.ADDR_MOD;
+        if top != base.Addressing {
+            out.push(Section::Addressing(Box::new(top)));
+        }
+        for (i, slot) in s.Addressing.ADDR_MOD.iter().enumerate() {
+            if *slot != base.Addressing.ADDR_MOD[i] {
+                out.push(Section::AddrMod { index: i as u8, slot: *slot });
+            }
+        }
+    }
+    out
+}
+
+/// The bytes of a `diff_stream` input that starts from `state` (any valid state) and runs
+/// `program` (raw words, so every instruction is represented exactly; at most [`MAX_STREAM`]).
+/// `None` if the state needs more than 63 sections.
+pub fn encode_stream_input(state: &State, program: &[Instr]) -> Option<Vec<u8>> {
+    let mut sections = Vec::new();
+    for sec in sections_for(state) {
+        // Long Dst runs are written as several sections.
+        match &sec {
+            Section::DstRows { row, cells } if cells.len() > 256 => {
+                for (k, chunk) in cells.chunks(256).enumerate() {
+                    sections.push(Section::DstRows { row: row + 256 * k as u16, cells: chunk.to_vec() });
+                }
+            }
+            _ => sections.push(sec),
+        }
+    }
+    if sections.len() > 63 {
+        return None;
+    }
+    let mut out = vec![sections.len() as u8];
+    for sec in &sections {
+        encode_section(&mut out, sec);
+    }
+    for instr in program.iter().take(MAX_STREAM) {
+        out.push(0);
+        put32(&mut out, instr.encode());
+    }
+    Some(out)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Running both models.
+// ---------------------------------------------------------------------------------------------
+
+/// What differed at the first divergence.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Found {
+    /// The instruction after which it was seen (`program.len()` for the final drain).
+    pub index: usize,
+    /// The state locations that differ (outside the tainted ones).
+    pub differing: Locations,
+    /// The two outcomes, when they differ: (reference, fastpath).
+    pub outcomes: Option<(Outcome, Outcome)>,
+    /// The reference's state at that point.
+    pub reference: State,
+    /// The fast model's state at that point.
+    pub fast: State,
+}
+
+/// The lanes of `s` that `d` names, whatever the part (for lane minimisation and reports).
+fn lanes_in(d: &Locations) -> u32 {
+    let mut m = d.LaneFlags.0
+        | d.UseLaneFlagsForLaneEnable.0
+        | d.FlagStack.0
+        | d.LaneConfig.0
+        | d.LoadMacroConfig.0
+        | d.PRNG.0;
+    for reg in 0..NUM_LREGS {
+        m |= d.lreg(reg);
+    }
+    if d.Dst || d.Addressing || d.all { ALL_LANES } else { m }
+}
+
+/// Whether `footprint(instr).reads` touches something in `tainted` (any lane).
+fn reads_tainted(instr: &Instr, tainted: &Locations) -> bool {
+    if tainted.is_empty() {
+        return false;
+    }
+    let f = footprint(instr);
+    if tainted.all || f.everything {
+        return true;
+    }
+    let r = &f.reads;
+    (0..NUM_LREGS).any(|reg| r.lregs >> reg & 1 != 0 && tainted.lreg(reg) != 0)
+        || (r.lane_flags && tainted.LaneFlags.0 != 0)
+        || (r.use_flags && tainted.UseLaneFlagsForLaneEnable.0 != 0)
+        || (r.flag_stack && tainted.FlagStack.0 != 0)
+        || (r.lane_config && tainted.LaneConfig.0 != 0)
+        || (r.lmc && tainted.LoadMacroConfig.0 != 0)
+        || (r.prng && tainted.PRNG.0 != 0)
+        || (r.dst && tainted.Dst)
+        || (r.addressing && tainted.Addressing)
+}
+
+/// The locations where the fast model's state differs from the reference's outside `skip`,
+/// reading [`FastState`] in place. Dst is compared only if `with_dst`.
+pub fn differing_fast(expected: &State, actual: &FastState, skip: &Locations, with_dst: bool) -> Locations {
+    let mut d = Locations::default();
+    if skip.all {
+        return d;
+    }
+    for reg in 0..NUM_LREGS {
+        let (e, a) = (&expected.LReg[reg], &actual.lreg[reg]);
+        if e != a {
+            let lanes = (0..LANES).fold(0u32, |m, l| m | ((e[l] != a[l]) as u32) << l) & !skip.lreg(reg);
+            if lanes != 0 {
+                d.LReg.insert(sfpu_reference::state::Index(reg as u16), sfpu_reference::state::Hex(lanes));
+            }
+        }
+    }
+    let mask = |f: &dyn Fn(usize) -> bool| (0..LANES).fold(0u32, |m, l| m | (f(l) as u32) << l);
+    d.LaneFlags.0 = (mask(&|l| expected.LaneFlags[l]) ^ actual.lane_flags) & !skip.LaneFlags.0;
+    d.UseLaneFlagsForLaneEnable.0 = (mask(&|l| expected.UseLaneFlagsForLaneEnable[l]) ^ actual.use_flags)
+        & !skip.UseLaneFlagsForLaneEnable.0;
+    d.FlagStack.0 = mask(&|l| expected.FlagStack[l] != actual.stack.lane_stack(l)) & !skip.FlagStack.0;
+    let lc = actual.lane_configs();
+    d.LaneConfig.0 = mask(&|l| expected.LaneConfig[l].bits() != lc[l]) & !skip.LaneConfig.0;
+    let m = &actual.lmc;
+    d.LoadMacroConfig.0 = mask(&|l| {
+        let c = &expected.LoadMacroConfig[l];
+        (0..4).any(|k| c.InstructionTemplate[k] != m.template[k][l] || c.Sequence[k] != m.sequence[k][l])
+            || c.Misc.bits() != m.misc[l]
+    }) & !skip.LoadMacroConfig.0;
+    d.PRNG.0 = mask(&|l| expected.PRNG[l] != actual.prng[l]) & !skip.PRNG.0;
+    d.Dst = with_dst && !skip.Dst && expected.Dst != actual.dst;
+    d.Addressing = !skip.Addressing && expected.Addressing != actual.addressing;
+    d
+}
+
+/// Runs `program` from `pre` on both models in lockstep, comparing after every instruction and
+/// after the final drain; the first difference, if any.
+pub fn compare(pre: &State, program: &[Instr]) -> Option<Found> {
+    compare_counted(pre, program).0
+}
+
+/// [`compare`], also returning how many instructions were compared: the comparison stops early
+/// (without a difference) once undefined behaviour leaves nothing promised.
+pub fn compare_counted(pre: &State, program: &[Instr]) -> (Option<Found>, usize) {
+    let mut rs = pre.clone();
+    let mut fs = FastState::from_state(pre);
+    let mut rm = Machine::new();
+    let mut fm = FastMachine::new();
+    let mut tracker = Tracker::default();
+    let found = |index, differing, outcomes, rs: &State, fs: &FastState| Found {
+        index,
+        differing,
+        outcomes,
+        reference: rs.clone(),
+        fast: fs.to_state(),
+    };
+    for (index, instr) in program.iter().enumerate() {
+        let compare_outcome = !reads_tainted(instr, &tracker.unpromised);
+        let ro = rm.issue(&mut rs, instr);
+        let fo = fm.issue(&mut fs, instr);
+        tracker.step(instr, &ro);
+        if tracker.unpromised.all {
+            // Undefined behaviour: nothing is promised from here on.
+            return (None, index);
+        }
+        if !rm.pending().is_empty() && !tracker.unpromised.is_empty() {
+            // A scheduled instruction may read what is tainted, and the tracker charges its
+            // effects to the instruction issued with it: stop rather than guess.
+            return (None, index);
+        }
+        let outcomes = (compare_outcome && ro != fo).then_some((ro, fo));
+        let f = footprint(instr);
+        let with_dst = f.writes.dst || f.everything || !rm.pending().is_empty() || fm.pending_count() != 0;
+        let d = differing_fast(&rs, &fs, &tracker.unpromised, with_dst);
+        if outcomes.is_some() || !d.is_empty() {
+            return (Some(found(index, d, outcomes, &rs, &fs)), index + 1);
+        }
+    }
+    let ro = rm.drain(&mut rs);
+    let fo = fm.drain(&mut fs);
+    let last = program.last().copied().unwrap_or(Instr::SFPNOP {});
+    let compare_outcome = !reads_tainted(&last, &tracker.unpromised);
+    tracker.step(&last, &ro);
+    let outcomes = (compare_outcome && ro != fo).then_some((ro, fo));
+    let d = differing_fast(&rs, &fs, &tracker.unpromised, true);
+    let found = (outcomes.is_some() || !d.is_empty()).then(|| found(program.len(), d, outcomes, &rs, &fs));
+    (found, program.len())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Minimising and reporting.
+// ---------------------------------------------------------------------------------------------
+
+/// The canonical mode of `instr`, as the vectors name it (`mod1=5`, `rnd=1,mod1=2`, `none`).
+pub fn mode_of(instr: &Instr) -> String {
+    let fields = instr.field_values();
+    let get = |name: &str| fields.iter().find(|(n, _)| *n == name).map_or(0, |&(_, v)| v);
+    match (instr.opcode(), mode_field(instr.opcode()).field) {
+        (Opcode::SFPSTOCHRND, _) => format!("rnd={},mod1={}", get("RoundingMode"), get("Mod1")),
+        (Opcode::SFPCONFIG, _) => format!("vd={},mod1={}", get("VD"), get("Mod1")),
+        (_, None) => "none".to_string(),
+        (_, Some(field)) => format!("{}={}", field.to_ascii_lowercase(), get(field)),
+    }
+}
+
+/// The parts a [`Locations`] names, for the failure shape (`LReg+LaneFlags`).
+fn parts_of(d: &Locations) -> Vec<&'static str> {
+    let mut p = Vec::new();
+    if !d.LReg.is_empty() {
+        p.push("LReg");
+    }
+    for (name, set) in [
+        ("LaneFlags", d.LaneFlags.0 != 0),
+        ("UseLaneFlagsForLaneEnable", d.UseLaneFlagsForLaneEnable.0 != 0),
+        ("FlagStack", d.FlagStack.0 != 0),
+        ("LaneConfig", d.LaneConfig.0 != 0),
+        ("LoadMacroConfig", d.LoadMacroConfig.0 != 0),
+        ("PRNG", d.PRNG.0 != 0),
+        ("Dst", d.Dst),
+        ("Addressing", d.Addressing),
+    ] {
+        if set {
+            p.push(name);
+        }
+    }
+    p
+}
+
+/// The failure shape: the diverging instruction's opcode and mode, and what differs. Two
+/// divergences with the same shape are reported once.
+pub fn shape(program: &[Instr], found: &Found) -> String {
+    let at = match program.get(found.index).or(program.last()) {
+        Some(i) => format!("{}/{}", i.opcode().name(), mode_of(i)),
+        None => "empty".to_string(),
+    };
+    let what = if found.index >= program.len() { "drain:" } else { "" };
+    let mut parts = parts_of(&found.differing);
+    if found.outcomes.is_some() {
+        parts.push("outcome");
+    }
+    format!("{at}/{what}{}", parts.join("+"))
+}
+
+/// Greedy minimisation of `program` and `pre` keeping the failure's shape; returns the reduced
+/// case and its divergence.
+fn minimise(pre: State, program: Vec<Instr>, first: Found) -> (State, Vec<Instr>, Found) {
+    let key = shape(&program, &first);
+    let same = |s: &State, p: &[Instr]| compare(s, p).filter(|f| shape(p, f) == key);
+    let mut program = program;
+    let mut found = first;
+    program.truncate(found.index + 1);
+    // 1. Instructions: drop one at a time, latest first, until nothing more can go.
+    for _ in 0..4 {
+        let mut changed = false;
+        let mut i = program.len();
+        while i > 0 {
+            i -= 1;
+            if program.len() <= 1 {
+                break;
+            }
+            let mut shorter = program.clone();
+            shorter.remove(i);
+            if let Some(f) = same(&pre, &shorter) {
+                shorter.truncate(f.index + 1);
+                program = shorter;
+                found = f;
+                changed = true;
+                i = i.min(program.len());
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    // 2. State: reset whole parts to the documented reset values.
+    let reset = State::reset(&ResetValues::ZEROS);
+    let mut pre = pre;
+    type Edit = fn(&mut State, &State);
+    let edits: [Edit; 9] = [
+        |s, r| s.Dst = r.Dst.clone(),
+        |s, r| s.LoadMacroConfig = r.LoadMacroConfig,
+        |s, r| s.FlagStack = r.FlagStack,
+        |s, r| s.Addressing = r.Addressing,
+        |s, r| s.PRNG = r.PRNG,
+        |s, r| s.LaneConfig = r.LaneConfig,
+        |s, r| {
+            s.LaneFlags = r.LaneFlags;
+            s.UseLaneFlagsForLaneEnable = r.UseLaneFlagsForLaneEnable;
+        },
+        |s, r| s.LReg[16] = r.LReg[16],
+        |s, r| s.LReg[11..15].copy_from_slice(&r.LReg[11..15]),
+    ];
+    let try_edit = |pre: &mut State, found: &mut Found, edit: &dyn Fn(&mut State)| {
+        let mut candidate = pre.clone();
+        edit(&mut candidate);
+        if candidate != *pre
+            && let Some(f) = same(&candidate, &program)
+        {
+            *pre = candidate;
+            *found = f;
+        }
+    };
+    for edit in edits {
+        try_edit(&mut pre, &mut found, &|s| edit(s, &reset));
+    }
+    for reg in 0..8 {
+        try_edit(&mut pre, &mut found, &|s| s.LReg[reg] = [0; LANES]);
+    }
+    // 3. Lanes: only the diverging lanes keep their values; then they alone are enabled.
+    let keep = lanes_in(&found.differing);
+    if keep != ALL_LANES && keep != 0 {
+        for reg in WRITABLE_LREGS {
+            try_edit(&mut pre, &mut found, &|s| {
+                for l in lanes_of(!keep) {
+                    s.LReg[reg][l] = 0;
+                }
+            });
+        }
+        try_edit(&mut pre, &mut found, &|s| {
+            for l in 0..LANES {
+                s.UseLaneFlagsForLaneEnable[l] = true;
+                s.LaneFlags[l] = keep >> l & 1 != 0;
+            }
+        });
+    }
+    (pre, program, found)
+}
+
+/// A difference between the two models, minimised, with everything needed to report it.
+#[derive(Clone, Debug)]
+pub struct Divergence {
+    /// Where the input came from (`fuzz-1a2b3c4d`), used in the regression vector's id.
+    pub origin: String,
+    /// The stream's length before minimisation.
+    pub original_len: usize,
+    /// The minimised initial state.
+    pub pre: State,
+    /// The minimised stream.
+    pub program: Vec<Instr>,
+    /// The first difference in the minimised case.
+    pub found: Found,
+    /// The failure shape ([`shape`]).
+    pub shape: String,
+    /// The regression vector (expected values from the reference model).
+    pub vector: Vector,
+    /// The minimised input in the `diff_stream` format, if it can be encoded.
+    pub minimised_input: Option<Vec<u8>>,
+}
+
+impl Divergence {
+    /// The regression vector as YAML, ready to paste under `vectors:` in
+    /// `vectors/blackhole/regressions.yaml`.
+    pub fn snippet(&self) -> String {
+        regression_snippet(&self.vector, &self.origin)
+    }
+
+    /// The diverging instruction (`None` when the difference appeared in the final drain).
+    pub fn instruction(&self) -> Option<&Instr> {
+        self.program.get(self.found.index)
+    }
+}
+
+impl fmt::Display for Divergence {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let where_ = match self.instruction() {
+            Some(i) => format!("instruction {} ({} {})", self.found.index, i.opcode().name(), mode_of(i)),
+            None => "the final drain of SFPLOADMACRO's schedule".to_string(),
+        };
+        writeln!(f, "diff_stream: the fast model diverges from the reference at {where_}")?;
+        writeln!(
+            f,
+            "shape: {} (stream minimised from {} to {} instructions)",
+            self.shape,
+            self.original_len,
+            self.program.len()
+        )?;
+        writeln!(f, "stream:")?;
+        for (i, instr) in self.program.iter().enumerate() {
+            let mark = if i == self.found.index { ">" } else { " " };
+            writeln!(f, "  {mark}{i:>3}  0x{:08x}  {instr}", instr.encode())?;
+        }
+        writeln!(f, "diverging lanes: 0x{:08x}", lanes_in(&self.found.differing))?;
+        if !self.found.differing.is_empty() {
+            writeln!(f, "state (expected = reference, got = fastpath):")?;
+            f.write_str(&crate::diff::describe(
+                &self.found.reference,
+                &self.found.fast,
+                &self.found.differing,
+            ))?;
+        }
+        if let Some((r, x)) = &self.found.outcomes {
+            writeln!(f, "outcome:\n  reference: {r}\n  fastpath:  {x}")?;
+        }
+        writeln!(f, "replay: cargo xtask fuzz --triage <artifact>  (appends the vector below)")?;
+        writeln!(
+            f,
+            "regression vector (expected values are the reference model's; paste under `vectors:` in vectors/blackhole/regressions.yaml):"
+        )?;
+        f.write_str(&self.snippet())
+    }
+}
+
+/// FNV-1a, 32 bits, of `data`: the origin tag of an input without a name.
+pub fn input_tag(data: &[u8]) -> String {
+    let h = data.iter().fold(0x811C_9DC5u32, |h, &b| (h ^ b as u32).wrapping_mul(0x0100_0193));
+    format!("fuzz-{h:08x}")
+}
+
+/// Minimises a divergence of `pre`/`program` and builds its report.
+pub fn divergence(origin: &str, pre: &State, program: &[Instr], first: Found) -> Divergence {
+    let original_len = program.len();
+    let (pre, program, found) = minimise(pre.clone(), program.to_vec(), first);
+    let shape = shape(&program, &found);
+    let mode = program.get(found.index).map(mode_of);
+    let name = match program.get(found.index) {
+        Some(i) => format!("{}-{}", i.opcode().name(), mode.clone().unwrap_or_default()),
+        None => "drain".to_string(),
+    };
+    let case = Case {
+        name: name.replace(',', "-"),
+        mode,
+        mode_label: None,
+        tags: vec!["fuzz".to_string(), format!("fuzz-shape:{shape}")],
+        program: program.clone(),
+        pre: pre.clone(),
+    };
+    let vector = to_vector("fuzz", &case);
+    let minimised_input = encode_stream_input(&pre, &program);
+    Divergence {
+        origin: origin.to_string(),
+        original_len,
+        pre,
+        program,
+        found,
+        shape,
+        vector,
+        minimised_input,
+    }
+}
+
+/// The `diff_stream` oracle: decodes `data`, runs it on both models, and returns the minimised
+/// divergence if they differ anywhere the specification promises something.
+pub fn diff_stream(data: &[u8]) -> Result<(), Box<Divergence>> {
+    diff_stream_with_origin(data, &input_tag(data))
+}
+
+/// [`diff_stream`] with the origin tag to give the regression vector.
+pub fn diff_stream_with_origin(data: &[u8], origin: &str) -> Result<(), Box<Divergence>> {
+    let input = StreamInput::from_bytes(data);
+    if input.program.is_empty() {
+        return Ok(());
+    }
+    let pre = input.state();
+    match compare(&pre, &input.program) {
+        None => Ok(()),
+        Some(first) => Err(Box::new(divergence(origin, &pre, &input.program, first))),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The other oracles.
+// ---------------------------------------------------------------------------------------------
+
+/// Every architecture (a new variant fails to compile here until it is added).
+pub fn all_arches() -> [Arch; 2] {
+    match Arch::Blackhole {
+        Arch::Blackhole | Arch::Wormhole => [Arch::Blackhole, Arch::Wormhole],
+    }
+}
+
+/// The `decode` oracle: the first four bytes of `data` (little-endian, zero-padded) as a word,
+/// decoded for every architecture. A decoded instruction must re-encode to the word, decode back
+/// to itself, and round-trip through its tt-llk text; `decode_ignoring_undrawn` must agree.
+pub fn decode_oracle(data: &[u8]) -> Result<(), String> {
+    let mut b = [0u8; 4];
+    for (d, s) in b.iter_mut().zip(data) {
+        *d = *s;
+    }
+    let word = u32::from_le_bytes(b);
+    for arch in all_arches() {
+        let decoded = decode(arch, word);
+        let loose = decode_ignoring_undrawn(arch, word);
+        match (decoded, loose) {
+            (Ok(i), Ok((j, undrawn))) => {
+                if i != j || undrawn != 0 {
+                    return Err(format!(
+                        "{arch} 0x{word:08x}: decode gives {i:?}, decode_ignoring_undrawn {j:?} with undrawn 0x{undrawn:08x}"
+                    ));
+                }
+                if i.encode() != word {
+                    return Err(format!(
+                        "{arch} 0x{word:08x}: decodes to {i:?}, which encodes to 0x{:08x}",
+                        i.encode()
+                    ));
+                }
+                if decode(arch, i.encode()) != Ok(i) {
+                    return Err(format!("{arch} 0x{word:08x}: decode(encode(i)) != i for {i:?}"));
+                }
+                let text = i.to_string();
+                match parse_instr(arch, &text) {
+                    Ok(back) if back == i => {}
+                    other => {
+                        return Err(format!(
+                            "{arch} 0x{word:08x}: `{text}` parses back as {other:?}, not {i:?}"
+                        ));
+                    }
+                }
+            }
+            (Err(_), Ok((j, undrawn))) => {
+                if undrawn == 0 || (j.encode() | undrawn) != word {
+                    return Err(format!(
+                        "{arch} 0x{word:08x}: refused, but decode_ignoring_undrawn gives {j:?} with undrawn 0x{undrawn:08x}"
+                    ));
+                }
+                // The canonical form of the word without its undrawn bits decodes.
+                if decode(arch, j.encode()) != Ok(j) {
+                    return Err(format!(
+                        "{arch} 0x{word:08x}: the canonical word 0x{:08x} does not decode to {j:?}",
+                        j.encode()
+                    ));
+                }
+            }
+            (Ok(i), Err(e)) => {
+                return Err(format!(
+                    "{arch} 0x{word:08x}: decode gives {i:?} but decode_ignoring_undrawn {e}"
+                ));
+            }
+            (Err(_), Err(_)) => {}
+        }
+    }
+    Ok(())
+}
+
+/// The `vectors_load` oracle: `data` as a vector file (lossy UTF-8) through the loader, and as a
+/// state document (YAML and JSON) through the state deserialiser; errors are fine, panics are not.
+/// A file that loads is also written back and must load again to the same vectors.
+pub fn vectors_load_oracle(data: &[u8]) -> Result<(), String> {
+    let text = String::from_utf8_lossy(data);
+    // No file stem: the `file` field is not checked against a name.
+    if let Ok(file) = crate::vectors::parse_file(std::path::Path::new(""), &text) {
+        let again = crate::vectors::emit::write_file(&file, &[]);
+        match crate::vectors::parse_file(std::path::Path::new(""), &again) {
+            Ok(back) if back == file => {}
+            Ok(_) => return Err(format!("a loaded file reads back differently after writing:\n{again}")),
+            Err(e) => return Err(format!("a loaded file does not load after writing: {e:?}\n{again}")),
+        }
+    }
+    let _ = State::from_yaml(&text);
+    if let Ok(doc) = serde_json::from_slice::<StateDoc>(data)
+        && let Ok(s) = doc.to_state()
+    {
+        let _ = StateDoc::from_state(&s).to_state();
+    }
+    Ok(())
+}
+
+/// The `dut_protocol` oracle: every line of `data` as a DUT answer; errors are fine, panics are
+/// not. A `result` answer's state must apply to a state without error (the parser checked it).
+pub fn dut_protocol_oracle(data: &[u8]) -> Result<(), String> {
+    for line in data.split(|&b| b == b'\n').chain(std::iter::once(data)) {
+        if let Ok(crate::dut::Answer::Result { state, .. }) = crate::dut::parse_answer(line) {
+            let mut s = State::reset(&ResetValues::ZEROS);
+            state.apply_to(&mut s).map_err(|e| format!("an accepted result's state does not apply: {e}"))?;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base_state_is_valid_and_round_trips() {
+        let s = base_state();
+        assert!(s.constants_intact());
+        assert_eq!(StateDoc::from_state(&s).to_state().unwrap(), s);
+        let bytes = encode_stream_input(&s, &[]).unwrap();
+        assert_eq!(bytes, vec![0], "the base state needs no section");
+    }
+
+    #[test]
+    fn any_bytes_decode() {
+        for data in [&[][..], &[0xFF; 7][..], &[63, 1, 2, 3][..]] {
+            let i = StreamInput::from_bytes(data);
+            assert!(i.program.len() <= MAX_STREAM);
+            assert!(i.state().constants_intact());
+        }
+    }
+}

@@ -1,0 +1,405 @@
+//! Assembling a [`Report`](super::Report) from what `cargo xtask conform` ran: the matrix of
+//! (instruction, mode value) cells, the spec notes, and the operand-class coverage of the corpus.
+
+use std::collections::BTreeMap;
+
+use sfpu_reference::hazard;
+use sfpu_reference::isa::{Arch, Opcode, decode};
+use sfpu_reference::ops::Ctx;
+use sfpu_reference::outcome::{Clause, Kind};
+
+use super::{
+    ClauseTaint, Counts, FailureEntry, MatrixRow, NotesOverride, OperandClass, SeedDifference, SpecNotes,
+};
+use crate::campaign::{CampaignResult, regression_snippet};
+use crate::generate::modes;
+use crate::vectors::{Corpus, Status, VectorResult};
+
+/// The empty matrix of `arch`: every (instruction, mode value) in opcode order, then the
+/// multi-instruction files and the random streams.
+pub fn empty_matrix(_arch: Arch) -> Vec<MatrixRow> {
+    let mut rows: Vec<MatrixRow> = Opcode::ALL
+        .iter()
+        .flat_map(|op| {
+            modes(*op).into_iter().map(move |(mode, label)| MatrixRow {
+                instruction: op.name().to_string(),
+                mode,
+                label,
+                per_model: BTreeMap::new(),
+            })
+        })
+        .collect();
+    for file in ["sequences", "regressions", "streams"] {
+        rows.push(MatrixRow {
+            instruction: file.to_string(),
+            mode: "-".to_string(),
+            label: "-".to_string(),
+            per_model: BTreeMap::new(),
+        });
+    }
+    rows
+}
+
+fn cell<'a>(
+    rows: &'a mut [MatrixRow],
+    index: &BTreeMap<(String, String), usize>,
+    instruction: &str,
+    mode: &str,
+) -> Option<&'a mut MatrixRow> {
+    index.get(&(instruction.to_string(), mode.to_string())).map(|&i| &mut rows[i])
+}
+
+fn index_of(rows: &[MatrixRow]) -> BTreeMap<(String, String), usize> {
+    rows.iter().enumerate().map(|(i, r)| ((r.instruction.clone(), r.mode.clone()), i)).collect()
+}
+
+/// Whether every note of the vector is undefined behaviour.
+fn only_undefined(corpus: &Corpus, id: &str) -> bool {
+    corpus
+        .vectors()
+        .find(|(_, v)| v.id == id)
+        .is_some_and(|(_, v)| !v.outcome.is_empty() && v.outcome.iter().all(|n| n.kind == Kind::Undefined))
+}
+
+/// Adds one model's golden-vector results to the matrix; returns the failures to report (at most
+/// `keep` per cell).
+pub fn add_vector_results(
+    rows: &mut [MatrixRow],
+    model: &str,
+    corpus: &Corpus,
+    results: &[VectorResult],
+    keep: usize,
+) -> Vec<FailureEntry> {
+    let index = index_of(rows);
+    let mut failures = Vec::new();
+    let mut kept: BTreeMap<(String, String), usize> = BTreeMap::new();
+    for r in results {
+        let mode = r.mode.clone().unwrap_or_else(|| "-".to_string());
+        let Some(row) = cell(rows, &index, &r.file, &mode) else { continue };
+        let c = row.per_model.entry(model.to_string()).or_default();
+        c.vectors_run += 1;
+        if r.tainted {
+            c.tainted += 1;
+        }
+        let (failed, kind, details) = match &r.status {
+            Status::Pass => {
+                c.passed += 1;
+                if only_undefined(corpus, &r.id) {
+                    c.undefined += 1;
+                }
+                (false, "", String::new())
+            }
+            Status::Fail(f) => {
+                c.failed += 1;
+                (true, "vector", f.report.clone())
+            }
+            Status::Unsupported(_) => {
+                c.unsupported += 1;
+                (false, "", String::new())
+            }
+            Status::Error(e) => {
+                c.errors += 1;
+                (true, "error", format!("vector {}: {e}", r.id))
+            }
+        };
+        let n = kept.entry((r.file.clone(), mode.clone())).or_default();
+        if failed && *n < keep {
+            *n += 1;
+            let snippet = corpus
+                .vectors()
+                .find(|(_, v)| v.id == r.id)
+                .map(|(_, v)| {
+                    regression_snippet(
+                        v,
+                        &format!("conform-{}", model.replace(|c: char| !c.is_ascii_alphanumeric(), "-")),
+                    )
+                })
+                .unwrap_or_default();
+            failures.push(FailureEntry {
+                model: model.to_string(),
+                instruction: r.file.clone(),
+                mode,
+                id: r.id.clone(),
+                kind: kind.to_string(),
+                replay: format!("cargo xtask conform --replay {}", r.id),
+                details,
+                snippet,
+            });
+        }
+    }
+    failures
+}
+
+/// Adds one model's random-campaign counts to the matrix.
+pub fn add_campaign(rows: &mut [MatrixRow], model: &str, campaign: &CampaignResult) {
+    let index = index_of(rows);
+    for ((instruction, mode), counts) in &campaign.cells {
+        if let Some(row) = cell(rows, &index, instruction, mode) {
+            let c = row.per_model.entry(model.to_string()).or_default();
+            c.random_cases += counts.cases;
+            c.random_failures += counts.failures;
+            c.unsupported += counts.unsupported;
+        }
+    }
+}
+
+/// The totals per model over the matrix.
+pub fn totals(rows: &[MatrixRow]) -> BTreeMap<String, Counts> {
+    let mut t: BTreeMap<String, Counts> = BTreeMap::new();
+    for r in rows {
+        for (m, c) in &r.per_model {
+            t.entry(m.clone()).or_default().add(c);
+        }
+    }
+    t
+}
+
+/// Spec §5: where the reference follows the upstream documentation against the seed summary.
+/// Each entry says, in short, what the model does.
+pub const SEED_DIFFERENCES: &[(u32, &str, &str)] = &[
+    (1, "SFPENCC", "updates every lane passing the VD < 12 guard, enabled or not"),
+    (
+        2,
+        "Flag-setting instructions",
+        "SFPSETCC, SFPGT, SFPLE, SFPLZ, SFPIADD, SFPEXEXP change LaneFlags only in enabled lanes",
+    ),
+    (3, "SFPCOMPC", "no lane-enable check, only the VD < 12 guard"),
+    (
+        4,
+        "SFPPOPC Mod1 1..12",
+        "LaneFlags = BooleanOp(Mod1, LaneFlags, top.LaneFlags) and Use = top.Use; empty stack reads {false, false}",
+    ),
+    (
+        5,
+        "SFPCONFIG Mod1",
+        "value 1 IMM16_IS_VALUE, bits [2:1] a 2-bit operation (write, OR, AND, XOR), value 8 IMM16_IS_LANE_MASK",
+    ),
+    (6, "SFPCONFIG VD=12 constant", "1/65536 (0x37800000), reported as unspecified"),
+    (7, "LReg[8]", "0x3F56594B, the FP32 nearest 0.8373"),
+    (
+        8,
+        "SFPCONFIG predication",
+        "row-0 lane flags of the column, ROW_MASK ignored, Imm16 even bits as column mask, VD 9/10 no-ops",
+    ),
+    (9, "SFPMOV", "NEGATE only on the plain path, VD < 12 guard, reserved bit 2 cleared"),
+    (
+        10,
+        "SFPLOADMACRO encoding",
+        "MacroIndex [23:22], VDLo [21:20], Mod0, AddrMod [15:13], Imm9 [9:1], VDHi [0]",
+    ),
+    (
+        11,
+        "SFPLOADMACRO load",
+        "SFPLOAD with the instruction's own Mod0, AddrMod and Imm10, including ApplyPartialAddrMod",
+    ),
+    (
+        12,
+        "SFPLOADMACRO scheduling",
+        "missing-field rules, SFPNOP substitution, cancellation, frozen store address, DISABLE_BACKDOOR_LOAD read as true",
+    ),
+    (13, "SFPTRANSP", "honours the VD < 12 guard and writes only enabled lanes"),
+    (
+        14,
+        "SFPSTORE VD range",
+        "VD 0..11 store (8..11 the constants); 12..15 only with DISABLE_BACKDOOR_LOAD set",
+    ),
+    (
+        15,
+        "SFPSTORE HI16/LO16",
+        "raw / rotated 32-bit writes through the Dst32b view (loads use the 16-bit view)",
+    ),
+    (
+        16,
+        "SFPSTORE FP16",
+        "overflow, Inf and NaN saturate to e=31 m=0x3FF; every exponent <= 112 flushes to signed zero; truncation",
+    ),
+    (17, "LReg 11..14 writes", "silently dropped (or a backdoor load), no fault"),
+    (18, "Sub-unit map", "SFPSWAP and SFPTRANSP are simple-unit, SFPLUT MAD, SFPLOADMACRO load"),
+    (19, "SFPSTOCHRND latency", "one cycle"),
+    (20, "SFPSWAP scheduling", "the next cycle accepts only SFPNOP"),
+    (21, "SFPLUT", "opcode 0x73 with Lut8ToFp32 coefficients"),
+    (
+        22,
+        "SFPSTOCHRND",
+        "the PRNG advances in every mode; RoundingMode 3 takes the PRNG path; documented sign and bias rules",
+    ),
+    (
+        23,
+        "SFPSWAP",
+        "EXCHANGE_SRCB_SRCC, argmin index swaps, equal values swapped in VD-gets-max lanes, Mod1 10..15 as 9",
+    ),
+    (
+        24,
+        "SFPLUTFP32 Mod1",
+        "bit 0 only matters for 6-entry tables; FP16 3-entry always writes LReg[LReg[7] & 15]",
+    ),
+    (25, "Tile walk", "odd columns are Addr bit 1; the next 4-row group is Addr + 4"),
+    (
+        26,
+        "INT32_ALL addressing",
+        "load pre-decrements Sp only if non-zero; store post-increments; even when VD >= 8",
+    ),
+    (27, "SFPLOAD VD >= 8", "no LReg write, but the Sp update and ApplyPartialAddrMod still happen"),
+    (28, "SFPLOAD INT8", "8-bit magnitude"),
+    (
+        29,
+        "FP32 conformance",
+        "denormals can reach LRegs through loads; SGN_RETAIN can produce 0xFFC00000; SFPABS keeps -NaN",
+    ),
+    (30, "VD < 12 guards", "present on the instructions whose pages have them"),
+    (31, "Reserved modifiers", "current-silicon behaviour, reported as non-contractual"),
+    (32, "SFPLOADI", "Mod0 outside {0, 1, 2, 4, 8, 10} is undefined behaviour"),
+    (33, "Modifier numbering", "modifiers are values, as upstream defines them"),
+    (34, "SFPLOADMACRO delay kinds", "if any pending instruction counts instructions, all do"),
+    (
+        35,
+        "Flag stack undefined cases",
+        "SFPPUSHC Mod1 != 0 on an empty stack is undefined; SFPPOPC Mod1 != 0 on empty is defined",
+    ),
+];
+
+/// Where the reference follows an upstream page against the project's specification notes
+/// (`blackhole-sfpu.md`): (topic, page, what the model does). Each was found by the differential
+/// tests between the two models and is recorded at the code that makes the choice.
+pub const NOTES_OVERRIDES: &[(&str, &str, &str)] = &[
+    (
+        "SFPCONFIG scheduled by SFPLOADMACRO",
+        "BlackholeA0/SFPLOADMACRO.md",
+        "the macro logic overrides the VD of every scheduled Simple/MAD/Round instruction, SFPCONFIG's selector included (VD 16 does nothing)",
+    ),
+    (
+        "Stall logic and SFPSWAP",
+        "BlackholeA0/SFPMAD.md (instruction scheduling)",
+        "never stalls SFPSWAP for data; its first-cycle reads (modes other than SWAP) of a MAD result are a hazard, not a stall",
+    ),
+    (
+        "Stall logic and SFPSTOCHRND",
+        "BlackholeA0/SFPSTOCHRND_*.md",
+        "the logic believes VB is read in every flavour (the false dependency the pages describe), so it may stall needlessly",
+    ),
+    (
+        "Stall logic and SFPSHFT2 modes 5, 6",
+        "BlackholeA0/SFPMAD.md (instruction scheduling)",
+        "the logic sees VD instead of VB; mode 5's VC read is seen",
+    ),
+    (
+        "SFPCONFIG reading LReg[0]",
+        "BlackholeA0/SFPCONFIG.md",
+        "for hazards, SFPCONFIG reads LReg[0] exactly when its functional model does: VD 0..3 always, 4..8 and 11..15 unless IMM16_IS_VALUE",
+    ),
+];
+
+/// The spec notes of the report: the seed differences, and how many vectors name each clause.
+pub fn spec_notes(corpus: &Corpus) -> SpecNotes {
+    let mut counts: BTreeMap<String, u64> = BTreeMap::new();
+    for (_, v) in corpus.vectors() {
+        for n in &v.outcome {
+            *counts.entry(n.clause.clone()).or_default() += 1;
+        }
+    }
+    SpecNotes {
+        seed_differences: SEED_DIFFERENCES
+            .iter()
+            .map(|&(row, topic, model)| SeedDifference {
+                row,
+                topic: topic.to_string(),
+                model: model.to_string(),
+            })
+            .collect(),
+        notes_overrides: NOTES_OVERRIDES
+            .iter()
+            .map(|&(topic, page, model)| NotesOverride {
+                topic: topic.to_string(),
+                page: page.to_string(),
+                model: model.to_string(),
+            })
+            .collect(),
+        clauses: Clause::ALL
+            .iter()
+            .map(|c| ClauseTaint {
+                clause: c.id().to_string(),
+                kind: c.kind().to_string(),
+                section: c.section().to_string(),
+                summary: c.summary().to_string(),
+                vectors: counts.get(c.id()).copied().unwrap_or(0),
+            })
+            .collect(),
+    }
+}
+
+/// The class of a 32-bit operand, as FP32 and as an integer.
+pub fn operand_class(v: u32) -> &'static str {
+    let (e, m) = ((v >> 23) & 0xFF, v & 0x7F_FFFF);
+    match (v >> 31, e, m) {
+        (0, 0, 0) => "+0",
+        (1, 0, 0) => "-0",
+        (_, 0, _) if v & 0x7FFF_FFFF <= 0xFFFF => "small integer",
+        (_, 0, _) => "denormal",
+        (_, 255, 0) => "infinity",
+        (_, 255, m) if m & 0x40_0000 != 0 => "quiet NaN",
+        (_, 255, _) => "signalling NaN",
+        (_, _, _) if v >= 0xFFFF_0000 => "small negative integer",
+        _ => "normal",
+    }
+}
+
+/// How many source-operand lanes of the corpus's single-instruction vectors fall in each class.
+pub fn operand_coverage(corpus: &Corpus) -> Vec<OperandClass> {
+    let mut counts: BTreeMap<&'static str, u64> = BTreeMap::new();
+    for (file, v) in corpus.vectors() {
+        let Some(word) = v.program.first() else { continue };
+        let Ok(instr) = decode(file.arch, word.word.0) else { continue };
+        let reads = hazard::actual(&instr, &Ctx::REGULAR).reads;
+        let Ok(pre) = v.pre.to_state() else { continue };
+        for reg in 0..8 {
+            if (reads >> reg) & 1 != 0 {
+                for &x in &pre.LReg[reg] {
+                    *counts.entry(operand_class(x)).or_default() += 1;
+                }
+            }
+        }
+    }
+    counts.into_iter().map(|(class, lanes)| OperandClass { class: class.to_string(), lanes }).collect()
+}
+
+/// The `(a, b, c)` operand triples of the corpus's FMA-family vectors, for the IEEE
+/// characterisation.
+pub fn fma_operands(corpus: &Corpus) -> Vec<(u32, u32, u32)> {
+    let mut out = Vec::new();
+    for (file, v) in corpus.vectors() {
+        let Some(word) = v.program.first() else { continue };
+        let Ok(sfpu_reference::Instr::SFPMAD { VA, VB, VC, .. }) = decode(file.arch, word.word.0) else {
+            continue;
+        };
+        let Ok(pre) = v.pre.to_state() else { continue };
+        for l in 0..32 {
+            out.push((pre.LReg[VA.idx()][l], pre.LReg[VB.idx()][l], pre.LReg[VC.idx()][l]));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn operand_classes_by_hand() {
+        assert_eq!(operand_class(0x8000_0000), "-0");
+        assert_eq!(operand_class(0x0000_0005), "small integer");
+        assert_eq!(operand_class(0x007F_FFFF), "denormal");
+        assert_eq!(operand_class(0x7FC0_0000), "quiet NaN");
+        assert_eq!(operand_class(0xFF80_0001), "signalling NaN");
+        assert_eq!(operand_class(0xFFFF_FFFF), "quiet NaN");
+        assert_eq!(operand_class(0x3F80_0000), "normal");
+    }
+
+    #[test]
+    fn the_matrix_has_every_mode() {
+        let rows = empty_matrix(Arch::Blackhole);
+        assert_eq!(rows.iter().filter(|r| r.instruction == "SFPCONFIG").count(), 256);
+        assert_eq!(rows.iter().filter(|r| r.instruction == "SFPSTOCHRND").count(), 32);
+        assert_eq!(rows.iter().filter(|r| r.instruction == "SFPNOT").count(), 1);
+        assert_eq!(SEED_DIFFERENCES.len(), 35);
+    }
+}

@@ -1,0 +1,395 @@
+//! The compliance report of `cargo xtask conform`: its data model (serialised as `report.json`,
+//! format `sfpu-conform-report/1`, documented in `docs/report.md`) and the renderers that turn it
+//! into Markdown, a self-contained HTML page and JUnit XML.
+//!
+//! The JSON is the source of truth; every other form is rendered from a [`Report`] alone, so a
+//! report can be re-rendered from a saved `report.json`.
+
+pub mod build;
+pub mod html;
+pub mod junit;
+pub mod markdown;
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+/// The format identifier of `report.json`.
+pub const REPORT_FORMAT: &str = "sfpu-conform-report/1";
+
+/// The whole report.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Report {
+    /// Always [`REPORT_FORMAT`].
+    pub format: String,
+    /// The tool that wrote it.
+    pub tool: Tool,
+    /// The architecture checked.
+    pub arch: String,
+    /// What the expected behaviour comes from.
+    pub spec: SpecInfo,
+    /// The golden-vector corpus used.
+    pub corpus: CorpusInfo,
+    /// The random campaign's settings.
+    pub campaign: CampaignInfo,
+    /// Whether non-contractual locations were compared (`silicon`) or skipped (`architecture`).
+    pub strictness: String,
+    /// The implementations checked, in command-line order; `reference` first.
+    pub models: Vec<ModelInfo>,
+    /// One row per (instruction, mode value) of the architecture, in opcode order, then one row
+    /// per multi-instruction file (`sequences`, `regressions`) with mode `-`.
+    pub matrix: Vec<MatrixRow>,
+    /// Totals per model name.
+    pub totals: BTreeMap<String, Counts>,
+    /// The first failures of every (model, instruction, mode) cell, with how to replay them.
+    pub failures: Vec<FailureEntry>,
+    /// How Blackhole departs from IEEE 754, measured.
+    pub ieee: Vec<IeeeCategory>,
+    /// Where the model follows upstream against the seed summary, and what each clause taints.
+    pub spec_notes: SpecNotes,
+    /// How many lanes of the vectors' operands fall in each operand class.
+    pub operand_coverage: Vec<OperandClass>,
+    /// Wall-clock timings in milliseconds, by phase.
+    pub timings_ms: BTreeMap<String, u64>,
+}
+
+/// The tool that wrote the report.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Tool {
+    /// `sfpu-conformance`.
+    pub name: String,
+    /// Its version.
+    pub version: String,
+}
+
+/// The specification the expected values come from.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SpecInfo {
+    /// The project's specification notes (`blackhole-sfpu.md`).
+    pub notes: String,
+    /// The upstream documentation and the revision of the FMA models.
+    pub upstream: String,
+}
+
+/// The golden-vector corpus.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CorpusInfo {
+    /// The directory it was read from.
+    pub path: String,
+    /// Its format.
+    pub format: String,
+    /// Number of files.
+    pub files: usize,
+    /// Number of vectors.
+    pub vectors: usize,
+    /// The generator version and seed recorded in its headers.
+    pub generator: String,
+}
+
+/// The random differential campaign.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CampaignInfo {
+    /// The seed (hex).
+    pub seed: String,
+    /// The budget per instruction, in milliseconds.
+    pub budget_ms: u64,
+    /// Random single instructions run, per model.
+    pub cases: u64,
+    /// Random instruction streams run.
+    pub streams: u64,
+}
+
+/// One implementation checked.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ModelInfo {
+    /// The name used everywhere in the report.
+    pub name: String,
+    /// `reference`, `fastpath` or `dut`.
+    pub kind: String,
+    /// For a DUT, its command line.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command: Option<String>,
+    /// For a DUT, what it said of itself in its hello.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+}
+
+/// One (instruction, mode value) cell, per model.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MatrixRow {
+    /// The instruction (`SFPMAD`) or file (`sequences`).
+    pub instruction: String,
+    /// The mode value, canonical form (`mod1=2`), or `-`.
+    pub mode: String,
+    /// The mode value with the documentation's names (`mod1=NEGATE_VC`).
+    pub label: String,
+    /// The counts per model name.
+    pub per_model: BTreeMap<String, Counts>,
+}
+
+/// What happened to the cases of one cell (or of a whole model).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Counts {
+    /// Golden vectors run.
+    pub vectors_run: u64,
+    /// Golden vectors where everything compared was equal.
+    pub passed: u64,
+    /// Golden vectors where something compared differed.
+    pub failed: u64,
+    /// Of the vectors run, those with locations skipped as not promised (undefined, unspecified
+    /// or, in architecture mode, non-contractual behaviour).
+    pub tainted: u64,
+    /// Golden vectors whose every note is undefined behaviour (nothing but the untouched state
+    /// compared).
+    pub undefined: u64,
+    /// Golden vectors the model declined (`unsupported`).
+    pub unsupported: u64,
+    /// Golden vectors the model failed to run (crash, hang, malformed answer).
+    pub errors: u64,
+    /// Random cases run against the reference.
+    pub random_cases: u64,
+    /// Random cases that differed from the reference.
+    pub random_failures: u64,
+}
+
+impl Counts {
+    /// Adds `other` into `self`.
+    pub fn add(&mut self, other: &Counts) {
+        self.vectors_run += other.vectors_run;
+        self.passed += other.passed;
+        self.failed += other.failed;
+        self.tainted += other.tainted;
+        self.undefined += other.undefined;
+        self.unsupported += other.unsupported;
+        self.errors += other.errors;
+        self.random_cases += other.random_cases;
+        self.random_failures += other.random_failures;
+    }
+
+    /// The status of a cell with these counts.
+    pub fn status(&self) -> CellStatus {
+        if self.failed + self.errors + self.random_failures > 0 {
+            CellStatus::Fail
+        } else if self.vectors_run + self.random_cases == 0 {
+            CellStatus::Untested
+        } else if self.unsupported == self.vectors_run && self.random_cases == 0 {
+            CellStatus::Unsupported
+        } else if self.undefined > 0 && self.undefined + self.unsupported == self.vectors_run {
+            CellStatus::Undefined
+        } else {
+            CellStatus::Pass
+        }
+    }
+}
+
+/// The status a cell of the matrix is shown with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CellStatus {
+    /// Everything compared was equal.
+    Pass,
+    /// Something differed, or the model failed.
+    Fail,
+    /// The model declined every case.
+    Unsupported,
+    /// The mode is undefined behaviour: nothing is promised to compare.
+    Undefined,
+    /// No case ran.
+    Untested,
+}
+
+impl CellStatus {
+    /// The lower-case name used in renderings.
+    pub fn name(self) -> &'static str {
+        match self {
+            CellStatus::Pass => "pass",
+            CellStatus::Fail => "fail",
+            CellStatus::Unsupported => "unsupported",
+            CellStatus::Undefined => "undefined",
+            CellStatus::Untested => "untested",
+        }
+    }
+}
+
+/// One failure, with how to reproduce it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FailureEntry {
+    /// The model that failed.
+    pub model: String,
+    /// The instruction (or file).
+    pub instruction: String,
+    /// The mode value.
+    pub mode: String,
+    /// The vector id, or the random case's id.
+    pub id: String,
+    /// `vector`, `random` or `error`.
+    pub kind: String,
+    /// A one-line command that replays it.
+    pub replay: String,
+    /// The readable account: program, differing lanes, both sides' bits.
+    pub details: String,
+    /// A YAML vector to paste into `vectors/<arch>/regressions.yaml`.
+    pub snippet: String,
+}
+
+/// One way Blackhole departs from IEEE 754 (binary32, round to nearest even).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct IeeeCategory {
+    /// What is compared: `fma` (the SFPMAD family's arithmetic), `cast` (SFPCAST int to FP32),
+    /// `stochrnd-bf16` (SFPSTOCHRND NEAREST to BF16 precision), `store-bf16`, `store-fp16`,
+    /// `store-fp32` (SFPSTORE's conversions from an LReg's FP32).
+    pub operation: String,
+    /// The category (`denormal-flush`, `partial-fusion`, `product-overflow`, `product-underflow`,
+    /// `nan-canonicalisation`, `rounding`, `saturation`, ...), or `agrees` for the cases that agree.
+    pub category: String,
+    /// Cases examined in this operation.
+    pub examined: u64,
+    /// Cases in this category.
+    pub count: u64,
+    /// Where the cases came from (`vector operands`, `random sample`).
+    pub source: String,
+    /// One example: inputs, Blackhole result and IEEE result, in hex with decoded values.
+    pub example: String,
+}
+
+/// The specification notes part of the report.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SpecNotes {
+    /// Where the model follows upstream against the seed summary (spec §5).
+    pub seed_differences: Vec<SeedDifference>,
+    /// Where the model follows an upstream page against the project's own specification notes
+    /// (found by the differential tests and decided from the page).
+    #[serde(default)]
+    pub notes_overrides: Vec<NotesOverride>,
+    /// Every clause of spec §6, and how many vectors it taints.
+    pub clauses: Vec<ClauseTaint>,
+}
+
+/// One row of spec §5.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SeedDifference {
+    /// The row number in spec §5.
+    pub row: u32,
+    /// What it concerns.
+    pub topic: String,
+    /// What the model does (following upstream).
+    pub model: String,
+}
+
+/// One place where an upstream page overrides the project's specification notes.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NotesOverride {
+    /// What it concerns.
+    pub topic: String,
+    /// The upstream page that decides it.
+    pub page: String,
+    /// What the model does (following the page).
+    pub model: String,
+}
+
+/// One clause and the vectors it concerns.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClauseTaint {
+    /// The clause id.
+    pub clause: String,
+    /// Its kind.
+    pub kind: String,
+    /// Where the spec states it.
+    pub section: String,
+    /// What it says.
+    pub summary: String,
+    /// How many vectors name it in their outcome.
+    pub vectors: u64,
+}
+
+/// One operand class and how many vector lanes carry it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OperandClass {
+    /// The class (`+0`, `-0`, `denormal`, `normal`, `inf`, `quiet-nan`, `signalling-nan`,
+    /// `int-small`, `int-negative`, ...).
+    pub class: String,
+    /// Lanes of source operands in this class, over all vectors.
+    pub lanes: u64,
+}
+
+/// Helpers the renderers share.
+impl Report {
+    /// The model names in report order: those of [`Report::models`] first, then any other name
+    /// the matrix or the totals mention, sorted.
+    pub fn model_names(&self) -> Vec<&str> {
+        let mut names: Vec<&str> = self.models.iter().map(|m| m.name.as_str()).collect();
+        let mut extra: Vec<&str> = self
+            .matrix
+            .iter()
+            .flat_map(|row| row.per_model.keys())
+            .chain(self.totals.keys())
+            .map(String::as_str)
+            .filter(|n| !names.contains(n))
+            .collect();
+        extra.sort_unstable();
+        extra.dedup();
+        names.extend(extra);
+        names
+    }
+
+    /// The totals of `model`: its entry in [`Report::totals`], or the sum of its cells when the
+    /// totals do not name it.
+    pub fn model_totals(&self, model: &str) -> Counts {
+        self.totals.get(model).copied().unwrap_or_else(|| {
+            let mut sum = Counts::default();
+            for row in &self.matrix {
+                sum.add(&row.counts(model));
+            }
+            sum
+        })
+    }
+
+    /// The matrix rows grouped by instruction, instructions in order of first appearance.
+    pub fn rows_by_instruction(&self) -> Vec<(&str, Vec<&MatrixRow>)> {
+        let mut groups: Vec<(&str, Vec<&MatrixRow>)> = Vec::new();
+        for row in &self.matrix {
+            match groups.iter_mut().find(|(i, _)| *i == row.instruction) {
+                Some((_, rows)) => rows.push(row),
+                None => groups.push((&row.instruction, vec![row])),
+            }
+        }
+        groups
+    }
+
+    /// The first failure recorded for a (model, instruction, mode) cell, with its index in
+    /// [`Report::failures`].
+    pub fn first_failure(
+        &self,
+        model: &str,
+        instruction: &str,
+        mode: &str,
+    ) -> Option<(usize, &FailureEntry)> {
+        self.failures
+            .iter()
+            .enumerate()
+            .find(|(_, f)| f.model == model && f.instruction == instruction && f.mode == mode)
+    }
+}
+
+/// Helpers the renderers share.
+impl MatrixRow {
+    /// The counts of `model` in this row; all zero (untested) when the row does not name it.
+    pub fn counts(&self, model: &str) -> Counts {
+        self.per_model.get(model).copied().unwrap_or_default()
+    }
+}

@@ -1,0 +1,367 @@
+//! The IEEE 754 characterisation (`sfpu_conformance::ieee`): the spec §4.1 examples land in the
+//! categories the spec names, the counts match independent recounts on fixed inputs, the
+//! categories partition what was examined, SFPCAST agrees with IEEE everywhere, and the output
+//! is a function of its arguments.
+
+use std::collections::BTreeMap;
+
+use sfpu_conformance::ieee::{
+    Category, NO_EXAMPLE, Operation, blackhole_conversion, characterise, characterise_fma,
+    classify_conversion, classify_fma, conversion_inputs, ieee_conversion, random_fma_triples,
+};
+use sfpu_conformance::report::IeeeCategory;
+
+use Category::*;
+
+/// Triples whose category is known by hand: the spec §4.1 examples (with the results it gives),
+/// and small cases built for each rule. `None` for results the spec does not state.
+/// A labelled triple: the inputs, the category, and (Blackhole, IEEE) where checked.
+type Labelled = ((u32, u32, u32), Category, Option<(u32, u32)>);
+
+const LABELLED: &[Labelled] = &[
+    // Spec §4.1: "Product overflow is final".
+    ((0x7F00_0000, 0x4000_0000, 0xFF00_0000), ProductOverflow, Some((0x7F80_0000, 0x7F00_0000))),
+    // -2^128 + 2^127 = -2^127 for IEEE, -Inf for Blackhole.
+    ((0x7F00_0000, 0xC000_0000, 0x7F00_0000), ProductOverflow, Some((0xFF80_0000, 0xFF00_0000))),
+    // Spec §4.1: "Product underflow is final".
+    ((0x2000_0000, 0x1F00_0000, 0x0080_0000), ProductUnderflow, Some((0x0080_0000, 0x00A0_0000))),
+    // The same product alone: IEEE 2^-128 (denormal); product-underflow comes first.
+    ((0x2000_0000, 0x1F00_0000, 0x0000_0000), ProductUnderflow, Some((0x0000_0000, 0x0020_0000))),
+    // Spec §4.1: "Not fully fused".
+    ((0x3F80_0001, 0x3F80_0001, 0xBF80_0002), PartialFusion, Some((0x3280_0000, 0x2880_0000))),
+    ((0xCCBC_0FCE, 0x439D_FE8E, 0x50E8_2160), PartialFusion, None),
+    ((0x17A8_791D, 0x2A9B_6B8C, 0x8128_A061), PartialFusion, Some((0x02B7_7C2A, 0x02B7_7C2B))),
+    // Spec §4.1 "near-denormal rounding": the exact result is normal; cancellation exposes the
+    // narrowed product.
+    ((0x27B4_A3E7, 0x1ADF_5E90, 0x8322_ED69), PartialFusion, Some((0x80A9_FD1C, 0x80A9_FD1F))),
+    // Spec §4.1: "Underflow-range results are mis-scaled then flushed".
+    ((0xBC16_B9C2, 0x8412_A431, 0x808C_AD39), DenormalResult, Some((0x0080_0000, 0x0020_0000))),
+    ((0x04BB_45BF, 0xBB93_BCF4, 0x0098_268D), DenormalResult, Some((0x8080_0000, 0x8040_0000))),
+    // 2^-126 * 0.5 = 2^-127: flushed.
+    ((0x0080_0000, 0x3F00_0000, 0x0000_0000), DenormalResult, Some((0x0000_0000, 0x0040_0000))),
+    // Denormal inputs are zero: 2^-127 * 2^126 = 0.5 for IEEE.
+    ((0x0040_0000, 0x7E80_0000, 0x0000_0000), DenormalInput, Some((0x0000_0000, 0x3F00_0000))),
+    // Inf * denormal is Inf * 0 for Blackhole.
+    ((0x7F80_0000, 0x0000_0001, 0x0000_0000), DenormalInput, Some((0x7FC0_0000, 0x7F80_0000))),
+    // A denormal IEEE result from a denormal input: denormal-input comes first.
+    ((0x3F80_0000, 0x0000_0001, 0x0000_0000), DenormalInput, Some((0x0000_0000, 0x0000_0001))),
+    // NaN inputs whose payload Blackhole drops.
+    ((0x7FC0_0001, 0x3F80_0000, 0x0000_0000), NanCanonicalisation, None),
+    ((0x7F80_0001, 0x3F80_0000, 0x0000_0000), NanCanonicalisation, None),
+    ((0x3F80_0000, 0x3F80_0000, 0xFFC1_2345), NanCanonicalisation, None),
+    // Agreements: the sign of a NaN is not interpreted; a fresh NaN has no payload to keep;
+    // one input NaN already has the canonical payload.
+    ((0xFFC0_0000, 0x3F80_0000, 0x0000_0000), Agrees, None),
+    ((0x7F80_0000, 0x0000_0000, 0x3F80_0000), Agrees, None),
+    ((0x7F80_0000, 0x3F80_0000, 0xFF80_0000), Agrees, None),
+    ((0x7FC0_0000, 0x7FC0_0001, 0x0000_0000), Agrees, None),
+    // Ordinary arithmetic, signed zeros, a denormal addend that IEEE rounds away anyway, and
+    // the Wormhole difference "overflowing product plus opposite infinity".
+    ((0x3F80_0000, 0x4000_0000, 0x3F80_0000), Agrees, Some((0x4040_0000, 0x4040_0000))),
+    ((0x8000_0000, 0x3F80_0000, 0x8000_0000), Agrees, Some((0x8000_0000, 0x8000_0000))),
+    ((0x3F80_0000, 0x3F80_0000, 0x0000_0001), Agrees, Some((0x3F80_0000, 0x3F80_0000))),
+    ((0x5F80_0000, 0x5F80_0000, 0xFF80_0000), Agrees, Some((0xFF80_0000, 0xFF80_0000))),
+    // A product past 2^128 that IEEE also overflows.
+    ((0x7F00_0000, 0x4000_0000, 0x3F80_0000), Agrees, Some((0x7F80_0000, 0x7F80_0000))),
+];
+
+fn labelled_triples() -> Vec<(u32, u32, u32)> {
+    LABELLED.iter().map(|&(t, _, _)| t).collect()
+}
+
+fn rows_of(rows: &[IeeeCategory], op: Operation) -> Vec<&IeeeCategory> {
+    rows.iter().filter(|r| r.operation == op.name()).collect()
+}
+
+fn count_of(rows: &[IeeeCategory], op: Operation, category: Category) -> u64 {
+    rows_of(rows, op).iter().find(|r| r.category == category.name()).map_or(0, |r| r.count)
+}
+
+fn hex_after(s: &str, marker: &str) -> u32 {
+    let at = s.find(marker).unwrap_or_else(|| panic!("no {marker:?} in {s:?}")) + marker.len();
+    let digits: String = s[at..].chars().take_while(|c| c.is_ascii_hexdigit()).collect();
+    u32::from_str_radix(&digits, 16).unwrap()
+}
+
+#[test]
+fn spec_examples_land_in_the_categories_the_spec_names() {
+    for &((x, y, z), category, results) in LABELLED {
+        let c = classify_fma(x, y, z);
+        assert_eq!(c.category, category, "0x{x:08X} * 0x{y:08X} + 0x{z:08X}: {c:?}");
+        if let Some((bh, ieee)) = results {
+            assert_eq!((c.blackhole, c.ieee), (bh, ieee), "0x{x:08X} * 0x{y:08X} + 0x{z:08X}");
+        }
+    }
+}
+
+#[test]
+fn fma_counts_equal_the_labels() {
+    let rows = characterise(&labelled_triples(), 7, 0);
+    let fma = rows_of(&rows, Operation::Fma);
+    let mut expected: BTreeMap<&str, u64> = BTreeMap::new();
+    for &(_, category, _) in LABELLED {
+        *expected.entry(category.name()).or_default() += 1;
+    }
+    for row in &fma {
+        assert_eq!(row.examined, LABELLED.len() as u64);
+        assert_eq!(row.count, expected.get(row.category.as_str()).copied().unwrap_or(0), "{row:?}");
+        assert_eq!(row.source, "vector operands");
+        if row.count == 0 {
+            assert_eq!(row.example, NO_EXAMPLE);
+        }
+    }
+    // Every labelled category has a row.
+    for name in expected.keys() {
+        assert!(fma.iter().any(|r| r.category == *name), "no row for {name}");
+    }
+    // Duplicated inputs are examined once.
+    let twice: Vec<_> = labelled_triples().into_iter().chain(labelled_triples()).collect();
+    assert_eq!(characterise_fma(&twice, 7, 0), characterise_fma(&labelled_triples(), 7, 0));
+}
+
+#[test]
+fn fma_examples_are_formatted_and_reclassify_into_their_row() {
+    let rows = characterise_fma(&labelled_triples(), 11, 20_000);
+    for row in rows.iter().filter(|r| r.count > 0) {
+        let e = &row.example;
+        assert!(e.starts_with("0x") && e.contains(" * 0x") && e.contains(" + 0x"), "{e}");
+        assert!(e.contains(" -> BH 0x") && e.contains(", IEEE 0x"), "{e}");
+        let (x, y, z) = (hex_after(e, "0x"), hex_after(e, " * 0x"), hex_after(e, " + 0x"));
+        let c = classify_fma(x, y, z);
+        assert_eq!(c.category.name(), row.category, "{e}");
+        assert_eq!(c.blackhole, hex_after(e, "BH 0x"), "{e}");
+        assert_eq!(c.ieee, hex_after(e, "IEEE 0x"), "{e}");
+        assert!(e.contains(" ("), "decoded values in {e}");
+    }
+    // The given triples come first, so the spec's examples are the ones shown.
+    let example = |cat: Category| rows.iter().find(|r| r.category == cat.name()).unwrap().example.clone();
+    assert!(
+        example(ProductOverflow).starts_with("0x7F000000 * 0x40000000 + 0xFF000000 -> BH 0x7F800000 (inf)")
+    );
+    assert!(example(PartialFusion).starts_with("0x3F800001 * 0x3F800001 + 0xBF800002 -> BH 0x32800000"));
+}
+
+#[test]
+fn the_random_sample_reaches_every_fma_category() {
+    let rows = characterise_fma(&[], 0x5EED, 50_000);
+    for row in &rows {
+        assert!(row.count > 0, "no case in {row:?}");
+        assert_eq!(row.source, "random sample");
+    }
+    // Every remaining disagreement is between finite inputs and finite results.
+    for (x, y, z) in random_fma_triples(0x5EED, 50_000) {
+        let c = classify_fma(x, y, z);
+        if c.category == PartialFusion {
+            for v in [x, y, z, c.blackhole, c.ieee] {
+                assert_ne!(v & 0x7F80_0000, 0x7F80_0000, "0x{x:08X} * 0x{y:08X} + 0x{z:08X}: {c:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn categories_partition_what_is_examined() {
+    let rows = characterise(&labelled_triples(), 3, 10_000);
+    let ops: Vec<&str> = rows.iter().map(|r| r.operation.as_str()).collect();
+    let mut order: Vec<&str> = ops.clone();
+    order.dedup();
+    assert_eq!(order, Operation::ALL.map(Operation::name), "operations in report order, contiguous");
+    for op in Operation::ALL {
+        let rows = rows_of(&rows, op);
+        let examined = rows[0].examined;
+        assert!(examined > 0);
+        assert!(rows.iter().all(|r| r.examined == examined), "{op:?}");
+        assert_eq!(rows.iter().map(|r| r.count).sum::<u64>(), examined, "{op:?}");
+        // agrees, then the categories in precedence order, then `other` only if found.
+        let names: Vec<&str> = rows.iter().map(|r| r.category.as_str()).collect();
+        let mut expected = vec![Agrees.name()];
+        expected.extend(op.categories().iter().map(|c| c.name()));
+        if names.last() == Some(&Other.name()) {
+            expected.push(Other.name());
+        }
+        assert_eq!(names, expected, "{op:?}");
+    }
+}
+
+/// The conversions, recounted with predicates written from the spec (§3.21, §4.3) and IEEE
+/// round-to-nearest-even, without the library's classification or the `half` crate.
+fn recount(op: Operation, x: u32) -> Category {
+    let e = (x >> 23) & 0xFF;
+    let m = x & 0x7F_FFFF;
+    let neg = x & 0x8000_0000 != 0;
+    let nan = e == 255 && m != 0;
+    let denormal = e == 0 && m != 0;
+    let normal = e != 0 && e != 255;
+    // Round to nearest even at bit `k` (drop the low k bits): up iff above half, or half and odd.
+    let rounds_up = |k: u32| {
+        let lo = x & ((1 << k) - 1);
+        let half = 1 << (k - 1);
+        lo > half || (lo == half && x & (1 << k) != 0)
+    };
+    match op {
+        Operation::Fma => unreachable!(),
+        Operation::Cast => Agrees,
+        Operation::StochrndBf16 => {
+            if nan {
+                NanToInf
+            } else if x == 0x8000_0000 {
+                NegativeZero
+            } else if denormal && (neg || m >> 16 != 0 || rounds_up(16)) {
+                // Blackhole gives +0; IEEE keeps the sign and rounds to a bfloat16 denormal.
+                DenormalFlush
+            } else if normal && x & 0xFFFF == 0x8000 && x & 0x1_0000 == 0 {
+                TiesAway
+            } else {
+                Agrees
+            }
+        }
+        Operation::StoreBf16 => {
+            if nan && x & 0x40_0000 == 0 {
+                if (x >> 16) & 0x7F == 0 { NanToInf } else { NanNotQuieted }
+            } else if denormal && (m >> 16 != 0 || rounds_up(16)) {
+                DenormalFlush
+            } else if normal && rounds_up(16) {
+                Truncation
+            } else {
+                Agrees
+            }
+        }
+        Operation::StoreFp16 => {
+            if e >= 143 {
+                Saturation
+            } else if e <= 112 && x & 0x7FFF_FFFF > 0x3300_0000 {
+                // Above 2^-25 (the tie with zero), IEEE gives a non-zero FP16 subnormal.
+                Flush
+            } else if (113..=142).contains(&e) && rounds_up(13) {
+                Truncation
+            } else {
+                Agrees
+            }
+        }
+        Operation::StoreFp32 => {
+            if denormal {
+                DenormalFlush
+            } else {
+                Agrees
+            }
+        }
+    }
+}
+
+#[test]
+fn conversion_counts_equal_independent_recounts() {
+    for random in [0, 5_000] {
+        let given = labelled_triples();
+        let rows = characterise(&given, 0xC0FFEE, random);
+        for op in Operation::CONVERSIONS {
+            let inputs = conversion_inputs(op, &given, 0xC0FFEE, random);
+            let mut expected: BTreeMap<&str, u64> = BTreeMap::new();
+            for &x in &inputs {
+                *expected.entry(recount(op, x).name()).or_default() += 1;
+            }
+            let got: BTreeMap<&str, u64> = rows_of(&rows, op)
+                .iter()
+                .filter(|r| r.count > 0)
+                .map(|r| (r.category.as_str(), r.count))
+                .collect();
+            assert_eq!(got, expected, "{op:?} with {random} random values");
+            assert!(rows_of(&rows, op).iter().all(|r| r.examined == inputs.len() as u64));
+        }
+        // The special values alone reach every conversion category but the impossible one.
+        for op in Operation::CONVERSIONS {
+            for &c in op.categories() {
+                if c != Overflow {
+                    assert!(count_of(&rows, op, c) > 0, "{op:?} {c:?}");
+                }
+            }
+        }
+        assert_eq!(count_of(&rows, Operation::StochrndBf16, Overflow), 0);
+    }
+}
+
+#[test]
+fn conversion_examples_match_their_rows() {
+    let rows = characterise(&[], 5, 2_000);
+    for op in Operation::CONVERSIONS {
+        for row in rows_of(&rows, op).into_iter().filter(|r| r.count > 0) {
+            let e = &row.example;
+            let x = hex_after(e, "0x");
+            let bh = hex_after(e, "BH 0x");
+            let ieee = hex_after(e, "IEEE 0x");
+            assert_eq!(blackhole_conversion(op, &[x]), vec![bh], "{e}");
+            assert_eq!(ieee_conversion(op, x), ieee, "{e}");
+            assert_eq!(classify_conversion(op, x, bh, ieee).name(), row.category, "{e}");
+        }
+    }
+    let example = |op: Operation, c: Category| {
+        rows_of(&rows, op).iter().find(|r| r.category == c.name()).unwrap().example.clone()
+    };
+    assert_eq!(
+        example(Operation::StochrndBf16, TiesAway),
+        "0x3F808000 (1.0039063) -> BH 0x3F810000 (1.0078125), IEEE 0x3F800000 (1)"
+    );
+    assert!(example(Operation::StoreFp16, Saturation).contains("Dst e=31"));
+}
+
+/// A sample of sign-magnitude integers: every power of two and its neighbours, exact ties and
+/// their neighbours at every rounding position, the extremes, and random values.
+fn cast_sample() -> Vec<u32> {
+    let mut mags = vec![0u32, 0x7FFF_FFFF, 0x7FFF_FFC0, 0x7FFF_FFBF];
+    for k in 0..31 {
+        let p = 1u32 << k;
+        mags.extend([p, p - 1, p + 1, p | (p >> 1)]);
+    }
+    for dropped in 1..=7u32 {
+        let half = 1u32 << (dropped - 1);
+        for significand in [0x80_0000u32, 0x80_0001, 0x80_0002, 0x90_0001, 0xC0_0000, 0xFF_FFFE, 0xFF_FFFF] {
+            let tie = (significand << dropped) | half;
+            mags.extend([tie - 1, tie, tie + 1]);
+        }
+    }
+    let mut state = 0x1234_5678_9ABC_DEF0u64;
+    for _ in 0..20_000 {
+        state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        let v = (state >> 33) as u32;
+        mags.push(v >> (v & 31));
+    }
+    mags.into_iter().map(|m| m & 0x7FFF_FFFF).flat_map(|m| [m, m | 0x8000_0000]).collect()
+}
+
+#[test]
+fn sfpcast_agrees_with_ieee_everywhere() {
+    let sample = cast_sample();
+    let bh = blackhole_conversion(Operation::Cast, &sample);
+    for (&c, &d) in sample.iter().zip(&bh) {
+        // Rust's integer-to-float `as` rounds to nearest even: an oracle independent of both.
+        let magnitude = (c & 0x7FFF_FFFF) as f32;
+        let oracle = magnitude.to_bits() | (c & 0x8000_0000);
+        assert_eq!(d, oracle, "SFPCAST 0x{c:08X}");
+        assert_eq!(ieee_conversion(Operation::Cast, c), oracle, "softfloat 0x{c:08X}");
+        assert_eq!(classify_conversion(Operation::Cast, c, d, oracle), Agrees);
+    }
+    let rows = characterise(&labelled_triples(), 9, 20_000);
+    let cast = rows_of(&rows, Operation::Cast);
+    assert_eq!(cast.len(), 1, "{cast:?}");
+    assert_eq!(cast[0].category, "agrees");
+    assert_eq!(cast[0].count, cast[0].examined);
+}
+
+#[test]
+fn output_is_a_function_of_the_arguments() {
+    let given = labelled_triples();
+    let a = characterise(&given, 0xABCD, 30_000);
+    let b = characterise(&given, 0xABCD, 30_000);
+    assert_eq!(a, b);
+    let c = characterise(&given, 0xABCE, 30_000);
+    assert_ne!(a, c, "another seed draws another sample");
+    assert_eq!(random_fma_triples(1, 100), random_fma_triples(1, 100));
+    assert_eq!(&random_fma_triples(1, 200)[..100], &random_fma_triples(1, 100)[..]);
+}
+
+/// A full-size run examines every random case it was asked for. (Its speed is measured by
+/// `cargo xtask bench`, not here.)
+#[test]
+fn a_full_size_run_examines_every_case() {
+    let rows = characterise(&labelled_triples(), 0x5EED, 200_000);
+    assert!(rows_of(&rows, Operation::Fma)[0].examined >= 200_000);
+}

@@ -1,0 +1,262 @@
+//! Differential property test, one instruction at a time: for every opcode and every value of its
+//! mode field (reserved ones included, as `sfpu_conformance::generate::modes` lists them), random
+//! other fields and a random state biased towards the operand classes of the golden vectors; the
+//! fast model (`FastModel`) must produce the reference's post-state and `Outcome` bit for bit.
+//!
+//! The comparison is the golden vectors' own: the case becomes a vector with
+//! `generate::to_vector` (the reference's result, its outcome, and the locations undefined or
+//! unspecified behaviour taints) and runs with `vectors::run_vector(&FastModel, ..)`, so tainted
+//! locations are skipped. Tainted cases are counted and printed per instruction at the end
+//! (`-- --nocapture` to see the table).
+//!
+//! Every (opcode, mode) cell gets its own proptest runner with a fixed seed, so a default run is
+//! the same everywhere. Environment:
+//! * `SFPU_PROPTEST_CASES=N`: cases per cell (default 8; `N=1000` for a long run);
+//! * `SFPU_PROPTEST_SEED=S`: another base seed (decimal or `0x` hex) to explore other cases;
+//! * `SFPU_PROPTEST_OPS=SFPMAD,SFPLUT`: only these opcodes.
+//!
+//! A failure shrinks to a minimal instruction and state and prints the instruction in `TTI_...`
+//! form, the differing locations, and a YAML snippet to paste into a regressions file; its seed is
+//! appended to `conformance/proptest-regressions/prop_instructions.txt` (commit it) and replayed
+//! first on every later run.
+
+mod prop_common;
+
+use std::collections::BTreeMap;
+use std::sync::Mutex;
+
+use prop_common::*;
+use proptest::prelude::*;
+use proptest::test_runner::{TestCaseError, TestError, TestRunner};
+use rayon::prelude::*;
+use sfpu_conformance::FastModel;
+use sfpu_conformance::campaign::regression_snippet;
+use sfpu_conformance::generate::operands::{Rng, fma_edges};
+use sfpu_conformance::generate::{Case, modes, to_vector};
+use sfpu_conformance::vectors::{FORMAT, Status, Strictness, Vector, VectorFile, run_vector};
+use sfpu_reference::isa::{Arch, Instr, Opcode};
+
+const PERSISTENCE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/proptest-regressions/prop_instructions.txt");
+
+/// One generated input: the instruction, the state, and the extra choices that depend on the
+/// instruction.
+#[derive(Clone, Debug)]
+struct Input {
+    /// The instruction, as its `TTI_...` text in `Debug` output.
+    instr: Shown,
+    parts: StateParts,
+    /// For the FMA family: fill VA, VB, VC with the rounding-edge triples from this seed.
+    fma: Option<u64>,
+    /// Give `LReg[7]` lane-varying low bits 0..=15 (the indirect register modes).
+    lreg7_index: bool,
+}
+
+/// An instruction whose `Debug` is its `TTI_...` text.
+#[derive(Clone, Copy)]
+struct Shown(Instr);
+
+impl std::fmt::Debug for Shown {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} (0x{:08x})", self.0, self.0.encode())
+    }
+}
+
+fn field(instr: &Instr, name: &str) -> Option<u32> {
+    instr.field_values().iter().find(|(n, _)| *n == name).map(|&(_, v)| v)
+}
+
+fn is_fma_family(op: Opcode) -> bool {
+    matches!(op, Opcode::SFPMAD | Opcode::SFPADD | Opcode::SFPMUL | Opcode::SFPADDI | Opcode::SFPMULI)
+}
+
+/// The case an input stands for.
+fn case_of(op: Opcode, mode: &str, input: &Input) -> Case {
+    let instr = input.instr.0;
+    let mut pre = input.parts.build();
+    // Data where the instruction's Dst address points, beyond the low rows the state fills.
+    if let Some(seed) = input.parts.dst_seed {
+        let imm10 = match op {
+            Opcode::SFPLOADMACRO => {
+                (field(&instr, "Imm9").unwrap_or(0) << 1) | field(&instr, "VDHi").unwrap_or(0)
+            }
+            _ => field(&instr, "Imm10").unwrap_or(0),
+        } as usize;
+        let base = (imm10 + pre.Addressing.RWC.Dst as usize) & !15;
+        fill_dst(&mut pre, seed ^ 1, base..base + 32);
+        fill_dst(&mut pre, seed ^ 2, 2 * base..2 * base + 32);
+    }
+    if let Some(seed) = input.fma
+        && is_fma_family(op)
+    {
+        let (a, b, c) = fma_edges(&mut Rng::new(seed));
+        for (name, values) in [("VA", a), ("VB", b), ("VC", c)] {
+            if let Some(r) = field(&instr, name).filter(|&r| r < 8) {
+                pre.LReg[r as usize] = values;
+            }
+        }
+    }
+    if input.lreg7_index {
+        pre.LReg[7] = std::array::from_fn(|l| (pre.LReg[7][l] & !15) | (l as u32 & 15));
+    }
+    Case {
+        name: "prop".to_string(),
+        mode: Some(mode.to_string()),
+        mode_label: None,
+        tags: vec![],
+        program: vec![instr],
+        pre,
+    }
+}
+
+fn input_strategy(op: Opcode, mode: &str) -> impl Strategy<Value = Input> {
+    (
+        instr_of(op, mode_fields(mode)),
+        state_parts(),
+        proptest::option::weighted(0.5, any::<u64>()),
+        prop::bool::weighted(0.3),
+    )
+        .prop_map(|(instr, parts, fma, lreg7_index)| Input {
+            instr: Shown(instr),
+            parts,
+            fma,
+            lreg7_index,
+        })
+}
+
+/// Per-cell counts.
+#[derive(Clone, Copy, Debug, Default)]
+struct Counts {
+    cases: u64,
+    /// Cases with some location skipped as not promised (undefined or unspecified behaviour).
+    tainted: u64,
+    /// Of those, cases where everything was skipped (undefined behaviour).
+    everything: u64,
+}
+
+fn file() -> VectorFile {
+    VectorFile {
+        format: FORMAT.to_string(),
+        arch: Arch::Blackhole,
+        file: "prop".to_string(),
+        vectors: vec![],
+    }
+}
+
+fn vector_of(op: Opcode, mode: &str, input: &Input) -> Vector {
+    let mut v = to_vector(op.name(), &case_of(op, mode, input));
+    v.id = format!("{}/{mode}", op.name());
+    v
+}
+
+/// Runs one (opcode, mode) cell; returns its counts, or the failure report.
+fn run_cell(op: Opcode, mode: &str, cases: u32) -> Result<Counts, String> {
+    let counts = Mutex::new(Counts::default());
+    let name = format!("prop_instructions/{}/{mode}", op.name());
+    let mut runner = TestRunner::new(config(cases, &name, PERSISTENCE));
+    let result = runner.run(&input_strategy(op, mode), |input| {
+        let v = vector_of(op, mode, &input);
+        let r = run_vector(&FastModel, &file(), &v, Strictness::Silicon);
+        {
+            let mut c = counts.lock().unwrap_or_else(|e| e.into_inner());
+            c.cases += 1;
+            if let Some(skip) = &v.skip {
+                c.tainted += 1;
+                c.everything += skip.all as u64;
+            }
+        }
+        match r.status {
+            Status::Pass => Ok(()),
+            Status::Fail(f) => Err(TestCaseError::fail(f.report)),
+            Status::Unsupported(why) | Status::Error(why) => Err(TestCaseError::fail(why)),
+        }
+    });
+    match result {
+        Ok(()) => Ok(counts.into_inner().unwrap_or_else(|e| e.into_inner())),
+        Err(TestError::Fail(reason, input)) => {
+            let v = vector_of(op, mode, &input);
+            Err(format!(
+                "{} {mode}: the fast model differs from the reference (minimal case after shrinking)\n\
+                 instruction: {:?}\n{reason}\n\
+                 replay: cargo test -p sfpu-conformance --test prop_instructions \
+                 (the seed is in conformance/proptest-regressions/prop_instructions.txt; \
+                 SFPU_PROPTEST_OPS={} narrows the run)\n\
+                 regression vector (paste under `vectors:` of a regressions file):\n{}",
+                op.name(),
+                input.instr,
+                op.name(),
+                regression_snippet(&v, "prop_instructions"),
+            ))
+        }
+        Err(TestError::Abort(why)) => Err(format!("{} {mode}: proptest aborted: {why}", op.name())),
+    }
+}
+
+/// Every mode value of every instruction agrees on the fast model and the reference.
+#[test]
+fn every_instruction_and_mode_agrees() {
+    let only: Vec<String> = std::env::var("SFPU_PROPTEST_OPS")
+        .unwrap_or_default()
+        .split(',')
+        .map(|s| s.trim().to_ascii_uppercase())
+        .filter(|s| !s.is_empty())
+        .collect();
+    let cells: Vec<(Opcode, String)> = Opcode::ALL
+        .iter()
+        .filter(|op| only.is_empty() || only.iter().any(|o| o == op.name()))
+        .flat_map(|&op| modes(op).into_iter().map(move |(mode, _)| (op, mode)))
+        .collect();
+    assert!(!cells.is_empty(), "SFPU_PROPTEST_OPS selects no opcode");
+    // SFPCONFIG has 256 cells and SFPSTOCHRND 32; give them fewer cases each so that every
+    // opcode gets a similar share of the time.
+    let per_cell = |op: Opcode| {
+        let n = cases(8);
+        match op {
+            Opcode::SFPCONFIG => n.div_ceil(8).max(2),
+            Opcode::SFPSTOCHRND => n.div_ceil(2).max(2),
+            _ => n,
+        }
+    };
+    // proptest's value trees for a whole state are deep: run on threads with large stacks.
+    let pool = rayon::ThreadPoolBuilder::new().stack_size(STACK).build().expect("a thread pool");
+    let results: Vec<(Opcode, String, Result<Counts, String>)> = pool.install(|| {
+        cells.par_iter().map(|(op, mode)| (*op, mode.clone(), run_cell(*op, mode, per_cell(*op)))).collect()
+    });
+
+    let mut per_op: BTreeMap<&str, (u64, Counts)> = BTreeMap::new();
+    let mut failures = Vec::new();
+    for (op, _mode, r) in &results {
+        let e = per_op.entry(op.name()).or_default();
+        e.0 += 1;
+        match r {
+            Ok(c) => {
+                e.1.cases += c.cases;
+                e.1.tainted += c.tainted;
+                e.1.everything += c.everything;
+            }
+            Err(report) => failures.push(report.clone()),
+        }
+    }
+    eprintln!("{:<14} {:>6} {:>8} {:>8} {:>10}", "instruction", "modes", "cases", "tainted", "undefined");
+    let mut total = Counts::default();
+    for (name, (cells, c)) in &per_op {
+        eprintln!("{name:<14} {cells:>6} {:>8} {:>8} {:>10}", c.cases, c.tainted, c.everything);
+        total.cases += c.cases;
+        total.tainted += c.tainted;
+        total.everything += c.everything;
+    }
+    eprintln!(
+        "{:<14} {:>6} {:>8} {:>8} {:>10}",
+        "total",
+        results.len(),
+        total.cases,
+        total.tainted,
+        total.everything
+    );
+    assert!(
+        failures.is_empty(),
+        "{} of {} (instruction, mode) cells fail:\n\n{}",
+        failures.len(),
+        results.len(),
+        failures.iter().take(5).cloned().collect::<Vec<_>>().join("\n\n")
+    );
+}

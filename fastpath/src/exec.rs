@@ -1,0 +1,305 @@
+//! Executing one instruction: the dispatch from [`Instr`] to the instruction families in
+//! [`ops`], the per-lane `VD < 12 || DISABLE_BACKDOOR_LOAD` guard, and the
+//! backdoor-load rule that sits outside the pages' functional models.
+//!
+//! Implements: BlackholeA0 `SFPCONFIG.md` (the `DISABLE_BACKDOOR_LOAD` row of the LaneConfig
+//! table and the comment in its `VD` 0..3 case), `SFPLOADMACRO.md` (how scheduled instructions
+//! differ: `DISABLE_BACKDOOR_LOAD` reads as true, implicit `VB = VD` / `VC = VD` skipped, overridden
+//! `VB` / `VC` / `VD`), and spec §2.5 (which instructions carry the guard).
+//!
+//! [`step`] is the single-instruction view used for differential testing: a regular instruction
+//! runs directly (nothing can stall it or collide with it when it is alone); a lone SFPLOADMACRO
+//! runs its load part and then its whole schedule on a fresh [`FastMachine`],
+//! as the reference's `step` contract says.
+
+use sfpu_reference::isa::{Instr, Opcode};
+use sfpu_reference::outcome::{Clause, Outcome};
+
+use crate::machine::FastMachine;
+use crate::ops;
+use crate::state::{ALL, FastState};
+
+/// How an instruction is being executed: issued by the thread, or scheduled by SFPLOADMACRO with
+/// some fields overridden. Plain data, no allocation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ctx {
+    /// Scheduled by SFPLOADMACRO: `DISABLE_BACKDOOR_LOAD` reads as true, implicit `VB = VD` and
+    /// `VC = VD` assignments are skipped, and SFPSTORE uses the frozen address.
+    pub scheduled: bool,
+    /// The lanes this execution concerns. All lanes for regular instructions; for scheduled ones,
+    /// the lanes whose `LoadMacroConfig` scheduled exactly this instruction (see `machine.rs`).
+    pub lanes: u32,
+    /// `VB` as overridden by the SFPLOADMACRO logic.
+    pub vb: Option<u8>,
+    /// `VC` as overridden by the SFPLOADMACRO logic.
+    pub vc: Option<u8>,
+    /// `VD` as overridden by the SFPLOADMACRO logic (may be 16).
+    pub vd: Option<u8>,
+    /// Whether the SFPLOADMACRO logic did `Insn.VB = VD` (Sequence bit 7), which is what makes
+    /// SFPSHFT2 `SHFT_IMM` skip its `VB = Imm12 & 15` (`SFPLOADMACRO.md`).
+    pub vb_is_macro_vd: bool,
+    /// The `Addr` an SFPLOADMACRO computed, for the SFPSTORE it scheduled.
+    pub store_addr: u32,
+}
+
+impl Ctx {
+    /// A regular instruction issued by the thread.
+    pub const REGULAR: Ctx = Ctx {
+        scheduled: false,
+        lanes: ALL,
+        vb: None,
+        vc: None,
+        vd: None,
+        vb_is_macro_vd: false,
+        store_addr: 0,
+    };
+
+    /// The effective `VB` given the encoded field.
+    #[inline(always)]
+    pub fn vb(&self, field: u32) -> usize {
+        self.vb.map_or(field as usize, usize::from)
+    }
+
+    /// The effective `VC` given the encoded field.
+    #[inline(always)]
+    pub fn vc(&self, field: u32) -> usize {
+        self.vc.map_or(field as usize, usize::from)
+    }
+
+    /// The effective `VD` given the encoded field.
+    #[inline(always)]
+    pub fn vd(&self, field: u32) -> usize {
+        self.vd.map_or(field as usize, usize::from)
+    }
+
+    /// The `VB` of a simple-sub-unit instruction whose model says `unsigned VB = VD;`: that
+    /// assignment is skipped under SFPLOADMACRO, which supplies `VB` itself.
+    #[inline(always)]
+    pub fn implicit_vb(&self, vd_field: u32) -> usize {
+        if self.scheduled { self.vb.map_or(vd_field as usize, usize::from) } else { vd_field as usize }
+    }
+
+    /// The `VC` of SFPADDI / SFPMULI, whose model says `unsigned VC = VD;` (skipped under
+    /// SFPLOADMACRO).
+    #[inline(always)]
+    pub fn implicit_vc(&self, vd_field: u32) -> usize {
+        if self.scheduled { self.vc.map_or(vd_field as usize, usize::from) } else { vd_field as usize }
+    }
+
+    /// The lanes passing `VD < 12 || LaneConfig[Lane].DISABLE_BACKDOOR_LOAD` (`DISABLE_BACKDOOR_LOAD`
+    /// reads as true for scheduled instructions), restricted to [`lanes`](Ctx::lanes).
+    #[inline(always)]
+    pub fn g12(&self, s: &FastState, vd: usize) -> u32 {
+        if self.scheduled || vd < 12 { self.lanes } else { self.lanes & s.lc().dbl }
+    }
+}
+
+/// `VD < 8 || VD == 16`: whether a result register index is written at all (spec "W8").
+#[inline(always)]
+pub fn w8(vd: usize) -> bool {
+    vd < 8 || vd == 16
+}
+
+/// Executes `instr` on `s` as if the thread issued it alone, and says what the specification
+/// promises about the effect (same contract as `sfpu_reference::step`).
+///
+/// A lone SFPLOADMACRO runs its load part and then its whole schedule. Never panics.
+#[inline]
+pub fn step(s: &mut FastState, instr: &Instr) -> Outcome {
+    if let Instr::SFPLOADMACRO { .. } = instr {
+        return step_loadmacro(s, instr);
+    }
+    let mut out = Outcome::defined();
+    execute_regular(s, instr, &mut out);
+    out
+}
+
+/// [`step`] for SFPLOADMACRO: a fresh machine, the issue, and the drain. Kept out of line so that
+/// the machine's few KB of pending-instruction slots do not enlarge every `step`'s stack frame.
+#[inline(never)]
+fn step_loadmacro(s: &mut FastState, instr: &Instr) -> Outcome {
+    let mut m = FastMachine::new();
+    let mut out = m.issue(s, instr);
+    out.merge(&m.drain(s));
+    out
+}
+
+/// The instruction's `VD` field for the backdoor-load rule; `None` where `VD` is not an LReg
+/// index (SFPCONFIG's configuration selector, SFPLOADMACRO's 3-bit `VD`, SFPNOP).
+pub fn backdoor_vd(instr: &Instr) -> Option<u32> {
+    use Instr::*;
+    Some(match *instr {
+        SFPLOAD { VD, .. } | SFPLOADI { VD, .. } | SFPSTORE { VD, .. } | SFPLUT { VD, .. } => VD.get(),
+        SFPMULI { VD, .. } | SFPADDI { VD, .. } | SFPDIVP2 { VD, .. } | SFPEXEXP { VD, .. } => VD.get(),
+        SFPEXMAN { VD, .. } | SFPIADD { VD, .. } | SFPSHFT { VD, .. } | SFPSETCC { VD, .. } => VD.get(),
+        SFPMOV { VD, .. } | SFPABS { VD, .. } | SFPAND { VD, .. } | SFPOR { VD, .. } => VD.get(),
+        SFPNOT { VD, .. } | SFPLZ { VD, .. } | SFPSETEXP { VD, .. } | SFPSETMAN { VD, .. } => VD.get(),
+        SFPMAD { VD, .. } | SFPADD { VD, .. } | SFPMUL { VD, .. } | SFPPUSHC { VD, .. } => VD.get(),
+        SFPPOPC { VD, .. } | SFPSETSGN { VD, .. } | SFPENCC { VD, .. } | SFPCOMPC { VD } => VD.get(),
+        SFPTRANSP { VD } | SFPXOR { VD, .. } | SFPSTOCHRND { VD, .. } | SFPCAST { VD, .. } => VD.get(),
+        SFPSWAP { VD, .. } | SFPSHFT2 { VD, .. } | SFPLUTFP32 { VD, .. } | SFPLE { VD, .. } => VD.get(),
+        SFPGT { VD, .. } | SFPMUL24 { VD, .. } | SFPARECIP { VD, .. } => VD.get(),
+        SFPCONFIG { .. } | SFPLOADMACRO { .. } | SFPNOP {} => return None,
+    })
+}
+
+/// Whether the functional model of `instr` (in the mode it is used in) guards its effect with
+/// `VD < 12 || DISABLE_BACKDOOR_LOAD` (spec §2.5 "G12 present").
+pub fn has_g12(instr: &Instr) -> bool {
+    use Instr::*;
+    match *instr {
+        SFPMAD { .. } | SFPADD { .. } | SFPMUL { .. } | SFPADDI { .. } | SFPMULI { .. } => true,
+        SFPMUL24 { .. } | SFPLUT { .. } | SFPLUTFP32 { .. } | SFPSTOCHRND { .. } => true,
+        SFPMOV { .. } | SFPSWAP { .. } | SFPGT { .. } | SFPLE { .. } | SFPSETCC { .. } => true,
+        SFPENCC { .. } | SFPPUSHC { .. } | SFPPOPC { .. } | SFPCOMPC { .. } | SFPTRANSP { .. } => true,
+        SFPSTORE { .. } => true,
+        SFPCAST { Mod1, .. } => Mod1.get() & 3 < 2,
+        SFPSHFT2 { Mod1, .. } => Mod1.get() < 4,
+        _ => false,
+    }
+}
+
+/// A regular (thread-issued) instruction: the backdoor-load rule, then the functional model.
+///
+/// Backdoor load (`SFPCONFIG.md`, spec §2.5, §6.3 item 14), interpretation recorded here: with
+/// `DISABLE_BACKDOOR_LOAD` clear in a lane, an instruction whose `VD` field is 12 or more is a
+/// write of its instruction word to `InstructionTemplate[VD - 12]` of that lane *instead of
+/// executing there*. The functional models express "instead of executing" with their `VD < 12 ||
+/// DISABLE_BACKDOOR_LOAD` guard, so the word is written in every lane where that guard fails
+/// (whether or not the lane is enabled: the guard sits outside `LaneEnabled`). Instructions whose
+/// model has no such guard write nothing (their own `VD < 8` / `VD < 8 || VD == 16` checks already
+/// make them do nothing to LRegs). Either way the lanes with `DISABLE_BACKDOOR_LOAD` clear are
+/// reported under [`Clause::BackdoorLoad`], because the pages do not say which instructions,
+/// lanes or side effects are involved.
+pub fn execute_regular(s: &mut FastState, instr: &Instr, out: &mut Outcome) {
+    execute(s, instr, &Ctx::REGULAR, out);
+    if let Some(vd) = backdoor_vd(instr).filter(|&vd| vd >= 12) {
+        let lanes = !s.lc().dbl;
+        if lanes != 0 {
+            out.note(Clause::BackdoorLoad, lanes);
+            if has_g12(instr) {
+                let word = instr.encode();
+                let t = &mut s.lmc.template[(vd - 12) as usize & 3];
+                let m = crate::state::expand(lanes);
+                for l in 0..32 {
+                    t[l] = (word & m[l]) | (t[l] & !m[l]);
+                }
+            }
+        }
+    }
+}
+
+/// Executes the functional model of `instr` once, as `cx` says (no pipeline). SFPLOADMACRO here is
+/// only its SFPLOAD part; the scheduling is the machine's.
+pub fn execute(s: &mut FastState, instr: &Instr, cx: &Ctx, out: &mut Outcome) {
+    use Instr::*;
+    match *instr {
+        SFPLOAD { VD, Mod0, AddrMod, Imm10 } => {
+            ops::load_store::sfpload(s, VD.get(), Mod0.get(), AddrMod.get(), Imm10.get(), out);
+        }
+        SFPLOADI { VD, Mod0, Imm16 } => ops::load_store::sfploadi(s, VD.get(), Mod0.get(), Imm16.get(), out),
+        SFPSTORE { VD, Mod0, AddrMod, Imm10 } => {
+            ops::load_store::sfpstore(s, VD.get(), Mod0.get(), AddrMod.get(), Imm10.get(), cx, out);
+        }
+        SFPLOADMACRO { VDLo, Mod0, AddrMod, Imm9, VDHi, .. } => {
+            let vd = (VDHi.get() << 2) | VDLo.get();
+            let imm10 = (Imm9.get() << 1) | VDHi.get();
+            ops::load_store::sfpload(s, vd, Mod0.get(), AddrMod.get(), imm10, out);
+        }
+        SFPLUT { VD, Mod0 } => ops::lut::sfplut(s, VD.get(), Mod0.get(), cx),
+        SFPLUTFP32 { VD, Mod1, .. } => ops::lut::sfplutfp32(s, VD.get(), Mod1.get(), cx),
+        SFPMAD { VA, VB, VC, VD, Mod1 }
+        | SFPADD { VA, VB, VC, VD, Mod1 }
+        | SFPMUL { VA, VB, VC, VD, Mod1 } => {
+            ops::mad::sfpmad(s, VA.get(), VB.get(), VC.get(), VD.get(), Mod1.get(), cx);
+        }
+        SFPADDI { Imm16, VD, Mod1 } => ops::mad::sfpaddi(s, Imm16.get(), VD.get(), Mod1.get(), cx),
+        SFPMULI { Imm16, VD, Mod1 } => ops::mad::sfpmuli(s, Imm16.get(), VD.get(), Mod1.get(), cx),
+        SFPMUL24 { VA, VB, VC, VD, Mod1 } => {
+            ops::mad::sfpmul24(s, VA.get(), VB.get(), VC.get(), VD.get(), Mod1.get(), cx, out);
+        }
+        SFPDIVP2 { Imm8, VC, VD, Mod1 } => {
+            ops::field::sfpdivp2(s, Imm8.get(), VC.get(), VD.get(), Mod1.get(), cx)
+        }
+        SFPEXEXP { VC, VD, Mod1 } => ops::field::sfpexexp(s, VC.get(), VD.get(), Mod1.get(), cx),
+        SFPEXMAN { VC, VD, Mod1 } => ops::field::sfpexman(s, VC.get(), VD.get(), Mod1.get(), cx),
+        SFPSETEXP { Imm8, VC, VD, Mod1 } => {
+            ops::field::sfpsetexp(s, Imm8.get(), VC.get(), VD.get(), Mod1.get(), cx);
+        }
+        SFPSETMAN { Imm12, VC, VD, Mod1 } => {
+            ops::field::sfpsetman(s, Imm12.get(), VC.get(), VD.get(), Mod1.get(), cx);
+        }
+        SFPSETSGN { Imm1, VC, VD, Mod1 } => {
+            ops::field::sfpsetsgn(s, Imm1.get(), VC.get(), VD.get(), Mod1.get(), cx);
+        }
+        SFPIADD { Imm12, VC, VD, Mod1 } => {
+            ops::integer::sfpiadd(s, Imm12.get(), VC.get(), VD.get(), Mod1.get(), cx)
+        }
+        SFPSHFT { Imm12, VC, VD, Mod1 } => {
+            ops::integer::sfpshft(s, Imm12.get(), VC.get(), VD.get(), Mod1.get(), cx, out);
+        }
+        SFPABS { VC, VD, Mod1 } => ops::integer::sfpabs(s, VC.get(), VD.get(), Mod1.get(), cx),
+        SFPAND { VB, VC, VD, Mod1 } => {
+            ops::integer::sfpandor(s, false, VB.get(), VC.get(), VD.get(), Mod1.get(), cx)
+        }
+        SFPOR { VB, VC, VD, Mod1 } => {
+            ops::integer::sfpandor(s, true, VB.get(), VC.get(), VD.get(), Mod1.get(), cx)
+        }
+        SFPXOR { VC, VD } => ops::integer::sfpxor(s, VC.get(), VD.get(), cx),
+        SFPNOT { VC, VD } => ops::integer::sfpnot(s, VC.get(), VD.get(), cx),
+        SFPLZ { VC, VD, Mod1 } => ops::integer::sfplz(s, VC.get(), VD.get(), Mod1.get(), cx),
+        SFPSETCC { Imm1, VC, VD, Mod1 } => {
+            ops::cc::sfpsetcc(s, Imm1.get(), VC.get(), VD.get(), Mod1.get(), cx)
+        }
+        SFPENCC { Imm2, VD, Mod1 } => ops::cc::sfpencc(s, Imm2.get(), VD.get(), Mod1.get(), cx),
+        SFPPUSHC { VD, Mod1 } => ops::cc::sfppushc(s, VD.get(), Mod1.get(), cx, out),
+        SFPPOPC { VD, Mod1 } => ops::cc::sfppopc(s, VD.get(), Mod1.get(), cx, out),
+        SFPCOMPC { VD } => ops::cc::sfpcompc(s, VD.get(), cx),
+        SFPGT { VC, VD, Mod1 } => ops::cc::sfpgtle(s, true, VC.get(), VD.get(), Mod1.get(), cx),
+        SFPLE { VC, VD, Mod1 } => ops::cc::sfpgtle(s, false, VC.get(), VD.get(), Mod1.get(), cx),
+        SFPMOV { VC, VD, Mod1 } => ops::mov::sfpmov(s, VC.get(), VD.get(), Mod1.get(), cx, out),
+        SFPNOP {} => {}
+        SFPCONFIG { Imm16, VD, Mod1 } => {
+            ops::config::sfpconfig(s, Imm16.get(), VD.get(), Mod1.get(), cx, out)
+        }
+        SFPCAST { VC, VD, Mod1 } => ops::convert::sfpcast(s, VC.get(), VD.get(), Mod1.get(), cx, out),
+        SFPSTOCHRND { RoundingMode, Imm5, VB, VC, VD, UseImm5, Mod1 } => ops::convert::sfpstochrnd(
+            s,
+            ops::convert::StochRnd {
+                rounding_mode: RoundingMode.get(),
+                imm5: Imm5.get(),
+                vb: VB.get(),
+                vc: VC.get(),
+                vd: VD.get(),
+                use_imm5: UseImm5.get() != 0,
+                mod1: Mod1.get(),
+            },
+            cx,
+            out,
+        ),
+        SFPARECIP { VB, VC, VD, Mod1 } => {
+            ops::arecip::sfparecip(s, VB.get(), VC.get(), VD.get(), Mod1.get(), cx, out)
+        }
+        SFPSWAP { VC, VD, Mod1 } => ops::shuffle::sfpswap(s, VC.get(), VD.get(), Mod1.get(), cx, out),
+        SFPTRANSP { VD } => ops::shuffle::sfptransp(s, VD.get(), cx, out),
+        SFPSHFT2 { Imm12, VC, VD, Mod1 } => {
+            ops::shuffle::sfpshft2(s, Imm12.get(), VC.get(), VD.get(), Mod1.get(), cx, out)
+        }
+    }
+}
+
+/// Whether `op` is one of the MAD sub-unit's two-cycle producers whose results the automatic
+/// stall logic protects (spec §4.12).
+pub fn is_two_cycle_producer(op: Opcode) -> bool {
+    matches!(
+        op,
+        Opcode::SFPMAD
+            | Opcode::SFPADD
+            | Opcode::SFPMUL
+            | Opcode::SFPADDI
+            | Opcode::SFPMULI
+            | Opcode::SFPLUT
+            | Opcode::SFPLUTFP32
+            | Opcode::SFPMUL24
+    )
+}

@@ -1,0 +1,932 @@
+//! The cycle-level view: one regular instruction per cycle, the instructions SFPLOADMACRO
+//! schedules on the simple, MAD, round and store sub-units, Blackhole's automatic stalls, and the
+//! scheduling rules whose violation leaves results unspecified.
+//!
+//! Implements BlackholeA0 `SFPLOADMACRO.md` ("Functional model", its timing paragraphs and the
+//! sub-unit table), the "Instruction scheduling" sections of `SFPMAD.md`, `SFPLUTFP32.md`,
+//! `SFPSWAP.md`, `SFPSHFT2.md`, `SFPCONFIG.md`; spec §4.9, §4.12. The cycle model is the one
+//! documented for the reference's `Machine` (module docs of `reference/src/machine.rs`):
+//!
+//! 1. The scheduled instructions due this cycle arrive at their sub-units; a regular instruction
+//!    issued to a sub-unit that receives one is discarded ([`Clause::LoadmacroCollision`]).
+//! 2. Everything executing in a cycle reads the state as it was at the start of the cycle; writes
+//!    are combined at the end, and two instructions writing one location differently break a
+//!    scheduling rule ([`Clause::LoadmacroRule`]). Implementation: with more than one instruction
+//!    in a cycle, each one runs on a copy of the non-Dst state taken at the start of the cycle and
+//!    the changes are merged word by word (the 32 KB Dst is never copied: only the store sub-unit
+//!    writes it and only the load sub-unit reads it, so the load runs first).
+//! 3. Scheduled instructions count down once per cycle, or once per issued instruction while any
+//!    pending one waits for elapsed instructions. Delay 0 executes on the next cycle, delay `d`
+//!    `d + 1` cycles later.
+//!
+//! Two-cycle results (the MAD sub-unit) are written at the end of their first cycle. A regular
+//! instruction that the stall logic sees reading such a result on the next cycle is held back one
+//! cycle; any read of such a result on the next cycle that the stall logic does not prevent (its
+//! documented blind spots, and everything scheduled by SFPLOADMACRO) is reported as
+//! [`Clause::Hazard`].
+//!
+//! Interpretation choices (recorded as required; all concern cases the pages leave open):
+//! * "Forget any pre-existing scheduled instruction which would execute at the same point in
+//!   time": the pending instructions have already counted this cycle down when the SFPLOADMACRO's
+//!   scheduling runs, so a pending instruction whose remaining delay equals the new one's `Delay`
+//!   executes on the same cycle, and that is what is cancelled (lane by lane).
+//! * `LoadMacroConfig` that differs between lanes (unspecified, spec §6.3 item 25): reported as
+//!   [`Clause::LoadmacroRule`], and lane 0's configuration drives the schedule (see
+//!   `FastMachine::schedule`). `Ctx::lanes` still lets a scheduled instruction be restricted to
+//!   some lanes: the cancellation of an earlier schedule is per lane in the page's model.
+//! * SFPSHFT2 counts as having a `VB` field (its form-A encoding draws `VB` in bits 15..12), so
+//!   the macro logic's "if `Insn.VB` is None" does not replace it.
+//! * The "exactly one of Simple and Round has `VD == 16`" rule is a constraint on what
+//!   SFPLOADMACRO schedules: it is checked among the scheduled instructions of a cycle, SFPNOPs
+//!   included (the macro logic gives them a `VD` too).
+//! * The stall logic remembers what the thread issued even when a scheduled instruction took the
+//!   sub-unit and the regular one was discarded (the issuing side cannot know).
+//! * SFPCONFIG counts as reading `LReg[0]` for the hazard check exactly when its page's code
+//!   reads it (`SFPMAD.md`: "SFPCONFIG can read from `LReg[0]`"): always for an
+//!   InstructionTemplate write, otherwise unless `MOD1_IMM16_IS_VALUE`.
+//! * SFPSWAP: the stall logic "does not realise that any reads are performed during the 1st
+//!   cycle" (`SFPMAD.md`), so it never stalls SFPSWAP; its second-cycle reads come after a MAD
+//!   result is written, and its first-cycle compare reads (modes other than `SWAP`) of a MAD result
+//!   are reported as a hazard.
+//! * SFPSTOCHRND: the stall logic sees a (false) dependency on its `VB` field in every flavour
+//!   (`SFPSTOCHRND_*.md`: "a false dependency bug in the automatic stalling logic"; software sets
+//!   `VB = VC` to avoid it).
+//! * An SFPCONFIG that changes `DISABLE_BACKDOOR_LOAD` (in any lane) makes the instruction the
+//!   thread issues on the very next cycle unspecified in its backdoor behaviour
+//!   ([`Clause::SfpconfigDblChange`], for the whole instruction) if its `VD` field is 12 or more;
+//!   an idle cycle in between is as good as the SFPNOP the page recommends.
+
+use sfpu_reference::isa::{Arch, Instr, Opcode, SubUnit, U, decode_ignoring_undrawn};
+use sfpu_reference::outcome::{Clause, Outcome};
+
+use crate::exec::{self, Ctx, is_two_cycle_producer};
+use crate::state::{ALL, FastState};
+
+/// Most instructions that can be pending at once: at most one SFPLOADMACRO per issued instruction,
+/// four entries each, each living at most eight issued instructions (more only with lane-varying
+/// configuration, whose extra groups are dropped if the slots run out).
+const CAPACITY: usize = 64;
+
+/// Every LReg a normal instruction can name (`LReg[0..=16]`), as a bit mask.
+const ALL_LREGS: u32 = 0x1_FFFF;
+
+/// The four sub-units SFPLOADMACRO schedules onto, in Sequence byte order.
+const SIMPLE: u8 = 0;
+const MAD: u8 = 1;
+const ROUND: u8 = 2;
+const STORE: u8 = 3;
+const LOAD: u8 = 4;
+
+/// Whether sub-unit `unit` can execute `op` (the table at the top of `SFPLOADMACRO.md`).
+fn can_execute(unit: u8, op: Opcode) -> bool {
+    use Opcode::*;
+    match unit {
+        SIMPLE => matches!(
+            op,
+            SFPABS
+                | SFPAND
+                | SFPARECIP
+                | SFPCAST
+                | SFPCOMPC
+                | SFPCONFIG
+                | SFPDIVP2
+                | SFPENCC
+                | SFPEXEXP
+                | SFPEXMAN
+                | SFPGT
+                | SFPIADD
+                | SFPLE
+                | SFPLZ
+                | SFPMOV
+                | SFPNOP
+                | SFPNOT
+                | SFPOR
+                | SFPPOPC
+                | SFPPUSHC
+                | SFPSETCC
+                | SFPSETEXP
+                | SFPSETMAN
+                | SFPSETSGN
+                | SFPSHFT
+                | SFPSWAP
+                | SFPTRANSP
+                | SFPXOR
+        ),
+        MAD => matches!(
+            op,
+            SFPADD | SFPADDI | SFPLUT | SFPLUTFP32 | SFPMAD | SFPMUL | SFPMULI | SFPMUL24 | SFPNOP
+        ),
+        ROUND => matches!(op, SFPNOP | SFPSHFT2 | SFPSTOCHRND),
+        _ => op == SFPSTORE,
+    }
+}
+
+/// The sub-unit a regular instruction goes to.
+fn regular_unit(op: Opcode) -> u8 {
+    match op.sub_unit() {
+        SubUnit::Load => LOAD,
+        SubUnit::Simple => SIMPLE,
+        SubUnit::MAD => MAD,
+        SubUnit::Round => ROUND,
+        SubUnit::Store => STORE,
+    }
+}
+
+/// Whether the instruction has a field called `name`.
+fn has_field(op: Opcode, name: &str) -> bool {
+    op.fields().iter().any(|f| f.name == name) || (name == "VB" && op == Opcode::SFPSHFT2)
+}
+
+/// The instruction's `VD` field, if it has one (SFPCONFIG's selector included).
+fn vd_field(i: &Instr) -> Option<u32> {
+    match *i {
+        Instr::SFPCONFIG { VD, .. } => Some(VD.get()),
+        _ => exec::backdoor_vd(i),
+    }
+}
+
+/// One instruction SFPLOADMACRO scheduled that has not executed yet.
+#[derive(Clone, Copy, Debug)]
+struct Pending {
+    unit: u8,
+    instr: Instr,
+    cx: Ctx,
+    remaining: u8,
+    ready: bool,
+    by_instructions: bool,
+}
+
+/// What the stall logic remembers of the regular instruction executed on the previous cycle.
+#[derive(Clone, Copy, Debug, Default)]
+struct StallMemory {
+    /// LRegs the stall logic believes a two-cycle producer writes (0 if it was not one).
+    writes: u32,
+    /// SFPSWAP, or SFPSHFT2 modes 2..4: only SFPNOP may issue on the next cycle.
+    blocks_next: bool,
+}
+
+/// What a [`TraceEvent`] records.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TraceWhat {
+    /// A regular instruction executed.
+    Issued,
+    /// A scheduled instruction executed.
+    Scheduled,
+    /// A regular instruction was discarded because a scheduled one took its sub-unit.
+    Discarded,
+    /// The thread stalled for a cycle before issuing the instruction.
+    Stalled,
+}
+
+/// One entry of the (optional) execution trace.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TraceEvent {
+    /// The cycle, counting from 1 for the first cycle.
+    pub cycle: u64,
+    /// The sub-unit.
+    pub unit: SubUnit,
+    /// The instruction.
+    pub instr: Instr,
+    /// What happened.
+    pub what: TraceWhat,
+}
+
+fn sub_unit(unit: u8) -> SubUnit {
+    match unit {
+        SIMPLE => SubUnit::Simple,
+        MAD => SubUnit::MAD,
+        ROUND => SubUnit::Round,
+        STORE => SubUnit::Store,
+        _ => SubUnit::Load,
+    }
+}
+
+/// The cycle-level fast machine. Holds no architectural state (every call takes the
+/// [`FastState`]); allocation-free after construction.
+#[derive(Clone, Debug)]
+pub struct FastMachine {
+    cycle: u64,
+    slots: [Pending; CAPACITY],
+    /// Bit `i`: `slots[i]` holds a pending instruction.
+    live: u64,
+    stall: StallMemory,
+    /// Actual LReg writes of two-cycle instructions that executed on the previous cycle.
+    prev_two_cycle_writes: u32,
+    /// The same for the regular two-cycle instruction the thread issued on the previous cycle,
+    /// even if a scheduled instruction took its sub-unit (the thread's view; it only concerns the
+    /// thread's next instruction).
+    prev_issued_writes: u32,
+    /// A scheduled SFPSWAP executed on the previous cycle.
+    prev_scheduled_swap: bool,
+    /// Lanes whose `DISABLE_BACKDOOR_LOAD` an SFPCONFIG changed, until the next regular issue.
+    dbl_changed: u32,
+    /// The execution trace, when enabled (the only allocation, and only on request).
+    trace: Option<Vec<TraceEvent>>,
+}
+
+impl Default for FastMachine {
+    fn default() -> Self {
+        FastMachine::new()
+    }
+}
+
+/// One instruction executing in a cycle.
+#[derive(Clone, Copy, Debug)]
+struct Item {
+    unit: u8,
+    instr: Instr,
+    cx: Ctx,
+    regular: bool,
+}
+
+impl Item {
+    const NONE: Item = Item { unit: LOAD, instr: Instr::SFPNOP {}, cx: Ctx::REGULAR, regular: false };
+}
+
+/// An unused slot.
+const EMPTY: Pending = Pending {
+    unit: LOAD,
+    instr: Instr::SFPNOP {},
+    cx: Ctx::REGULAR,
+    remaining: 0,
+    ready: false,
+    by_instructions: false,
+};
+
+impl FastMachine {
+    /// A machine with nothing pending, at cycle 0.
+    pub fn new() -> FastMachine {
+        FastMachine {
+            cycle: 0,
+            slots: [EMPTY; CAPACITY],
+            live: 0,
+            stall: StallMemory::default(),
+            prev_two_cycle_writes: 0,
+            prev_issued_writes: 0,
+            prev_scheduled_swap: false,
+            dbl_changed: 0,
+            trace: None,
+        }
+    }
+
+    /// Starts recording a [`TraceEvent`] for everything that executes, stalls or is discarded.
+    pub fn enable_trace(&mut self) {
+        self.trace.get_or_insert_with(Vec::new);
+    }
+
+    /// The recorded trace (empty unless [`enable_trace`](FastMachine::enable_trace) was called).
+    pub fn trace(&self) -> &[TraceEvent] {
+        self.trace.as_deref().unwrap_or(&[])
+    }
+
+    fn record(&mut self, unit: u8, instr: Instr, what: TraceWhat) {
+        let cycle = self.cycle;
+        if let Some(t) = self.trace.as_mut() {
+            t.push(TraceEvent { cycle, unit: sub_unit(unit), instr, what });
+        }
+    }
+
+    /// The number of cycles elapsed.
+    pub fn cycle(&self) -> u64 {
+        self.cycle
+    }
+
+    /// The number of scheduled instructions that have not executed yet.
+    pub fn pending_count(&self) -> usize {
+        self.live.count_ones() as usize
+    }
+
+    /// The pending entries.
+    fn pending(&self) -> impl Iterator<Item = &Pending> + '_ {
+        let live = self.live;
+        self.slots.iter().enumerate().filter(move |(i, _)| live >> i & 1 != 0).map(|(_, p)| p)
+    }
+
+    /// The thread issues `instr`: after any stall cycle the hardware inserts, it executes in its
+    /// sub-unit alongside whatever SFPLOADMACRO scheduled for that cycle.
+    pub fn issue(&mut self, s: &mut FastState, instr: &Instr) -> Outcome {
+        let mut out = Outcome::defined();
+        if self.must_stall(instr) {
+            self.run_cycle(s, None, &mut out);
+            self.record(regular_unit(instr.opcode()), *instr, TraceWhat::Stalled);
+        }
+        self.run_cycle(s, Some(instr), &mut out);
+        out
+    }
+
+    /// One cycle in which the thread issues nothing.
+    pub fn idle(&mut self, s: &mut FastState) -> Outcome {
+        let mut out = Outcome::defined();
+        // A cycle without an instruction gives an SFPCONFIG's write of DISABLE_BACKDOOR_LOAD the
+        // time the SFPNOP that SFPCONFIG.md recommends would give it: the "next instruction" of
+        // the page is the one issued on the next cycle.
+        self.dbl_changed = 0;
+        self.run_cycle(s, None, &mut out);
+        out
+    }
+
+    /// Runs until nothing is pending. While a pending instruction waits for elapsed instructions,
+    /// the thread issues SFPNOPs (which count), as a program would have to.
+    pub fn drain(&mut self, s: &mut FastState) -> Outcome {
+        let mut out = Outcome::defined();
+        // Every pending instruction executes within 9 counted steps; the bound only guards
+        // against a logic error turning into a hang.
+        for _ in 0..4096 {
+            if self.live == 0 {
+                break;
+            }
+            if self.pending().any(|p| p.by_instructions) {
+                let o = self.issue(s, &Instr::SFPNOP {});
+                out.merge(&o);
+            } else {
+                self.run_cycle(s, None, &mut out);
+            }
+        }
+        out
+    }
+
+    /// Whether the stall logic holds `instr` back one cycle (spec §4.12).
+    fn must_stall(&self, instr: &Instr) -> bool {
+        if self.stall.blocks_next && !matches!(instr, Instr::SFPNOP {}) {
+            return true;
+        }
+        self.stall.writes != 0 && stall_reads(instr) & self.stall.writes != 0
+    }
+
+    /// Advances one cycle, executing what is due, with `regular` issued by the thread.
+    fn run_cycle(&mut self, s: &mut FastState, regular: Option<&Instr>, out: &mut Outcome) {
+        self.cycle += 1;
+
+        // 1. What arrives this cycle: the pending entries that were ready at the cycle's start.
+        let mut due = 0u64;
+        let mut due_units = 0u8;
+        let mut live = self.live;
+        while live != 0 {
+            let i = live.trailing_zeros() as usize;
+            live &= live - 1;
+            if self.slots[i].ready {
+                due |= 1 << i;
+                due_units |= 1 << self.slots[i].unit;
+            }
+        }
+        self.live &= !due;
+
+        // 2. Count down what stays pending (before this cycle's SFPLOADMACRO schedules anything).
+        if self.live != 0 {
+            let waits_for_instructions = self.pending().any(|p| p.by_instructions);
+            if regular.is_some() || !waits_for_instructions {
+                let mut live = self.live;
+                while live != 0 {
+                    let i = live.trailing_zeros() as usize;
+                    live &= live - 1;
+                    let p = &mut self.slots[i];
+                    p.remaining = p.remaining.saturating_sub(1);
+                    if p.remaining == 0 {
+                        p.ready = true;
+                    }
+                }
+            }
+        }
+
+        // 3. The regular instruction, unless a scheduled one took its sub-unit. The stall logic
+        // remembers it either way.
+        let mut reg: Option<Item> = None;
+        let issued = regular.copied();
+        if let Some(r) = regular {
+            let unit = regular_unit(r.opcode());
+            if unit != LOAD && due_units & (1 << unit) != 0 {
+                out.note_all(Clause::LoadmacroCollision);
+                self.record(unit, *r, TraceWhat::Discarded);
+            } else {
+                reg = Some(Item { unit, instr: *r, cx: Ctx::REGULAR, regular: true });
+            }
+            if self.dbl_changed != 0 {
+                if vd_field(r).is_some_and(|vd| vd >= 12) && !matches!(r, Instr::SFPCONFIG { .. }) {
+                    out.note_all(Clause::SfpconfigDblChange);
+                }
+                self.dbl_changed = 0;
+            }
+        }
+
+        // Hazards are checked on two sides: at issue, the thread's instruction against the result
+        // of the thread's previous instruction (even if either was discarded: the thread's view of
+        // a discarded instruction is unspecified, and it is treated as issued); at execution,
+        // everything that executes against the results of everything that executed last cycle.
+        let issued_hazard =
+            issued.is_some_and(|r| first_cycle_reads(&r, &Ctx::REGULAR) & self.prev_issued_writes != 0);
+
+        // Fast path: only the regular instruction executes.
+        if due == 0 {
+            let exec_hazard =
+                reg.is_some_and(|r| first_cycle_reads(&r.instr, &r.cx) & self.prev_two_cycle_writes != 0);
+            if issued_hazard || exec_hazard {
+                out.note_all(Clause::Hazard);
+            }
+            if let Some(r) = reg.filter(|_| self.prev_scheduled_swap) {
+                self.check_rules(&[r], out);
+            }
+            if let Some(r) = reg {
+                let dbl_before = s.lc().dbl;
+                self.execute_item(s, &r, out);
+                if matches!(r.instr, Instr::SFPCONFIG { .. }) {
+                    self.dbl_changed |= dbl_before ^ s.lc().dbl;
+                }
+            }
+            self.finish_cycle(issued, reg, &[], false);
+            return;
+        }
+
+        // Execution order: the load sub-unit first (it reads Dst before a store writes it), then
+        // simple, MAD, round, store; the regular instruction at its sub-unit's place. Where two of
+        // them write one location differently (a broken rule, unspecified), the later one's value
+        // is kept: decision "machine" #3, shared with the reference (the pages are silent; this is
+        // the Sequence byte order of `SFPLOADMACRO.md`, and a MAD result lands after a Simple one).
+        let mut order = [Item::NONE; CAPACITY + 1];
+        let mut k = 0;
+        if let Some(r) = reg.filter(|r| r.unit == LOAD) {
+            order[k] = r;
+            k += 1;
+        }
+        for unit in [SIMPLE, MAD, ROUND, STORE] {
+            let mut d = due;
+            while d != 0 {
+                let i = d.trailing_zeros() as usize;
+                d &= d - 1;
+                let p = &self.slots[i];
+                if p.unit == unit {
+                    order[k] = Item { unit, instr: p.instr, cx: p.cx, regular: false };
+                    k += 1;
+                }
+            }
+            if let Some(r) = reg.filter(|r| r.unit == unit) {
+                order[k] = r;
+                k += 1;
+            }
+        }
+        let order = &order[..k];
+
+        // 4. The SFPLOADMACRO rules on what executes together, and hazards.
+        self.check_rules(order, out);
+        if issued_hazard
+            || order.iter().any(|it| first_cycle_reads(&it.instr, &it.cx) & self.prev_two_cycle_writes != 0)
+        {
+            out.note_all(Clause::Hazard);
+        }
+
+        // 5. Execute, every instruction seeing the start-of-cycle state.
+        let dbl_before = s.lc().dbl;
+        let config_ran = order.iter().any(|it| matches!(it.instr, Instr::SFPCONFIG { .. }));
+        if order.len() == 1 {
+            self.execute_item(s, &order[0], out);
+        } else {
+            let base = s.core();
+            let mut acc = base;
+            let mut conflict = false;
+            for it in order {
+                s.set_core(&base);
+                self.execute_item(s, it, out);
+                conflict |= acc.merge(&base, &s.core());
+            }
+            s.set_core(&acc);
+            if conflict {
+                out.note_all(Clause::LoadmacroRule);
+            }
+        }
+        if config_ran {
+            self.dbl_changed |= dbl_before ^ s.lc().dbl;
+        }
+        let swap = order.iter().any(|it| !it.regular && it.instr.opcode() == Opcode::SFPSWAP);
+        self.finish_cycle(issued, reg, order, swap);
+    }
+
+    /// Records what the next cycle needs to know about this one. `issued` is the instruction the
+    /// thread issued (even if it was discarded, which the issuing side does not know), `reg` the
+    /// one that executed, `scheduled_and_regular` everything that executed when that was more than
+    /// the regular instruction alone.
+    fn finish_cycle(
+        &mut self,
+        issued: Option<Instr>,
+        reg: Option<Item>,
+        scheduled_and_regular: &[Item],
+        scheduled_swap: bool,
+    ) {
+        let mut w2 = 0u32;
+        let executed = if scheduled_and_regular.is_empty() { reg.as_slice() } else { scheduled_and_regular };
+        for it in executed {
+            if is_two_cycle_producer(it.instr.opcode()) {
+                w2 |= actual_writes(&it.instr, &it.cx);
+            }
+        }
+        self.prev_issued_writes = match issued {
+            Some(r) if is_two_cycle_producer(r.opcode()) => actual_writes(&r, &Ctx::REGULAR),
+            _ => 0,
+        };
+        self.prev_two_cycle_writes = w2;
+        self.prev_scheduled_swap = scheduled_swap;
+        self.stall = match issued {
+            Some(r) => StallMemory {
+                writes: if is_two_cycle_producer(r.opcode()) { stall_writes(&r) } else { 0 },
+                blocks_next: blocks_next_cycle(&r),
+            },
+            None => StallMemory::default(),
+        };
+    }
+
+    /// Executes one item on `s`: a regular instruction (with the backdoor rule; SFPLOADMACRO
+    /// also schedules), or a scheduled one.
+    fn execute_item(&mut self, s: &mut FastState, it: &Item, out: &mut Outcome) {
+        if self.trace.is_some() {
+            let what = if it.regular { TraceWhat::Issued } else { TraceWhat::Scheduled };
+            self.record(it.unit, it.instr, what);
+        }
+        if !it.regular {
+            exec::execute(s, &it.instr, &it.cx, out);
+            return;
+        }
+        if let Instr::SFPLOADMACRO { MacroIndex, VDLo, Mod0, AddrMod, Imm9, VDHi } = it.instr {
+            // The load part first reads LoadMacroConfig as it was at the start of the cycle; the
+            // load itself cannot change it.
+            let vd = (VDHi.get() << 2) | VDLo.get();
+            let imm10 = (Imm9.get() << 1) | VDHi.get();
+            let addr = crate::ops::load_store::sfpload(s, vd, Mod0.get(), AddrMod.get(), imm10, out);
+            self.schedule(s, MacroIndex.get(), vd, Mod0.get(), imm10, addr, out);
+        } else {
+            exec::execute_regular(s, &it.instr, out);
+        }
+    }
+
+    /// The scheduling part of SFPLOADMACRO (`SFPLOADMACRO.md` "Functional model").
+    ///
+    /// The page's model runs per lane, and `LoadMacroConfig` may in theory differ between lanes;
+    /// the page only says that software should not do that (and that all lanes must schedule a
+    /// store if any does). Such a difference is reported as [`Clause::LoadmacroRule`] whenever the
+    /// `Sequence` word of this macro, any `InstructionTemplate`, or `Misc` differs between lanes;
+    /// the schedule then follows lane 0's configuration, for all lanes.
+    fn schedule(
+        &mut self,
+        s: &FastState,
+        macro_index: u32,
+        vd: u32,
+        mod0: u32,
+        imm10: u32,
+        addr: u32,
+        out: &mut Outcome,
+    ) {
+        let mi = (macro_index & 3) as usize;
+        let uniform = |v: &[u32; 32]| v.iter().all(|&x| x == v[0]);
+        let agree =
+            uniform(&s.lmc.sequence[mi]) && s.lmc.template.iter().all(uniform) && uniform(&s.lmc.misc);
+        if !agree {
+            out.note_all(Clause::LoadmacroRule);
+        }
+        for unit in 0..4u8 {
+            self.schedule_unit(s, unit, mi, vd, mod0, imm10, addr, out);
+        }
+    }
+
+    /// Schedules what sub-unit `unit` gets, from lane 0's configuration.
+    fn schedule_unit(
+        &mut self,
+        s: &FastState,
+        unit: u8,
+        mi: usize,
+        vd: u32,
+        mod0: u32,
+        imm10: u32,
+        addr: u32,
+        out: &mut Outcome,
+    ) {
+        let lead = 0;
+        let g = ALL;
+        let b = (s.lmc.sequence[mi][lead] >> (8 * unit as u32)) & 0xFF;
+        let delay = ((b >> 3) & 7) as u8;
+        if delay != 7 {
+            let mut live = self.live;
+            while live != 0 {
+                let i = live.trailing_zeros() as usize;
+                live &= live - 1;
+                let p = &mut self.slots[i];
+                if p.unit == unit && p.remaining == delay {
+                    p.cx.lanes &= !g;
+                    if p.cx.lanes == 0 {
+                        self.live &= !(1 << i);
+                    }
+                }
+            }
+        }
+        let nop = Instr::SFPNOP {};
+        let mut insn = match b & 7 {
+            0 => return,
+            1 => {
+                out.note(Clause::LoadmacroSelector1, g);
+                return;
+            }
+            2 => Some(nop),
+            3 => Some(Instr::SFPSTORE { VD: U::ZERO, Mod0: U::ZERO, AddrMod: U::ZERO, Imm10: U::ZERO }),
+            sel => {
+                let word = s.lmc.template[(sel - 4) as usize][lead];
+                match decode_ignoring_undrawn(Arch::Blackhole, word) {
+                    Ok((i, undrawn)) => {
+                        if undrawn != 0 {
+                            out.note(Clause::UndrawnBits, g);
+                        }
+                        Some(i)
+                    }
+                    Err(_) => None,
+                }
+            }
+        };
+        // The template VD survives the SFPNOP substitution (only the opcode is replaced).
+        let template_vd = insn.as_ref().and_then(vd_field);
+        if !insn.is_some_and(|i| can_execute(unit, i.opcode())) {
+            if unit == STORE {
+                out.note(Clause::LoadmacroStoreSlotNotStore, g);
+                return;
+            }
+            insn = Some(nop);
+        }
+        let Some(insn) = insn else { return };
+        let op = insn.opcode();
+        let mut cx = Ctx { scheduled: true, lanes: g, ..Ctx::REGULAR };
+        let tvd = template_vd.map(|v| v as u8);
+        let insn = if unit != STORE {
+            if b & 0x80 != 0 {
+                cx.vb = Some(vd as u8);
+                cx.vb_is_macro_vd = true;
+                if !has_field(op, "VC") {
+                    cx.vc = tvd;
+                }
+            } else {
+                cx.vc = Some(vd as u8);
+                if !has_field(op, "VB") {
+                    cx.vb = tvd;
+                }
+            }
+            cx.vd = Some(if b & 0x40 != 0 { 16 } else { vd as u8 });
+            insn
+        } else {
+            cx.vd = Some(if b & 0x40 != 0 {
+                16
+            } else if b & 0x80 != 0 {
+                tvd.unwrap_or(0)
+            } else {
+                vd as u8
+            });
+            let misc = s.lmc.misc[lead];
+            let store_mod0 = if (misc >> (4 + mi)) & 1 != 0 { mod0 } else { misc & 0xF };
+            cx.store_addr = addr;
+            match insn {
+                Instr::SFPSTORE { VD, AddrMod, .. } => Instr::SFPSTORE {
+                    VD,
+                    Mod0: U::new(store_mod0 & 0xF).unwrap_or_default(),
+                    AddrMod,
+                    Imm10: U::new(imm10 & 0x3FF).unwrap_or_default(),
+                },
+                other => other,
+            }
+        };
+        let by_instructions = (s.lmc.misc[lead] >> (8 + unit as u32)) & 1 != 0;
+        let entry = Pending { unit, instr: insn, cx, remaining: delay, ready: delay == 0, by_instructions };
+        let free = !self.live;
+        if free != 0 {
+            let i = free.trailing_zeros() as usize;
+            self.slots[i] = entry;
+            self.live |= 1 << i;
+        }
+    }
+
+    /// The constraints of `SFPLOADMACRO.md` on what executes together (spec §4.9 step 5).
+    fn check_rules(&self, items: &[Item], out: &mut Outcome) {
+        let on = |unit: u8| -> Option<&Item> { items.iter().find(|it| it.unit == unit && !it.regular) };
+        let real = |unit: u8| -> Option<&Item> {
+            items.iter().find(|it| it.unit == unit && it.instr.opcode() != Opcode::SFPNOP)
+        };
+        let mut broken = false;
+        if let (Some(a), Some(b)) = (on(SIMPLE), on(ROUND))
+            && (vd_of(a) == Some(16)) == (vd_of(b) == Some(16))
+        {
+            broken = true;
+        }
+        let swap_now = items.iter().any(|it| !it.regular && it.instr.opcode() == Opcode::SFPSWAP);
+        if swap_now {
+            let mad_nop =
+                items.iter().any(|it| !it.regular && it.unit == MAD && it.instr.opcode() == Opcode::SFPNOP);
+            if !mad_nop {
+                broken = true;
+            }
+        }
+        // (‡) "idle on the next cycle or have SFPNOP scheduled for then": what executes counts; a
+        // regular instruction discarded by a scheduled SFPNOP is not in `items` (decision
+        // "machine" #2: the collision is reported, the rule holds).
+        if self.prev_scheduled_swap && (real(SIMPLE).is_some() || real(ROUND).is_some()) {
+            broken = true;
+        }
+        if broken {
+            out.note_all(Clause::LoadmacroRule);
+        }
+    }
+}
+
+/// The effective `VD` of an executing instruction: the SFPLOADMACRO override for scheduled ones
+/// (which the macro logic sets even on an SFPNOP), else the instruction's field.
+fn vd_of(it: &Item) -> Option<u32> {
+    match it.cx.vd {
+        Some(v) => Some(v as u32),
+        None => vd_field(&it.instr),
+    }
+}
+
+#[inline(always)]
+fn bit(r: usize) -> u32 {
+    1u32 << (r & 31)
+}
+
+/// The LRegs `i` really reads in its first cycle (with SFPLOADMACRO's overrides in `cx`).
+/// Indirect register selection counts as every register.
+fn first_cycle_reads(i: &Instr, cx: &Ctx) -> u32 {
+    use Instr::*;
+    match *i {
+        SFPLOAD { VD, Mod0, .. } => {
+            if matches!(Mod0.get(), 14 | 15) {
+                bit(VD.idx())
+            } else {
+                0
+            }
+        }
+        SFPLOADI { VD, Mod0, .. } => {
+            if matches!(Mod0.get(), 8 | 10) {
+                bit(VD.idx())
+            } else {
+                0
+            }
+        }
+        SFPSTORE { VD, .. } => bit(cx.vd(VD.get())),
+        SFPLUT { VD, Mod0 } => 0xF | l7_if_indirect(cx.vd(VD.get()), Mod0.get()),
+        SFPLUTFP32 { VD, Mod1, .. } => 0x7F | l7_if_indirect(cx.vd(VD.get()), Mod1.get()),
+        SFPMAD { VA, VB, VC, VD, Mod1 }
+        | SFPADD { VA, VB, VC, VD, Mod1 }
+        | SFPMUL { VA, VB, VC, VD, Mod1 }
+        | SFPMUL24 { VA, VB, VC, VD, Mod1 } => {
+            let a = if Mod1.get() & 4 != 0 { ALL_LREGS } else { bit(VA.idx()) };
+            a | bit(cx.vb(VB.get())) | bit(cx.vc(VC.get())) | l7_if_indirect(cx.vd(VD.get()), Mod1.get())
+        }
+        SFPADDI { VD, Mod1, .. } | SFPMULI { VD, Mod1, .. } => {
+            bit(cx.implicit_vc(VD.get())) | l7_if_indirect(cx.vd(VD.get()), Mod1.get())
+        }
+        SFPDIVP2 { VC, .. } | SFPEXEXP { VC, .. } | SFPEXMAN { VC, .. } | SFPABS { VC, .. } => {
+            bit(cx.vc(VC.get()))
+        }
+        SFPNOT { VC, .. } | SFPLZ { VC, .. } | SFPCAST { VC, .. } => bit(cx.vc(VC.get())),
+        SFPSETCC { VC, Mod1, .. } => {
+            if Mod1.get() & 9 == 0 {
+                bit(cx.vc(VC.get()))
+            } else {
+                0
+            }
+        }
+        SFPSETEXP { VC, VD, Mod1, .. } | SFPSETMAN { VC, VD, Mod1, .. } | SFPSETSGN { VC, VD, Mod1, .. } => {
+            bit(cx.vc(VC.get())) | if Mod1.get() & 1 != 0 { 0 } else { bit(cx.implicit_vb(VD.get())) }
+        }
+        SFPIADD { VC, VD, Mod1, .. } => {
+            bit(cx.vc(VC.get())) | if Mod1.get() & 1 != 0 { 0 } else { bit(cx.implicit_vb(VD.get())) }
+        }
+        SFPSHFT { VC, VD, .. } => bit(cx.vc(VC.get())) | bit(cx.implicit_vb(VD.get())),
+        SFPXOR { VC, VD } => bit(cx.vc(VC.get())) | bit(cx.implicit_vb(VD.get())),
+        SFPAND { VB, VC, VD, Mod1 } | SFPOR { VB, VC, VD, Mod1 } => {
+            let src = if Mod1.get() & 1 != 0 { cx.vb(VB.get()) } else { cx.vd(VD.get()) };
+            bit(cx.vc(VC.get())) | bit(src)
+        }
+        SFPMOV { VC, Mod1, .. } => {
+            if Mod1.get() & 8 != 0 {
+                0
+            } else {
+                bit(cx.vc(VC.get()))
+            }
+        }
+        // SFPCONFIG.md: an InstructionTemplate write (VD 0..3) always takes LReg[0]; VD 4..8
+        // and 11..15 take it unless MOD1_IMM16_IS_VALUE; VD 9, 10 (and 16, reachable only
+        // through SFPLOADMACRO's override) read nothing.
+        SFPCONFIG { VD, Mod1, .. } => match cx.vd(VD.get()) {
+            0..=3 => bit(0),
+            4..=8 | 11..=15 if Mod1.get() & 1 == 0 => bit(0),
+            _ => 0,
+        },
+        SFPGT { VC, VD, .. } | SFPLE { VC, VD, .. } => bit(cx.vc(VC.get())) | bit(cx.implicit_vb(VD.get())),
+        SFPSTOCHRND { VB, VC, UseImm5, Mod1, .. } => {
+            let int_int = matches!(Mod1.get(), 4 | 5);
+            bit(cx.vc(VC.get())) | if int_int && UseImm5.get() == 0 { bit(cx.vb(VB.get())) } else { 0 }
+        }
+        SFPARECIP { VB, VC, Mod1, .. } => {
+            bit(cx.vc(VC.get())) | if Mod1.get() == 1 { bit(cx.vb(VB.get())) } else { 0 }
+        }
+        SFPSWAP { VC, VD, Mod1 } => {
+            if Mod1.get() != 0 {
+                bit(cx.vc(VC.get())) | bit(cx.vd(VD.get()))
+            } else {
+                0
+            }
+        }
+        SFPTRANSP { .. } => 0xFF,
+        SFPSHFT2 { Imm12, VC, Mod1, .. } => match Mod1.get() {
+            0 => 0xE,
+            1 => 0xF,
+            2 => 0xE | bit(cx.vc(VC.get())),
+            3 | 4 => bit(cx.vc(VC.get())),
+            5 => bit(cx.vb(Imm12.get() & 15)) | bit(cx.vc(VC.get())),
+            6 => bit(cx.vb(Imm12.get() & 15)),
+            _ => 0,
+        },
+        SFPLOADMACRO { VDLo, Mod0, VDHi, .. } => {
+            if matches!(Mod0.get(), 14 | 15) {
+                bit(((VDHi.get() << 2) | VDLo.get()) as usize)
+            } else {
+                0
+            }
+        }
+        SFPENCC { .. } | SFPPUSHC { .. } | SFPPOPC { .. } | SFPCOMPC { .. } | SFPNOP {} => 0,
+    }
+}
+
+/// The LRegs `i` really writes (for the MAD sub-unit's two-cycle results). Indirect destination
+/// selection counts as every register.
+fn actual_writes(i: &Instr, cx: &Ctx) -> u32 {
+    use Instr::*;
+    match *i {
+        SFPLUT { VD, Mod0 } => indirect_or(cx.vd(VD.get()), Mod0.get() & 8 != 0),
+        SFPLUTFP32 { VD, Mod1, .. } => indirect_or(cx.vd(VD.get()), Mod1.get() & 8 != 0),
+        SFPMAD { VD, Mod1, .. }
+        | SFPADD { VD, Mod1, .. }
+        | SFPMUL { VD, Mod1, .. }
+        | SFPMUL24 { VD, Mod1, .. }
+        | SFPADDI { VD, Mod1, .. }
+        | SFPMULI { VD, Mod1, .. } => indirect_or(cx.vd(VD.get()), Mod1.get() & 8 != 0),
+        _ => 0,
+    }
+}
+
+/// `LReg[7]` if the `INDIRECT_VD` bit (8) of `mode` is set and takes effect (`VD != 16`).
+fn l7_if_indirect(vd: usize, mode: u32) -> u32 {
+    if mode & 8 != 0 && vd != 16 { bit(7) } else { 0 }
+}
+
+/// `VD` (counted even when the register is not writable, as the scheduling logic sees the field),
+/// or every LReg for an indirect destination.
+fn indirect_or(vd: usize, indirect: bool) -> u32 {
+    if indirect && vd != 16 { ALL_LREGS } else { bit(vd) }
+}
+
+/// The LRegs the automatic stall logic believes a two-cycle producer writes (`SFPMAD.md`,
+/// `SFPLUTFP32.md`): its `VD` field (whether or not that register is writable), or every LReg with
+/// `INDIRECT_VD`; SFPLUTFP32 looks at `Mod1Mirror` only.
+fn stall_writes(i: &Instr) -> u32 {
+    use Instr::*;
+    let vd_or_all = |vd: usize, indirect: bool| if indirect { ALL_LREGS } else { bit(vd) };
+    match *i {
+        SFPLUTFP32 { Mod1Mirror, VD, .. } => vd_or_all(VD.idx(), Mod1Mirror.get() & 8 != 0),
+        SFPLUT { VD, Mod0 } => vd_or_all(VD.idx(), Mod0.get() & 8 != 0),
+        SFPMAD { VD, Mod1, .. }
+        | SFPADD { VD, Mod1, .. }
+        | SFPMUL { VD, Mod1, .. }
+        | SFPMUL24 { VD, Mod1, .. }
+        | SFPADDI { VD, Mod1, .. }
+        | SFPMULI { VD, Mod1, .. } => vd_or_all(VD.idx(), Mod1.get() & 8 != 0),
+        _ => 0,
+    }
+}
+
+/// The LRegs the automatic stall logic believes a regular instruction reads, with its documented
+/// blind spots (`SFPMAD.md` "Instruction scheduling", `SFPLUTFP32.md`, `SFPSWAP.md`,
+/// `SFPSHFT2.md`, and the false dependency on SFPSTOCHRND's `VB`).
+fn stall_reads(i: &Instr) -> u32 {
+    use Instr::*;
+    let cx = &Ctx::REGULAR;
+    match *i {
+        SFPAND { VC, VD, .. } | SFPOR { VC, VD, .. } => bit(VC.idx()) | bit(VD.idx()),
+        SFPIADD { VC, .. } | SFPSHFT { VC, .. } => bit(VC.idx()),
+        SFPCONFIG { .. } | SFPSWAP { .. } => 0,
+        SFPSHFT2 { VC, VD, Mod1, .. } => match Mod1.get() {
+            2..=4 => 0,
+            5 => bit(VC.idx()) | bit(VD.idx()),
+            6 => bit(VD.idx()),
+            _ => first_cycle_reads(i, cx),
+        },
+        SFPLUTFP32 { Mod1Mirror, .. } => {
+            if Mod1Mirror.get() & 8 != 0 {
+                ALL_LREGS
+            } else {
+                ALL_LREGS & !bit(7)
+            }
+        }
+        SFPSTOCHRND { VB, VC, .. } => bit(VB.idx()) | bit(VC.idx()),
+        _ => first_cycle_reads(i, cx),
+    }
+}
+
+/// SFPSWAP, and SFPSHFT2 modes 2, 3 and 4: only SFPNOP may issue on the next cycle.
+fn blocks_next_cycle(i: &Instr) -> bool {
+    match *i {
+        Instr::SFPSWAP { .. } => true,
+        Instr::SFPSHFT2 { Mod1, .. } => matches!(Mod1.get(), 2..=4),
+        _ => false,
+    }
+}

@@ -1,0 +1,195 @@
+//! Conversions: SFPCAST (sign-magnitude to FP32 with RNE or stochastic rounding, two's complement
+//! absolute value, two's complement <-> sign-magnitude) and SFPSTOCHRND (FP32 to reduced FP32,
+//! FP32 to bounded sign-magnitude integer, sign-magnitude integer to 8-bit range).
+//!
+//! Implements BlackholeA0 `SFPCAST_IntFloat.md`, `SFPCAST_IntInt.md`, `SFPCAST_IntAbs.md`,
+//! `SFPSTOCHRND_FloatFloat.md`, `SFPSTOCHRND_FloatInt.md`, `SFPSTOCHRND_IntInt.md`; spec §3.20,
+//! §3.21.
+//!
+//! Interpretations: each flavour page calls the other flavours' Mod1 values `UndefinedBehavior`,
+//! but together the pages cover every value, so Mod1 selects the flavour (spec §6.1 item 4).
+//! SFPSTOCHRND's PRNG is advanced once in every executing lane whatever the rounding mode (the
+//! pages fetch it first and then override it); rounding mode 3 is not named and, as the pages'
+//! `switch` has no case for it, keeps the PRNG bits (reported as unspecified). `UseImm5` and
+//! `Imm5` are not referenced by the float flavours (reported as unspecified when set).
+
+use sfpu_reference::outcome::{Clause, Outcome};
+
+use crate::exec::{Ctx, w8};
+use crate::state::{FastState, blend};
+
+/// SFPCAST: `Mod1 & 3` selects the flavour; `Mod1 > 3` is the documented current-silicon
+/// behaviour (NonContractual).
+pub fn sfpcast(s: &mut FastState, vc: u32, vd: u32, mod1: u32, cx: &Ctx, out: &mut Outcome) {
+    if mod1 > 3 {
+        out.note_all(Clause::SfpcastReservedMod1);
+    }
+    let mod1 = mod1 & 3;
+    let vd = cx.vd(vd);
+    let c = s.lreg[cx.vc(vc)];
+    let mut r = [0u32; 32];
+    match mod1 {
+        0 | 1 => {
+            let m = cx.g12(s, vd) & s.enabled();
+            if m == 0 {
+                return;
+            }
+            let prng = if mod1 == 1 { s.advance_prng(m) } else { [0; 32] };
+            for l in 0..32 {
+                let x = c[l];
+                let sign = x & 0x8000_0000;
+                let mag = x & 0x7FFF_FFFF;
+                let lz = if mag != 0 { mag.leading_zeros() } else { 157 };
+                let norm = mag << (lz & 31);
+                let d = sign.wrapping_add((157 - lz) << 23).wrapping_add(norm >> 8);
+                let up = if mod1 == 1 {
+                    (norm & 0xFE) > ((prng[l] >> 9) & 0xFE)
+                } else {
+                    (norm & 0x80) != 0 && (norm & 0x17F) != 0
+                };
+                r[l] = d.wrapping_add(up as u32);
+            }
+            if w8(vd) {
+                blend(&mut s.lreg[vd], &r, m);
+            }
+        }
+        2 => {
+            if !w8(vd) {
+                return;
+            }
+            for l in 0..32 {
+                r[l] = if c[l] >= 0x8000_0000 { c[l].wrapping_neg() } else { c[l] };
+            }
+            let m = s.enabled() & cx.lanes;
+            blend(&mut s.lreg[vd], &r, m);
+        }
+        _ => {
+            if !w8(vd) {
+                return;
+            }
+            for l in 0..32 {
+                let sign = c[l] & 0x8000_0000;
+                r[l] = sign | if sign != 0 { c[l].wrapping_neg() } else { c[l] };
+            }
+            let m = s.enabled() & cx.lanes;
+            blend(&mut s.lreg[vd], &r, m);
+        }
+    }
+}
+
+/// The fields of an SFPSTOCHRND instruction.
+#[derive(Clone, Copy, Debug)]
+pub struct StochRnd {
+    /// `RoundingMode[22:21]`: 0 nearest (ties away), 1 stochastic, 2 toward zero (buggy).
+    pub rounding_mode: u32,
+    /// `Imm5` (bits 20..16): shift amount for the integer flavour with `UseImm5`.
+    pub imm5: u32,
+    /// `VB` (bits 15..12): shift amount register for the integer flavour without `UseImm5`.
+    pub vb: u32,
+    /// `VC`.
+    pub vc: u32,
+    /// `VD`.
+    pub vd: u32,
+    /// `UseImm5` (bit 3).
+    pub use_imm5: bool,
+    /// `Mod1` (bits 2..0): the flavour and target format.
+    pub mod1: u32,
+}
+
+/// SFPSTOCHRND, all three flavours.
+pub fn sfpstochrnd(s: &mut FastState, f: StochRnd, cx: &Ctx, out: &mut Outcome) {
+    let vd = cx.vd(f.vd);
+    let int_int = f.mod1 == 4 || f.mod1 == 5;
+    if f.rounding_mode == 3 {
+        out.note_all(Clause::SfpstochrndRoundingMode3);
+    }
+    if !int_int && (f.use_imm5 || f.imm5 != 0) {
+        out.note_all(Clause::SfpstochrndUseImm5Float);
+    }
+    let m = cx.g12(s, vd) & s.enabled();
+    if m == 0 {
+        return;
+    }
+    let prng = s.advance_prng(m);
+    let mut t = [0u32; 32];
+    for l in 0..32 {
+        t[l] = match f.rounding_mode {
+            0 => 0x40_0000,
+            2 => 0x7F_FFFF,
+            _ => prng[l] & 0x7F_FFFF,
+        };
+    }
+    let c = &s.lreg[cx.vc(f.vc)];
+    let mut r = [0u32; 32];
+    match f.mod1 {
+        0 | 1 => {
+            let (keep_mask, unit, shift) =
+                if f.mod1 == 0 { (0x1FFFu32, 0x2000u32, 10) } else { (0xFFFF, 0x1_0000, 7) };
+            for l in 0..32 {
+                let x = c[l];
+                let e = (x >> 23) & 0xFF;
+                let lo = x & keep_mask;
+                let rounded = (x - lo).wrapping_add(if lo >= (t[l] >> shift) { unit } else { 0 });
+                r[l] = if e == 0 {
+                    0
+                } else if e == 255 {
+                    x & 0xFF80_0000
+                } else {
+                    rounded
+                };
+            }
+        }
+        4 | 5 => {
+            let b = &s.lreg[cx.vb(f.vb)];
+            for l in 0..32 {
+                let x = c[l];
+                let mut sign = x & 0x8000_0000;
+                let sh = if f.use_imm5 { f.imm5 & 31 } else { b[l] & 31 };
+                let v = ((x & 0x7FFF_FFFF) as u64) << 23 >> sh;
+                let mut mag = (v >> 23) + ((v & 0x7F_FFFF) >= t[l] as u64) as u64;
+                if f.mod1 == 4 {
+                    mag = mag.min(255);
+                    sign = 0;
+                } else {
+                    mag = mag.min(127);
+                    if mag == 0 {
+                        sign = 0;
+                    }
+                }
+                r[l] = sign.wrapping_add(mag as u32);
+            }
+        }
+        _ => {
+            let (keep_sign, max) = match f.mod1 {
+                2 => (false, 255u64),
+                3 => (true, 127),
+                6 => (false, 65535),
+                _ => (true, 32767),
+            };
+            for l in 0..32 {
+                let x = c[l];
+                let mut sign = if keep_sign { x & 0x8000_0000 } else { 0 };
+                let e = ((x >> 23) & 0xFF) as i32 - 127;
+                let mag: u64 = if e < -1 {
+                    sign = 0;
+                    0
+                } else if e >= 16 {
+                    max
+                } else {
+                    let v = (0x80_0000 | (x & 0x7F_FFFF)) as u64;
+                    let v = if e >= 0 { v << e } else { v >> 1 };
+                    let mut mag = (v >> 23) + ((v & 0x7F_FFFF) >= t[l] as u64) as u64;
+                    mag = mag.min(max);
+                    if mag == 0 {
+                        sign = 0;
+                    }
+                    mag
+                };
+                r[l] = sign.wrapping_add(mag as u32);
+            }
+        }
+    }
+    if w8(vd) {
+        blend(&mut s.lreg[vd], &r, m);
+    }
+}

@@ -1,0 +1,78 @@
+//! The instruction families of the fast model, one module per family (mirroring the reference's
+//! layout); each module names the instruction pages it implements, and this module holds the
+//! helpers they share (masked result writes, `INDIRECT_VA` gathers, `BooleanOp` of
+//! `SFPPUSHC.md` / `SFPPOPC.md`). Every function executes one instruction over all 32 lanes at once: lane predicates are
+//! `u32` masks, results are computed for every lane with straight-line code and merged with
+//! masked blends, so there are no per-lane branches in the hot paths.
+
+pub mod arecip;
+pub mod cc;
+pub mod config;
+pub mod convert;
+pub mod field;
+pub mod integer;
+pub mod load_store;
+pub mod lut;
+pub mod mad;
+pub mod mov;
+pub mod shuffle;
+
+use crate::state::{FastState, blend};
+
+/// Writes `d` to `LReg[vd]` in the lanes of `m`, or, with `indirect` (the `INDIRECT_VD` modes) and
+/// `vd != 16`, to `LReg[LReg[7] & 15]` lane by lane, where only destinations 0..7 are written
+/// (the pages' `if (vd < 8 || vd == 16)` with `vd` from `LReg[7]`, which is never 16).
+///
+/// `LReg[7]` is read before any lane is written, as each lane of the model reads its own
+/// `LReg[7]` before its own write.
+#[inline]
+pub(crate) fn write_result(s: &mut FastState, vd: usize, indirect: bool, d: &[u32; 32], m: u32) {
+    if m == 0 {
+        return;
+    }
+    if indirect && vd != 16 {
+        let sel = s.lreg[7];
+        for r in 0..8u32 {
+            let mut hit = 0u32;
+            for l in 0..32 {
+                hit |= (((sel[l] & 15) == r) as u32) << l;
+            }
+            let mm = m & hit;
+            if mm != 0 {
+                blend(&mut s.lreg[r as usize], d, mm);
+            }
+        }
+    } else if vd < 8 || vd == 16 {
+        blend(&mut s.lreg[vd], d, m);
+    }
+}
+
+/// `LReg[LReg[7] & 15]` per lane (the `INDIRECT_VA` operand).
+#[inline]
+pub(crate) fn gather_indirect(s: &FastState) -> [u32; 32] {
+    let mut a = [0u32; 32];
+    for l in 0..32 {
+        a[l] = s.lreg[(s.lreg[7][l] & 15) as usize][l];
+    }
+    a
+}
+
+/// `BooleanOp(Mod1, A, B)` of `SFPPUSHC.md` / `SFPPOPC.md` on whole lane masks. Only called with
+/// `1 <= mod1 <= 12`.
+#[inline(always)]
+pub(crate) fn boolean_op(mod1: u32, a: u32, b: u32) -> u32 {
+    match mod1 {
+        1 => b,
+        2 => !b,
+        3 => a & b,
+        4 => a | b,
+        5 => a & !b,
+        6 => a | !b,
+        7 => !a & b,
+        8 => !a | b,
+        9 => !a & !b,
+        10 => !a | !b,
+        11 => a ^ b,
+        _ => !(a ^ b),
+    }
+}

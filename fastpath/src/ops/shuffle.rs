@@ -1,0 +1,234 @@
+//! Cross-register and cross-lane data movement: SFPSWAP, SFPTRANSP, SFPSHFT2.
+//!
+//! Implements BlackholeA0 `SFPSWAP.md`, `SFPSHFT2.md` and WormholeB0 `SFPTRANSP.md` (the
+//! BlackholeA0 page is a stub pointing there); spec §3.17, §3.24, §3.25.
+//!
+//! Interpretation (spec §6.3 item 15): SFPTRANSP and SFPSHFT2 modes 2 and 3 evaluate
+//! `VD < 12 || LaneConfig.DISABLE_BACKDOOR_LOAD` outside any lane loop, so the page does not say
+//! whose `DISABLE_BACKDOOR_LOAD` counts. When `VD < 12` (or under SFPLOADMACRO) the question does
+//! not arise. Otherwise this model reads the un-indexed `LaneConfig` as lane 0's (the same
+//! representative-lane convention as for lane-varying `LoadMacroConfig`), and reports
+//! [`Clause::GuardOutsideLaneLoop`] when the lanes disagree. (The backdoor-load rule in `exec.rs`
+//! still writes the instruction word in every lane whose bit is clear.)
+
+use sfpu_reference::outcome::{Clause, Outcome};
+
+use crate::exec::{Ctx, w8};
+use crate::fp::sign_mag_key;
+use crate::ops::integer::sext12;
+use crate::state::{FastState, blend};
+
+/// The per-lane `VDGetsMin` masks of SFPSWAP Mod1 1..9 (10..15 behave as 9 on current silicon).
+const VD_GETS_MIN: [u32; 10] = [
+    0,
+    0xFFFF_FFFF,
+    0x0000_FFFF,
+    0x00FF_00FF,
+    0xFF00_00FF,
+    0x0000_00FF,
+    0x0000_FF00,
+    0x00FF_0000,
+    0xFF00_0000,
+    0,
+];
+
+/// SFPSWAP: unconditional swap (Mod1 0) or per-lane min/max (Mod1 1..9), with argmin/argmax in
+/// lanes with `ENABLE_DEST_INDEX`, the comparison inverted by `EXCHANGE_SRCB_SRCC`; results only
+/// written to LRegs below 8 (below 4 for the values in index mode).
+pub fn sfpswap(s: &mut FastState, vc: u32, vd_field: u32, mod1: u32, cx: &Ctx, out: &mut Outcome) {
+    if mod1 >= 10 {
+        out.note_all(Clause::SfpswapReservedMod1);
+    }
+    let vc = cx.vc(vc);
+    let vd = cx.vd(vd_field);
+    let m = cx.g12(s, vd) & s.enabled();
+    if m == 0 {
+        return;
+    }
+    let cv = s.lreg[vc];
+    let dv = s.lreg[vd];
+    let swap = if mod1 == 0 {
+        m
+    } else {
+        let gets_min = VD_GETS_MIN[(mod1 as usize).min(9)];
+        let mut lt = 0u32;
+        for l in 0..32 {
+            lt |= ((sign_mag_key(cv[l]) < sign_mag_key(dv[l])) as u32) << l;
+        }
+        let want = (gets_min & lt) | (!gets_min & !lt);
+        (want ^ s.lc().exchange) & m
+    };
+    if swap == 0 {
+        return;
+    }
+    let idx = swap & s.lc().dest_index;
+    let plain = swap & !idx;
+    if plain != 0 {
+        if vc < 8 {
+            blend(&mut s.lreg[vc], &dv, plain);
+        }
+        if vd < 8 {
+            blend(&mut s.lreg[vd], &cv, plain);
+        }
+    }
+    if idx != 0 {
+        if vc < 4 {
+            blend(&mut s.lreg[vc], &dv, idx);
+        }
+        if vd < 4 {
+            blend(&mut s.lreg[vd], &cv, idx);
+        }
+        let vca = 4 + (vc & 3);
+        let vda = 4 + (vd & 3);
+        let a = s.lreg[vca];
+        let b = s.lreg[vda];
+        blend(&mut s.lreg[vca], &b, idx);
+        blend(&mut s.lreg[vda], &a, idx);
+    }
+}
+
+/// The lanes a guard evaluated outside the lane loop lets through (see the module docs).
+fn outside_guard(s: &FastState, vd: usize, cx: &Ctx, out: &mut Outcome) -> u32 {
+    if cx.scheduled || vd < 12 {
+        return cx.lanes;
+    }
+    let dbl = s.lc().dbl;
+    if dbl != 0 && dbl != !0 {
+        out.note_all(Clause::GuardOutsideLaneLoop);
+    }
+    if dbl & 1 != 0 { cx.lanes } else { 0 }
+}
+
+/// SFPTRANSP: within each column, transpose (register, row) of `LReg[0..4]` and of `LReg[4..8]`;
+/// a destination lane is written only if it is enabled.
+pub fn sfptransp(s: &mut FastState, vd: u32, cx: &Ctx, out: &mut Outcome) {
+    let vd = cx.vd(vd);
+    let g = outside_guard(s, vd, cx, out);
+    let m = g & s.enabled();
+    if m == 0 {
+        return;
+    }
+    for base in [0usize, 4] {
+        let old = [s.lreg[base], s.lreg[base + 1], s.lreg[base + 2], s.lreg[base + 3]];
+        for r in 0..4 {
+            let mut new = [0u32; 32];
+            for q in 0..4 {
+                for col in 0..8 {
+                    new[8 * q + col] = old[q][8 * r + col];
+                }
+            }
+            blend(&mut s.lreg[base + r], &new, m);
+        }
+    }
+}
+
+/// `Lane & 7 ? v[Lane - 1] : v[Lane + 7]`: rotate right by one lane within each group of eight.
+#[inline(always)]
+fn rotate_right8(v: &[u32; 32]) -> [u32; 32] {
+    let mut r = [0u32; 32];
+    for l in 0..32 {
+        r[l] = if l & 7 != 0 { v[l - 1] } else { v[l + 7] };
+    }
+    r
+}
+
+/// SFPSHFT2, modes 0..6 (7..15 have no case in the model: no effect, reported as unspecified).
+pub fn sfpshft2(
+    s: &mut FastState,
+    imm12: u32,
+    vc: u32,
+    vd_field: u32,
+    mod1: u32,
+    cx: &Ctx,
+    out: &mut Outcome,
+) {
+    // Form A (every mode but SHFT_IMM) draws only VB in bits [23:12], so bits [23:16] are
+    // undrawn there (spec §1 row 37).
+    if mod1 != 6 && imm12 >> 4 != 0 {
+        out.note_all(Clause::UndrawnBits);
+    }
+    let vd = cx.vd(vd_field);
+    let vc = cx.vc(vc);
+    let en = s.enabled();
+    match mod1 {
+        0 | 1 => {
+            let m = cx.g12(s, vd) & en;
+            if m == 0 {
+                return;
+            }
+            let l0 = s.lreg[0];
+            let l1 = s.lreg[1];
+            let l2 = s.lreg[2];
+            let l3 = s.lreg[3];
+            let mut new3 = [0u32; 32];
+            if mod1 == 1 {
+                new3[..24].copy_from_slice(&l0[8..]);
+            }
+            blend(&mut s.lreg[0], &l1, m);
+            blend(&mut s.lreg[1], &l2, m);
+            blend(&mut s.lreg[2], &l3, m);
+            blend(&mut s.lreg[3], &new3, m);
+        }
+        2 => {
+            let m = outside_guard(s, vd, cx, out) & en;
+            if m == 0 {
+                return;
+            }
+            let rot = rotate_right8(&s.lreg[vc]);
+            let l1 = s.lreg[1];
+            let l2 = s.lreg[2];
+            let l3 = s.lreg[3];
+            blend(&mut s.lreg[0], &l1, m);
+            blend(&mut s.lreg[1], &l2, m);
+            blend(&mut s.lreg[2], &l3, m);
+            blend(&mut s.lreg[3], &rot, m);
+        }
+        3 => {
+            let m = outside_guard(s, vd, cx, out) & en;
+            if m == 0 || !w8(vd) {
+                return;
+            }
+            let rot = rotate_right8(&s.lreg[vc]);
+            blend(&mut s.lreg[vd], &rot, m);
+        }
+        4 => {
+            if !w8(vd) {
+                return;
+            }
+            let v = s.lreg[vc];
+            let mut r = [0u32; 32];
+            for l in 0..32 {
+                r[l] = if l & 7 != 0 { v[l - 1] } else { 0 };
+            }
+            blend(&mut s.lreg[vd], &r, en & cx.lanes);
+        }
+        5 | 6 => {
+            if !w8(vd) {
+                return;
+            }
+            // VB is bits [15:12] (the low four bits of Imm12) unless the macro logic set it.
+            let vb = cx.vb(imm12 & 15);
+            let b = &s.lreg[vb];
+            let mut r = [0u32; 32];
+            if mod1 == 5 {
+                let c = &s.lreg[vc];
+                for l in 0..32 {
+                    r[l] = shift_logical(b[l], c[l] as i32);
+                }
+            } else {
+                let sh = sext12(imm12);
+                for l in 0..32 {
+                    r[l] = shift_logical(b[l], sh);
+                }
+            }
+            blend(&mut s.lreg[vd], &r, en & cx.lanes);
+        }
+        _ => out.note_all(Clause::Sfpshft2ReservedMod1),
+    }
+}
+
+/// SFPSHFT2's shift: left by `sh & 31` for `sh >= 0`, else logically right by `-sh & 31`.
+#[inline(always)]
+fn shift_logical(x: u32, sh: i32) -> u32 {
+    if sh >= 0 { x << ((sh as u32) & 31) } else { x >> ((sh.wrapping_neg() as u32) & 31) }
+}

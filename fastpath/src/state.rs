@@ -1,0 +1,561 @@
+//! The fast model's architectural state: structure-of-arrays LRegs and bit-sliced predication.
+//!
+//! Implements the state declarations of BlackholeA0 `VectorUnit.md` ("Lane Predication Masks",
+//! "PRNG"), `LReg.md` (WormholeB0 page, shared), `SFPCONFIG.md` (`LaneConfig`),
+//! `SFPLOADMACRO.md` (`LoadMacroConfig`) and `Dst.md`; spec §2, §4.4, §4.9-§4.11.
+//!
+//! Representation choices:
+//! * `LReg[17][32]` is already structure-of-arrays: `lreg[r]` holds one register for all 32 lanes.
+//! * Every per-lane boolean is a `u32` mask with bit `i` for lane `i`: `LaneFlags`,
+//!   `UseLaneFlagsForLaneEnable`, each flag-stack level, and the per-bit views of `LaneConfig`.
+//! * The flag stacks are stored *top-relative* and bit-sliced ([`FlagStacks`]): level 0 is the top
+//!   of every lane's stack, level 1 the entry below it, and so on, with an occupancy mask per level
+//!   giving each lane's depth (depths may differ per lane). Reading or rewriting the top (the
+//!   common case: SFPPUSHC/SFPPOPC modes, SFPCOMPC, SFPGT/SFPLE `MUTATE_STACK`) is one word
+//!   operation; a push or pop shifts eight words per array under a lane mask.
+//! * `LaneConfig` is kept per lane (lossless) together with derived lane masks, which are
+//!   recomputed whenever it is written ([`FastState::set_lane_config`]); that is why the field is
+//!   private.
+//! * `Dst` and the addressing state reuse the reference crate's plain data types (allowed by the
+//!   project's independence rules), so the conversion is a copy.
+
+use sfpu_reference::state::{
+    Addressing, Dst, FLAG_STACK_CAPACITY, FlagStack, FlagStackEntry, LaneConfig, LoadMacroConfig, Misc,
+    ResetValues, State,
+};
+
+/// Every lane.
+pub const ALL: u32 = 0xFFFF_FFFF;
+
+/// Bit `i` set: lane `i`. Used to expand a lane mask into per-lane all-ones words.
+const LANE_BIT: [u32; 32] = {
+    let mut t = [0u32; 32];
+    let mut i = 0;
+    while i < 32 {
+        t[i] = 1 << i;
+        i += 1;
+    }
+    t
+};
+
+/// Expands a lane mask into per-lane words: all ones where the lane's bit is set, else zero.
+#[inline(always)]
+pub fn expand(mask: u32) -> [u32; 32] {
+    let mut m = [0u32; 32];
+    for i in 0..32 {
+        m[i] = if mask & LANE_BIT[i] != 0 { !0 } else { 0 };
+    }
+    m
+}
+
+/// `dst[i] = new[i]` in the lanes of `mask`, unchanged elsewhere (a branch-free blend).
+#[inline(always)]
+pub fn blend(dst: &mut [u32; 32], new: &[u32; 32], mask: u32) {
+    if mask == ALL {
+        *dst = *new;
+        return;
+    }
+    let m = expand(mask);
+    for i in 0..32 {
+        dst[i] = (new[i] & m[i]) | (dst[i] & !m[i]);
+    }
+}
+
+/// The lanes whose word has its sign bit set.
+#[inline(always)]
+pub fn sign_mask(v: &[u32; 32]) -> u32 {
+    let mut acc = 0u32;
+    for i in 0..32 {
+        acc |= if (v[i] as i32) < 0 { LANE_BIT[i] } else { 0 };
+    }
+    acc
+}
+
+/// The lanes whose word is non-zero.
+#[inline(always)]
+pub fn nonzero_mask(v: &[u32; 32]) -> u32 {
+    let mut acc = 0u32;
+    for i in 0..32 {
+        acc |= if v[i] != 0 { LANE_BIT[i] } else { 0 };
+    }
+    acc
+}
+
+/// Replicates an 8-bit per-column mask (bit `c` for column `c`) to all four rows.
+#[inline(always)]
+pub fn columns_to_lanes(cols: u32) -> u32 {
+    (cols & 0xFF) * 0x0101_0101
+}
+
+/// Bit-sliced, top-relative flag stacks of all 32 lanes (`VectorUnit.md` `FlagStack[32]`).
+///
+/// `flags[k]` / `uses[k]` hold, for every lane, the `LaneFlags` / `UseLaneFlagsForLaneEnable` of
+/// the entry `k` positions below that lane's top; `occ[k]` is the set of lanes whose depth exceeds
+/// `k`. Invariants: `occ[k + 1] ⊆ occ[k]`, and `flags`/`uses` bits outside `occ` are zero.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct FlagStacks {
+    /// Saved `LaneFlags`, level 0 = top.
+    pub flags: [u32; FLAG_STACK_CAPACITY],
+    /// Saved `UseLaneFlagsForLaneEnable`, level 0 = top.
+    pub uses: [u32; FLAG_STACK_CAPACITY],
+    /// Lanes whose stack holds more than `k` entries.
+    pub occ: [u32; FLAG_STACK_CAPACITY],
+}
+
+impl FlagStacks {
+    /// Lanes whose stack is non-empty.
+    #[inline(always)]
+    pub fn nonempty(&self) -> u32 {
+        self.occ[0]
+    }
+
+    /// Lanes whose stack holds eight entries.
+    #[inline(always)]
+    pub fn full(&self) -> u32 {
+        self.occ[FLAG_STACK_CAPACITY - 1]
+    }
+
+    /// Pushes `{flags, uses}` onto the stacks of the lanes in `m` (which must not be full; full
+    /// lanes are excluded here so the capacity invariant holds).
+    #[inline]
+    pub fn push(&mut self, m: u32, flags: u32, uses: u32) {
+        let m = m & !self.full();
+        if m == 0 {
+            return;
+        }
+        for k in (1..FLAG_STACK_CAPACITY).rev() {
+            self.flags[k] = (self.flags[k - 1] & m) | (self.flags[k] & !m);
+            self.uses[k] = (self.uses[k - 1] & m) | (self.uses[k] & !m);
+            self.occ[k] = (self.occ[k - 1] & m) | (self.occ[k] & !m);
+        }
+        self.flags[0] = (flags & m) | (self.flags[0] & !m);
+        self.uses[0] = (uses & m) | (self.uses[0] & !m);
+        self.occ[0] |= m;
+    }
+
+    /// Pops the top entry of the lanes in `m` (empty lanes are left alone).
+    #[inline]
+    pub fn pop(&mut self, m: u32) {
+        let m = m & self.nonempty();
+        if m == 0 {
+            return;
+        }
+        for k in 0..FLAG_STACK_CAPACITY - 1 {
+            self.flags[k] = (self.flags[k + 1] & m) | (self.flags[k] & !m);
+            self.uses[k] = (self.uses[k + 1] & m) | (self.uses[k] & !m);
+            self.occ[k] = (self.occ[k + 1] & m) | (self.occ[k] & !m);
+        }
+        let last = FLAG_STACK_CAPACITY - 1;
+        self.flags[last] &= !m;
+        self.uses[last] &= !m;
+        self.occ[last] &= !m;
+    }
+
+    /// Replaces the top entry of the lanes in `m` (which must be non-empty; others are ignored).
+    #[inline(always)]
+    pub fn set_top(&mut self, m: u32, flags: u32, uses: u32) {
+        let m = m & self.occ[0];
+        self.flags[0] = (flags & m) | (self.flags[0] & !m);
+        self.uses[0] = (uses & m) | (self.uses[0] & !m);
+    }
+
+    /// Lane `lane`'s stack in the reference representation.
+    pub fn lane_stack(&self, lane: usize) -> FlagStack {
+        let bit = 1u32 << (lane & 31);
+        let depth = self.occ.iter().filter(|&&o| o & bit != 0).count();
+        let entries: Vec<FlagStackEntry> = (0..depth)
+            .rev()
+            .map(|level| FlagStackEntry {
+                LaneFlags: self.flags[level] & bit != 0,
+                UseLaneFlagsForLaneEnable: self.uses[level] & bit != 0,
+            })
+            .collect();
+        // `depth <= 8` by construction, so this cannot fail; fall back to empty regardless.
+        FlagStack::from_entries(&entries).unwrap_or_default()
+    }
+
+    /// Builds the bit-sliced stacks from the reference's per-lane stacks.
+    pub fn from_lanes(stacks: &[FlagStack; 32]) -> FlagStacks {
+        let mut s = FlagStacks::default();
+        for (lane, st) in stacks.iter().enumerate() {
+            let bit = 1u32 << lane;
+            let entries = st.entries();
+            let depth = entries.len().min(FLAG_STACK_CAPACITY);
+            for level in 0..depth {
+                let e = entries[entries.len() - 1 - level];
+                s.occ[level] |= bit;
+                if e.LaneFlags {
+                    s.flags[level] |= bit;
+                }
+                if e.UseLaneFlagsForLaneEnable {
+                    s.uses[level] |= bit;
+                }
+            }
+        }
+        s
+    }
+}
+
+/// Per-bit lane masks derived from `LaneConfig` (recomputed on every write).
+///
+/// Fields named `*_own` use each lane's own `LaneConfig[Lane]`; fields named `*_col` use
+/// `LaneConfig[Lane & 7]`, as the pages index those bits (`IsLaneEnabled`,
+/// `DEST_RD_COL_EXCHANGE`, `DEST_WR_COL_EXCHANGE`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct LaneConfigMasks {
+    /// Bit 0 `ENABLE_FP16A_INF`, per lane.
+    pub fp16a_inf: u32,
+    /// Bit 1 `DISABLE_BACKDOOR_LOAD`, per lane.
+    pub dbl: u32,
+    /// Bit 2 `ENABLE_DEST_INDEX`, per lane.
+    pub dest_index: u32,
+    /// Bit 3 `CAPTURE_DEFAULT_DEST_INDEX`, per lane.
+    pub capture_index: u32,
+    /// Bit 4 `BLOCK_DEST_WR_FROM_SFPU`, per lane.
+    pub block_wr: u32,
+    /// Bit 5 `BLOCK_SFPU_RD_FROM_DEST`, per lane.
+    pub block_rd: u32,
+    /// Bit 6 `DEST_RD_COL_EXCHANGE` of `LaneConfig[Lane & 7]`.
+    pub rd_col_x_col: u32,
+    /// Bit 7 `DEST_WR_COL_EXCHANGE` of `LaneConfig[Lane & 7]`.
+    pub wr_col_x_col: u32,
+    /// Bit 8 `EXCHANGE_SRCB_SRCC`, per lane.
+    pub exchange: u32,
+    /// Lanes disabled by `LaneConfig[Lane & 7].ROW_MASK.Bit[Lane / 8]`.
+    pub row_disabled: u32,
+}
+
+impl LaneConfigMasks {
+    /// Derives the masks from 32 `LaneConfig` words.
+    pub fn derive(lc: &[u32; 32]) -> LaneConfigMasks {
+        let own = |bit: u32| -> u32 {
+            let mut m = 0;
+            for (lane, &v) in lc.iter().enumerate() {
+                m |= ((v >> bit) & 1) << lane;
+            }
+            m
+        };
+        let col = |bit: u32| -> u32 {
+            let mut c = 0;
+            for (column, &v) in lc.iter().take(8).enumerate() {
+                c |= ((v >> bit) & 1) << column;
+            }
+            columns_to_lanes(c)
+        };
+        let mut row_disabled = 0;
+        for lane in 0..32 {
+            if (lc[lane & 7] >> (12 + lane / 8)) & 1 != 0 {
+                row_disabled |= 1 << lane;
+            }
+        }
+        LaneConfigMasks {
+            fp16a_inf: own(0),
+            dbl: own(1),
+            dest_index: own(2),
+            capture_index: own(3),
+            block_wr: own(4),
+            block_rd: own(5),
+            rd_col_x_col: col(6),
+            wr_col_x_col: col(7),
+            exchange: own(8),
+            row_disabled,
+        }
+    }
+}
+
+/// `LoadMacroConfig[32]` in structure-of-arrays form (`SFPLOADMACRO.md`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct MacroConfig {
+    /// `InstructionTemplate[4]`, each for all 32 lanes.
+    pub template: [[u32; 32]; 4],
+    /// `Sequence[4]`, each for all 32 lanes.
+    pub sequence: [[u32; 32]; 4],
+    /// `Misc` (12 bits) of each lane.
+    pub misc: [u32; 32],
+}
+
+/// The state of one Vector Unit plus the Dst register and the addressing state it uses, in the
+/// fast model's representation. Converts losslessly to and from [`State`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FastState {
+    /// `LReg[17][32]`: `lreg[r][lane]`.
+    pub lreg: [[u32; 32]; 17],
+    /// `LaneFlags`, bit `i` = lane `i`.
+    pub lane_flags: u32,
+    /// `UseLaneFlagsForLaneEnable`, bit `i` = lane `i`.
+    pub use_flags: u32,
+    /// The 32 flag stacks.
+    pub stack: FlagStacks,
+    /// `LaneConfig[32]` (18 bits each); private so the derived masks stay in step.
+    lane_config: [u32; 32],
+    /// Masks derived from `lane_config`.
+    lc: LaneConfigMasks,
+    /// `LoadMacroConfig[32]`.
+    pub lmc: MacroConfig,
+    /// Per-lane PRNG state.
+    pub prng: [u32; 32],
+    /// The Dst register.
+    pub dst: Dst,
+    /// Configuration and RWC state read by SFPLOAD / SFPSTORE / SFPLOADMACRO.
+    pub addressing: Addressing,
+}
+
+impl FastState {
+    /// Converts a reference [`State`] (lossless).
+    pub fn from_state(s: &State) -> FastState {
+        let mut lane_config = [0u32; 32];
+        let mut lane_flags = 0;
+        let mut use_flags = 0;
+        let mut lmc = MacroConfig::default();
+        for lane in 0..32 {
+            lane_config[lane] = s.LaneConfig[lane].bits();
+            lane_flags |= (s.LaneFlags[lane] as u32) << lane;
+            use_flags |= (s.UseLaneFlagsForLaneEnable[lane] as u32) << lane;
+            let c = &s.LoadMacroConfig[lane];
+            for k in 0..4 {
+                lmc.template[k][lane] = c.InstructionTemplate[k];
+                lmc.sequence[k][lane] = c.Sequence[k];
+            }
+            lmc.misc[lane] = c.Misc.bits();
+        }
+        FastState {
+            lreg: s.LReg,
+            lane_flags,
+            use_flags,
+            stack: FlagStacks::from_lanes(&s.FlagStack),
+            lc: LaneConfigMasks::derive(&lane_config),
+            lane_config,
+            lmc,
+            prng: s.PRNG,
+            dst: s.Dst.clone(),
+            addressing: s.Addressing,
+        }
+    }
+
+    /// Converts back to a reference [`State`] (lossless).
+    pub fn to_state(&self) -> State {
+        let mut lane_flags = [false; 32];
+        let mut uses = [false; 32];
+        let mut stacks = [FlagStack::new(); 32];
+        let mut lcs = [LaneConfig::default(); 32];
+        let mut lmcs = [LoadMacroConfig::default(); 32];
+        for lane in 0..32 {
+            lane_flags[lane] = self.lane_flags >> lane & 1 != 0;
+            uses[lane] = self.use_flags >> lane & 1 != 0;
+            stacks[lane] = self.stack.lane_stack(lane);
+            lcs[lane] = LaneConfig::truncating(self.lane_config[lane]);
+            let mut c = LoadMacroConfig::default();
+            for k in 0..4 {
+                c.InstructionTemplate[k] = self.lmc.template[k][lane];
+                c.Sequence[k] = self.lmc.sequence[k][lane];
+            }
+            c.Misc = Misc::truncating(self.lmc.misc[lane]);
+            lmcs[lane] = c;
+        }
+        State {
+            LReg: self.lreg,
+            LaneFlags: lane_flags,
+            UseLaneFlagsForLaneEnable: uses,
+            FlagStack: stacks,
+            LaneConfig: lcs,
+            LoadMacroConfig: lmcs,
+            PRNG: self.prng,
+            Dst: self.dst.clone(),
+            Addressing: self.addressing,
+        }
+    }
+
+    /// The documented reset state (`VectorUnit.md`, `SFPCONFIG.md`, `Dst.md`, `LReg.md`), with the
+    /// parts the documentation leaves unspecified taken from `unspecified` exactly as
+    /// [`State::reset`] documents it: LaneFlags/Use false, stacks empty, `DISABLE_BACKDOOR_LOAD`
+    /// false, constant LRegs, every Dst row valid.
+    pub fn reset(unspecified: &ResetValues) -> FastState {
+        let mut lreg = [[0u32; 32]; 17];
+        for (reg, row) in lreg.iter_mut().enumerate() {
+            for (lane, v) in row.iter_mut().enumerate() {
+                *v = match reg {
+                    0..=7 => unspecified.general_lregs,
+                    8 => sfpu_reference::state::LREG8_VALUE,
+                    9 => sfpu_reference::state::LREG9_VALUE,
+                    10 => sfpu_reference::state::LREG10_VALUE,
+                    15 => 2 * lane as u32,
+                    16 => unspecified.lreg16,
+                    _ => unspecified.config_lregs,
+                };
+            }
+        }
+        let lane_config = [unspecified.lane_config & LaneConfig::MASK & !2; 32];
+        let w = unspecified.load_macro_config;
+        FastState {
+            lreg,
+            lane_flags: 0,
+            use_flags: 0,
+            stack: FlagStacks::default(),
+            lc: LaneConfigMasks::derive(&lane_config),
+            lane_config,
+            lmc: MacroConfig { template: [[w; 32]; 4], sequence: [[w; 32]; 4], misc: [w & Misc::MASK; 32] },
+            prng: [unspecified.prng; 32],
+            dst: Dst::filled(unspecified.dst),
+            addressing: Addressing::default(),
+        }
+    }
+
+    /// `LaneConfig[lane]` (18 bits).
+    #[inline(always)]
+    pub fn lane_config(&self, lane: usize) -> u32 {
+        self.lane_config[lane & 31]
+    }
+
+    /// All 32 `LaneConfig` words.
+    #[inline(always)]
+    pub fn lane_configs(&self) -> &[u32; 32] {
+        &self.lane_config
+    }
+
+    /// Replaces all 32 `LaneConfig` words (truncated to 18 bits) and refreshes the derived masks.
+    pub fn set_lane_configs(&mut self, lc: &[u32; 32]) {
+        for lane in 0..32 {
+            self.lane_config[lane] = lc[lane] & LaneConfig::MASK;
+        }
+        self.lc = LaneConfigMasks::derive(&self.lane_config);
+    }
+
+    /// Sets `LaneConfig[lane]` (truncated to 18 bits) and refreshes the derived masks.
+    pub fn set_lane_config(&mut self, lane: usize, value: u32) {
+        let mut lc = self.lane_config;
+        lc[lane & 31] = value;
+        self.set_lane_configs(&lc);
+    }
+
+    /// The masks derived from `LaneConfig`.
+    #[inline(always)]
+    pub fn lc(&self) -> &LaneConfigMasks {
+        &self.lc
+    }
+
+    /// `IsLaneEnabled` for all lanes (`VectorUnit.md`): not ROW_MASKed, and `LaneFlags` if
+    /// `UseLaneFlagsForLaneEnable`.
+    #[inline(always)]
+    pub fn enabled(&self) -> u32 {
+        !self.lc.row_disabled & (!self.use_flags | self.lane_flags)
+    }
+
+    /// `AdvancePRNG` (`VectorUnit.md`) for the lanes in `m`; returns every lane's *old* state
+    /// (lanes outside `m` are not advanced).
+    #[inline]
+    pub fn advance_prng(&mut self, m: u32) -> [u32; 32] {
+        let old = self.prng;
+        let mut new = [0u32; 32];
+        for i in 0..32 {
+            let r = old[i];
+            let taps = (r & 0x8020_0003).count_ones();
+            new[i] = ((!taps) << 31) | (r >> 1);
+        }
+        blend(&mut self.prng, &new, m);
+        old
+    }
+}
+
+/// Everything in [`FastState`] except Dst: what one instruction of a multi-instruction cycle can
+/// change besides Dst. A plain `Copy` value (a few KB), used by the machine to give every
+/// instruction of a cycle the start-of-cycle view without cloning the 32 KB Dst.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Core {
+    pub lreg: [[u32; 32]; 17],
+    pub lane_flags: u32,
+    pub use_flags: u32,
+    pub stack: FlagStacks,
+    pub lane_config: [u32; 32],
+    pub lmc: MacroConfig,
+    pub prng: [u32; 32],
+    pub addressing: Addressing,
+}
+
+impl FastState {
+    /// The non-Dst state.
+    pub(crate) fn core(&self) -> Core {
+        Core {
+            lreg: self.lreg,
+            lane_flags: self.lane_flags,
+            use_flags: self.use_flags,
+            stack: self.stack,
+            lane_config: self.lane_config,
+            lmc: self.lmc,
+            prng: self.prng,
+            addressing: self.addressing,
+        }
+    }
+
+    /// Replaces the non-Dst state.
+    pub(crate) fn set_core(&mut self, c: &Core) {
+        self.lreg = c.lreg;
+        self.lane_flags = c.lane_flags;
+        self.use_flags = c.use_flags;
+        self.stack = c.stack;
+        if self.lane_config != c.lane_config {
+            self.lane_config = c.lane_config;
+            self.lc = LaneConfigMasks::derive(&self.lane_config);
+        }
+        self.lmc = c.lmc;
+        self.prng = c.prng;
+        self.addressing = c.addressing;
+    }
+}
+
+impl Core {
+    /// Folds the changes `after` made relative to `base` into `self` (which started as `base`
+    /// and may hold other instructions' changes). Returns whether some location was changed to
+    /// two different values.
+    pub(crate) fn merge(&mut self, base: &Core, after: &Core) -> bool {
+        let mut conflict = false;
+        // Word locations (an LReg lane, a configuration word, a PRNG state): a conflict is two
+        // instructions changing the same word to different values; the later one wins.
+        fn words(acc: &mut [u32], base: &[u32], after: &[u32], conflict: &mut bool) {
+            for i in 0..acc.len() {
+                if after[i] != base[i] {
+                    if acc[i] != base[i] && acc[i] != after[i] {
+                        *conflict = true;
+                    }
+                    acc[i] = after[i];
+                }
+            }
+        }
+        // Bit locations (one lane's flag or stack bit).
+        fn bits(acc: &mut [u32], base: &[u32], after: &[u32], conflict: &mut bool) {
+            for i in 0..acc.len() {
+                let changed = after[i] ^ base[i];
+                if changed != 0 {
+                    if changed & (acc[i] ^ base[i]) & (acc[i] ^ after[i]) != 0 {
+                        *conflict = true;
+                    }
+                    acc[i] = (acc[i] & !changed) | (after[i] & changed);
+                }
+            }
+        }
+        for r in 0..17 {
+            words(&mut self.lreg[r], &base.lreg[r], &after.lreg[r], &mut conflict);
+        }
+        // One lane's flag is one location, as in the reference (per-lane `bool`s).
+        let mut f = [self.lane_flags, self.use_flags];
+        bits(&mut f, &[base.lane_flags, base.use_flags], &[after.lane_flags, after.use_flags], &mut conflict);
+        self.lane_flags = f[0];
+        self.use_flags = f[1];
+        bits(&mut self.stack.flags, &base.stack.flags, &after.stack.flags, &mut conflict);
+        bits(&mut self.stack.uses, &base.stack.uses, &after.stack.uses, &mut conflict);
+        bits(&mut self.stack.occ, &base.stack.occ, &after.stack.occ, &mut conflict);
+        words(&mut self.lane_config, &base.lane_config, &after.lane_config, &mut conflict);
+        for k in 0..4 {
+            words(&mut self.lmc.template[k], &base.lmc.template[k], &after.lmc.template[k], &mut conflict);
+            words(&mut self.lmc.sequence[k], &base.lmc.sequence[k], &after.lmc.sequence[k], &mut conflict);
+        }
+        words(&mut self.lmc.misc, &base.lmc.misc, &after.lmc.misc, &mut conflict);
+        words(&mut self.prng, &base.prng, &after.prng, &mut conflict);
+        if after.addressing != base.addressing {
+            if self.addressing != base.addressing && self.addressing != after.addressing {
+                conflict = true;
+            }
+            self.addressing = after.addressing;
+        }
+        conflict
+    }
+}

@@ -1,0 +1,65 @@
+//! `FastState::from_state` / `to_state` are lossless, and `FastState::reset` mirrors
+//! `State::reset`.
+
+mod common;
+
+use common::Rng;
+use proptest::prelude::*;
+use sfpu_fastpath::FastState;
+use sfpu_reference::state::{ResetValues, State};
+
+#[test]
+fn random_states_round_trip() {
+    let mut r = Rng(42);
+    for _ in 0..300 {
+        let s = r.state();
+        let f = FastState::from_state(&s);
+        assert_eq!(f.to_state(), s);
+        // And the other way: converting the converted state gives the same fast state.
+        assert_eq!(FastState::from_state(&f.to_state()), f);
+    }
+}
+
+#[test]
+fn flag_stacks_of_every_depth_round_trip() {
+    // Lane `l` gets depth `l % 9`, with entries drawn from the lane number.
+    let mut s = State::reset(&ResetValues::ZEROS);
+    for l in 0..32 {
+        let entries: Vec<_> = (0..l % 9)
+            .map(|k| sfpu_reference::state::FlagStackEntry {
+                LaneFlags: (l + k) % 2 == 0,
+                UseLaneFlagsForLaneEnable: (l * k) % 3 == 0,
+            })
+            .collect();
+        s.FlagStack[l] = sfpu_reference::state::FlagStack::from_entries(&entries).unwrap();
+    }
+    assert_eq!(FastState::from_state(&s).to_state(), s);
+}
+
+#[test]
+fn reset_matches_reference() {
+    for rv in [
+        ResetValues::ZEROS,
+        ResetValues {
+            general_lregs: 0xDEAD_BEEF,
+            config_lregs: 0x1234_5678,
+            lreg16: 0xFFFF_FFFF,
+            lane_config: 0x3_FFFF,
+            load_macro_config: 0xFFFF_FFFF,
+            prng: 0x8000_0001,
+            dst: 0xABCD,
+        },
+    ] {
+        assert_eq!(FastState::reset(&rv).to_state(), State::reset(&rv));
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn round_trip_any_seed(seed in any::<u64>()) {
+        let s = Rng(seed).state();
+        prop_assert_eq!(FastState::from_state(&s).to_state(), s);
+    }
+}

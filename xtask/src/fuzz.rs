@@ -1,0 +1,980 @@
+//! `cargo xtask fuzz`: the coverage-guided fuzzing runner around the cargo-fuzz package in
+//! `fuzz/` (targets `diff_stream`, `decode`, `vectors_load`, `dut_protocol`; oracles in
+//! `sfpu_conformance::fuzz`).
+//!
+//! * `cargo xtask fuzz [--target T] [--time 8h] [--jobs N]`: writes the seed corpora (derived from
+//!   the golden vectors), builds every target once, runs them one after the other with a
+//!   persistent corpus in `fuzz/corpus/<target>`, shows libFuzzer's progress, records crashes and
+//!   goes on, and ends with a summary naming each artifact and the command that triages it.
+//! * `--smoke`: every target for a bounded time, at most two minutes in total including the build.
+//!   `--planted` (with `--smoke`) instead checks that `diff_stream` finds the divergence planted
+//!   behind the fast model's `planted-divergence` feature and triages it into a temporary copy of
+//!   the regressions file.
+//! * `--triage ARTIFACT...`: replays artifacts; a `diff_stream` divergence is minimised and
+//!   appended to `vectors/blackhole/regressions.yaml` (once per failure shape).
+//! * `--throughput`: executions per second of the `diff_stream` oracle for 16- and
+//!   64-instruction streams (release build).
+//! * `--seeds`: only write the seed corpora.
+//!
+//! Exit status: 0 when nothing was found, 1 when a target crashed (or the planted divergence was
+//! not found), 2 on a usage or build error.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode, Stdio};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, bail};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use sfpu_conformance::fuzz::{
+    StreamInput, compare_counted, decode_oracle, diff_stream_with_origin, dut_protocol_oracle,
+    encode_stream_input, input_tag, vectors_load_oracle,
+};
+use sfpu_conformance::generate::operands::Rng;
+use sfpu_conformance::generate::streams::random_stream;
+use sfpu_conformance::vectors::emit::write_file;
+use sfpu_conformance::vectors::{FORMAT, Vector, VectorFile, load_corpus, load_file, parse_file};
+use sfpu_reference::isa::{Arch, decode};
+use sfpu_reference::state::StateDoc;
+
+/// The targets, in the order they run.
+pub const TARGETS: [&str; 4] = ["diff_stream", "decode", "vectors_load", "dut_protocol"];
+
+/// The smoke run's whole budget, build included.
+const SMOKE_BUDGET: Duration = Duration::from_secs(120);
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Only this target (repeat for several): diff_stream, decode, vectors_load, dut_protocol.
+    #[arg(long = "target", value_name = "T")]
+    targets: Vec<String>,
+    /// Total fuzzing time, split over the targets (diff_stream gets half): `90s`, `20m`, `8h`.
+    #[arg(long, default_value = "8h", value_parser = parse_duration)]
+    time: Duration,
+    /// Parallel fuzzing processes per target (libFuzzer's fork mode; crashes do not stop it).
+    #[arg(long, default_value_t = 1)]
+    jobs: u32,
+    /// Run every target briefly (at most 2 minutes in total, build included), as CI does.
+    #[arg(long)]
+    smoke: bool,
+    /// With --smoke: check that diff_stream finds the divergence planted behind the fast model's
+    /// `planted-divergence` feature, and triage it into a temporary regressions file.
+    #[arg(long)]
+    planted: bool,
+    /// Replay these artifacts; diff_stream divergences become regression vectors.
+    #[arg(long, value_name = "ARTIFACT", num_args = 1..)]
+    triage: Vec<PathBuf>,
+    /// The regressions file --triage appends to.
+    #[arg(long, value_name = "FILE")]
+    regressions: Option<PathBuf>,
+    /// Measure the diff_stream oracle's executions per second (16- and 64-instruction streams).
+    #[arg(long)]
+    throughput: bool,
+    /// Only write the seed corpora to fuzz/corpus/<target>.
+    #[arg(long)]
+    seeds: bool,
+    /// No progress output.
+    #[arg(long)]
+    quiet: bool,
+    /// Print the summary as JSON on standard output.
+    #[arg(long)]
+    json: bool,
+    /// Internal: the measurement half of --throughput, run in a release build.
+    #[arg(long, hide = true)]
+    throughput_inner: bool,
+}
+
+/// Parses `90s`, `20m`, `8h`, `1h30m`, or a number of seconds.
+fn parse_duration(text: &str) -> Result<Duration, String> {
+    let mut total = 0u64;
+    let mut number = String::new();
+    for c in text.trim().chars() {
+        if c.is_ascii_digit() {
+            number.push(c);
+            continue;
+        }
+        let n: u64 =
+            number.parse().map_err(|_| format!("`{text}`: expected a duration like 90s, 20m or 8h"))?;
+        number.clear();
+        total += n * match c {
+            's' => 1,
+            'm' => 60,
+            'h' => 3600,
+            'd' => 86400,
+            _ => return Err(format!("`{text}`: unknown unit `{c}` (use s, m, h or d)")),
+        };
+    }
+    if !number.is_empty() {
+        total += number.parse::<u64>().map_err(|_| format!("`{text}`: not a duration"))?;
+    }
+    if total == 0 {
+        return Err(format!("`{text}`: the duration must be positive"));
+    }
+    Ok(Duration::from_secs(total))
+}
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+pub fn main(args: Args) -> Result<ExitCode> {
+    let root = root();
+    for t in &args.targets {
+        if !TARGETS.contains(&t.as_str()) {
+            bail!("unknown target `{t}` (targets: {})", TARGETS.join(", "));
+        }
+    }
+    if args.planted && !args.smoke {
+        bail!("--planted is a check of the smoke run: use `--smoke --planted`");
+    }
+    if args.throughput_inner {
+        return throughput_inner(args.quiet);
+    }
+    if args.throughput {
+        return throughput(&root, &args);
+    }
+    if !args.triage.is_empty() {
+        let file =
+            args.regressions.clone().unwrap_or_else(|| root.join("vectors/blackhole/regressions.yaml"));
+        let report = triage(&root, &args.triage, &file, args.quiet)?;
+        if args.json {
+            println!("{}", serde_json::to_string_pretty(&report.json())?);
+        }
+        return Ok(if report.failed { ExitCode::from(1) } else { ExitCode::SUCCESS });
+    }
+    let seeds = write_seeds(&root)?;
+    if !args.quiet {
+        let counts: Vec<String> = seeds.iter().map(|(t, n)| format!("{t} {n}")).collect();
+        eprintln!("seed corpora written to fuzz/corpus/<target>: {}", counts.join(", "));
+    }
+    if args.seeds {
+        return Ok(ExitCode::SUCCESS);
+    }
+    if args.planted {
+        return planted(&root, &args);
+    }
+    run(&root, &args)
+}
+
+// ---------------------------------------------------------------------------------------------
+// cargo fuzz.
+// ---------------------------------------------------------------------------------------------
+
+/// How to invoke cargo-fuzz: `cargo +nightly fuzz`, or stable with `RUSTC_BOOTSTRAP=1`.
+struct Fuzz {
+    nightly: bool,
+}
+
+impl Fuzz {
+    fn detect() -> Result<Fuzz> {
+        let ok = |args: &[&str]| {
+            Command::new("cargo")
+                .args(args)
+                .env_remove("RUSTUP_TOOLCHAIN")
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .status()
+                .is_ok_and(|s| s.success())
+        };
+        if !ok(&["fuzz", "--version"]) {
+            bail!("cargo-fuzz is not installed: run `cargo install cargo-fuzz --locked`");
+        }
+        Ok(Fuzz { nightly: ok(&["+nightly", "--version"]) })
+    }
+
+    /// `cargo [+nightly] fuzz <sub> <common flags>`, run from the repository root with a clean
+    /// environment (the outer cargo's toolchain and target directory must not leak in).
+    fn command(&self, root: &Path, sub: &str, features: Option<&str>) -> Command {
+        let mut c = Command::new("cargo");
+        c.current_dir(root);
+        for var in
+            ["CARGO", "RUSTUP_TOOLCHAIN", "CARGO_TARGET_DIR", "CARGO_BUILD_TARGET_DIR", "RUSTC", "RUSTDOC"]
+        {
+            c.env_remove(var);
+        }
+        if self.nightly {
+            c.arg("+nightly");
+        } else {
+            c.env("RUSTC_BOOTSTRAP", "1");
+        }
+        // No sanitizer: the crates forbid `unsafe`, so ASan would only slow the search; debug
+        // assertions stay on so arithmetic overflow in the models is a crash.
+        c.args(["fuzz", sub, "--fuzz-dir", "fuzz", "--target-dir", "fuzz/target", "-s", "none", "-a"]);
+        if let Some(f) = features {
+            c.args(["--features", f]);
+        }
+        c
+    }
+
+    fn build(&self, root: &Path, targets: &[&str], features: Option<&str>, quiet: bool) -> Result<Duration> {
+        let started = Instant::now();
+        let bar = spinner(quiet, "building fuzz targets (cargo fuzz build)");
+        let mut c = self.command(root, "build", features);
+        if targets.len() == 1 {
+            c.arg(targets[0]);
+        }
+        let out = c.output().context("cannot run cargo fuzz build")?;
+        bar.finish_and_clear();
+        if !out.status.success() {
+            bail!("cargo fuzz build failed:\n{}", String::from_utf8_lossy(&out.stderr));
+        }
+        if !quiet {
+            eprintln!(
+                "built {} in {:.0}s ({})",
+                targets.join(", "),
+                started.elapsed().as_secs_f64(),
+                if self.nightly { "nightly" } else { "stable with RUSTC_BOOTSTRAP=1" }
+            );
+        }
+        Ok(started.elapsed())
+    }
+}
+
+fn spinner(quiet: bool, message: &str) -> ProgressBar {
+    if quiet {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new_spinner();
+    bar.set_draw_target(ProgressDrawTarget::stderr());
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} {msg} ({elapsed})")
+            .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+    );
+    bar.set_message(message.to_string());
+    bar.enable_steady_tick(Duration::from_millis(200));
+    bar
+}
+
+/// What one target's run reported.
+#[derive(Clone, Debug, Default)]
+struct TargetRun {
+    target: String,
+    seconds: f64,
+    execs: u64,
+    exec_per_s: u64,
+    cov: u64,
+    corpus: u64,
+    crashes: Vec<PathBuf>,
+    /// Set when the run ended abnormally without an artifact.
+    error: Option<String>,
+}
+
+impl TargetRun {
+    fn json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "target": self.target,
+            "seconds": (self.seconds * 10.0).round() / 10.0,
+            "execs": self.execs,
+            "exec_per_s": self.exec_per_s,
+            "cov": self.cov,
+            "corpus": self.corpus,
+            "crashes": self.crashes.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
+            "triage": self.crashes.iter().map(|p| triage_command(p)).collect::<Vec<_>>(),
+            "error": self.error,
+        })
+    }
+}
+
+fn triage_command(artifact: &Path) -> String {
+    format!("cargo xtask fuzz --triage {}", artifact.display())
+}
+
+/// The number after `key` in a libFuzzer status line (`cov: 123`, `exec/s: 45`, `corp: 6/7b`).
+fn field_after(line: &str, key: &str) -> Option<u64> {
+    let rest = &line[line.find(key)? + key.len()..];
+    let digits: String =
+        rest.trim_start_matches([':', ' ']).chars().take_while(|c| c.is_ascii_digit()).collect();
+    digits.parse().ok()
+}
+
+/// Updates `run` from one line of libFuzzer's output; returns whether it was a status line.
+fn parse_status(line: &str, run: &mut TargetRun, root: &Path) -> bool {
+    if let Some(path) = line.split("Test unit written to ").nth(1) {
+        let p = PathBuf::from(path.trim());
+        let p = if p.is_absolute() { p } else { root.join(&p) };
+        if !run.crashes.contains(&p) {
+            run.crashes.push(p);
+        }
+        return false;
+    }
+    if !line.starts_with('#') {
+        return false;
+    }
+    // `#1234\tNEW    cov: ...` (one process) or `#1234: cov: ... exec/s 5 ...` (fork mode).
+    let execs: String = line[1..].chars().take_while(|c| c.is_ascii_digit()).collect();
+    let Ok(execs) = execs.parse::<u64>() else { return false };
+    run.execs = run.execs.max(execs);
+    if let Some(v) = field_after(line, "cov") {
+        run.cov = v;
+    }
+    if let Some(v) = field_after(line, "corp") {
+        run.corpus = v;
+    }
+    if let Some(v) = field_after(line, "exec/s") {
+        run.exec_per_s = v;
+    }
+    true
+}
+
+/// Extra libFuzzer flags per target.
+fn target_flags(root: &Path, target: &str) -> Vec<String> {
+    let mut f = vec!["-timeout=10".to_string(), "-rss_limit_mb=2048".to_string()];
+    match target {
+        "diff_stream" => f.push("-max_len=8192".to_string()),
+        "decode" => f.push("-max_len=4".to_string()),
+        _ => f.push("-max_len=16384".to_string()),
+    }
+    let dict = root.join(format!("fuzz/dict/{target}.dict"));
+    if dict.exists() {
+        f.push(format!("-dict={}", dict.display()));
+    }
+    f
+}
+
+/// Runs one target for `time` with `corpus`, streaming its progress into `bar`.
+fn run_target(
+    fuzz: &Fuzz,
+    root: &Path,
+    target: &str,
+    corpus: &Path,
+    time: Duration,
+    jobs: u32,
+    features: Option<&str>,
+    bar: &ProgressBar,
+) -> Result<TargetRun> {
+    let started = Instant::now();
+    let mut run = TargetRun { target: target.to_string(), ..TargetRun::default() };
+    let mut c = fuzz.command(root, "run", features);
+    c.arg(target).arg(corpus).arg("--");
+    c.arg(format!("-max_total_time={}", time.as_secs().max(1)));
+    c.args(target_flags(root, target));
+    c.arg("-print_final_stats=1");
+    if jobs > 1 {
+        c.arg(format!("-fork={jobs}")).arg("-ignore_crashes=1");
+    }
+    c.stdout(Stdio::null()).stderr(Stdio::piped());
+    let mut child = c.spawn().context("cannot run cargo fuzz run")?;
+    let mut tail: Vec<String> = Vec::new();
+    if let Some(err) = child.stderr.take() {
+        for line in BufReader::new(err).lines().map_while(Result::ok) {
+            if parse_status(&line, &mut run, root) {
+                bar.set_message(format!(
+                    "{target}: {} exec/s, cov {}, corpus {}, crashes {}",
+                    run.exec_per_s,
+                    run.cov,
+                    run.corpus,
+                    run.crashes.len()
+                ));
+            }
+            tail.push(line);
+            if tail.len() > 60 {
+                tail.remove(0);
+            }
+        }
+    }
+    let status = child.wait()?;
+    run.seconds = started.elapsed().as_secs_f64();
+    if !status.success() && run.crashes.is_empty() {
+        run.error = Some(format!("exited with {status}:\n{}", tail.join("\n")));
+    }
+    Ok(run)
+}
+
+/// How a total budget is split: diff_stream half, the others the rest equally.
+fn split(targets: &[&str], total: Duration) -> Vec<Duration> {
+    let weight = |t: &str| if t == "diff_stream" { 3.0 } else { 1.0 };
+    let sum: f64 = targets.iter().map(|t| weight(t)).sum();
+    targets
+        .iter()
+        .map(|t| Duration::from_secs_f64((total.as_secs_f64() * weight(t) / sum).max(3.0)))
+        .collect()
+}
+
+fn run(root: &Path, args: &Args) -> Result<ExitCode> {
+    let started = Instant::now();
+    let fuzz = Fuzz::detect()?;
+    let targets: Vec<&str> = if args.targets.is_empty() {
+        TARGETS.to_vec()
+    } else {
+        TARGETS.iter().copied().filter(|t| args.targets.iter().any(|a| a == t)).collect()
+    };
+    fuzz.build(root, &targets, None, args.quiet)?;
+    let total = if args.smoke {
+        // What is left of the smoke budget, less a margin for process start-up and the summary.
+        SMOKE_BUDGET
+            .saturating_sub(started.elapsed())
+            .saturating_sub(Duration::from_secs(8 + 2 * targets.len() as u64))
+    } else {
+        args.time
+    };
+    let times = split(&targets, total);
+    let mut runs = Vec::new();
+    for (target, time) in targets.iter().zip(times) {
+        let bar = spinner(args.quiet, &format!("{target}: starting ({}s)", time.as_secs()));
+        let corpus = root.join("fuzz/corpus").join(target);
+        std::fs::create_dir_all(&corpus)?;
+        let run = run_target(&fuzz, root, target, &corpus, time, args.jobs, None, &bar)?;
+        bar.finish_and_clear();
+        if !args.quiet {
+            eprintln!(
+                "{target}: {:.0}s, {} execs ({} exec/s), cov {}, corpus {}, crashes {}{}",
+                run.seconds,
+                run.execs,
+                run.exec_per_s,
+                run.cov,
+                run.corpus,
+                run.crashes.len(),
+                if run.error.is_some() { " (ended abnormally)" } else { "" }
+            );
+        }
+        runs.push(run);
+    }
+    summary(&runs, started.elapsed(), args)
+}
+
+fn summary(runs: &[TargetRun], elapsed: Duration, args: &Args) -> Result<ExitCode> {
+    let crashed = runs.iter().any(|r| !r.crashes.is_empty() || r.error.is_some());
+    if args.json {
+        let v = serde_json::json!({
+            "seconds": elapsed.as_secs(),
+            "targets": runs.iter().map(TargetRun::json).collect::<Vec<_>>(),
+            "ok": !crashed,
+        });
+        println!("{}", serde_json::to_string_pretty(&v)?);
+    } else if !args.quiet || crashed {
+        eprintln!("\nfuzz summary ({:.0}s):", elapsed.as_secs_f64());
+        for r in runs {
+            eprintln!(
+                "  {:<13} {:>6.0}s {:>10} execs {:>7} exec/s  cov {:>6}  corpus {:>5}  crashes {}",
+                r.target,
+                r.seconds,
+                r.execs,
+                r.exec_per_s,
+                r.cov,
+                r.corpus,
+                r.crashes.len()
+            );
+            for a in &r.crashes {
+                eprintln!("      artifact: {}\n      triage:   {}", a.display(), triage_command(a));
+            }
+            if let Some(e) = &r.error {
+                eprintln!("      error: {e}");
+            }
+        }
+        if !crashed {
+            eprintln!("no crash, no divergence");
+        }
+    }
+    Ok(if crashed { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+// ---------------------------------------------------------------------------------------------
+// The planted divergence.
+// ---------------------------------------------------------------------------------------------
+
+fn planted(root: &Path, args: &Args) -> Result<ExitCode> {
+    let started = Instant::now();
+    let fuzz = Fuzz::detect()?;
+    fuzz.build(root, &["diff_stream"], Some("planted"), args.quiet)?;
+    // A fresh, empty corpus: the fuzzer must find the divergence on its own, not from a seed.
+    let scratch = std::env::temp_dir().join(format!("sfpu-fuzz-planted-{}", std::process::id()));
+    let corpus = scratch.join("corpus");
+    let _ = std::fs::remove_dir_all(&scratch);
+    std::fs::create_dir_all(&corpus)?;
+    let budget = Duration::from_secs(60);
+    let bar = spinner(args.quiet, "diff_stream (planted divergence): starting");
+    let run = run_target(&fuzz, root, "diff_stream", &corpus, budget, 1, Some("planted"), &bar)?;
+    bar.finish_and_clear();
+    let Some(artifact) = run.crashes.first().cloned() else {
+        eprintln!(
+            "planted check FAILED: diff_stream did not find the planted divergence in {:.0}s ({} execs){}",
+            run.seconds,
+            run.execs,
+            run.error.as_deref().map(|e| format!("\n{e}")).unwrap_or_default()
+        );
+        return Ok(ExitCode::from(1));
+    };
+    let found_after = run.seconds;
+    // Triage into a copy of the regressions file, then check the copy loads and the new vector
+    // passes on the reference.
+    let copy = scratch.join("regressions.yaml");
+    std::fs::copy(root.join("vectors/blackhole/regressions.yaml"), &copy)?;
+    let report = triage(root, std::slice::from_ref(&artifact), &copy, true)?;
+    let file =
+        load_file(&copy).map_err(|e| anyhow::anyhow!("the triaged regressions file does not load: {e:?}"))?;
+    let added: Vec<&Vector> = file.vectors.iter().filter(|v| v.tags.iter().any(|t| t == "fuzz")).collect();
+    let shape_ok = report.added.iter().any(|a| a.shape.starts_with("SFPIADD/"));
+    let passes = added.iter().all(|v| {
+        let f = VectorFile {
+            format: FORMAT.to_string(),
+            arch: Arch::Blackhole,
+            file: "regressions".into(),
+            vectors: vec![],
+        };
+        matches!(
+            sfpu_conformance::vectors::run_vector(
+                &sfpu_conformance::Reference,
+                &f,
+                v,
+                sfpu_conformance::vectors::Strictness::Silicon
+            )
+            .status,
+            sfpu_conformance::vectors::Status::Pass
+        )
+    });
+    let ok = !added.is_empty() && shape_ok && passes;
+    let _ = std::fs::remove_file(&artifact);
+    if args.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&serde_json::json!({
+                "planted": ok,
+                "found_after_seconds": (found_after * 10.0).round() / 10.0,
+                "execs": run.execs,
+                "shapes": report.added.iter().map(|a| a.shape.clone()).collect::<Vec<_>>(),
+                "total_seconds": started.elapsed().as_secs(),
+            }))?
+        );
+    }
+    if ok {
+        if !args.quiet {
+            eprintln!(
+                "planted check passed: diff_stream found the planted SFPIADD divergence after {found_after:.1}s \
+                 ({} execs, from an empty corpus) and triaged it into a regression vector ({}; total {:.0}s):",
+                run.execs,
+                copy.display(),
+                started.elapsed().as_secs_f64()
+            );
+            for a in &report.added {
+                eprintln!("  {} [{}]", a.id, a.shape);
+            }
+        }
+        let _ = std::fs::remove_dir_all(&scratch);
+        Ok(ExitCode::SUCCESS)
+    } else {
+        eprintln!(
+            "planted check FAILED: artifact {} triaged to {:?} (shape SFPIADD expected; vector passes on the reference: {passes}); files kept in {}",
+            artifact.display(),
+            report.added.iter().map(|a| &a.shape).collect::<Vec<_>>(),
+            scratch.display()
+        );
+        Ok(ExitCode::from(1))
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Triage.
+// ---------------------------------------------------------------------------------------------
+
+#[derive(Clone, Debug)]
+struct Added {
+    id: String,
+    shape: String,
+    artifact: PathBuf,
+}
+
+#[derive(Default)]
+struct TriageReport {
+    added: Vec<Added>,
+    duplicates: Vec<(PathBuf, String)>,
+    not_reproduced: Vec<PathBuf>,
+    other: Vec<(PathBuf, String)>,
+    failed: bool,
+}
+
+impl TriageReport {
+    fn json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "added": self.added.iter().map(|a| serde_json::json!({
+                "id": a.id, "shape": a.shape, "artifact": a.artifact.display().to_string()
+            })).collect::<Vec<_>>(),
+            "duplicates": self.duplicates.iter().map(|(p, s)| serde_json::json!({
+                "artifact": p.display().to_string(), "shape": s
+            })).collect::<Vec<_>>(),
+            "not_reproduced": self.not_reproduced.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
+            "other": self.other.iter().map(|(p, m)| serde_json::json!({
+                "artifact": p.display().to_string(), "message": m
+            })).collect::<Vec<_>>(),
+        })
+    }
+}
+
+/// The target an artifact belongs to: the directory libFuzzer wrote it to (`fuzz/artifacts/T/`).
+fn artifact_target(path: &Path) -> Option<&'static str> {
+    let dir = path.parent()?.file_name()?.to_str()?;
+    TARGETS.iter().copied().find(|t| *t == dir)
+}
+
+/// The shapes (`fuzz-shape:` tags) of the vectors already in `file`, with their ids.
+fn known_shapes(file: &VectorFile) -> BTreeMap<String, String> {
+    let mut m = BTreeMap::new();
+    for v in &file.vectors {
+        for t in &v.tags {
+            if let Some(s) = t.strip_prefix("fuzz-shape:") {
+                m.insert(s.to_string(), v.id.clone());
+            }
+        }
+    }
+    m
+}
+
+/// A divergence report as the fuzz binary prints it: the shape and the regression vector.
+fn divergence_from_binary(root: &Path, target: &str, artifact: &Path) -> Option<(String, String)> {
+    // The artifact's own build (say, with the planted feature) reproduces it when this process's
+    // fast model does not.
+    let binary = root.join(format!("fuzz/target/{}/release/{target}", host_triple()?));
+    let out = Command::new(binary).arg(artifact).output().ok()?;
+    let text = String::from_utf8_lossy(&out.stderr).into_owned();
+    parse_report(&text)
+}
+
+fn host_triple() -> Option<String> {
+    let out = Command::new("rustc").arg("-vV").env_remove("RUSTUP_TOOLCHAIN").output().ok()?;
+    String::from_utf8_lossy(&out.stdout).lines().find_map(|l| l.strip_prefix("host: ").map(str::to_string))
+}
+
+/// The shape and the YAML vector of a printed [`Divergence`](sfpu_conformance::fuzz::Divergence).
+fn parse_report(text: &str) -> Option<(String, String)> {
+    let shape = text.lines().find_map(|l| l.strip_prefix("shape: "))?.split(" (").next()?.to_string();
+    let start =
+        text.find("vectors/blackhole/regressions.yaml):\n")? + "vectors/blackhole/regressions.yaml):\n".len();
+    let yaml: String = text[start..]
+        .lines()
+        .take_while(|l| l.starts_with("- ") || l.starts_with("  "))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    Some((shape, yaml))
+}
+
+fn triage(root: &Path, artifacts: &[PathBuf], regressions: &Path, quiet: bool) -> Result<TriageReport> {
+    let mut report = TriageReport::default();
+    let text = std::fs::read_to_string(regressions)
+        .with_context(|| format!("cannot read {}", regressions.display()))?;
+    let existing = parse_file(regressions, &text).map_err(|e| {
+        anyhow::anyhow!(
+            "{} does not load before triage: {}",
+            regressions.display(),
+            e.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("; ")
+        )
+    })?;
+    let mut shapes = known_shapes(&existing);
+    let mut new_text = text.clone();
+    for artifact in artifacts {
+        let data = std::fs::read(artifact).with_context(|| format!("cannot read {}", artifact.display()))?;
+        let target = artifact_target(artifact).unwrap_or("diff_stream");
+        if target != "diff_stream" {
+            let result = std::panic::catch_unwind(|| match target {
+                "decode" => decode_oracle(&data),
+                "vectors_load" => vectors_load_oracle(&data),
+                _ => dut_protocol_oracle(&data),
+            });
+            let message = match result {
+                Ok(Ok(())) => {
+                    report.not_reproduced.push(artifact.clone());
+                    continue;
+                }
+                Ok(Err(e)) => e,
+                Err(p) => p
+                    .downcast_ref::<String>()
+                    .cloned()
+                    .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+                    .unwrap_or_else(|| "panic".into()),
+            };
+            eprintln!(
+                "{} ({target}): {message}\n  input: {:?}\n  (not a model divergence: add a unit test next to the code at fault)",
+                artifact.display(),
+                String::from_utf8_lossy(&data)
+            );
+            report.other.push((artifact.clone(), message));
+            report.failed = true;
+            continue;
+        }
+        let origin = input_tag(&data);
+        let (shape, yaml, printed) = match diff_stream_with_origin(&data, &origin) {
+            Err(d) => (d.shape.clone(), d.snippet(), d.to_string()),
+            Ok(()) => match divergence_from_binary(root, target, artifact) {
+                Some((shape, yaml)) => (shape, yaml, String::new()),
+                None => {
+                    eprintln!("{}: does not reproduce (no divergence)", artifact.display());
+                    report.not_reproduced.push(artifact.clone());
+                    continue;
+                }
+            },
+        };
+        report.failed = true;
+        if !quiet && !printed.is_empty() {
+            eprintln!("{printed}");
+        }
+        if let Some(id) = shapes.get(&shape) {
+            eprintln!("{}: duplicate of {id} (shape {shape}); not added", artifact.display());
+            report.duplicates.push((artifact.clone(), shape));
+            continue;
+        }
+        // Add the artifact's name to the tags, then append under `vectors:`.
+        let mut vectors: Vec<Vector> = serde_yaml::from_str(&yaml)
+            .with_context(|| format!("the regression vector does not parse:\n{yaml}"))?;
+        let Some(mut v) = vectors.pop() else { bail!("no regression vector in the report") };
+        let name = artifact.file_name().and_then(|n| n.to_str()).unwrap_or("artifact");
+        v.tags.push(format!("fuzz-artifact:{name}"));
+        let id = v.id.clone();
+        let one = VectorFile {
+            format: FORMAT.to_string(),
+            arch: Arch::Blackhole,
+            file: "regressions".into(),
+            vectors: vec![v],
+        };
+        let rendered = write_file(&one, &[]);
+        let body = rendered.split_once("vectors:\n").map(|(_, b)| b.to_string()).unwrap_or_default();
+        let comment = format!(
+            "# Found by `cargo xtask fuzz` (diff_stream, artifact {name}, shape {shape}). The expected values are the\n\
+             # reference model's, not hand-checked: confirm them against the documentation when fixing the divergence.\n"
+        );
+        let candidate = if let Some(stripped) = new_text.trim_end().strip_suffix("vectors: []") {
+            format!("{stripped}vectors:\n{comment}{body}")
+        } else {
+            let sep = if new_text.ends_with('\n') { "" } else { "\n" };
+            format!("{new_text}{sep}{comment}{body}")
+        };
+        parse_file(regressions, &candidate).map_err(|e| {
+            anyhow::anyhow!(
+                "appending the vector would break {}: {}",
+                regressions.display(),
+                e.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("; ")
+            )
+        })?;
+        new_text = candidate;
+        shapes.insert(shape.clone(), id.clone());
+        if !quiet {
+            eprintln!("{}: added {id} (shape {shape}) to {}", artifact.display(), regressions.display());
+        }
+        report.added.push(Added { id, shape, artifact: artifact.clone() });
+    }
+    if new_text != text {
+        std::fs::write(regressions, &new_text)
+            .with_context(|| format!("cannot write {}", regressions.display()))?;
+    }
+    if !quiet {
+        eprintln!(
+            "triage: {} added, {} duplicate(s), {} not reproduced, {} other crash(es)",
+            report.added.len(),
+            report.duplicates.len(),
+            report.not_reproduced.len(),
+            report.other.len()
+        );
+    }
+    Ok(report)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Seed corpora.
+// ---------------------------------------------------------------------------------------------
+
+/// Writes `fuzz/corpus/<target>/seed-*` from the golden vectors (deterministic; the files are
+/// rewritten on every run, libFuzzer's own additions are kept). Returns the count per target.
+fn write_seeds(root: &Path) -> Result<Vec<(&'static str, usize)>> {
+    let corpus = load_corpus(&root.join("vectors/blackhole"), Arch::Blackhole).map_err(|e| {
+        anyhow::anyhow!(
+            "the golden vectors do not load: {}",
+            e.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("; ")
+        )
+    })?;
+    let mut seeds: BTreeMap<&'static str, BTreeMap<String, Vec<u8>>> = BTreeMap::new();
+    let safe = |id: &str| {
+        id.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' }).collect::<String>()
+    };
+    let mut modes_seen = BTreeSet::new();
+    let mut words = BTreeSet::new();
+    for (file, v) in corpus.vectors() {
+        for w in &v.program {
+            words.insert(w.word.0);
+        }
+        // diff_stream: one vector per (file, mode), and every multi-instruction vector.
+        let first_of_mode = modes_seen.insert((file.file.clone(), v.mode.clone()));
+        if first_of_mode || v.program.len() > 1 {
+            let Ok(pre) = v.pre.to_state() else { continue };
+            let program: Vec<_> =
+                v.program.iter().filter_map(|w| decode(Arch::Blackhole, w.word.0).ok()).collect();
+            if let Some(bytes) = encode_stream_input(&pre, &program) {
+                seeds.entry("diff_stream").or_default().insert(format!("seed-{}", safe(&v.id)), bytes);
+            }
+        }
+        // vectors_load: one-vector files of the first vector of each file; state documents.
+        if first_of_mode && v.mode.as_deref().is_none_or(|m| m.ends_with("=0") || m == "none") {
+            let one = VectorFile { vectors: vec![v.clone()], ..file.clone() };
+            let text = write_file(&one, &["seed".to_string()]);
+            let load = seeds.entry("vectors_load").or_default();
+            load.insert(format!("seed-file-{}", safe(&v.id)), text.into_bytes());
+            if let Ok(s) = v.pre.to_state() {
+                load.insert(format!("seed-state-{}", safe(&v.id)), s.to_yaml().into_bytes());
+                load.insert(format!("seed-json-{}", safe(&v.id)), s.to_json().into_bytes());
+            }
+            // dut_protocol: a result answer with the vector's post state.
+            let answer = serde_json::json!({"type": "result", "id": v.id, "state": v.post,
+                "outcome": v.outcome.iter().map(|n| serde_json::json!({"clause": n.clause, "lanes": n.lanes})).collect::<Vec<_>>()});
+            seeds
+                .entry("dut_protocol")
+                .or_default()
+                .insert(format!("seed-result-{}", safe(&v.id)), answer.to_string().into_bytes());
+        }
+    }
+    let dut = seeds.entry("dut_protocol").or_default();
+    for (name, line) in [
+        ("hello", r#"{"type":"hello","protocol":"sfpu-dut/1","name":"seed","version":"1"}"#),
+        ("unsupported", r#"{"type":"unsupported","id":"SFPMAD/x","reason":"not yet"}"#),
+        ("error", r#"{"type":"error","id":"SFPMAD/x","message":"crashed"}"#),
+        ("error-no-id", r#"{"type":"error","message":"wrong protocol"}"#),
+        ("result-empty", r#"{"type":"result","id":"a","state":{}}"#),
+    ] {
+        dut.insert(format!("seed-{name}"), line.as_bytes().to_vec());
+    }
+    let empty_state = serde_json::to_string(&StateDoc::default()).unwrap_or_default();
+    dut.insert(
+        "seed-result-default".into(),
+        format!(r#"{{"type":"result","id":"b","state":{empty_state}}}"#).into_bytes(),
+    );
+    let decode_seeds = seeds.entry("decode").or_default();
+    for w in words.iter().chain(&[0u32, 0xFFFF_FFFF, 0x6F00_0000, 0x9A00_0000, 0x7000_1C00]) {
+        decode_seeds.insert(format!("seed-{w:08x}"), w.to_le_bytes().to_vec());
+    }
+    let mut counts = Vec::new();
+    for target in TARGETS {
+        let dir = root.join("fuzz/corpus").join(target);
+        std::fs::create_dir_all(&dir)?;
+        let files = seeds.remove(target).unwrap_or_default();
+        // Remove stale seeds (a vector renamed or removed), keep libFuzzer's files.
+        for e in std::fs::read_dir(&dir)?.flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if name.starts_with("seed-") && !files.contains_key(&name) {
+                let _ = std::fs::remove_file(e.path());
+            }
+        }
+        for (name, bytes) in &files {
+            let path = dir.join(name);
+            if std::fs::read(&path).ok().as_deref() != Some(bytes.as_slice()) {
+                std::fs::write(&path, bytes)?;
+            }
+        }
+        counts.push((target, files.len()));
+    }
+    Ok(counts)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Throughput.
+// ---------------------------------------------------------------------------------------------
+
+fn throughput(root: &Path, args: &Args) -> Result<ExitCode> {
+    // Measured in a release build, as the fuzz targets run.
+    let mut c = Command::new("cargo");
+    c.current_dir(root).args([
+        "run",
+        "--release",
+        "--quiet",
+        "-p",
+        "xtask",
+        "--",
+        "fuzz",
+        "--throughput-inner",
+    ]);
+    if args.quiet {
+        c.arg("--quiet");
+    }
+    let status = c.status().context("cannot run cargo run --release")?;
+    Ok(if status.success() { ExitCode::SUCCESS } else { ExitCode::from(2) })
+}
+
+fn throughput_inner(quiet: bool) -> Result<ExitCode> {
+    println!(
+        "diff_stream oracle throughput (release build, one core; inputs from generate::streams::random_stream):"
+    );
+    println!(
+        "{:>6} {:>12} {:>14} {:>18} {:>12}",
+        "length", "execs/s", "instructions/s", "compared/s", "µs/exec"
+    );
+    for len in [16usize, 64] {
+        let mut rng = Rng::stream(0x7A5E_ED00, &format!("throughput/{len}"));
+        let inputs: Vec<Vec<u8>> = (0..256)
+            .filter_map(|_| {
+                let case = random_stream(&mut rng, len, None);
+                encode_stream_input(&case.pre, &case.program)
+            })
+            .collect();
+        let decoded: Vec<StreamInput> = inputs.iter().map(|d| StreamInput::from_bytes(d)).collect();
+        // Warm up, then run for about two seconds.
+        let (mut execs, mut compared, mut instrs) = (0u64, 0u64, 0u64);
+        let started = Instant::now();
+        let mut i = 0;
+        while started.elapsed() < Duration::from_secs(2) || execs < 256 {
+            let data = &inputs[i % inputs.len()];
+            let input = &decoded[i % inputs.len()];
+            // What the fuzz target does: decode, build the state, compare.
+            let fresh = StreamInput::from_bytes(data);
+            let pre = fresh.state();
+            let (found, n) = compare_counted(&pre, &fresh.program);
+            if found.is_some() && !quiet {
+                eprintln!("note: input {i} diverges (minimisation not timed)");
+            }
+            execs += 1;
+            compared += n as u64;
+            instrs += input.program.len() as u64;
+            i += 1;
+        }
+        let secs = started.elapsed().as_secs_f64();
+        println!(
+            "{len:>6} {:>12.0} {:>14.0} {:>18.0} {:>12.1}",
+            execs as f64 / secs,
+            instrs as f64 / secs,
+            compared as f64 / secs,
+            secs * 1e6 / execs as f64
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations() {
+        assert_eq!(parse_duration("90s"), Ok(Duration::from_secs(90)));
+        assert_eq!(parse_duration("8h"), Ok(Duration::from_secs(8 * 3600)));
+        assert_eq!(parse_duration("1h30m"), Ok(Duration::from_secs(5400)));
+        assert_eq!(parse_duration("45"), Ok(Duration::from_secs(45)));
+        assert!(parse_duration("3x").is_err());
+        assert!(parse_duration("0s").is_err());
+    }
+
+    #[test]
+    fn libfuzzer_status_lines() {
+        let root = Path::new("/r");
+        let mut r = TargetRun::default();
+        assert!(parse_status(
+            "#4096\tpulse  cov: 1834 ft: 4410 corp: 212/19Kb lim: 4096 exec/s: 1365 rss: 61Mb",
+            &mut r,
+            root
+        ));
+        assert_eq!((r.execs, r.cov, r.corpus, r.exec_per_s), (4096, 1834, 212, 1365));
+        assert!(parse_status(
+            "#70000: cov: 2000 ft: 5000 corp: 300 exec/s 2500 oom/timeout/crash: 0/0/1 time: 30s job: 4 dft_time: 0",
+            &mut r,
+            root
+        ));
+        assert_eq!((r.execs, r.cov, r.corpus, r.exec_per_s), (70000, 2000, 300, 2500));
+        assert!(!parse_status(
+            "artifact_prefix='fuzz/artifacts/decode/'; Test unit written to fuzz/artifacts/decode/crash-ab",
+            &mut r,
+            root
+        ));
+        assert_eq!(r.crashes, vec![PathBuf::from("/r/fuzz/artifacts/decode/crash-ab")]);
+        assert!(!parse_status("INFO: Seed: 123", &mut r, root));
+    }
+
+    #[test]
+    fn budget_split_favours_diff_stream() {
+        let t = split(&TARGETS, Duration::from_secs(60));
+        assert_eq!(t[0], Duration::from_secs(30));
+        assert_eq!(t[1], Duration::from_secs(10));
+    }
+}
