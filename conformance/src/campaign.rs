@@ -5,8 +5,12 @@
 //! Every case is drawn from a per-instruction stream of a fixed seed, so case `n` of an
 //! instruction is the same on every run and machine: a failure is replayed by its id
 //! (`random/SFPMAD/1234`) and the seed. The number of cases run depends on the time budget.
+//!
+//! A case the candidate declines (`unsupported`) is counted apart: it is neither run nor
+//! compared, so it never counts as a pass.
 
 use std::collections::BTreeMap;
+use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
@@ -37,16 +41,40 @@ pub struct CampaignConfig {
     pub keep_failures: usize,
     /// How to compare.
     pub strictness: Strictness,
+    /// Run the jobs (one per instruction, one for the streams) in parallel. An external
+    /// implementation runs one case at a time anyway; giving it the jobs one after the other keeps
+    /// the order of its cases fixed.
+    pub parallel: bool,
+}
+
+/// What [`run`] reports to its caller while it runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Progress<'a> {
+    /// A case of job `job` (an instruction's name, or `streams`) finished; `n` cases of it so far.
+    Case {
+        /// The job.
+        job: &'a str,
+        /// Cases of the job so far.
+        n: u64,
+    },
+    /// Job `job` is over after `n` cases.
+    JobDone {
+        /// The job.
+        job: &'a str,
+        /// Its cases.
+        n: u64,
+    },
 }
 
 /// Counts of one (instruction, mode) cell.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CellCounts {
-    /// Cases run.
+    /// Cases run and compared with the reference (those that failed to run included; those
+    /// declined not).
     pub cases: u64,
     /// Cases that differed (or failed to run on the candidate).
     pub failures: u64,
-    /// Cases the candidate declined.
+    /// Cases the candidate declined: not run, not compared, not in `cases`.
     pub unsupported: u64,
 }
 
@@ -57,9 +85,9 @@ pub struct CampaignResult {
     pub cells: BTreeMap<(String, String), CellCounts>,
     /// The failures kept, with replay commands and regression snippets.
     pub failures: Vec<FailureEntry>,
-    /// Single-instruction cases run.
+    /// Single-instruction cases drawn and given to the candidate (declined ones included).
     pub cases: u64,
-    /// Streams run.
+    /// Streams drawn and given to the candidate (declined ones included).
     pub streams: u64,
 }
 
@@ -90,19 +118,28 @@ pub fn nth_stream(seed: u64, index: u64) -> Case {
     case
 }
 
-/// The one-vector file a failing case is reported in, with its regression-ready id.
-pub fn regression_snippet(vector: &Vector, origin: &str) -> String {
-    let mut v = vector.clone();
-    v.id = format!("regressions/{origin}/{}", vector.id.replace('/', "-"));
+/// `vector` as YAML exactly as the vector files write it, without the file around it: ready to
+/// paste under `vectors:` in `vectors/blackhole/regressions.yaml`.
+pub fn vector_yaml(vector: &Vector) -> String {
     let file = VectorFile {
         format: FORMAT.to_string(),
         arch: Arch::Blackhole,
         file: "regressions".to_string(),
-        vectors: vec![v],
+        vectors: vec![vector.clone()],
     };
     let text = write_file(&file, &[]);
-    // Only the vector itself, ready to paste under `vectors:`.
-    text.split_once("vectors:\n").map_or(text.clone(), |(_, rest)| rest.to_string())
+    match text.split_once("vectors:\n") {
+        Some((_, rest)) => rest.to_string(),
+        None => text,
+    }
+}
+
+/// The regression snippet of a failing case: [`vector_yaml`] of the vector renamed
+/// `regressions/<origin>/<id with / as ->`.
+pub fn regression_snippet(vector: &Vector, origin: &str) -> String {
+    let mut v = vector.clone();
+    v.id = format!("regressions/{origin}/{}", vector.id.replace('/', "-"));
+    vector_yaml(&v)
 }
 
 /// Runs one case on `candidate`, against the reference's expectation.
@@ -119,74 +156,87 @@ fn check(candidate: &dyn Model, id: String, case: &Case, strictness: Strictness)
     (vector, status)
 }
 
-/// Runs the campaign of `config` on `candidate`. `progress` is called after every case with the
-/// instruction's name and the number of cases run so far for it.
+/// Runs the campaign of `config` on `candidate`, whose failures are filed under `model` (its
+/// column in the report: `fastpath`, `dut`, `dut2`, ...).
+///
+/// `progress` is told of every finished case and of every finished job. After a case, a
+/// [`ControlFlow::Break`] from it ends that job early when the campaign is bounded by time only
+/// (`max_cases` is `None`): the caller's way to stop spending a budget on a candidate that was
+/// given up on. With `max_cases` every case is still drawn and given to the candidate (which then
+/// fails each at once), so the counts stay exact.
 pub fn run(
     candidate: &dyn Model,
+    model: &str,
     config: &CampaignConfig,
-    progress: &(dyn Fn(&str, u64) + Sync),
+    progress: &(dyn Fn(Progress<'_>) -> ControlFlow<()> + Sync),
 ) -> CampaignResult {
     let seed_tag = format!("campaign-{:08x}", config.seed as u32);
     let mut jobs: Vec<Option<Opcode>> = config.opcodes.iter().copied().map(Some).collect();
     if config.streams {
         jobs.push(None);
     }
-    let per_job: Vec<CampaignResult> = jobs
-        .par_iter()
-        .map(|job| {
-            let name = job.map_or("streams", |op| op.name());
-            let mut rng = Rng::stream(config.seed, &format!("campaign/{name}"));
-            let mut result = CampaignResult::default();
-            let started = Instant::now();
-            let mut index = 0u64;
-            while started.elapsed() < config.budget && config.max_cases.is_none_or(|m| index < m) {
-                let case = match job {
-                    Some(op) => random_case(*op, &mut rng),
-                    None => {
-                        let len = 1 + rng.below(64) as usize;
-                        random_stream(&mut rng, len, None)
-                    }
-                };
-                let id = case_id(name, index);
-                let (vector, status) = check(candidate, id.clone(), &case, config.strictness);
-                let mode = case.mode.clone().unwrap_or_else(|| "-".to_string());
-                let cell = result.cells.entry((name.to_string(), mode.clone())).or_default();
+    let one_job = |job: &Option<Opcode>| {
+        let name = job.map_or("streams", |op| op.name());
+        let mut rng = Rng::stream(config.seed, &format!("campaign/{name}"));
+        let mut result = CampaignResult::default();
+        let started = Instant::now();
+        let mut index = 0u64;
+        while started.elapsed() < config.budget && config.max_cases.is_none_or(|m| index < m) {
+            let case = match job {
+                Some(op) => random_case(*op, &mut rng),
+                None => {
+                    let len = 1 + rng.below(64) as usize;
+                    random_stream(&mut rng, len, None)
+                }
+            };
+            let id = case_id(name, index);
+            let (vector, status) = check(candidate, id.clone(), &case, config.strictness);
+            let mode = case.mode.clone().unwrap_or_else(|| "-".to_string());
+            let cell = result.cells.entry((name.to_string(), mode.clone())).or_default();
+            if matches!(status, Status::Unsupported(_)) {
+                cell.unsupported += 1;
+            } else {
                 cell.cases += 1;
-                let failed = match &status {
-                    Status::Pass => None,
-                    Status::Unsupported(_) => {
-                        cell.unsupported += 1;
-                        None
-                    }
-                    Status::Fail(f) => Some(("random", f.report.clone())),
-                    Status::Error(e) => Some(("error", format!("{id}: {e}"))),
-                };
-                if let Some((kind, details)) = failed {
-                    cell.failures += 1;
-                    if cell.failures as usize <= config.keep_failures {
-                        result.failures.push(FailureEntry {
-                            model: candidate.name(),
-                            instruction: name.to_string(),
-                            mode,
-                            id: id.clone(),
-                            kind: kind.to_string(),
-                            replay: format!("cargo xtask conform --seed 0x{:x} --replay {id}", config.seed),
-                            details,
-                            snippet: regression_snippet(&vector, &seed_tag),
-                        });
-                    }
-                }
-                if job.is_some() {
-                    result.cases += 1;
-                } else {
-                    result.streams += 1;
-                }
-                index += 1;
-                progress(name, index);
             }
-            result
-        })
-        .collect();
+            let failed = match &status {
+                Status::Pass | Status::Unsupported(_) => None,
+                Status::Fail(f) => Some(("random", f.report.clone())),
+                Status::Error(e) => Some(("error", format!("{id}: {e}"))),
+            };
+            if let Some((kind, details)) = failed {
+                cell.failures += 1;
+                if cell.failures as usize <= config.keep_failures {
+                    result.failures.push(FailureEntry {
+                        model: model.to_string(),
+                        instruction: name.to_string(),
+                        mode,
+                        id: id.clone(),
+                        kind: kind.to_string(),
+                        replay: format!("cargo xtask conform --seed 0x{:x} --replay {id}", config.seed),
+                        details,
+                        snippet: regression_snippet(&vector, &seed_tag),
+                    });
+                }
+            }
+            if job.is_some() {
+                result.cases += 1;
+            } else {
+                result.streams += 1;
+            }
+            index += 1;
+            let flow = progress(Progress::Case { job: name, n: index });
+            if flow.is_break() && config.max_cases.is_none() {
+                break;
+            }
+        }
+        let _ = progress(Progress::JobDone { job: name, n: index });
+        result
+    };
+    let per_job: Vec<CampaignResult> = if config.parallel {
+        jobs.par_iter().map(one_job).collect()
+    } else {
+        jobs.iter().map(one_job).collect()
+    };
     let mut total = CampaignResult::default();
     for r in per_job {
         for (k, c) in r.cells {
@@ -227,10 +277,115 @@ mod tests {
             streams: true,
             keep_failures: 3,
             strictness: Strictness::Silicon,
+            parallel: true,
         };
-        let r = run(&crate::Reference, &config, &|_, _| {});
+        let r = run(&crate::Reference, "reference", &config, &|_| ControlFlow::Continue(()));
         assert_eq!(r.cases, 60);
         assert_eq!(r.streams, 20);
         assert!(r.failures.is_empty(), "{:?}", r.failures.first());
+    }
+
+    /// Declines every case.
+    struct Declines;
+
+    impl Model for Declines {
+        fn name(&self) -> String {
+            "declines-everything".to_string()
+        }
+        fn run(
+            &self,
+            _: Arch,
+            _: &sfpu_reference::State,
+            _: &[u32],
+        ) -> Result<crate::Run, crate::ModelError> {
+            Err(crate::ModelError::Unsupported("not implemented".to_string()))
+        }
+    }
+
+    /// The reference with bit 0 of LReg[0], lane 0, flipped in every answer.
+    struct Wrong;
+
+    impl Model for Wrong {
+        fn name(&self) -> String {
+            "hello-name".to_string()
+        }
+        fn run(
+            &self,
+            arch: Arch,
+            pre: &sfpu_reference::State,
+            program: &[u32],
+        ) -> Result<crate::Run, crate::ModelError> {
+            let mut run = crate::Reference.run(arch, pre, program)?;
+            run.post.LReg[0][0] ^= 1;
+            Ok(run)
+        }
+    }
+
+    fn config(budget: Duration, max_cases: Option<u64>) -> CampaignConfig {
+        CampaignConfig {
+            seed: 3,
+            budget,
+            max_cases,
+            opcodes: vec![Opcode::SFPMAD, Opcode::SFPIADD],
+            streams: true,
+            keep_failures: 2,
+            strictness: Strictness::Silicon,
+            parallel: false,
+        }
+    }
+
+    /// A declined case is counted as declined, never as run: a model that declines everything
+    /// has no case run, so nothing that could pass.
+    #[test]
+    fn declined_cases_are_not_run_cases() {
+        let r =
+            run(&Declines, "dut", &config(Duration::from_secs(60), Some(7)), &|_| ControlFlow::Continue(()));
+        assert_eq!((r.cases, r.streams), (14, 7), "drawn and given to the model");
+        assert!(r.failures.is_empty());
+        let declined: u64 = r.cells.values().map(|c| c.unsupported).sum();
+        assert_eq!(declined, 21);
+        assert!(r.cells.values().all(|c| c.cases == 0 && c.failures == 0), "{:?}", r.cells);
+    }
+
+    /// Failures are filed under the name the caller gives (the report's column), not the
+    /// model's own name, with a replay command and a regression snippet.
+    #[test]
+    fn failures_are_filed_under_the_column_name() {
+        let r =
+            run(&Wrong, "dut2", &config(Duration::from_secs(60), Some(4)), &|_| ControlFlow::Continue(()));
+        assert!(!r.failures.is_empty());
+        for f in &r.failures {
+            assert_eq!(f.model, "dut2");
+            assert_eq!(f.kind, "random");
+            assert!(f.replay.starts_with("cargo xtask conform --seed 0x3 --replay random/"), "{}", f.replay);
+            assert!(f.snippet.starts_with("- id: regressions/campaign-00000003/random-"), "{}", f.snippet);
+        }
+        let failed: u64 = r.cells.values().map(|c| c.failures).sum();
+        let ran: u64 = r.cells.values().map(|c| c.cases).sum();
+        assert_eq!(ran, 12);
+        assert!(failed > 0 && failed <= ran);
+    }
+
+    /// Progress reports every case and every finished job; a `Break` ends a time-bounded job
+    /// after the case that asked for it, but not a job bounded by a case count.
+    #[test]
+    fn progress_and_stopping() {
+        use std::sync::Mutex;
+        let seen = Mutex::new(Vec::new());
+        let record = |p: Progress<'_>| {
+            seen.lock().unwrap().push(match p {
+                Progress::Case { job, n } => format!("{job} {n}"),
+                Progress::JobDone { job, n } => format!("{job} done {n}"),
+            });
+            ControlFlow::Break(())
+        };
+        let r = run(&crate::Reference, "fastpath", &config(Duration::from_secs(60), None), &record);
+        assert_eq!((r.cases, r.streams), (2, 1), "one case per job");
+        assert_eq!(
+            *seen.lock().unwrap(),
+            ["SFPMAD 1", "SFPMAD done 1", "SFPIADD 1", "SFPIADD done 1", "streams 1", "streams done 1"]
+        );
+        let r = run(&crate::Reference, "fastpath", &config(Duration::from_secs(60), Some(3)), &record);
+        assert_eq!((r.cases, r.streams), (6, 3), "exact counts are kept");
     }
 }

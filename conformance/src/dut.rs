@@ -10,6 +10,12 @@
 //! DUT's standard output is read on its own thread and its standard error drained on another (the
 //! last few KB are kept for error messages), so neither a hung nor a chatty DUT can block the
 //! harness; the case is written to it on a third thread for the same reason.
+//!
+//! On Unix the DUT runs in a process group of its own, and killing it kills the whole group, so
+//! a DUT started through a shell (`sh -c '...'` without `exec`) leaves no hung grandchild behind.
+//! A DUT is given up on after [`MAX_FAILED_STARTS`] consecutive failed restarts or
+//! [`MAX_CONSECUTIVE_TIMEOUTS`] consecutive timeouts: every later case then fails at once, with
+//! the reason, and nothing computed before is lost.
 
 use std::collections::VecDeque;
 use std::fmt;
@@ -45,8 +51,13 @@ const STDERR_KEEP: usize = 4096;
 const STDERR_QUOTE: usize = 1500;
 /// How long a DUT gets to exit after `bye`, or to report its exit status after closing its output.
 const EXIT_GRACE: Duration = Duration::from_secs(1);
-/// After this many consecutive failed starts the DUT is given up on: every later case fails at once.
-const MAX_FAILED_STARTS: u32 = 3;
+/// After this many consecutive failed restarts the DUT is given up on: every later case fails at
+/// once.
+pub const MAX_FAILED_STARTS: u32 = 3;
+/// After this many consecutive cases without an answer within the timeout the DUT is given up
+/// on: every later case fails at once (a DUT that hangs on everything would otherwise cost the
+/// timeout once per case).
+pub const MAX_CONSECUTIVE_TIMEOUTS: u32 = 3;
 /// How much of a DUT-supplied text (a reason, a message, an offending line) a message quotes.
 const QUOTE: usize = 300;
 
@@ -382,6 +393,10 @@ impl StderrTail {
 /// A running DUT with its three helper threads.
 struct Process {
     child: Child,
+    /// Set when a case got no answer within the timeout (the process was then killed).
+    timed_out: bool,
+    /// Set once the process group has been killed.
+    killed: bool,
     /// Lines to write to the DUT's standard input (the writer thread owns the pipe). Dropping it
     /// closes the DUT's input.
     to_dut: Option<Sender<Vec<u8>>>,
@@ -398,17 +413,20 @@ impl Process {
     ) -> Result<(Process, String, String), StartError> {
         let (program, args) =
             argv.split_first().ok_or_else(|| StartError::Failed("the DUT command is empty".into()))?;
-        let mut child = Command::new(program)
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .map_err(|e| StartError::Failed(format!("cannot start `{program}`: {e}")))?;
+        let mut command = Command::new(program);
+        command.args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+        #[cfg(unix)]
+        {
+            // A process group of its own, so that killing the DUT kills what it started.
+            use std::os::unix::process::CommandExt as _;
+            command.process_group(0);
+        }
+        let mut child =
+            command.spawn().map_err(|e| StartError::Failed(format!("cannot start `{program}`: {e}")))?;
         let (Some(stdin), Some(stdout), Some(stderr)) =
             (child.stdin.take(), child.stdout.take(), child.stderr.take())
         else {
-            let _ = child.kill();
+            kill_tree(&mut child);
             let _ = child.wait();
             return Err(StartError::Failed("the DUT's standard streams are not available".into()));
         };
@@ -427,7 +445,8 @@ impl Process {
                 let tail = Arc::clone(&tail);
                 thread::Builder::new().name("dut-stderr".into()).spawn(move || tail.drain(stderr))
             });
-        let mut process = Process { child, to_dut: Some(to_dut), from_dut, stderr: tail };
+        let mut process =
+            Process { child, timed_out: false, killed: false, to_dut: Some(to_dut), from_dut, stderr: tail };
         if let Err(e) = spawned {
             return Err(StartError::Failed(format!("cannot start a thread for the DUT: {e}")));
         }
@@ -487,6 +506,7 @@ impl Process {
             Ok(FromDut::Eof(partial)) => Err(self.crashed(waiting_for, partial)),
             Err(RecvTimeoutError::Disconnected) => Err(self.crashed(waiting_for, Vec::new())),
             Err(RecvTimeoutError::Timeout) => {
+                self.timed_out = true;
                 self.kill();
                 self.stderr.settle(Duration::from_millis(200));
                 Err(format!(
@@ -531,10 +551,14 @@ impl Process {
         }
     }
 
-    /// Kills and reaps the child (a no-op if it already exited).
+    /// Kills the child and everything in its process group, and reaps the child (the group is
+    /// killed even when the child already exited: it may have left children behind).
     fn kill(&mut self) {
         self.to_dut = None;
-        let _ = self.child.kill();
+        if !self.killed {
+            self.killed = true;
+            kill_tree(&mut self.child);
+        }
         let _ = self.child.wait();
     }
 
@@ -552,6 +576,22 @@ impl Drop for Process {
     fn drop(&mut self) {
         self.kill();
     }
+}
+
+/// Kills `child`'s process group (it leads one: see [`Process::start`]), then `child` itself
+/// in case the group could not be signalled. The crate forbids `unsafe`, so the group is
+/// signalled by `kill(1)`, as a shell would; where that is missing only the child is killed.
+fn kill_tree(child: &mut Child) {
+    #[cfg(unix)]
+    {
+        let _ = Command::new("kill")
+            .args(["-s", "KILL", "--", &format!("-{}", child.id())])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status();
+    }
+    let _ = child.kill();
 }
 
 /// Why a DUT did not start.
@@ -630,7 +670,10 @@ struct Inner {
     process: Option<Process>,
     next_id: u64,
     failed_starts: u32,
-    /// Set after [`MAX_FAILED_STARTS`] failed restarts: why the DUT was given up on.
+    /// Cases in a row that got no answer within the timeout.
+    timeouts: u32,
+    /// Set after [`MAX_FAILED_STARTS`] failed restarts or [`MAX_CONSECUTIVE_TIMEOUTS`]
+    /// timeouts in a row: why the DUT was given up on.
     given_up: Option<String>,
 }
 
@@ -652,8 +695,9 @@ impl ExternalModel {
     /// gets at least [`MIN_HELLO_TIMEOUT`]).
     ///
     /// A DUT that refuses the hello (an `error` answer: wrong protocol or architecture) gives
-    /// [`ModelError::Unsupported`]; a DUT that cannot be started, crashes, hangs or answers
-    /// something else gives [`ModelError::Failed`].
+    /// [`ModelError::Unsupported`] (run it as a [`RefusedDut`] to record every case as
+    /// unsupported); a DUT that cannot be started, crashes, hangs or answers something else, and a
+    /// zero `timeout`, give [`ModelError::Failed`].
     pub fn spawn(command_line: &str, arch: Arch, timeout: Duration) -> Result<ExternalModel, ModelError> {
         let argv = split_command_line(command_line).map_err(ModelError::Failed)?;
         ExternalModel::spawn_argv(&argv, arch, timeout)
@@ -661,6 +705,9 @@ impl ExternalModel {
 
     /// [`spawn`](ExternalModel::spawn) with the program and its arguments already split.
     pub fn spawn_argv(argv: &[String], arch: Arch, timeout: Duration) -> Result<ExternalModel, ModelError> {
+        if timeout.is_zero() {
+            return Err(ModelError::Failed("the per-case timeout must be positive".to_string()));
+        }
         let (process, name, version) =
             Process::start(argv, arch, timeout).map_err(StartError::into_model_error)?;
         Ok(ExternalModel {
@@ -669,7 +716,13 @@ impl ExternalModel {
             timeout,
             name,
             version,
-            inner: Mutex::new(Inner { process: Some(process), next_id: 1, failed_starts: 0, given_up: None }),
+            inner: Mutex::new(Inner {
+                process: Some(process),
+                next_id: 1,
+                failed_starts: 0,
+                timeouts: 0,
+                given_up: None,
+            }),
         })
     }
 
@@ -678,14 +731,10 @@ impl ExternalModel {
         format!("{} {}", self.name, self.version)
     }
 
-    /// The program and arguments the DUT runs as.
-    pub fn command(&self) -> &[String] {
-        &self.argv
-    }
-
-    /// The per-case timeout.
-    pub fn timeout(&self) -> Duration {
-        self.timeout
+    /// Why the DUT was given up on ([`MAX_FAILED_STARTS`] failed restarts or
+    /// [`MAX_CONSECUTIVE_TIMEOUTS`] timeouts in a row), if it was: every case now fails at once.
+    pub fn given_up(&self) -> Option<String> {
+        self.inner.lock().unwrap_or_else(PoisonError::into_inner).given_up.clone()
     }
 
     /// Runs one case under an id of the caller's choosing (a vector id, say, which then appears
@@ -739,7 +788,13 @@ impl ExternalModel {
             "program": program,
         }));
         let waiting_for = format!("case `{id}`");
-        let fatal = match process.receive(self.timeout, &waiting_for) {
+        let answer = process.receive(self.timeout, &waiting_for);
+        if process.timed_out {
+            inner.timeouts += 1;
+        } else {
+            inner.timeouts = 0;
+        }
+        let fatal = match answer {
             Ok(Answer::Result { id: got, state, outcome }) if got == id => {
                 let mut post = pre.clone();
                 match state.apply_to(&mut post) {
@@ -763,6 +818,13 @@ impl ExternalModel {
         };
         if let Some(p) = inner.process.take() {
             drop(p); // kill and reap; the next case starts a fresh one
+        }
+        if inner.timeouts >= MAX_CONSECUTIVE_TIMEOUTS {
+            inner.given_up = Some(format!(
+                "the DUT was given up on after {MAX_CONSECUTIVE_TIMEOUTS} consecutive timeouts of {} \
+                 (no answer to {MAX_CONSECUTIVE_TIMEOUTS} cases in a row); the last: {fatal}",
+                show_duration(self.timeout)
+            ));
         }
         Err(ModelError::Failed(fatal))
     }
@@ -799,5 +861,36 @@ impl Drop for ExternalModel {
         if let Some(p) = inner.process.take() {
             p.shutdown();
         }
+    }
+}
+
+/// A DUT that refused the hello (the protocol or the architecture), as a [`Model`]: every case
+/// is [`ModelError::Unsupported`] with the DUT's reason, so the report shows the whole DUT as
+/// unsupported (`docs/dut-protocol.md`) rather than failing the run.
+#[derive(Clone, Debug)]
+pub struct RefusedDut {
+    reason: String,
+}
+
+impl RefusedDut {
+    /// A DUT that refused with `reason` (the [`ModelError::Unsupported`] message of
+    /// [`ExternalModel::spawn`]).
+    pub fn new(reason: impl Into<String>) -> RefusedDut {
+        RefusedDut { reason: reason.into() }
+    }
+
+    /// Why it refused.
+    pub fn reason(&self) -> &str {
+        &self.reason
+    }
+}
+
+impl Model for RefusedDut {
+    fn name(&self) -> String {
+        "refused".to_string()
+    }
+
+    fn run(&self, _arch: Arch, _pre: &State, _program: &[u32]) -> Result<Run, ModelError> {
+        Err(ModelError::Unsupported(self.reason.clone()))
     }
 }

@@ -1136,8 +1136,6 @@ pub struct Divergence {
     pub shape: String,
     /// The regression vector (expected values from the reference model).
     pub vector: Vector,
-    /// The minimised input in the `diff_stream` format, if it can be encoded.
-    pub minimised_input: Option<Vec<u8>>,
 }
 
 impl Divergence {
@@ -1218,17 +1216,7 @@ pub fn divergence(origin: &str, pre: &State, program: &[Instr], first: Found) ->
         pre: pre.clone(),
     };
     let vector = to_vector("fuzz", &case);
-    let minimised_input = encode_stream_input(&pre, &program);
-    Divergence {
-        origin: origin.to_string(),
-        original_len,
-        pre,
-        program,
-        found,
-        shape,
-        vector,
-        minimised_input,
-    }
+    Divergence { origin: origin.to_string(), original_len, pre, program, found, shape, vector }
 }
 
 /// The `diff_stream` oracle: decodes `data`, runs it on both models, and returns the minimised

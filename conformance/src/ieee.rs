@@ -11,6 +11,9 @@
 //! * **`stochrnd-bf16`**: SFPSTOCHRND `NEAREST` `FP32_TO_FP16B` (spec §3.21, flavour A, run
 //!   through `step`) against IEEE round-to-nearest-even to bfloat16 (`half::bf16::from_f32`),
 //!   widened back to FP32.
+//! * **`stochrnd-fp16`**: SFPSTOCHRND `NEAREST` `FP32_TO_FP16A` (spec §3.21, flavour A, run
+//!   through `step`) against IEEE round-to-nearest-even to binary16 (`half::f16::from_f32`),
+//!   widened back to FP32. Blackhole keeps FP16's 10 mantissa bits but FP32's exponent range.
 //! * **`store-bf16`**: SFPSTORE's `ToBF16` (spec §4.3) against `half::bf16::from_f32`, both as
 //!   16-bit IEEE-layout bfloat16 patterns (before the Dst shuffle).
 //! * **`store-fp16`**: SFPSTORE's `ToFP16` (spec §4.3) against `half::f16::from_f32` (IEEE
@@ -69,6 +72,19 @@
 //!    half to even (down).
 //! 6. `other`: anything else (reported only if found).
 //!
+//! **`stochrnd-fp16`** (FP32 results compared bit for bit):
+//! 1. `nan-to-inf`: the input is a NaN; Blackhole returns the infinity of its sign.
+//! 2. `negative-zero`: the input is `-0`; Blackhole returns `+0`.
+//! 3. `denormal-flush`: the input is an FP32 denormal; Blackhole returns `+0`, IEEE the zero of
+//!    its sign (binary16 has nothing that small), so only negative ones differ.
+//! 4. `exponent-range`: the input is normal and outside what binary16 holds at full precision:
+//!    `|x| >= 65520` (IEEE overflows to `±Inf`) or `|x| < 2^-14` (exponent field `<= 112`: IEEE
+//!    rounds to a binary16 subnormal or zero); Blackhole keeps FP32's exponent with 11
+//!    significant bits.
+//! 5. `ties-away`: the discarded 13 bits are exactly `0x1000` and the kept mantissa is even:
+//!    Blackhole's threshold test rounds half away from zero, IEEE half to even.
+//! 6. `other`: anything else (reported only if found).
+//!
 //! **`store-bf16`** (16-bit bfloat16 patterns):
 //! 1. `nan-to-inf`: the input is a NaN whose payload sits only in the low 16 bits; truncation
 //!    leaves the infinity of its sign, IEEE a quiet NaN.
@@ -98,11 +114,15 @@
 //! **`store-fp32`**: `denormal-flush` (a denormal input is written as a zero of its sign), then
 //! `other` (reported only if found).
 //!
-//! The inputs: for `fma`, the distinct given triples (the golden vectors' operands) followed by
-//! `random_cases` triples from a fixed-seed generator biased to the interesting regions; for the
-//! conversions, a pool of special values, the distinct operand values of the given triples, and
-//! `random_cases` random values per pool (an integer pool for `cast`, a floating-point pool for
-//! the others). Everything is a function of the inputs and the seed: the same call gives the same
+//! The inputs ([`Operands`]): for `fma`, the distinct given triples (the operands the golden
+//! vectors of SFPMAD, SFPADD, SFPMUL, SFPADDI and SFPMULI feed the multiply-add) followed by
+//! `random_cases` triples from a fixed-seed generator biased to the interesting regions; for each
+//! conversion, a pool of special values, the distinct values the golden vectors of its own
+//! instruction convert (SFPCAST's int-to-float modes, SFPSTOCHRND's float-to-float modes,
+//! SFPSTORE's FP16, BF16 and FP32 stores), and `random_cases` random values (an integer pool for
+//! `cast`, a floating-point pool for the others). The random values come from
+//! [`generate::operands::Rng`](crate::generate::operands::Rng) streams named after the
+//! operation. Everything is a function of the inputs and the seed: the same call gives the same
 //! rows, in the same order (operation by operation as listed above, `agrees` first, then the
 //! categories in precedence order; an operation's categories are all listed, with count 0 and
 //! example `none observed` when empty, except `other`, which appears only when found).
@@ -111,7 +131,8 @@ use std::collections::HashSet;
 
 use sfpu_reference::fp::fma_model_bh;
 use sfpu_reference::isa::mods::{
-    SFPCAST_MOD1_SM32_TO_FP32_RNE, SFPSTOCHRND_MOD1_FP32_TO_FP16B, SFPSTOCHRND_RND_NEAREST,
+    SFPCAST_MOD1_SM32_TO_FP32_RNE, SFPSTOCHRND_MOD1_FP32_TO_FP16A, SFPSTOCHRND_MOD1_FP32_TO_FP16B,
+    SFPSTOCHRND_RND_NEAREST,
 };
 use sfpu_reference::isa::{Instr, U};
 use sfpu_reference::ops::load_store::{ToBF16, ToFP16, ToFP32};
@@ -119,6 +140,7 @@ use sfpu_reference::state::LANES;
 use sfpu_reference::{ResetValues, State, step};
 use softfloat_wrapper::{F32, Float, RoundingMode};
 
+use crate::generate::operands::Rng;
 use crate::report::IeeeCategory;
 
 /// The example text of a category no case fell into.
@@ -133,6 +155,8 @@ pub enum Operation {
     Cast,
     /// SFPSTOCHRND `NEAREST`, FP32 to bfloat16 precision (`FP32_TO_FP16B`).
     StochrndBf16,
+    /// SFPSTOCHRND `NEAREST`, FP32 to FP16 precision (`FP32_TO_FP16A`).
+    StochrndFp16,
     /// SFPSTORE to a BF16 Dst (`ToBF16`).
     StoreBf16,
     /// SFPSTORE to an FP16 Dst (`ToFP16`).
@@ -143,19 +167,21 @@ pub enum Operation {
 
 impl Operation {
     /// Every operation, in report order.
-    pub const ALL: [Operation; 6] = [
+    pub const ALL: [Operation; 7] = [
         Operation::Fma,
         Operation::Cast,
         Operation::StochrndBf16,
+        Operation::StochrndFp16,
         Operation::StoreBf16,
         Operation::StoreFp16,
         Operation::StoreFp32,
     ];
 
     /// The conversions, in report order.
-    pub const CONVERSIONS: [Operation; 5] = [
+    pub const CONVERSIONS: [Operation; 6] = [
         Operation::Cast,
         Operation::StochrndBf16,
+        Operation::StochrndFp16,
         Operation::StoreBf16,
         Operation::StoreFp16,
         Operation::StoreFp32,
@@ -167,6 +193,7 @@ impl Operation {
             Operation::Fma => "fma",
             Operation::Cast => "cast",
             Operation::StochrndBf16 => "stochrnd-bf16",
+            Operation::StochrndFp16 => "stochrnd-fp16",
             Operation::StoreBf16 => "store-bf16",
             Operation::StoreFp16 => "store-fp16",
             Operation::StoreFp32 => "store-fp32",
@@ -188,6 +215,7 @@ impl Operation {
             ],
             Operation::Cast => &[],
             Operation::StochrndBf16 => &[NanToInf, NegativeZero, DenormalFlush, Overflow, TiesAway],
+            Operation::StochrndFp16 => &[NanToInf, NegativeZero, DenormalFlush, ExponentRange, TiesAway],
             Operation::StoreBf16 => &[NanToInf, NanNotQuieted, DenormalFlush, Truncation],
             Operation::StoreFp16 => &[Saturation, Flush, Truncation],
             Operation::StoreFp32 => &[DenormalFlush],
@@ -216,14 +244,18 @@ pub enum Category {
     NanToInf,
     /// `store-bf16`: a signalling NaN stays signalling.
     NanNotQuieted,
-    /// `stochrnd-bf16`: `-0` becomes `+0`.
+    /// `stochrnd-bf16`, `stochrnd-fp16`: `-0` becomes `+0`.
     NegativeZero,
     /// Conversions: a denormal input is flushed.
     DenormalFlush,
     /// `stochrnd-bf16`: a finite input rounded up to infinity where IEEE does not.
     Overflow,
-    /// `stochrnd-bf16`: an exact tie rounded away from zero where IEEE rounds to even.
+    /// `stochrnd-bf16`, `stochrnd-fp16`: an exact tie rounded away from zero where IEEE rounds
+    /// to even.
     TiesAway,
+    /// `stochrnd-fp16`: a normal input binary16 cannot hold at full precision (FP32's exponent
+    /// range kept).
+    ExponentRange,
     /// `store-bf16`, `store-fp16`: truncation where IEEE rounds up.
     Truncation,
     /// `store-fp16`: `|x| < 2^-14` written as a signed zero.
@@ -251,6 +283,7 @@ impl Category {
             Category::DenormalFlush => "denormal-flush",
             Category::Overflow => "overflow",
             Category::TiesAway => "ties-away",
+            Category::ExponentRange => "exponent-range",
             Category::Truncation => "truncation",
             Category::Flush => "flush",
             Category::Saturation => "saturation",
@@ -425,53 +458,34 @@ pub fn fma_example(x: u32, y: u32, z: u32, c: &Classified) -> String {
 // ---------------------------------------------------------------------------------------------
 // The random generator and the input pools.
 
-/// SplitMix64: a small, well-known generator, so every sequence is fixed by the seed alone.
-#[derive(Clone, Debug)]
-struct Rng(u64);
+// The generator is `generate::operands::Rng` (SplitMix64), so every sequence is fixed by the
+// seed alone; these helpers draw the shapes the pools need from it.
 
-impl Rng {
-    /// A generator for one named stream of `seed`.
-    fn stream(seed: u64, stream: u64) -> Rng {
-        Rng(seed ^ stream.wrapping_mul(0xD1B5_4A32_D192_ED03))
-    }
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn u32(&mut self) -> u32 {
-        (self.next() >> 32) as u32
-    }
-    fn below(&mut self, n: u32) -> u32 {
-        (((self.next() >> 32) * n as u64) >> 32) as u32
-    }
-    fn sign(&mut self) -> u32 {
-        self.u32() & SIGN
-    }
-    fn pick(&mut self, from: &[u32]) -> u32 {
-        from[self.below(from.len() as u32) as usize]
-    }
-    /// A random normal number with biased exponent `e` (clamped to 1..=254), random sign and
-    /// mantissa.
-    fn normal(&mut self, e: u32) -> u32 {
-        (self.u32() & 0x807F_FFFF) | (e.clamp(1, 254) << 23)
-    }
-    /// A random normal number with biased exponent in `lo..lo + span`.
-    fn normal_in(&mut self, lo: u32, span: u32) -> u32 {
-        let e = lo + self.below(span);
-        self.normal(e)
-    }
-    /// A mantissa that is often special: zero, all ones, a few low bits, or random.
-    fn mantissa(&mut self) -> u32 {
-        match self.below(5) {
-            0 => 0,
-            1 => 0x7F_FFFF,
-            2 => self.below(8),
-            3 => 0x7F_FFFF - self.below(8),
-            _ => self.u32() & 0x7F_FFFF,
-        }
+/// A random sign bit.
+fn sign(rng: &mut Rng) -> u32 {
+    rng.u32() & SIGN
+}
+
+/// A random normal number with biased exponent `e` (clamped to 1..=254), random sign and
+/// mantissa.
+fn normal_at(rng: &mut Rng, e: u32) -> u32 {
+    (rng.u32() & 0x807F_FFFF) | (e.clamp(1, 254) << 23)
+}
+
+/// A random normal number with biased exponent in `lo..lo + span`.
+fn normal_in(rng: &mut Rng, lo: u32, span: u32) -> u32 {
+    let e = lo + rng.below(span);
+    normal_at(rng, e)
+}
+
+/// A mantissa that is often special: zero, all ones, a few low bits, or random.
+fn mantissa(rng: &mut Rng) -> u32 {
+    match rng.below(5) {
+        0 => 0,
+        1 => 0x7F_FFFF,
+        2 => rng.below(8),
+        3 => 0x7F_FFFF - rng.below(8),
+        _ => rng.u32() & 0x7F_FFFF,
     }
 }
 
@@ -553,7 +567,7 @@ pub fn cast_specials() -> Vec<u32> {
 /// IEEE part: cancellation, products near the underflow and overflow thresholds, results near
 /// `2^-126`, denormal operands, special values, plus plain random bit patterns.
 pub fn random_fma_triples(seed: u64, n: usize) -> Vec<(u32, u32, u32)> {
-    let mut rng = Rng::stream(seed, 1);
+    let mut rng = Rng::stream(seed, "ieee/fma");
     let specials = fp_specials();
     (0..n).map(|_| random_triple(&mut rng, &specials)).collect()
 }
@@ -564,15 +578,15 @@ fn random_triple(rng: &mut Rng, specials: &[u32]) -> (u32, u32, u32) {
         0 | 1 => (rng.u32(), rng.u32(), rng.u32()),
         // Near-cancellation: z is minus the rounded product, give or take a few ulps.
         2 => {
-            let x = rng.normal_in(64, 127);
-            let y = rng.normal_in(64, 127);
+            let x = normal_in(rng, 64, 127);
+            let y = normal_in(rng, 64, 127);
             let z = minus_product(x, y).wrapping_add(rng.below(9)).wrapping_sub(4);
             (x, y, z)
         }
         // Near one: a few ulps above or below, the spec's `0x3F800001^2 - 0x3F800002` shape.
         3 => {
-            let x = 0x3F80_0000u32.wrapping_add(rng.below(16)).wrapping_sub(8) | rng.sign();
-            let y = 0x3F80_0000u32.wrapping_add(rng.below(16)).wrapping_sub(8) | rng.sign();
+            let x = 0x3F80_0000u32.wrapping_add(rng.below(16)).wrapping_sub(8) | sign(rng);
+            let y = 0x3F80_0000u32.wrapping_add(rng.below(16)).wrapping_sub(8) | sign(rng);
             let z = minus_product(x, y).wrapping_add(rng.below(5)).wrapping_sub(2);
             (x, y, z)
         }
@@ -580,8 +594,8 @@ fn random_triple(rng: &mut Rng, specials: &[u32]) -> (u32, u32, u32) {
         4 => {
             let ex = 1 + rng.below(126);
             let ey = (110 + rng.below(30)).saturating_sub(ex).clamp(1, 254);
-            let z = rng.normal_in(1, 40);
-            (rng.normal(ex), rng.normal(ey), z)
+            let z = normal_in(rng, 1, 40);
+            (normal_at(rng, ex), normal_at(rng, ey), z)
         }
         // Products around the overflow threshold e_x + e_y = 382, large addends of either sign;
         // half of them just past it with small mantissas, cancelled by an addend near -2^128.
@@ -589,11 +603,11 @@ fn random_triple(rng: &mut Rng, specials: &[u32]) -> (u32, u32, u32) {
             let ex = 128 + rng.below(127);
             if rng.below(2) == 0 {
                 let ey = (372 + rng.below(16)).saturating_sub(ex).clamp(1, 254);
-                let z = rng.normal_in(240, 15);
-                (rng.normal(ex), rng.normal(ey), z)
+                let z = normal_in(rng, 240, 15);
+                (normal_at(rng, ex), normal_at(rng, ey), z)
             } else {
-                let x = rng.sign() | (ex << 23) | (rng.u32() & 0xF_FFFF);
-                let y = rng.sign() | ((382 - ex) << 23) | (rng.u32() & 0xF_FFFF);
+                let x = sign(rng) | (ex << 23) | (rng.u32() & 0xF_FFFF);
+                let y = sign(rng) | ((382 - ex) << 23) | (rng.u32() & 0xF_FFFF);
                 let z = (((x ^ y) & SIGN) ^ SIGN) | (254 << 23) | (rng.u32() & 0x7F_FFFF);
                 (x, y, z)
             }
@@ -602,19 +616,19 @@ fn random_triple(rng: &mut Rng, specials: &[u32]) -> (u32, u32, u32) {
         6 => {
             let ex = 1 + rng.below(126);
             let ey = (127 + rng.below(30)).saturating_sub(ex).clamp(1, 254);
-            let (x, y) = (rng.normal(ex), rng.normal(ey));
+            let (x, y) = (normal_at(rng, ex), normal_at(rng, ey));
             let z = if rng.below(2) == 0 {
                 minus_product(x, y).wrapping_add(rng.below(65)).wrapping_sub(32)
             } else {
-                rng.normal_in(1, 4)
+                normal_in(rng, 1, 4)
             };
             (x, y, z)
         }
         // A denormal operand among normal ones.
         7 => {
-            let d = rng.sign() | (rng.u32() >> 9).max(1);
-            let a = rng.normal_in(1, 254);
-            let b = rng.normal_in(1, 254);
+            let d = sign(rng) | (rng.u32() >> 9).max(1);
+            let a = normal_in(rng, 1, 254);
+            let b = normal_in(rng, 1, 254);
             match rng.below(3) {
                 0 => (d, a, b),
                 1 => (a, d, b),
@@ -633,7 +647,7 @@ fn random_triple(rng: &mut Rng, specials: &[u32]) -> (u32, u32, u32) {
         _ => {
             let mut v = [0u32; 3];
             for slot in &mut v {
-                *slot = rng.sign() | (rng.below(256) << 23) | rng.mantissa();
+                *slot = sign(rng) | (rng.below(256) << 23) | mantissa(rng);
             }
             (v[0], v[1], v[2])
         }
@@ -652,33 +666,56 @@ fn distinct<T: Copy + Eq + std::hash::Hash>(values: impl IntoIterator<Item = T>)
     values.into_iter().filter(|v| seen.insert(*v)).collect()
 }
 
-/// The operand values of the triples, distinct, in first-seen order.
-fn operand_values(fma_inputs: &[(u32, u32, u32)]) -> Vec<u32> {
-    distinct(fma_inputs.iter().flat_map(|&(x, y, z)| [x, y, z]))
+/// The operands the golden vectors give each operation (see the module documentation), which
+/// [`characterise`] examines before its random sample.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Operands {
+    /// `(x, y, z)` triples as the multiply-add family (SFPMAD, SFPADD, SFPMUL, SFPADDI, SFPMULI)
+    /// feeds `x * y + z` to the FMA, negations and indirections applied.
+    pub fma: Vec<(u32, u32, u32)>,
+    /// The sign-magnitude integers SFPCAST's int-to-float modes convert.
+    pub cast: Vec<u32>,
+    /// The FP32 values SFPSTOCHRND's float-to-float modes (`FP32_TO_FP16A`, `FP32_TO_FP16B`)
+    /// round.
+    pub stochrnd: Vec<u32>,
+    /// The FP32 values SFPSTORE's FP16, BF16 and FP32 stores convert.
+    pub store: Vec<u32>,
+}
+
+impl Operands {
+    /// Only FMA triples (no conversion operands).
+    pub fn fma(triples: &[(u32, u32, u32)]) -> Operands {
+        Operands { fma: triples.to_vec(), ..Operands::default() }
+    }
+
+    /// The given values of a conversion (empty for [`Operation::Fma`]).
+    pub fn of(&self, op: Operation) -> &[u32] {
+        match op {
+            Operation::Fma => &[],
+            Operation::Cast => &self.cast,
+            Operation::StochrndBf16 | Operation::StochrndFp16 => &self.stochrnd,
+            Operation::StoreBf16 | Operation::StoreFp16 | Operation::StoreFp32 => &self.store,
+        }
+    }
 }
 
 /// The inputs a conversion is examined on: its special values (FP32 specials, or
-/// [`cast_specials`] for `cast`), the distinct operand values of `fma_inputs`, then
-/// `random_cases` random values from the fixed-seed generator. Specials and operands are
-/// de-duplicated; the random values are not.
+/// [`cast_specials`] for `cast`), the distinct `given` values (the golden vectors' operands of
+/// the conversion), then `random_cases` random values from the fixed-seed generator. Specials
+/// and given values are de-duplicated; the random values are not.
 ///
 /// # Panics
 ///
 /// If `op` is [`Operation::Fma`].
-pub fn conversion_inputs(
-    op: Operation,
-    fma_inputs: &[(u32, u32, u32)],
-    seed: u64,
-    random_cases: usize,
-) -> Vec<u32> {
+pub fn conversion_inputs(op: Operation, given: &[u32], seed: u64, random_cases: usize) -> Vec<u32> {
     assert!(op != Operation::Fma, "conversion_inputs is for the conversions");
     let specials = if op == Operation::Cast { cast_specials() } else { fp_specials() };
-    let mut pool = distinct(specials.into_iter().chain(operand_values(fma_inputs)));
+    let mut pool = distinct(specials.into_iter().chain(given.iter().copied()));
     if op == Operation::Cast {
-        let mut rng = Rng::stream(seed, 2);
+        let mut rng = Rng::stream(seed, "ieee/cast");
         pool.extend((0..random_cases).map(|_| random_int(&mut rng)));
     } else {
-        let mut rng = Rng::stream(seed, 3);
+        let mut rng = Rng::stream(seed, "ieee/float");
         pool.extend((0..random_cases).map(|_| random_float(&mut rng)));
     }
     pool
@@ -697,12 +734,12 @@ fn random_int(rng: &mut Rng) -> u32 {
         m = (m & !low) | (1 << (s - 1));
         m = m.wrapping_add(rng.below(3)).wrapping_sub(1) & 0x7FFF_FFFF;
     }
-    rng.sign() | m
+    sign(rng) | m
 }
 
 /// A random FP32 value biased to the conversions' boundaries.
 fn random_float(rng: &mut Rng) -> u32 {
-    let sign = rng.sign();
+    let sign = sign(rng);
     let e = match rng.below(8) {
         0 | 1 => return rng.u32(),
         2 => 0,                   // denormals and zeros
@@ -743,8 +780,9 @@ fn sfpcast_rne() -> Instr {
     Instr::SFPCAST { VC: field(0), VD: field(1), Mod1: field(SFPCAST_MOD1_SM32_TO_FP32_RNE) }
 }
 
-/// SFPSTOCHRND `L1 = NEAREST FP32_TO_FP16B(L0)`.
-fn sfpstochrnd_nearest_bf16() -> Instr {
+/// SFPSTOCHRND `L1 = NEAREST FP32_TO_FP16B(L0)` (`FP32_TO_FP16A` with `fp16`).
+fn sfpstochrnd_nearest(fp16: bool) -> Instr {
+    let mod1 = if fp16 { SFPSTOCHRND_MOD1_FP32_TO_FP16A } else { SFPSTOCHRND_MOD1_FP32_TO_FP16B };
     Instr::SFPSTOCHRND {
         RoundingMode: field(SFPSTOCHRND_RND_NEAREST),
         Imm5: field(0),
@@ -752,7 +790,7 @@ fn sfpstochrnd_nearest_bf16() -> Instr {
         VC: field(0),
         VD: field(1),
         UseImm5: field(0),
-        Mod1: field(SFPSTOCHRND_MOD1_FP32_TO_FP16B),
+        Mod1: field(mod1),
     }
 }
 
@@ -760,8 +798,8 @@ fn field<const N: u32>(v: u32) -> U<N> {
     U::new(v).expect("constant fits its field")
 }
 
-/// Blackhole's results of a conversion on `inputs`: FP32 patterns for `cast`, `stochrnd-bf16`
-/// and `store-fp32`, 16-bit IEEE-layout patterns for `store-bf16` and `store-fp16`. SFPCAST and
+/// Blackhole's results of a conversion on `inputs`: FP32 patterns for `cast`, `stochrnd-bf16`,
+/// `stochrnd-fp16` and `store-fp32`, 16-bit IEEE-layout patterns for `store-bf16` and `store-fp16`. SFPCAST and
 /// SFPSTOCHRND run through [`sfpu_reference::step`]; the stores call the conversion functions of
 /// SFPSTORE.
 ///
@@ -772,7 +810,8 @@ pub fn blackhole_conversion(op: Operation, inputs: &[u32]) -> Vec<u32> {
     match op {
         Operation::Fma => panic!("blackhole_conversion is for the conversions"),
         Operation::Cast => run_lanes(&sfpcast_rne(), inputs),
-        Operation::StochrndBf16 => run_lanes(&sfpstochrnd_nearest_bf16(), inputs),
+        Operation::StochrndBf16 => run_lanes(&sfpstochrnd_nearest(false), inputs),
+        Operation::StochrndFp16 => run_lanes(&sfpstochrnd_nearest(true), inputs),
         Operation::StoreBf16 => inputs.iter().map(|&x| ToBF16(x)).collect(),
         Operation::StoreFp16 => inputs.iter().map(|&x| ToFP16(x)).collect(),
         Operation::StoreFp32 => inputs.iter().map(|&x| ToFP32(x)).collect(),
@@ -795,6 +834,7 @@ pub fn ieee_conversion(op: Operation, x: u32) -> u32 {
             mag | (x & SIGN)
         }
         Operation::StochrndBf16 => (half::bf16::from_f32(f32::from_bits(x)).to_bits() as u32) << 16,
+        Operation::StochrndFp16 => half::f16::from_f32(f32::from_bits(x)).to_f32().to_bits(),
         Operation::StoreBf16 => half::bf16::from_f32(f32::from_bits(x)).to_bits() as u32,
         Operation::StoreFp16 => half::f16::from_f32(f32::from_bits(x)).to_bits() as u32,
         Operation::StoreFp32 => x,
@@ -830,6 +870,26 @@ pub fn classify_conversion(op: Operation, x: u32, blackhole: u32, ieee: u32) -> 
             } else if finite && blackhole & 0x7FFF_FFFF == 0x7F80_0000 && ieee & 0x7FFF_FFFF != 0x7F80_0000 {
                 Category::Overflow
             } else if finite && x & 0xFFFF == 0x8000 && x & 0x1_0000 == 0 {
+                // An exact tie with an even kept mantissa: `>=` rounds up, IEEE stays.
+                Category::TiesAway
+            } else {
+                Category::Other
+            }
+        }
+        Operation::StochrndFp16 => {
+            if is_nan(x) {
+                // Flavour A: `e == 255 -> x &= 0xFF800000`.
+                Category::NanToInf
+            } else if x == SIGN {
+                Category::NegativeZero
+            } else if is_denormal(x) {
+                // `e == 0 -> +0`; IEEE gives the zero of the input's sign.
+                Category::DenormalFlush
+            } else if finite && (x & 0x7FFF_FFFF >= 0x477F_F000 || exp_field(x) <= 112) {
+                // |x| >= 65520 overflows binary16, |x| < 2^-14 is below its normal range; Blackhole
+                // keeps FP32's exponent.
+                Category::ExponentRange
+            } else if finite && x & 0x1FFF == 0x1000 && x & 0x2000 == 0 {
                 // An exact tie with an even kept mantissa: `>=` rounds up, IEEE stays.
                 Category::TiesAway
             } else {
@@ -986,28 +1046,28 @@ pub fn characterise_fma(fma_inputs: &[(u32, u32, u32)], seed: u64, random_cases:
 /// If `op` is [`Operation::Fma`].
 pub fn characterise_conversion(
     op: Operation,
-    fma_inputs: &[(u32, u32, u32)],
+    given: &[u32],
     seed: u64,
     random_cases: usize,
 ) -> Vec<IeeeCategory> {
-    let inputs = conversion_inputs(op, fma_inputs, seed, random_cases);
+    let inputs = conversion_inputs(op, given, seed, random_cases);
     let blackhole = blackhole_conversion(op, &inputs);
     let mut tally = Tally::new(op);
     for (&x, &bh) in inputs.iter().zip(&blackhole) {
         let ieee = ieee_conversion(op, x);
         tally.add(classify_conversion(op, x, bh, ieee), || conversion_example(op, x, bh, ieee));
     }
-    tally.into_rows(&source(true, !fma_inputs.is_empty(), random_cases > 0))
+    tally.into_rows(&source(true, !given.is_empty(), random_cases > 0))
 }
 
-/// The whole characterisation: the `fma` rows (see [`characterise_fma`]), then the rows of every
-/// conversion (see [`characterise_conversion`]), in [`Operation::ALL`] order. `fma_inputs` are
-/// the golden vectors' FMA operand triples; `random_cases` is the number of random FMA triples
-/// and of random values per conversion. Deterministic in its arguments.
-pub fn characterise(fma_inputs: &[(u32, u32, u32)], seed: u64, random_cases: usize) -> Vec<IeeeCategory> {
-    let mut rows = characterise_fma(fma_inputs, seed, random_cases);
+/// The whole characterisation: the `fma` rows (see [`characterise_fma`]) on `given.fma`, then
+/// the rows of every conversion (see [`characterise_conversion`]) on its own given values
+/// ([`Operands::of`]), in [`Operation::ALL`] order; `random_cases` is the number of random FMA
+/// triples and of random values per conversion. Deterministic in its arguments.
+pub fn characterise(given: &Operands, seed: u64, random_cases: usize) -> Vec<IeeeCategory> {
+    let mut rows = characterise_fma(&given.fma, seed, random_cases);
     for op in Operation::CONVERSIONS {
-        rows.extend(characterise_conversion(op, fma_inputs, seed, random_cases));
+        rows.extend(characterise_conversion(op, given.of(op), seed, random_cases));
     }
     rows
 }

@@ -1,17 +1,31 @@
 //! Which parts of a result the specification promises.
 //!
-//! When an instruction's [`Outcome`] names a clause, what the instruction may write (its
-//! footprint) in the lanes the clause concerns is *tainted*: the specification does not promise
-//! those bits, so comparisons skip them. Taint flows: a later instruction that reads a tainted
-//! location (or whose lane enable depends on tainted predication state) taints what it writes.
-//! Undefined behaviour taints everything. Nothing is ever untainted (the analysis is conservative:
-//! it may skip a location whose value was in fact promised, never the other way round).
+//! When an instruction's [`Outcome`] names a clause, the locations the clause leaves open are
+//! *tainted*: the specification does not promise those bits, so comparisons skip them. What a
+//! clause leaves open is decided per clause by [`clause_taint`], from the clause's text in
+//! `blackhole-sfpu.md` §6 and from what the instruction *might* write, not only from what the
+//! reference model happened to write: SFPSHFT2 Mod1 7..15 ("no case in the model") may write any
+//! destination of the instruction (`LReg[0..=3]` and `VD`), a backdoor load may write any lane's
+//! `LoadMacroConfig` and may or may not keep the instruction's other side effects, and so on.
+//! Undefined behaviour taints everything.
+//!
+//! Taint flows: a later instruction that reads a tainted location (or whose lane enable depends
+//! on tainted predication state) taints what it may write. Nothing is ever untainted. While an
+//! SFPLOADMACRO may have scheduled work pending, the tracker cannot see what the scheduled
+//! instructions read and write, so any taint then covers everything. The analysis is
+//! conservative: it may skip a location whose value was in fact promised, never the other way
+//! round.
+//!
+//! Undefined and unspecified clauses taint [`Tracker::unpromised`] (a vector's `skip`);
+//! non-contractual ones taint [`Tracker::non_contractual`] (a vector's `non_contractual`: the
+//! documented behaviour of current silicon, compared when checking fidelity to silicon and skipped
+//! when checking the architecture), as `vectors/README.md` states.
 
 use serde::{Deserialize, Serialize};
 use sfpu_reference::hazard;
 use sfpu_reference::isa::{Instr, Opcode};
 use sfpu_reference::ops::Ctx;
-use sfpu_reference::outcome::{ALL_LANES, Kind};
+use sfpu_reference::outcome::{ALL_LANES, Clause, Kind};
 use sfpu_reference::state::{Hex, Index, NUM_LREGS};
 use sfpu_reference::{Outcome, State};
 use std::collections::BTreeMap;
@@ -256,6 +270,114 @@ fn tainted_reads(tainted: &Locations, reads: &Parts) -> u32 {
     lanes
 }
 
+/// What a clause leaves open: the parts, and the lanes (`ALL_LANES` when the clause concerns the
+/// whole instruction rather than particular lanes).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ClauseTaint {
+    /// Every location is open (undefined behaviour, or an SFPLOADMACRO schedule the tracker cannot
+    /// follow).
+    pub everything: bool,
+    /// The parts left open.
+    pub parts: Parts,
+    /// The lanes of those parts left open.
+    pub lanes: u32,
+}
+
+/// `LReg[0..=3]`, which SFPSHFT2's COPY4 family writes.
+const LREGS_0_TO_3: u32 = 0xF;
+/// `LReg[11..=14]`, which SFPCONFIG writes.
+const LREGS_11_TO_14: u32 = 0x7800;
+
+/// Every location `instr` might write in any of its modes and under any reading of a clause about
+/// it: its [`footprint`] writes, widened where the footprint depends on the mode (SFPSHFT2's
+/// modes write `LReg[0..=3]` or `VD`; SFPCONFIG's selectors write LaneConfig, LoadMacroConfig or
+/// `LReg[11..=14]`; SFPCAST's and SFPMOV's PRNG-advancing flavours).
+pub fn potential_writes(instr: &Instr) -> Parts {
+    use Opcode::*;
+    let f = footprint(instr);
+    let mut w = f.writes;
+    let vd = field(instr, "VD") as usize;
+    match instr.opcode() {
+        SFPSHFT2 => w.lregs |= LREGS_0_TO_3 | if vd <= 16 { 1 << vd } else { 0 },
+        SFPCONFIG => {
+            w.lane_config = true;
+            w.lmc = true;
+            w.lregs |= LREGS_11_TO_14;
+        }
+        SFPCAST => w.prng = true,
+        SFPMOV => w.prng |= field(instr, "VC") == 9,
+        _ => {}
+    }
+    w
+}
+
+/// What `clause`, reported by `instr` for `lanes`, leaves open (spec §6, item by item).
+///
+/// * Undefined behaviour (§6.1): everything.
+/// * Backdoor loads (§6.3 items 14, 15, 16): which lanes are written, the word, and whether the
+///   instruction's other side effects (its own writes, RWC updates, the PRNG, the flags) still
+///   happen are all open: the instruction's potential writes plus LoadMacroConfig, the PRNG, the
+///   predication state and the addressing state, in every lane.
+/// * A mode with no case in the model or not named (§6.3 items 19, 20, 22; §6.2 items 8..11):
+///   everything the instruction might write, in every lane.
+/// * Undrawn bits set (§6.3 item 21): everything the instruction might write, in every lane.
+/// * SFPCONFIG clauses (§6.2 item 12, §6.3 item 17): every SFPCONFIG destination in every lane;
+///   the VD=12 constant (§6.3 item 26): `LReg[12]`.
+/// * SFPMUL24 with a non-zero VC (§6.2 item 13): `VD` in the lanes concerned.
+/// * RWC updates on Blackhole (§6.3 item 23): the addressing state.
+/// * SFPPOPC's contradiction (§6.3 item 24): the predication state of the lanes concerned.
+/// * Hazards (§6.3 item 25): everything the consumer might write. SFPLOADMACRO rules, collisions
+///   and the scheduled store's Sp (also item 25): everything, since the scheduled instructions'
+///   effects are not visible to the tracker.
+pub fn clause_taint(instr: &Instr, clause: Clause, lanes: u32) -> ClauseTaint {
+    use Clause::*;
+    let f = footprint(instr);
+    let all = |parts: Parts| ClauseTaint { everything: false, parts, lanes: ALL_LANES };
+    let noted = |parts: Parts| ClauseTaint {
+        everything: false,
+        parts,
+        lanes: if f.cross_lane { ALL_LANES } else { lanes },
+    };
+    if clause.kind() == Kind::Undefined || f.everything {
+        return ClauseTaint { everything: true, parts: Parts::default(), lanes: ALL_LANES };
+    }
+    match clause {
+        BackdoorLoad | GuardOutsideLaneLoop | SfpconfigDblChange => all(Parts {
+            lmc: true,
+            prng: true,
+            lane_flags: true,
+            use_flags: true,
+            flag_stack: true,
+            addressing: true,
+            ..potential_writes(instr)
+        }),
+        SfpstochrndRoundingMode3
+        | SfpstochrndUseImm5Float
+        | Sfpshft2ReservedMod1
+        | UndrawnBits
+        | SfparecipReservedMod1
+        | SfpswapReservedMod1
+        | SfpcastReservedMod1
+        | SfpshftReservedMod1
+        | SfpmovReservedMod1
+        | SfpconfigNoopVd
+        | SfpconfigMaskAndValue
+        | Hazard => all(potential_writes(instr)),
+        SfpconfigVd12Constant => all(Parts { lregs: 1 << 12, ..Parts::default() }),
+        Sfpmul24NonZeroVc => noted(f.writes),
+        BlackholeAddrMod => all(Parts { addressing: true, ..Parts::default() }),
+        SfppopcFullStackComplex => {
+            noted(Parts { lane_flags: true, use_flags: true, flag_stack: true, ..Parts::default() })
+        }
+        LoadmacroRule | LoadmacroCollision | LoadmacroStoreSp => {
+            ClauseTaint { everything: true, parts: Parts::default(), lanes: ALL_LANES }
+        }
+        // The undefined clauses returned above; any clause added later is taken as leaving
+        // everything the instruction might write open.
+        _ => all(potential_writes(instr)),
+    }
+}
+
 /// Tracks taint through a program, instruction by instruction.
 #[derive(Clone, Debug, Default)]
 pub struct Tracker {
@@ -263,16 +385,17 @@ pub struct Tracker {
     pub unpromised: Locations,
     /// Locations whose value is only described non-contractually (current silicon).
     pub non_contractual: Locations,
+    /// Whether an SFPLOADMACRO has been issued: its scheduled instructions run in later cycles,
+    /// unseen by the tracker, so from then on any taint may have spread anywhere.
+    macro_issued: bool,
 }
 
 impl Tracker {
-    /// Accounts for one issued instruction and the outcome of its cycle(s).
+    /// Accounts for one issued instruction and the outcome of its cycle(s). For the outcome of the
+    /// final drain, pass the program's last instruction.
     pub fn step(&mut self, instr: &Instr, outcome: &Outcome) {
         let f = footprint(instr);
-        if f.everything && !outcome.is_defined() {
-            self.unpromised = Locations::everything();
-            return;
-        }
+        self.macro_issued |= f.everything;
         // Propagation: what the instruction writes in lanes where it read something tainted.
         for (set_is_unpromised, set) in
             [(true, self.unpromised.clone()), (false, self.non_contractual.clone())]
@@ -288,13 +411,27 @@ impl Tracker {
                 add_writes(target, &f.writes, lanes);
             }
         }
-        // The instruction's own notes.
+        // The instruction's own notes: what each clause leaves open.
         for (clause, lanes) in outcome.notes() {
-            let lanes = if f.cross_lane { ALL_LANES } else { lanes };
-            match clause.kind() {
-                Kind::Undefined => self.unpromised = Locations::everything(),
-                Kind::Unspecified => add_writes(&mut self.unpromised, &f.writes, lanes),
-                Kind::NonContractual => add_writes(&mut self.non_contractual, &f.writes, lanes),
+            let target = match clause.kind() {
+                Kind::Undefined | Kind::Unspecified => &mut self.unpromised,
+                Kind::NonContractual => &mut self.non_contractual,
+            };
+            // After an SFPLOADMACRO the note may concern a scheduled instruction of this cycle,
+            // whose effects the tracker cannot see.
+            let t = clause_taint(instr, clause, lanes);
+            if t.everything || self.macro_issued {
+                *target = Locations::everything();
+            } else {
+                add_writes(target, &t.parts, t.lanes);
+            }
+        }
+        // Scheduled SFPLOADMACRO work may read anything tainted and write anywhere.
+        if self.macro_issued {
+            for set in [&mut self.unpromised, &mut self.non_contractual] {
+                if !set.is_empty() {
+                    *set = Locations::everything();
+                }
             }
         }
     }
@@ -333,7 +470,6 @@ pub fn differing(expected: &State, actual: &State, skip: &Locations) -> Location
 #[cfg(test)]
 mod tests {
     use super::*;
-    use sfpu_reference::outcome::Clause;
 
     fn i(s: &str) -> Instr {
         s.parse().unwrap()
@@ -357,6 +493,53 @@ mod tests {
         let mut ub = Outcome::defined();
         ub.note_all(Clause::SfploadiReservedMod0);
         t.step(&i("TTI_SFPLOADI(0, 3, 0)"), &ub);
+        assert!(t.unpromised.all);
+    }
+
+    #[test]
+    fn clauses_taint_what_the_instruction_might_write() {
+        // SFPSHFT2 Mod1 9: no case in the model, so nothing was written, but any destination of
+        // SFPSHFT2 (LReg[0..=3] and VD = 5) is open, in every lane (spec §6.3 item 20).
+        let mut t = Tracker::default();
+        let mut o = Outcome::defined();
+        o.note_all(Clause::Sfpshft2ReservedMod1);
+        t.step(&i("TTI_SFPSHFT2(0, 1, 5, 9)"), &o);
+        for reg in [0, 1, 2, 3, 5] {
+            assert_eq!(t.unpromised.lreg(reg), ALL_LANES, "LReg[{reg}]");
+        }
+        assert_eq!(t.unpromised.lreg(4), 0);
+        assert!(t.non_contractual.is_empty());
+
+        // A backdoor load in lane 3 only: LoadMacroConfig of every lane is open, and so are the
+        // side effects the page does not say are kept (spec §6.3 item 14).
+        let mut t = Tracker::default();
+        let mut o = Outcome::defined();
+        o.note_lane(Clause::BackdoorLoad, 3);
+        t.step(&i("TTI_SFPABS(0, 1, 13, 1)"), &o);
+        assert_eq!(t.unpromised.LoadMacroConfig.0, ALL_LANES);
+        assert_eq!(t.unpromised.PRNG.0, ALL_LANES);
+        assert!(t.unpromised.Addressing);
+
+        // SFPCONFIG VD 9 (non-contractual no-op): every SFPCONFIG destination is only
+        // non-contractually described (spec §6.2 item 12).
+        let mut t = Tracker::default();
+        let mut o = Outcome::defined();
+        o.note_all(Clause::SfpconfigNoopVd);
+        t.step(&i("TTI_SFPCONFIG(0, 9, 0)"), &o);
+        assert!(t.unpromised.is_empty());
+        assert_eq!(t.non_contractual.LaneConfig.0, ALL_LANES);
+        assert_eq!(t.non_contractual.LoadMacroConfig.0, ALL_LANES);
+        assert_eq!(t.non_contractual.lreg(12), ALL_LANES);
+    }
+
+    #[test]
+    fn taint_after_loadmacro_covers_everything() {
+        let mut t = Tracker::default();
+        t.step(&i("TTI_SFPLOADMACRO(0, 3, 0, 0)"), &Outcome::defined());
+        assert!(t.unpromised.is_empty());
+        let mut o = Outcome::defined();
+        o.note_all(Clause::Hazard);
+        t.step(&i("TTI_SFPNOP"), &o);
         assert!(t.unpromised.all);
     }
 }

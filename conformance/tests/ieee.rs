@@ -1,15 +1,20 @@
 //! The IEEE 754 characterisation (`sfpu_conformance::ieee`): the spec §4.1 examples land in the
 //! categories the spec names, the counts match independent recounts on fixed inputs, the
-//! categories partition what was examined, SFPCAST agrees with IEEE everywhere, and the output
-//! is a function of its arguments.
+//! categories partition what was examined, SFPCAST agrees with IEEE everywhere, the output is a
+//! function of its arguments, and the golden vectors' operands of the whole FMA family and of the
+//! conversions are what it examines.
 
 use std::collections::BTreeMap;
+use std::path::Path;
 
 use sfpu_conformance::ieee::{
-    Category, NO_EXAMPLE, Operation, blackhole_conversion, characterise, characterise_fma,
+    Category, NO_EXAMPLE, Operands, Operation, blackhole_conversion, characterise, characterise_fma,
     classify_conversion, classify_fma, conversion_inputs, ieee_conversion, random_fma_triples,
 };
 use sfpu_conformance::report::IeeeCategory;
+use sfpu_conformance::report::build::vector_operands;
+use sfpu_conformance::vectors::load_corpus;
+use sfpu_reference::isa::Arch;
 
 use Category::*;
 
@@ -69,6 +74,12 @@ fn labelled_triples() -> Vec<(u32, u32, u32)> {
     LABELLED.iter().map(|&(t, _, _)| t).collect()
 }
 
+/// The labelled triples as the FMA operands, and their values as every conversion's operands.
+fn labelled() -> Operands {
+    let values: Vec<u32> = labelled_triples().into_iter().flat_map(|(x, y, z)| [x, y, z]).collect();
+    Operands { fma: labelled_triples(), cast: values.clone(), stochrnd: values.clone(), store: values }
+}
+
 fn rows_of(rows: &[IeeeCategory], op: Operation) -> Vec<&IeeeCategory> {
     rows.iter().filter(|r| r.operation == op.name()).collect()
 }
@@ -96,7 +107,7 @@ fn spec_examples_land_in_the_categories_the_spec_names() {
 
 #[test]
 fn fma_counts_equal_the_labels() {
-    let rows = characterise(&labelled_triples(), 7, 0);
+    let rows = characterise(&labelled(), 7, 0);
     let fma = rows_of(&rows, Operation::Fma);
     let mut expected: BTreeMap<&str, u64> = BTreeMap::new();
     for &(_, category, _) in LABELLED {
@@ -161,7 +172,7 @@ fn the_random_sample_reaches_every_fma_category() {
 
 #[test]
 fn categories_partition_what_is_examined() {
-    let rows = characterise(&labelled_triples(), 3, 10_000);
+    let rows = characterise(&labelled(), 3, 10_000);
     let ops: Vec<&str> = rows.iter().map(|r| r.operation.as_str()).collect();
     let mut order: Vec<&str> = ops.clone();
     order.dedup();
@@ -215,6 +226,47 @@ fn recount(op: Operation, x: u32) -> Category {
                 Agrees
             }
         }
+        Operation::StochrndFp16 => {
+            // Blackhole (spec §3.21, flavour A, NEAREST): keep 10 mantissa bits, round up when the
+            // 13 discarded bits are >= 0x1000; zero and denormals give +0, Inf and NaN give ±Inf.
+            let bh = if e == 0 {
+                0
+            } else if e == 255 {
+                x & 0xFF80_0000
+            } else {
+                (x & !0x1FFF) + if x & 0x1FFF >= 0x1000 { 0x2000 } else { 0 }
+            };
+            // IEEE binary16, round to nearest even, in f64 arithmetic: overflow at 65520, a
+            // quantum of 2^-24 below 2^-14, 11 significant bits above.
+            let v = f32::from_bits(x) as f64;
+            let a = v.abs();
+            let rounded = if nan {
+                f64::NAN
+            } else if a >= 65520.0 {
+                f64::INFINITY
+            } else if a < 2f64.powi(-14) {
+                (a / 2f64.powi(-24)).round_ties_even() * 2f64.powi(-24)
+            } else {
+                let q = 2f64.powi(e as i32 - 127 - 10);
+                (a / q).round_ties_even() * q
+            };
+            let ieee = (rounded as f32).to_bits() | (x & 0x8000_0000);
+            if bh == ieee {
+                Agrees
+            } else if nan {
+                NanToInf
+            } else if x == 0x8000_0000 {
+                NegativeZero
+            } else if denormal {
+                DenormalFlush
+            } else if x & 0x7FFF_FFFF >= 0x477F_F000 || e <= 112 {
+                ExponentRange
+            } else if x & 0x1FFF == 0x1000 && x & 0x2000 == 0 {
+                TiesAway
+            } else {
+                Other
+            }
+        }
         Operation::StoreBf16 => {
             if nan && x & 0x40_0000 == 0 {
                 if (x >> 16) & 0x7F == 0 { NanToInf } else { NanNotQuieted }
@@ -251,10 +303,10 @@ fn recount(op: Operation, x: u32) -> Category {
 #[test]
 fn conversion_counts_equal_independent_recounts() {
     for random in [0, 5_000] {
-        let given = labelled_triples();
+        let given = labelled();
         let rows = characterise(&given, 0xC0FFEE, random);
         for op in Operation::CONVERSIONS {
-            let inputs = conversion_inputs(op, &given, 0xC0FFEE, random);
+            let inputs = conversion_inputs(op, given.of(op), 0xC0FFEE, random);
             let mut expected: BTreeMap<&str, u64> = BTreeMap::new();
             for &x in &inputs {
                 *expected.entry(recount(op, x).name()).or_default() += 1;
@@ -281,7 +333,7 @@ fn conversion_counts_equal_independent_recounts() {
 
 #[test]
 fn conversion_examples_match_their_rows() {
-    let rows = characterise(&[], 5, 2_000);
+    let rows = characterise(&Operands::default(), 5, 2_000);
     for op in Operation::CONVERSIONS {
         for row in rows_of(&rows, op).into_iter().filter(|r| r.count > 0) {
             let e = &row.example;
@@ -339,8 +391,9 @@ fn sfpcast_agrees_with_ieee_everywhere() {
         assert_eq!(ieee_conversion(Operation::Cast, c), oracle, "softfloat 0x{c:08X}");
         assert_eq!(classify_conversion(Operation::Cast, c, d, oracle), Agrees);
     }
-    let rows = characterise(&labelled_triples(), 9, 20_000);
+    let rows = characterise(&labelled(), 9, 20_000);
     let cast = rows_of(&rows, Operation::Cast);
+    assert_eq!(cast[0].source, "special values + vector operands + random sample");
     assert_eq!(cast.len(), 1, "{cast:?}");
     assert_eq!(cast[0].category, "agrees");
     assert_eq!(cast[0].count, cast[0].examined);
@@ -348,7 +401,7 @@ fn sfpcast_agrees_with_ieee_everywhere() {
 
 #[test]
 fn output_is_a_function_of_the_arguments() {
-    let given = labelled_triples();
+    let given = labelled();
     let a = characterise(&given, 0xABCD, 30_000);
     let b = characterise(&given, 0xABCD, 30_000);
     assert_eq!(a, b);
@@ -358,10 +411,54 @@ fn output_is_a_function_of_the_arguments() {
     assert_eq!(&random_fma_triples(1, 200)[..100], &random_fma_triples(1, 100)[..]);
 }
 
+/// The operands of the golden vectors: every instruction of the FMA family and each conversion
+/// contributes, read lane by lane as the instruction does (checked here on one SFPADDI and one
+/// SFPMULI vector decoded by hand from the encoding: `Imm16` in bits [23:8], `VD` [7:4], `Mod1`
+/// [3:0]).
+#[test]
+fn vector_operands_cover_the_fma_family_and_the_conversions() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../vectors/blackhole");
+    let corpus = load_corpus(&dir, Arch::Blackhole).expect("the corpus loads");
+    let ops = vector_operands(&corpus);
+    assert!(!ops.cast.is_empty() && !ops.stochrnd.is_empty() && !ops.store.is_empty(), "conversions");
+    for name in ["SFPADDI", "SFPMULI"] {
+        let (_, file) = corpus.files.iter().find(|(_, f)| f.file == name).expect(name);
+        let v = file
+            .vectors
+            .iter()
+            .find(|v| {
+                let w = v.program[0].word.0;
+                let pre = v.pre.to_state().unwrap();
+                // VD < 8, no indirection, lane 0 enabled (no lane flags in use, no row mask).
+                (w >> 4) & 15 < 8
+                    && w & 8 == 0
+                    && !pre.UseLaneFlagsForLaneEnable[0]
+                    && pre.LaneConfig[0].ROW_MASK() == 0
+            })
+            .expect("a plain vector");
+        let w = v.program[0].word.0;
+        let (imm16, vd, mod1) = ((w >> 8) & 0xFFFF, ((w >> 4) & 15) as usize, w & 15);
+        let pre = v.pre.to_state().unwrap();
+        let c = pre.LReg[vd][0] ^ if mod1 & 2 != 0 { 0x8000_0000 } else { 0 }; // NEGATE_VC
+        let want = if name == "SFPADDI" { (imm16 << 16, 0x3F80_0000, c) } else { (imm16 << 16, c, 0) };
+        assert!(ops.fma.contains(&want), "{name} {}: {want:08x?}", v.id);
+    }
+    // SFPADD, SFPMUL and SFPMAD triples are there too: more than SFPMAD's vectors alone give.
+    let mad_lanes: usize =
+        corpus.files.iter().filter(|(_, f)| f.file == "SFPMAD").map(|(_, f)| f.vectors.len() * 32).sum();
+    assert!(ops.fma.len() > 2 * mad_lanes, "{} triples, SFPMAD alone {mad_lanes}", ops.fma.len());
+    // And the characterisation says where they come from.
+    let rows = characterise(&ops, 1, 0);
+    for op in Operation::ALL {
+        let row = rows_of(&rows, op)[0];
+        assert!(row.source.contains("vector operands"), "{op:?}: {row:?}");
+    }
+}
+
 /// A full-size run examines every random case it was asked for. (Its speed is measured by
 /// `cargo xtask bench`, not here.)
 #[test]
 fn a_full_size_run_examines_every_case() {
-    let rows = characterise(&labelled_triples(), 0x5EED, 200_000);
+    let rows = characterise(&labelled(), 0x5EED, 200_000);
     assert!(rows_of(&rows, Operation::Fma)[0].examined >= 200_000);
 }

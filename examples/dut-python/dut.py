@@ -12,11 +12,18 @@ this one file and uses only the Python 3.11 standard library.
 
     cargo xtask conform --dut "python3 examples/dut-python/dut.py"
 
-Fault injection, for the harness's own tests (each flag may be repeated):
+Fault injection, for the harness's own tests (each flag may be repeated). By instruction:
 
     --crash-on OPNAME    exit abruptly (status 3) on a case whose program contains OPNAME
     --hang-on OPNAME     never answer such a case (sleep forever)
     --garbage-on OPNAME  answer such a case with a line that is not JSON
+    --wrong-on OPNAME    answer such a case with a wrong result (bit 0 of LReg[0], lane 0, flipped)
+
+and by case id (the harness numbers the cases it sends "1", "2", ... across restarts):
+
+    --crash-on-case ID, --hang-on-case ID, --garbage-on-case ID
+
+--arch NAME makes it claim another architecture than blackhole, so that it refuses the hello.
 """
 
 import argparse
@@ -290,11 +297,12 @@ class Sfpu:
         s, vd, mod0, imm = self.s, f["VD"], f["Mod0"], f["Imm16"]
         if vd >= 8:
             return  # LReg[8..15] cannot be written directly
-        if mod0 not in (0, 1, 2, 4, 8, 10):
-            self.note("sfploadi-reserved-mod0", ALL_LANES)  # UndefinedBehaviour(): write nothing
-            return
         for lane in range(LANES):
             if s.is_lane_enabled(lane):
+                if mod0 not in (0, 1, 2, 4, 8, 10):
+                    # UndefinedBehaviour(), reached in the enabled lanes only: write nothing.
+                    self.note("sfploadi-reserved-mod0", 1 << lane)
+                    continue
                 old = s.lreg[vd][lane]
                 s.lreg[vd][lane] = {
                     0: imm << 16,  # FLOATB: BF16 -> FP32
@@ -398,15 +406,15 @@ def check_supported(name, fields):
 # ----------------------------------------------------------------------------------------------
 
 
-def inject_faults(names, args):
-    if names & set(args.crash_on):
+def inject_faults(names, case_id, args):
+    if names & set(args.crash_on) or case_id in args.crash_on_case:
         log("injected crash")
         os._exit(3)
-    if names & set(args.hang_on):
+    if names & set(args.hang_on) or case_id in args.hang_on_case:
         log("injected hang")
         while True:
             time.sleep(3600)
-    if names & set(args.garbage_on):
+    if names & set(args.garbage_on) or case_id in args.garbage_on_case:
         sys.stdout.write("this is not a protocol message {\n")
         sys.stdout.flush()
         return True
@@ -419,7 +427,8 @@ def handle_case(message, args):
     try:
         words = [parse_uint(w, 32) for w in message["program"]]
         decoded = [decode(w) for w in words]
-        if inject_faults({name for name, _ in decoded}, args):
+        names = {name for name, _ in decoded}
+        if inject_faults(names, case_id, args):
             return None
         for name, fields in decoded:
             check_supported(name, fields)
@@ -427,6 +436,8 @@ def handle_case(message, args):
         for word in words:  # one instruction per cycle, in order
             sfpu.issue(word)
         sfpu.drain()
+        if names & set(args.wrong_on):
+            sfpu.s.lreg[0][0] ^= 1  # injected wrong answer
         return {
             "type": "result",
             "id": case_id,
@@ -444,8 +455,11 @@ def handle_case(message, args):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    for flag in ("--crash-on", "--hang-on", "--garbage-on"):
+    for flag in ("--crash-on", "--hang-on", "--garbage-on", "--wrong-on"):
         parser.add_argument(flag, action="append", default=[], metavar="OPNAME", choices=OPCODES.values())
+    for flag in ("--crash-on-case", "--hang-on-case", "--garbage-on-case"):
+        parser.add_argument(flag, action="append", default=[], metavar="ID")
+    parser.add_argument("--arch", default=ARCH, help="the architecture to claim (default: blackhole)")
     args = parser.parse_args()
     sys.stdin.reconfigure(encoding="utf-8")
     sys.stdout.reconfigure(encoding="utf-8", newline="\n")
@@ -466,8 +480,8 @@ def main():
             if kind != "hello" or message.get("protocol") != PROTOCOL:
                 send({"type": "error", "message": f"{NAME} speaks {PROTOCOL} only"})
                 return 1
-            if message.get("arch") != ARCH:
-                send({"type": "error", "message": f"{NAME} implements {ARCH} only, not {message.get('arch')}"})
+            if message.get("arch") != args.arch:
+                send({"type": "error", "message": f"{NAME} implements {args.arch} only, not {message.get('arch')}"})
                 return 1
             hello = message
             send({"type": "hello", "protocol": PROTOCOL, "name": NAME, "version": VERSION})

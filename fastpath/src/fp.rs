@@ -150,12 +150,14 @@ fn semi_sticky_shift(v: u32, s: u32) -> u32 {
     r | ((r != 0) & lost) as u32
 }
 
-/// [`fma_bh`] over 32 lanes: `out[i] = a[i] * b[i] + c[i]`. Straight-line per lane, no branches.
+/// [`fma_bh`] over 32 lanes: `out[i] = a[i] * b[i] + c[i]`. Straight-line per lane, no branches;
+/// the AVX2 copy of the loop where the CPU has it (see [`crate::simd`]).
 #[inline]
 pub fn fma32(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u32; 32]) {
-    for i in 0..32 {
-        out[i] = fma_bh(a[i], b[i], c[i]);
+    if crate::simd::level() == crate::simd::Level::Avx2 && crate::simd::fma32_avx2(a, b, c, out).is_some() {
+        return;
     }
+    crate::simd::fma32_portable(a, b, c, out);
 }
 
 /// `Lut8ToFp32` (BlackholeA0 `SFPLUT.md`): `0xFF` is 0, otherwise `±(1 + m/16) * 2^-e`.

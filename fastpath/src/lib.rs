@@ -16,7 +16,9 @@
 //!   `BooleanOp`, SFPCOMPC and every masked write are a few word operations for all 32 lanes.
 //! * **Structure-of-arrays data path.** `lreg[r]` is one register for 32 lanes; every instruction
 //!   computes all 32 lanes with straight-line code and merges with `(new & m) | (old & !m)` using
-//!   per-lane all-ones masks, which the compiler can auto-vectorise (no `unsafe`).
+//!   per-lane all-ones masks, which the compiler can auto-vectorise. The FMA kernel, which needs
+//!   instructions the baseline `x86_64` target lacks, also has an AVX2 copy chosen at run time
+//!   ([`simd`]: the crate's only `unsafe`, with a portable fallback and tests of both).
 //! * **A fast FMA** ([`fp::fma_bh`]): a branch-free reformulation of Blackhole's partially fused
 //!   multiply-add, proven bit-exact against `fma_model_bh` by `tests/fma_exact.rs`.
 //! * **No allocation, no state clone per instruction.** A cycle with several instructions (only
@@ -42,13 +44,17 @@
 //! [`exec`] ([`step`] and dispatch), [`machine`] ([`FastMachine`]), [`ops`] (one module per
 //! instruction family).
 
-#![forbid(unsafe_code)]
+// The one exception, the call of the AVX2 copy of the FMA kernel after CPU detection, is in
+// `simd`, with its reason and its tests.
+#![deny(unsafe_code)]
 #![deny(missing_docs)]
 
 pub mod exec;
+pub mod footprint;
 pub mod fp;
 pub mod machine;
 pub mod ops;
+pub mod simd;
 pub mod state;
 
 pub use exec::step;

@@ -36,9 +36,17 @@
 //!   some lanes: the cancellation of an earlier schedule is per lane in the page's model.
 //! * SFPSHFT2 counts as having a `VB` field (its form-A encoding draws `VB` in bits 15..12), so
 //!   the macro logic's "if `Insn.VB` is None" does not replace it.
-//! * The "exactly one of Simple and Round has `VD == 16`" rule is a constraint on what
-//!   SFPLOADMACRO schedules: it is checked among the scheduled instructions of a cycle, SFPNOPs
-//!   included (the macro logic gives them a `VD` too).
+//! * The "exactly one of Simple and Round has `VD == 16`" rule (`SFPLOADMACRO.md` (†)) is about
+//!   what *executes* on those two sub-units in a cycle: a scheduled instruction, SFPNOPs included
+//!   (the macro logic gives them a `VD` too), or else a regular instruction issued to the sub-unit
+//!   and not discarded. A regular instruction's `VD` is a 4-bit field, so it never counts as 16:
+//!   a regular Simple instruction beside a scheduled Round one not writing `LReg[16]` (or the
+//!   other way round) breaks the rule.
+//! * `SFPSHFT2.md`: a scheduled SFPSHFT2 in mode 2, 3 or 4 gets no automatic stall, and the next
+//!   cycle must be idle. Idle means what the stall logic enforces after a regular one: nothing but
+//!   SFPNOP executes anywhere in the Vector Unit (load sub-unit included). As for the SFPSWAP rule,
+//!   what counts is what executes: a regular instruction discarded by a scheduled SFPNOP does not
+//!   make the cycle busy. A violation is [`Clause::LoadmacroRule`].
 //! * The stall logic remembers what the thread issued even when a scheduled instruction took the
 //!   sub-unit and the regular one was discarded (the issuing side cannot know).
 //! * SFPCONFIG counts as reading `LReg[0]` for the hazard check exactly when its page's code
@@ -60,7 +68,8 @@ use sfpu_reference::isa::{Arch, Instr, Opcode, SubUnit, U, decode_ignoring_undra
 use sfpu_reference::outcome::{Clause, Outcome};
 
 use crate::exec::{self, Ctx, is_two_cycle_producer};
-use crate::state::{ALL, FastState};
+use crate::footprint::{self, Footprint};
+use crate::state::{ALL, Core, FastState};
 
 /// Most instructions that can be pending at once: at most one SFPLOADMACRO per issued instruction,
 /// four entries each, each living at most eight issued instructions (more only with lane-varying
@@ -76,6 +85,11 @@ const MAD: u8 = 1;
 const ROUND: u8 = 2;
 const STORE: u8 = 3;
 const LOAD: u8 = 4;
+
+/// [`FastMachine::finish_cycle`] flags: a scheduled SFPSWAP executed (`SFPLOADMACRO.md` (‡): Simple and
+/// Round quiet next cycle), a scheduled SFPSHFT2 in mode 2..4 executed (`SFPSHFT2.md`: an idle cycle).
+const QUIET_AFTER_SWAP: u8 = 1;
+const IDLE_AFTER_SHFT2: u8 = 2;
 
 /// Whether sub-unit `unit` can execute `op` (the table at the top of `SFPLOADMACRO.md`).
 fn can_execute(unit: u8, op: Opcode) -> bool {
@@ -218,10 +232,15 @@ pub struct FastMachine {
     prev_issued_writes: u32,
     /// A scheduled SFPSWAP executed on the previous cycle.
     prev_scheduled_swap: bool,
+    /// A scheduled SFPSHFT2 in mode 2, 3 or 4 executed on the previous cycle.
+    prev_scheduled_shft2: bool,
     /// Lanes whose `DISABLE_BACKDOOR_LOAD` an SFPCONFIG changed, until the next regular issue.
     dbl_changed: u32,
-    /// The execution trace, when enabled (the only allocation, and only on request).
+    /// The execution trace, when enabled (allocated only on request).
     trace: Option<Vec<TraceEvent>>,
+    /// Start-of-cycle, combined and per-instruction copies of state for cycles whose instructions
+    /// cannot run in place (allocated once, on the first such cycle).
+    scratch: Option<Box<[Core; 3]>>,
 }
 
 impl Default for FastMachine {
@@ -264,8 +283,10 @@ impl FastMachine {
             prev_two_cycle_writes: 0,
             prev_issued_writes: 0,
             prev_scheduled_swap: false,
+            prev_scheduled_shft2: false,
             dbl_changed: 0,
             trace: None,
+            scratch: None,
         }
     }
 
@@ -412,17 +433,17 @@ impl FastMachine {
         // of the thread's previous instruction (even if either was discarded: the thread's view of
         // a discarded instruction is unspecified, and it is treated as issued); at execution,
         // everything that executes against the results of everything that executed last cycle.
-        let issued_hazard =
-            issued.is_some_and(|r| first_cycle_reads(&r, &Ctx::REGULAR) & self.prev_issued_writes != 0);
+        let issued_hazard = self.prev_issued_writes != 0
+            && issued.is_some_and(|r| first_cycle_reads(&r, &Ctx::REGULAR) & self.prev_issued_writes != 0);
 
         // Fast path: only the regular instruction executes.
         if due == 0 {
-            let exec_hazard =
-                reg.is_some_and(|r| first_cycle_reads(&r.instr, &r.cx) & self.prev_two_cycle_writes != 0);
+            let exec_hazard = self.prev_two_cycle_writes != 0
+                && reg.is_some_and(|r| first_cycle_reads(&r.instr, &r.cx) & self.prev_two_cycle_writes != 0);
             if issued_hazard || exec_hazard {
                 out.note_all(Clause::Hazard);
             }
-            if let Some(r) = reg.filter(|_| self.prev_scheduled_swap) {
+            if let Some(r) = reg.filter(|_| self.prev_scheduled_swap || self.prev_scheduled_shft2) {
                 self.check_rules(&[r], out);
             }
             if let Some(r) = reg {
@@ -432,7 +453,7 @@ impl FastMachine {
                     self.dbl_changed |= dbl_before ^ s.lc().dbl;
                 }
             }
-            self.finish_cycle(issued, reg, &[], false);
+            self.finish_cycle(issued, reg, &[], 0);
             return;
         }
 
@@ -468,47 +489,83 @@ impl FastMachine {
         // 4. The SFPLOADMACRO rules on what executes together, and hazards.
         self.check_rules(order, out);
         if issued_hazard
-            || order.iter().any(|it| first_cycle_reads(&it.instr, &it.cx) & self.prev_two_cycle_writes != 0)
+            || (self.prev_two_cycle_writes != 0
+                && order
+                    .iter()
+                    .any(|it| first_cycle_reads(&it.instr, &it.cx) & self.prev_two_cycle_writes != 0))
         {
             out.note_all(Clause::Hazard);
         }
 
         // 5. Execute, every instruction seeing the start-of-cycle state.
+        let mut run = [0usize; CAPACITY + 1];
         let dbl_before = s.lc().dbl;
         let config_ran = order.iter().any(|it| matches!(it.instr, Instr::SFPCONFIG { .. }));
         if order.len() == 1 {
             self.execute_item(s, &order[0], out);
         } else {
-            let base = s.core();
-            let mut acc = base;
-            let mut conflict = false;
-            for it in order {
-                s.set_core(&base);
-                self.execute_item(s, it, out);
-                conflict |= acc.merge(&base, &s.core());
+            let mut fps = [Footprint { reads: 0, writes: 0 }; CAPACITY + 1];
+            let mut written = 0;
+            for (f, it) in fps.iter_mut().zip(order) {
+                *f = footprint::footprint(&it.instr, &it.cx, it.regular);
+                written |= f.writes;
             }
-            s.set_core(&acc);
-            if conflict {
-                out.note_all(Clause::LoadmacroRule);
+            let fps = &fps[..order.len()];
+            if let Some(n) = footprint::order(fps, &mut run).filter(|_| self.trace.is_none()) {
+                // Nothing is written twice, and every reader runs before the writer: running them
+                // one after the other on the live state is the same as the copies below. (Not while
+                // tracing, so that the trace keeps the sub-unit order.)
+                for &i in &run[..n] {
+                    self.execute_item(s, &order[i], out);
+                }
+            } else {
+                // Every instruction starts from the start-of-cycle values of what any of them may
+                // write (the rest is never written, so is the start-of-cycle state already); Dst
+                // needs no copy (see point 2 of the module docs).
+                let m = written & !footprint::DST;
+                let mut scratch = self.scratch.take().unwrap_or_default();
+                let [base, acc, after] = &mut *scratch;
+                s.save_core(base, m);
+                s.save_core(acc, m);
+                let mut conflict = false;
+                for it in order {
+                    s.restore_core(base, m);
+                    self.execute_item(s, it, out);
+                    s.save_core(after, m);
+                    conflict |= acc.merge(base, after, m);
+                }
+                s.restore_core(acc, m);
+                self.scratch = Some(scratch);
+                if conflict {
+                    out.note_all(Clause::LoadmacroRule);
+                }
             }
         }
         if config_ran {
             self.dbl_changed |= dbl_before ^ s.lc().dbl;
         }
-        let swap = order.iter().any(|it| !it.regular && it.instr.opcode() == Opcode::SFPSWAP);
-        self.finish_cycle(issued, reg, order, swap);
+        let mut quiet_next = 0u8;
+        for it in order.iter().filter(|it| !it.regular) {
+            match it.instr {
+                Instr::SFPSWAP { .. } => quiet_next |= QUIET_AFTER_SWAP,
+                Instr::SFPSHFT2 { Mod1, .. } if matches!(Mod1.get(), 2..=4) => quiet_next |= IDLE_AFTER_SHFT2,
+                _ => {}
+            }
+        }
+        self.finish_cycle(issued, reg, order, quiet_next);
     }
 
     /// Records what the next cycle needs to know about this one. `issued` is the instruction the
     /// thread issued (even if it was discarded, which the issuing side does not know), `reg` the
     /// one that executed, `scheduled_and_regular` everything that executed when that was more than
-    /// the regular instruction alone.
+    /// the regular instruction alone; `quiet_next` the [`QUIET_AFTER_SWAP`] / [`IDLE_AFTER_SHFT2`]
+    /// demands that this cycle's scheduled instructions make of the next one.
     fn finish_cycle(
         &mut self,
         issued: Option<Instr>,
         reg: Option<Item>,
         scheduled_and_regular: &[Item],
-        scheduled_swap: bool,
+        quiet_next: u8,
     ) {
         let mut w2 = 0u32;
         let executed = if scheduled_and_regular.is_empty() { reg.as_slice() } else { scheduled_and_regular };
@@ -522,7 +579,8 @@ impl FastMachine {
             _ => 0,
         };
         self.prev_two_cycle_writes = w2;
-        self.prev_scheduled_swap = scheduled_swap;
+        self.prev_scheduled_swap = quiet_next & QUIET_AFTER_SWAP != 0;
+        self.prev_scheduled_shft2 = quiet_next & IDLE_AFTER_SHFT2 != 0;
         self.stall = match issued {
             Some(r) => StallMemory {
                 writes: if is_two_cycle_producer(r.opcode()) { stall_writes(&r) } else { 0 },
@@ -695,14 +753,18 @@ impl FastMachine {
         }
     }
 
-    /// The constraints of `SFPLOADMACRO.md` on what executes together (spec §4.9 step 5).
+    /// The constraints of `SFPLOADMACRO.md` on what executes together (spec §4.9 step 5), and the
+    /// idle cycle `SFPSHFT2.md` asks for after a scheduled SFPSHFT2 in modes 2..4. `items` is
+    /// everything that executes this cycle (a discarded regular instruction is not in it).
     fn check_rules(&self, items: &[Item], out: &mut Outcome) {
-        let on = |unit: u8| -> Option<&Item> { items.iter().find(|it| it.unit == unit && !it.regular) };
         let real = |unit: u8| -> Option<&Item> {
             items.iter().find(|it| it.unit == unit && it.instr.opcode() != Opcode::SFPNOP)
         };
         let mut broken = false;
-        if let (Some(a), Some(b)) = (on(SIMPLE), on(ROUND))
+        // (†) Whatever executes on Simple and on Round, scheduled or regular: exactly one of the two
+        // has VD 16.
+        let executing = |unit: u8| items.iter().find(|it| it.unit == unit);
+        if let (Some(a), Some(b)) = (executing(SIMPLE), executing(ROUND))
             && (vd_of(a) == Some(16)) == (vd_of(b) == Some(16))
         {
             broken = true;
@@ -719,6 +781,13 @@ impl FastMachine {
         // regular instruction discarded by a scheduled SFPNOP is not in `items` (decision
         // "machine" #2: the collision is reported, the rule holds).
         if self.prev_scheduled_swap && (real(SIMPLE).is_some() || real(ROUND).is_some()) {
+            broken = true;
+        }
+        // After a scheduled SFPSHFT2 in modes 2..4, no sub-unit (load included) may execute
+        // anything but SFPNOP.
+        if self.prev_scheduled_shft2
+            && [LOAD, SIMPLE, MAD, ROUND, STORE].into_iter().any(|u| real(u).is_some())
+        {
             broken = true;
         }
         if broken {

@@ -19,6 +19,7 @@
 //! * `Dst` and the addressing state reuse the reference crate's plain data types (allowed by the
 //!   project's independence rules), so the conversion is a copy.
 
+use crate::footprint::{self, Locations};
 use sfpu_reference::state::{
     Addressing, Dst, FLAG_STACK_CAPACITY, FlagStack, FlagStackEntry, LaneConfig, LoadMacroConfig, Misc,
     ResetValues, State,
@@ -458,8 +459,9 @@ impl FastState {
 
 /// Everything in [`FastState`] except Dst: what one instruction of a multi-instruction cycle can
 /// change besides Dst. A plain `Copy` value (a few KB), used by the machine to give every
-/// instruction of a cycle the start-of-cycle view without cloning the 32 KB Dst.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// instruction of a cycle the start-of-cycle view without cloning the 32 KB Dst; only the parts
+/// some instruction of the cycle may write are copied ([`crate::footprint::Locations`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Core {
     pub lreg: [[u32; 32]; 17],
     pub lane_flags: u32,
@@ -472,41 +474,68 @@ pub(crate) struct Core {
 }
 
 impl FastState {
-    /// The non-Dst state.
-    pub(crate) fn core(&self) -> Core {
-        Core {
-            lreg: self.lreg,
-            lane_flags: self.lane_flags,
-            use_flags: self.use_flags,
-            stack: self.stack,
-            lane_config: self.lane_config,
-            lmc: self.lmc,
-            prng: self.prng,
-            addressing: self.addressing,
+    /// Copies the parts of the non-Dst state in `m` (see [`crate::footprint`]) into `c`.
+    pub(crate) fn save_core(&self, c: &mut Core, m: Locations) {
+        let mut regs = m & 0x1_FFFF;
+        while regs != 0 {
+            let r = regs.trailing_zeros() as usize;
+            regs &= regs - 1;
+            c.lreg[r] = self.lreg[r];
+        }
+        if m & footprint::PREDICATION != 0 {
+            c.lane_flags = self.lane_flags;
+            c.use_flags = self.use_flags;
+            c.stack = self.stack;
+        }
+        if m & footprint::LANE_CONFIG != 0 {
+            c.lane_config = self.lane_config;
+        }
+        if m & footprint::MACRO_CONFIG != 0 {
+            c.lmc = self.lmc;
+        }
+        if m & footprint::PRNG != 0 {
+            c.prng = self.prng;
+        }
+        if m & (footprint::RWC | footprint::ADDR_CONFIG) != 0 {
+            c.addressing = self.addressing;
         }
     }
 
-    /// Replaces the non-Dst state.
-    pub(crate) fn set_core(&mut self, c: &Core) {
-        self.lreg = c.lreg;
-        self.lane_flags = c.lane_flags;
-        self.use_flags = c.use_flags;
-        self.stack = c.stack;
-        if self.lane_config != c.lane_config {
+    /// Replaces the parts of the non-Dst state in `m` with those of `c`.
+    pub(crate) fn restore_core(&mut self, c: &Core, m: Locations) {
+        let mut regs = m & 0x1_FFFF;
+        while regs != 0 {
+            let r = regs.trailing_zeros() as usize;
+            regs &= regs - 1;
+            self.lreg[r] = c.lreg[r];
+        }
+        if m & footprint::PREDICATION != 0 {
+            self.lane_flags = c.lane_flags;
+            self.use_flags = c.use_flags;
+            self.stack = c.stack;
+        }
+        if m & footprint::LANE_CONFIG != 0 && self.lane_config != c.lane_config {
             self.lane_config = c.lane_config;
             self.lc = LaneConfigMasks::derive(&self.lane_config);
         }
-        self.lmc = c.lmc;
-        self.prng = c.prng;
-        self.addressing = c.addressing;
+        if m & footprint::MACRO_CONFIG != 0 {
+            self.lmc = c.lmc;
+        }
+        if m & footprint::PRNG != 0 {
+            self.prng = c.prng;
+        }
+        if m & (footprint::RWC | footprint::ADDR_CONFIG) != 0 {
+            self.addressing = c.addressing;
+        }
     }
 }
 
 impl Core {
     /// Folds the changes `after` made relative to `base` into `self` (which started as `base`
-    /// and may hold other instructions' changes). Returns whether some location was changed to
-    /// two different values.
-    pub(crate) fn merge(&mut self, base: &Core, after: &Core) -> bool {
+    /// and may hold other instructions' changes), looking only at the parts in `m` (the others
+    /// are not kept up to date in these copies). Returns whether some location was changed to two
+    /// different values.
+    pub(crate) fn merge(&mut self, base: &Core, after: &Core, m: Locations) -> bool {
         let mut conflict = false;
         // Word locations (an LReg lane, a configuration word, a PRNG state): a conflict is two
         // instructions changing the same word to different values; the later one wins.
@@ -532,25 +561,38 @@ impl Core {
                 }
             }
         }
-        for r in 0..17 {
+        let mut regs = m & 0x1_FFFF;
+        while regs != 0 {
+            let r = regs.trailing_zeros() as usize;
+            regs &= regs - 1;
             words(&mut self.lreg[r], &base.lreg[r], &after.lreg[r], &mut conflict);
         }
-        // One lane's flag is one location, as in the reference (per-lane `bool`s).
-        let mut f = [self.lane_flags, self.use_flags];
-        bits(&mut f, &[base.lane_flags, base.use_flags], &[after.lane_flags, after.use_flags], &mut conflict);
-        self.lane_flags = f[0];
-        self.use_flags = f[1];
-        bits(&mut self.stack.flags, &base.stack.flags, &after.stack.flags, &mut conflict);
-        bits(&mut self.stack.uses, &base.stack.uses, &after.stack.uses, &mut conflict);
-        bits(&mut self.stack.occ, &base.stack.occ, &after.stack.occ, &mut conflict);
-        words(&mut self.lane_config, &base.lane_config, &after.lane_config, &mut conflict);
-        for k in 0..4 {
-            words(&mut self.lmc.template[k], &base.lmc.template[k], &after.lmc.template[k], &mut conflict);
-            words(&mut self.lmc.sequence[k], &base.lmc.sequence[k], &after.lmc.sequence[k], &mut conflict);
+        if m & footprint::PREDICATION != 0 {
+            // One lane's flag is one location, as in the reference (per-lane `bool`s).
+            let mut f = [self.lane_flags, self.use_flags];
+            let (b, a) = ([base.lane_flags, base.use_flags], [after.lane_flags, after.use_flags]);
+            bits(&mut f, &b, &a, &mut conflict);
+            self.lane_flags = f[0];
+            self.use_flags = f[1];
+            bits(&mut self.stack.flags, &base.stack.flags, &after.stack.flags, &mut conflict);
+            bits(&mut self.stack.uses, &base.stack.uses, &after.stack.uses, &mut conflict);
+            bits(&mut self.stack.occ, &base.stack.occ, &after.stack.occ, &mut conflict);
         }
-        words(&mut self.lmc.misc, &base.lmc.misc, &after.lmc.misc, &mut conflict);
-        words(&mut self.prng, &base.prng, &after.prng, &mut conflict);
-        if after.addressing != base.addressing {
+        if m & footprint::LANE_CONFIG != 0 {
+            words(&mut self.lane_config, &base.lane_config, &after.lane_config, &mut conflict);
+        }
+        if m & footprint::MACRO_CONFIG != 0 {
+            for k in 0..4 {
+                let (t, q) = (&mut self.lmc.template[k], &mut self.lmc.sequence[k]);
+                words(t, &base.lmc.template[k], &after.lmc.template[k], &mut conflict);
+                words(q, &base.lmc.sequence[k], &after.lmc.sequence[k], &mut conflict);
+            }
+            words(&mut self.lmc.misc, &base.lmc.misc, &after.lmc.misc, &mut conflict);
+        }
+        if m & footprint::PRNG != 0 {
+            words(&mut self.prng, &base.prng, &after.prng, &mut conflict);
+        }
+        if m & (footprint::RWC | footprint::ADDR_CONFIG) != 0 && after.addressing != base.addressing {
             if self.addressing != base.addressing && self.addressing != after.addressing {
                 conflict = true;
             }

@@ -190,8 +190,11 @@ mod decisions {
     }
     const SEL_NOP: u32 = 2;
     const T0: u32 = 4;
+    const T1: u32 = 5;
     /// Sequence byte bit 7: the macro's VD goes to VB (the template's VC is kept).
     const VB: u32 = 0x80;
+    /// Sequence byte bit 6: the result goes to `LReg[16]`.
+    const L16: u32 = 0x40;
 
     /// The reset state (`ResetValues::ZEROS`: every lane enabled, `DISABLE_BACKDOOR_LOAD` clear)
     /// with the same `LoadMacroConfig` in every lane.
@@ -287,5 +290,61 @@ mod decisions {
         assert_eq!(cycle, 2);
         assert_ne!(outs[1].lanes(Clause::LoadmacroRule), 0, "{}", outs[1]);
         assert_eq!(s.LReg[5], [0x40E0_0000; LANES]);
+    }
+
+    /// `SFPSHFT2.md` "Instruction scheduling": automatic stalling does not apply to a scheduled
+    /// SFPSHFT2, and after one in mode 2, 3 or 4 software must leave an idle cycle (decision: only
+    /// SFPNOP executes anywhere in the Vector Unit, as the stall logic enforces for a regular one).
+    /// Cycle 1: macro 0 schedules `SFPSHFT2(0, 0, 0, mode)` on Round (Sequence byte 2: template 1,
+    /// delay 0, result to L16) for cycle 2, when an SFPNOP issues. Cycle 3: `third`.
+    #[test]
+    fn scheduled_sfpshft2_in_modes_2_3_4_wants_an_idle_next_cycle() {
+        let iadd = instr("TTI_SFPIADD(1, 6, 6, 5)");
+        let nop = instr("TTI_SFPNOP");
+        for mode in 0..=6u32 {
+            let shft2 = instr(&format!("TTI_SFPSHFT2(0, 0, 0, {mode})"));
+            let st =
+                state([encode(&iadd), encode(&shft2), 0, 0], [(L16 | at(T1, 0)) << 16, at(SEL_NOP, 0), 0, 0]);
+            let rule = (2..=4).contains(&mode);
+            for third in [instr("TTI_SFPIADD(1, 6, 6, 5)"), instr("TTI_SFPLOADI(6, 2, 0x55)")] {
+                let (outs, _, cycle) = both(&st, &[lm(0, 1, 0), nop, third]);
+                assert_eq!(cycle, 3, "no stall");
+                assert_eq!(outs[1].lanes(Clause::LoadmacroRule), 0, "mode {mode}: {}", outs[1]);
+                assert_eq!(
+                    outs[2].lanes(Clause::LoadmacroRule) != 0,
+                    rule,
+                    "mode {mode}, {third}: {}",
+                    outs[2]
+                );
+            }
+            let (outs, _, _) = both(&st, &[lm(0, 1, 0), nop, nop]);
+            assert!(outs[2].is_defined(), "mode {mode}: {}", outs[2]);
+            // Macro 1 (cycle 2) schedules an SFPNOP on Simple for cycle 3: the regular SFPIADD is
+            // discarded, the cycle stays idle.
+            let (outs, _, _) = both(&st, &[lm(0, 1, 0), lm(1, 5, 4), iadd]);
+            assert_eq!(outs[2].lanes(Clause::LoadmacroCollision), u32::MAX, "{}", outs[2]);
+            assert_eq!(outs[2].lanes(Clause::LoadmacroRule), 0, "mode {mode}: {}", outs[2]);
+        }
+    }
+
+    /// `SFPLOADMACRO.md` (†): a Simple and a Round instruction executing in the same cycle need
+    /// exactly one `VD == 16`, whether they were scheduled or issued. A regular instruction's VD
+    /// field is at most 15. Cycle 1: macro 0 schedules `SFPSHFT2(4, 0, 0, 6)` (SHFT_IMM) on Round
+    /// for cycle 2 with bit 7 (VB := the loaded register) and, if `l16`, result to L16. Cycle 2: a
+    /// regular SFPIADD goes to Simple.
+    #[test]
+    fn a_regular_simple_instruction_pairs_with_a_scheduled_round_one() {
+        let shft2 = instr("TTI_SFPSHFT2(4, 0, 0, 6)");
+        let iadd = instr("TTI_SFPIADD(1, 6, 6, 5)");
+        for (l16, rule) in [(0, true), (L16, false)] {
+            let st = state([0, encode(&shft2), 0, 0], [(l16 | VB | at(T1, 0)) << 16, 0, 0, 0]);
+            let (outs, _, _) = both(&st, &[lm(0, 1, 0), iadd]);
+            assert_eq!(outs[1].lanes(Clause::LoadmacroRule) != 0, rule, "{}", outs[1]);
+            assert_eq!(outs[1].lanes(Clause::LoadmacroCollision), 0, "{}", outs[1]);
+        }
+        // The other way round: a scheduled SFPIADD on Simple (not to L16) and a regular SFPSHFT2.
+        let st = state([encode(&iadd), 0, 0, 0], [at(T0, 0), 0, 0, 0]);
+        let (outs, _, _) = both(&st, &[lm(0, 1, 0), instr("TTI_SFPSHFT2(4, 0, 6, 6)")]);
+        assert_ne!(outs[1].lanes(Clause::LoadmacroRule), 0, "{}", outs[1]);
     }
 }

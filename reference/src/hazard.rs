@@ -44,7 +44,9 @@ pub fn is_two_cycle_producer(instr: &Instr) -> bool {
 }
 
 /// Whether the instruction blocks the next cycle for anything but SFPNOP (SFPSWAP, and SFPSHFT2
-/// modes 2, 3 and 4: `SFPSWAP.md`, `SFPSHFT2.md`).
+/// modes 2, 3 and 4: `SFPSWAP.md`, `SFPSHFT2.md`). For a regular instruction the stall logic
+/// enforces it; for one SFPLOADMACRO scheduled it does not, and the [`Machine`](crate::Machine)
+/// reports a busy next cycle instead (`LoadmacroRule`).
 pub fn blocks_next_cycle(instr: &Instr) -> bool {
     match instr {
         Instr::SFPSWAP { .. } => true,

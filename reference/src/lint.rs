@@ -1,5 +1,7 @@
 //! Checks a program against the scheduling rules software must obey (spec §4.12 and the
-//! SFPLOADMACRO rules of §4.9), naming each violated rule with its line.
+//! SFPLOADMACRO rules of §4.9, including the idle cycle `SFPSHFT2.md` asks for after a scheduled
+//! SFPSHFT2 in modes 2..4, and the Simple/Round `VD == 16` pairing of a scheduled instruction with
+//! a regular one), naming each violated rule with its line.
 //!
 //! The checks are the [`Machine`]'s: the program is run on a copy of the state, instruction by
 //! instruction, and every hazard, collision or SFPLOADMACRO rule the machine reports is attributed

@@ -5,7 +5,10 @@
 //!
 //! Transcribes tt-isa-documentation BlackholeA0 `SFPLOADMACRO.md`
 //! (@ `f7fda211c86e1977ff430076cf52b96a7aba8cca`) § "Functional model" and its timing paragraphs,
-//! and the "Instruction scheduling" sections cited in [`hazard`](crate::hazard). Spec:
+//! and the "Instruction scheduling" sections cited in [`hazard`](crate::hazard), including the
+//! cautions of `SFPSWAP.md` (@ `585749d1dcc6bcc56f1d6ff2dd6b72682d57fcd1`) and `SFPSHFT2.md`
+//! (@ `135471044308278122aec9664bd5f0935429205f`) on those instructions inside SFPLOADMACRO
+//! sequences. Spec:
 //! `blackhole-sfpu.md` §4.9, §4.12.
 //!
 //! Model of a cycle (the pages describe the rules, not a pipeline, so the parts below that are
@@ -160,6 +163,9 @@ pub struct Machine {
     unprotected_writes: u32,
     /// A scheduled SFPSWAP executed in the previous cycle (its next cycle must be quiet).
     swap_last_cycle: bool,
+    /// A scheduled SFPSHFT2 in mode 2, 3 or 4 executed in the previous cycle (its next cycle
+    /// must be idle).
+    shft2_last_cycle: bool,
     trace: Option<Vec<TraceEvent>>,
 }
 
@@ -339,6 +345,11 @@ impl Machine {
         self.unprotected_writes = unprotected;
         self.swap_last_cycle =
             due.iter().any(|p| p.unit == SubUnit::Simple && p.instr.opcode() == Opcode::SFPSWAP);
+        self.shft2_last_cycle = due.iter().any(|p| {
+            p.unit == SubUnit::Round
+                && matches!(p.instr, Instr::SFPSHFT2 { .. })
+                && hazard::blocks_next_cycle(&p.instr)
+        });
 
         // 3. Count down, then add what SFPLOADMACRO scheduled this cycle.
         let per_instruction = self.pending.iter().any(|p| p.kind == DelayKind::WaitForElapsedInstructions);
@@ -381,15 +392,28 @@ impl Machine {
         }
     }
 
-    /// The constraints of `SFPLOADMACRO.md` on what executes together (spec §4.9 step 5).
+    /// The constraints of `SFPLOADMACRO.md` on what executes together (spec §4.9 step 5), and the
+    /// caution of `SFPSHFT2.md` on SFPSHFT2 inside SFPLOADMACRO sequences.
     fn check_cycle_rules(&self, due: &[Scheduled], regular: Option<&Instr>, out: &mut Outcome) {
         let on = |unit: SubUnit| due.iter().find(|p| p.unit == unit);
-        // (†) Simple and Round in the same cycle: exactly one of them has VD == 16.
-        if let (Some(a), Some(b)) = (on(SubUnit::Simple), on(SubUnit::Round)) {
-            let is16 = |p: &Scheduled| p.cx.VD == Some(16);
-            if is16(a) == is16(b) {
-                out.note_all(Clause::LoadmacroRule);
+        // The regular instruction executes unless a scheduled one arrives at its sub-unit
+        // (`SFPLOADMACRO.md`: "the regular instruction is silently discarded").
+        let regular_executes = regular.filter(|r| on(r.opcode().sub_unit()).is_none());
+        // (†) `SFPLOADMACRO.md`: a Simple and a Round instruction executing in the same cycle must
+        // have exactly one VD == 16 between them. What executes on a sub-unit is the scheduled
+        // instruction if one arrived there, else the regular one issued to it. A scheduled
+        // instruction's VD is the macro logic's override; a regular one's is its 4-bit field,
+        // never 16 (only SFPLOADMACRO reaches LReg[16]).
+        let executes_vd16 = |unit: SubUnit| -> Option<bool> {
+            match on(unit) {
+                Some(p) => Some(p.cx.VD == Some(16)),
+                None => regular_executes.filter(|r| r.opcode().sub_unit() == unit).map(|_| false),
             }
+        };
+        if let (Some(a), Some(b)) = (executes_vd16(SubUnit::Simple), executes_vd16(SubUnit::Round))
+            && a == b
+        {
+            out.note_all(Clause::LoadmacroRule);
         }
         // (‡) SFPSWAP on Simple needs SFPNOP on MAD in the same cycle ...
         if on(SubUnit::Simple).is_some_and(|p| p.instr.opcode() == Opcode::SFPSWAP)
@@ -404,16 +428,30 @@ impl Machine {
         // takes priority"), so the sub-unit executes the SFPNOP and the rule holds; the discarding
         // itself is reported as `LoadmacroCollision`. Only a regular instruction that executes
         // (nothing scheduled on its sub-unit) makes the sub-unit busy.
-        if self.swap_last_cycle {
-            let busy = |unit: SubUnit| match on(unit) {
-                Some(p) => p.instr.opcode() != Opcode::SFPNOP,
-                None => {
-                    regular.is_some_and(|r| r.opcode().sub_unit() == unit && r.opcode() != Opcode::SFPNOP)
-                }
-            };
-            if busy(SubUnit::Simple) || busy(SubUnit::Round) {
-                out.note_all(Clause::LoadmacroRule);
-            }
+        let busy = |unit: SubUnit| match on(unit) {
+            Some(p) => p.instr.opcode() != Opcode::SFPNOP,
+            None => regular_executes
+                .is_some_and(|r| r.opcode().sub_unit() == unit && r.opcode() != Opcode::SFPNOP),
+        };
+        if self.swap_last_cycle && (busy(SubUnit::Simple) || busy(SubUnit::Round)) {
+            out.note_all(Clause::LoadmacroRule);
+        }
+        // `SFPSHFT2.md` "Instruction scheduling": automatic stalling does not apply to an SFPSHFT2
+        // that SFPLOADMACRO scheduled, and after one in mode SUBVEC_SHFLROR1_AND_COPY4,
+        // SUBVEC_SHFLROR1 or SUBVEC_SHFLSHR1 (2, 3, 4) software must leave at least one idle cycle.
+        // Decision: "idle" is read as what the stall logic enforces after a regular SFPSHFT2 of
+        // those modes, a cycle on which the Vector Unit accepts nothing but SFPNOP: the whole unit,
+        // all five sub-units including the load sub-unit (SFPLOAD, SFPLOADI, SFPLOADMACRO),
+        // executes nothing but SFPNOP on the next cycle. As for SFPSWAP above (decision "machine"
+        // #2), what counts is what executes: a scheduled SFPNOP keeps its sub-unit idle even if it
+        // discards a regular instruction (the collision is reported on its own). Broken, the rule
+        // is reported as `LoadmacroRule`, the clause of the SFPSWAP rule.
+        if self.shft2_last_cycle
+            && [SubUnit::Load, SubUnit::Simple, SubUnit::MAD, SubUnit::Round, SubUnit::Store]
+                .into_iter()
+                .any(busy)
+        {
+            out.note_all(Clause::LoadmacroRule);
         }
     }
 

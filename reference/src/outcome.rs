@@ -171,7 +171,7 @@ clauses! {
         "a software-managed scheduling rule (spec §4.12) was violated; results that depend on it are unspecified"),
     /// An SFPLOADMACRO scheduling rule was violated.
     LoadmacroRule = (Unspecified, "loadmacro-rule", "§6.3 item 25",
-        "an SFPLOADMACRO scheduling constraint (spec §4.9 step 5) was violated"),
+        "an SFPLOADMACRO scheduling constraint (spec §4.9 step 5; SFPSHFT2.md's idle cycle after a scheduled SFPSHFT2) was violated"),
     /// A regular instruction was discarded because a scheduled one took its sub-unit.
     LoadmacroCollision = (Unspecified, "loadmacro-collision", "§6.3 item 25",
         "a regular instruction was discarded by an SFPLOADMACRO-scheduled instruction on the same sub-unit"),
@@ -180,12 +180,11 @@ clauses! {
         "SFPLOADMACRO-scheduled SFPSTORE with MOD0_FMT_INT32_ALL: whether it still advances the Sp RWC is not stated"),
     /// SFPCONFIG writing the LReg[12] immediate constant.
     SfpconfigVd12Constant = (Unspecified, "sfpconfig-vd12-constant", "§6.3 item 26",
-        "SFPCONFIG VD=12 immediate constant: upstream 0x37800000 vs 0x3B000000 elsewhere"),
+        "SFPCONFIG VD=12 immediate constant: upstream revisions disagree (0x37800000 @ 47385dd, 0x3B000000 @ f916ebc3)"),
 }
 
 /// The number of [`Clause`]s.
 const CLAUSES: usize = Clause::ALL.len();
-const _: () = assert!(CLAUSES <= 64, "the clause set of an Outcome is a u64");
 
 /// The specification's verdict on one executed instruction (or program).
 ///
@@ -193,20 +192,19 @@ const _: () = assert!(CLAUSES <= 64, "the clause set of an Outcome is a u64");
 /// with bit `i` for lane `i` ([`ALL_LANES`] when the clause is not per lane). Notes are kept
 /// sorted by clause, so two outcomes with the same notes compare equal.
 ///
-/// Representation: a fixed array of lane masks indexed by clause, plus the set of clauses present
-/// (invariant: a clause is present exactly when its mask is non-zero). Nothing is allocated, so
-/// recording a note on the models' hot paths costs two ORs.
+/// Representation: a fixed array of lane masks indexed by clause; a clause is noted exactly when
+/// its mask is non-zero. Nothing is allocated, recording a note is one OR, and the whole value is
+/// small enough (under 128 bytes) to be copied with a few vector moves rather than a `memcpy`
+/// call, which matters because the models return one per instruction.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Outcome {
-    /// Bit `c` set: `Clause::ALL[c]` is noted.
-    present: u64,
     /// The lanes of each clause, indexed by declaration order (0 when not noted).
     lanes: [u32; CLAUSES],
 }
 
 impl Default for Outcome {
     fn default() -> Outcome {
-        Outcome { present: 0, lanes: [0; CLAUSES] }
+        Outcome { lanes: [0; CLAUSES] }
     }
 }
 
@@ -220,7 +218,7 @@ impl Outcome {
     /// Whether the documentation fully defines the effect.
     #[inline]
     pub fn is_defined(&self) -> bool {
-        self.present == 0
+        self.lanes.iter().fold(0, |acc, &l| acc | l) == 0
     }
 
     /// Records that `clause` applies to the lanes in `lanes`. A zero mask records nothing.
@@ -229,7 +227,6 @@ impl Outcome {
         if lanes != 0 {
             let c = clause as usize;
             self.lanes[c] |= lanes;
-            self.present |= 1 << c;
         }
     }
 
@@ -247,15 +244,7 @@ impl Outcome {
 
     /// The notes, sorted by clause.
     pub fn notes(&self) -> impl Iterator<Item = (Clause, u32)> + '_ {
-        let mut rest = self.present;
-        std::iter::from_fn(move || {
-            if rest == 0 {
-                return None;
-            }
-            let c = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            Some((Clause::ALL[c], self.lanes[c]))
-        })
+        Clause::ALL.iter().zip(self.lanes.iter()).filter(|(_, l)| **l != 0).map(|(&c, &l)| (c, l))
     }
 
     /// The lanes `clause` was recorded for (0 if it was not).
@@ -267,11 +256,8 @@ impl Outcome {
     /// Adds every note of `other` to `self`.
     #[inline]
     pub fn merge(&mut self, other: &Outcome) {
-        if other.present != 0 {
-            self.present |= other.present;
-            for (a, b) in self.lanes.iter_mut().zip(other.lanes.iter()) {
-                *a |= *b;
-            }
+        for (a, b) in self.lanes.iter_mut().zip(other.lanes.iter()) {
+            *a |= *b;
         }
     }
 
@@ -302,6 +288,30 @@ impl fmt::Display for Outcome {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Kept small on purpose (see the representation note on [`Outcome`]): with more clauses than
+    /// fit in 128 bytes, every `step` would copy its outcome through a `memcpy` call. If a new
+    /// clause trips this, consider a representation that keeps the common empty case cheap.
+    #[test]
+    fn an_outcome_fits_in_128_bytes() {
+        assert!(size_of::<Outcome>() <= 128, "{} bytes", size_of::<Outcome>());
+    }
+
+    #[test]
+    fn notes_merge_and_definedness() {
+        let mut a = Outcome::defined();
+        assert!(a.is_defined());
+        a.note(Clause::ALL[3], 0);
+        assert!(a.is_defined(), "an empty lane mask records nothing");
+        a.note(Clause::ALL[3], 0b101);
+        let mut b = Outcome::defined();
+        b.note(Clause::ALL[1], ALL_LANES);
+        b.note(Clause::ALL[3], 0b010);
+        a.merge(&b);
+        let notes: Vec<_> = a.notes().collect();
+        assert_eq!(notes, vec![(Clause::ALL[1], ALL_LANES), (Clause::ALL[3], 0b111)]);
+        assert!(!a.is_defined());
+    }
 
     #[test]
     fn ids_are_unique_and_round_trip() {

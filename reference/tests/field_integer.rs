@@ -1074,6 +1074,21 @@ fn sfpshft_reserved_mod1_are_noncontractual_with_the_documented_silicon_result()
 // Properties shared by every instruction in this file.
 // ------------------------------------------------------------------------------------------------
 
+/// One lane's inputs of a [`Form`]: `LReg[VC = 1]`, `LReg[2]` (the `VB` field of SFPAND/SFPOR),
+/// the old `LReg[VD]` and the old `LaneFlags`.
+#[derive(Clone, Copy)]
+struct Lane {
+    vc: u32,
+    l2: u32,
+    vd: u32,
+    flag: bool,
+}
+
+/// A form's result in one enabled lane, written here from spec §3.6-§3.16 (the pages'
+/// functional models) independently of the code under test: the new `LReg[VD]` and `LaneFlags`
+/// (for `VD < 8`).
+type Model = Box<dyn Fn(Lane) -> (u32, bool)>;
+
 /// One instruction form with VC = 1, VB = 2 and the given VD.
 struct Form {
     text: String,
@@ -1081,44 +1096,133 @@ struct Form {
     reads_vd: bool,
     /// SFPSHFT reserved Mod1 (noted as `SfpshftReservedMod1`).
     reserved: bool,
+    /// The result in an enabled lane.
+    model: Model,
+}
+
+/// `SFPEXEXP` / `SFPLZ` / `SFPIADD` flag update: `set` replaces the flag, then `invert` inverts it.
+fn flag_rule(old: bool, set: Option<bool>, invert: bool) -> bool {
+    set.unwrap_or(old) ^ invert
 }
 
 fn forms(vd: usize) -> Vec<Form> {
     let mut v = Vec::new();
-    let mut add = |text: String, reads_vd: bool| v.push(Form { text, reads_vd, reserved: false });
-    for m in [0, 1] {
-        add(format!("TTI_SFPDIVP2(0x85, 1, {vd}, {m})"), false);
+    let mut add =
+        |text: String, reads_vd: bool, model: Model| v.push(Form { text, reads_vd, reserved: false, model });
+    // §3.6 SFPDIVP2, Imm8 0x85: replace the exponent, or (ADD) add 0x85 to it modulo 256 unless it
+    // is 255.
+    for m in [0u32, 1] {
+        let model: Model = Box::new(move |x: Lane| {
+            let e = (x.vc >> 23) & 0xFF;
+            let e = if m & 1 == 0 {
+                0x85
+            } else if e == 255 {
+                e
+            } else {
+                (e + 0x85) & 0xFF
+            };
+            ((x.vc & 0x807F_FFFF) | e << 23, x.flag)
+        });
+        add(format!("TTI_SFPDIVP2(0x85, 1, {vd}, {m})"), false, model);
     }
-    for m in [0, 1, 2, 3, 8, 9, 10, 11] {
-        add(format!("TTI_SFPEXEXP(0, 1, {vd}, {m})"), false);
+    // §3.7 SFPEXEXP: exponent field, minus 127 unless NODEBIAS (bit 0); bit 1 sets the flag to
+    // "negative", bit 3 inverts it.
+    for m in [0u32, 1, 2, 3, 8, 9, 10, 11] {
+        let model: Model = Box::new(move |x: Lane| {
+            let r = ((x.vc >> 23) & 0xFF) as i32 - if m & 1 != 0 { 0 } else { 127 };
+            (r as u32, flag_rule(x.flag, (m & 2 != 0).then_some(r < 0), m & 8 != 0))
+        });
+        add(format!("TTI_SFPEXEXP(0, 1, {vd}, {m})"), false, model);
     }
-    for m in [0, 1] {
-        add(format!("TTI_SFPEXMAN(0, 1, {vd}, {m})"), false);
+    // §3.8 SFPEXMAN: the mantissa, with the hidden bit unless PAD9 (bit 0).
+    for m in [0u32, 1] {
+        let model: Model =
+            Box::new(move |x: Lane| ((if m & 1 != 0 { 0 } else { 1 << 23 }) | (x.vc & 0x7F_FFFF), x.flag));
+        add(format!("TTI_SFPEXMAN(0, 1, {vd}, {m})"), false, model);
     }
-    for (m, reads) in [(0, true), (1, false), (2, true), (3, false)] {
-        add(format!("TTI_SFPSETEXP(0x81, 1, {vd}, {m})"), reads);
+    // §3.9 SFPSETEXP, Imm8 0x81: exponent from Imm8 (bit 0), VD's exponent (bit 1) or VD's low byte.
+    for (m, reads) in [(0u32, true), (1, false), (2, true), (3, false)] {
+        let model: Model = Box::new(move |x: Lane| {
+            let e = if m & 1 != 0 {
+                0x81
+            } else if m & 2 != 0 {
+                (x.vd >> 23) & 0xFF
+            } else {
+                x.vd & 0xFF
+            };
+            ((x.vc & 0x807F_FFFF) | e << 23, x.flag)
+        });
+        add(format!("TTI_SFPSETEXP(0x81, 1, {vd}, {m})"), reads, model);
     }
-    for (m, reads) in [(0, true), (1, false)] {
-        add(format!("TTI_SFPSETMAN(0xABC, 1, {vd}, {m})"), reads);
+    // §3.10 SFPSETMAN, Imm12 0xABC: mantissa Imm12 << 11 (bit 0) or VD's low 23 bits.
+    for (m, reads) in [(0u32, true), (1, false)] {
+        let model: Model = Box::new(move |x: Lane| {
+            let man = if m & 1 != 0 { 0xABC << 11 } else { x.vd & 0x7F_FFFF };
+            ((x.vc & 0xFF80_0000) | man, x.flag)
+        });
+        add(format!("TTI_SFPSETMAN(0xABC, 1, {vd}, {m})"), reads, model);
     }
-    for (imm, m, reads) in [(0, 0, true), (1, 0, true), (0, 1, false), (1, 1, false)] {
-        add(format!("TTI_SFPSETSGN({imm}, 1, {vd}, {m})"), reads);
+    // §3.11 SFPSETSGN: sign from Imm1 (bit 0) or VD's sign, on VC's magnitude.
+    for (imm, m, reads) in [(0u32, 0u32, true), (1, 0, true), (0, 1, false), (1, 1, false)] {
+        let model: Model = Box::new(move |x: Lane| {
+            let sign = if m & 1 != 0 { imm } else { x.vd >> 31 };
+            (sign << 31 | (x.vc & 0x7FFF_FFFF), x.flag)
+        });
+        add(format!("TTI_SFPSETSGN({imm}, 1, {vd}, {m})"), reads, model);
     }
-    for m in [0, 1] {
-        add(format!("TTI_SFPABS(0, 1, {vd}, {m})"), false);
+    // §3.12 SFPABS: FLOAT (bit 0) clears the sign except of a negative NaN; integer mode negates
+    // (two's complement, 0x80000000 unchanged).
+    for m in [0u32, 1] {
+        let model: Model = Box::new(move |x: Lane| {
+            let r = if x.vc < 0x8000_0000 {
+                x.vc
+            } else if m & 1 != 0 {
+                if x.vc > 0xFF80_0000 { x.vc } else { x.vc & 0x7FFF_FFFF }
+            } else {
+                x.vc.wrapping_neg()
+            };
+            (r, x.flag)
+        });
+        add(format!("TTI_SFPABS(0, 1, {vd}, {m})"), false, model);
     }
-    for op in ["SFPAND", "SFPOR"] {
-        add(format!("TTI_{op}(2, 1, {vd}, 0)"), true);
-        add(format!("TTI_{op}(2, 1, {vd}, 1)"), false);
+    // §3.13 SFPAND / SFPOR: VC with VB (USE_VB, bit 0; VB field 2) or VD; SFPXOR: VD ^ VC;
+    // SFPNOT: ~VC.
+    for (op, or) in [("SFPAND", false), ("SFPOR", true)] {
+        for m in [0u32, 1] {
+            let model: Model = Box::new(move |x: Lane| {
+                let src = if m & 1 != 0 { x.l2 } else { x.vd };
+                (if or { src | x.vc } else { src & x.vc }, x.flag)
+            });
+            add(format!("TTI_{op}(2, 1, {vd}, {m})"), m == 0, model);
+        }
     }
-    add(format!("TTI_SFPXOR(0, 1, {vd}, 0)"), true);
-    add(format!("TTI_SFPNOT(0, 1, {vd}, 0)"), false);
-    for m in [0, 1, 2, 4, 6, 8, 10, 12, 14] {
-        add(format!("TTI_SFPLZ(0, 1, {vd}, {m})"), false);
+    add(format!("TTI_SFPXOR(0, 1, {vd}, 0)"), true, Box::new(|x: Lane| (x.vd ^ x.vc, x.flag)));
+    add(format!("TTI_SFPNOT(0, 1, {vd}, 0)"), false, Box::new(|x: Lane| (!x.vc, x.flag)));
+    // §3.14 SFPLZ: leading zeros of VC (without its sign with NOSGN_MASK, bit 2), 32 for 0;
+    // CC_NE0 (bit 1) sets the flag to "c != 0", CC_COMP (bit 3) inverts it.
+    for m in [0u32, 1, 2, 4, 6, 8, 10, 12, 14] {
+        let model: Model = Box::new(move |x: Lane| {
+            let c = if m & 4 != 0 { x.vc & 0x7FFF_FFFF } else { x.vc };
+            (c.leading_zeros(), flag_rule(x.flag, (m & 2 != 0).then_some(c != 0), m & 8 != 0))
+        });
+        add(format!("TTI_SFPLZ(0, 1, {vd}, {m})"), false, model);
     }
-    for m in 0..16 {
-        add(format!("TTI_SFPIADD(0x800, 1, {vd}, {m})"), m & 1 == 0);
+    // §3.15 SFPIADD, Imm12 0x800 = -2048: VC + Imm12 (bit 0), VC - VD (bit 1) or VC + VD; unless
+    // CC_NONE (bit 2) the flag becomes "result negative", then CC_GTE0 (bit 3) inverts it.
+    for m in 0..16u32 {
+        let model: Model = Box::new(move |x: Lane| {
+            let r = if m & 1 != 0 {
+                x.vc.wrapping_sub(2048)
+            } else if m & 2 != 0 {
+                x.vc.wrapping_sub(x.vd)
+            } else {
+                x.vc.wrapping_add(x.vd)
+            };
+            (r, flag_rule(x.flag, (m & 4 == 0).then_some((r as i32) < 0), m & 8 != 0))
+        });
+        add(format!("TTI_SFPIADD(0x800, 1, {vd}, {m})"), m & 1 == 0, model);
     }
+    // §3.16 SFPSHFT, Imm12 3, with the page's reserved-Mod1 rewrite: `shft_expected`.
     for m in 0..16u32 {
         // Effective Mod1 per the page's NonContractual rewrite; VD is not read only with
         // ARG_IMM and ARG_IMM_USE_VC both set.
@@ -1127,9 +1231,38 @@ fn forms(vd: usize) -> Vec<Form> {
             text: format!("TTI_SFPSHFT(3, 1, {vd}, {m})"),
             reads_vd: !(eff & 1 != 0 && eff & 4 != 0),
             reserved: m > 7 || m == 4 || m == 6,
+            model: Box::new(move |x: Lane| (shft_expected(eff, x.vd, x.vc, 3), x.flag)),
         });
     }
     v
+}
+
+#[test]
+fn form_models_agree_with_hand_values() {
+    // A few hand calculations, so that the models above are checked against something too.
+    let model = |text: &str| forms(3).into_iter().find(|f| f.text == text).unwrap().model;
+    let x = |vc: u32, vd: u32, flag: bool| Lane { vc, l2: 0x0F0F_0F0F, vd, flag };
+    // 1.5 = 0x3FC00000: exponent 127; SFPDIVP2 ADD 0x85: (127 + 133) & 255 = 4, so sign 0,
+    // exponent 4, mantissa 0x400000: 4 << 23 | 0x400000 = 0x02400000.
+    assert_eq!(model("TTI_SFPDIVP2(0x85, 1, 3, 1)")(x(0x3FC0_0000, 0, false)), (0x0240_0000, false));
+    // SFPEXEXP SET_CC_SGN_EXP of 1.5: 127 - 127 = 0, not negative: flag cleared.
+    assert_eq!(model("TTI_SFPEXEXP(0, 1, 3, 2)")(x(0x3FC0_0000, 0, true)), (0, false));
+    // SFPEXEXP of +0 with bits 1 and 3: 0 - 127 < 0 sets the flag, bit 3 inverts it.
+    assert_eq!(model("TTI_SFPEXEXP(0, 1, 3, 10)")(x(0, 0, true)), (0xFFFF_FF81, false));
+    // SFPLZ NOSGN_MASK | CC_NE0 of 0x80000000: c = 0 -> 32 leading zeros, flag "c != 0" false.
+    assert_eq!(model("TTI_SFPLZ(0, 1, 3, 6)")(x(0x8000_0000, 0, true)), (32, false));
+    // SFPIADD ARG_IMM: 5 - 2048 = -2043 = 0xFFFFF805, negative: flag set; CC_GTE0 (9) inverts.
+    assert_eq!(model("TTI_SFPIADD(0x800, 1, 3, 1)")(x(5, 0, false)), (0xFFFF_F805, true));
+    assert_eq!(model("TTI_SFPIADD(0x800, 1, 3, 9)")(x(5, 0, true)), (0xFFFF_F805, false));
+    // SFPIADD ARG_2SCOMP_LREG_DST | CC_NONE (6): 7 - 9 = -2, flag untouched.
+    assert_eq!(model("TTI_SFPIADD(0x800, 1, 3, 6)")(x(7, 9, true)), (0xFFFF_FFFE, true));
+    // SFPABS integer of -5 = 0xFFFFFFFB: 5; FLOAT of -NaN 0xFFC00000 stays.
+    assert_eq!(model("TTI_SFPABS(0, 1, 3, 0)")(x(0xFFFF_FFFB, 0, false)).0, 5);
+    assert_eq!(model("TTI_SFPABS(0, 1, 3, 1)")(x(0xFFC0_0000, 0, false)).0, 0xFFC0_0000);
+    // SFPSETMAN ARG_IMM: 0xABC << 11 = 0x55E000 on 1.5's sign and exponent: 0x3F800000 | 0x55E000.
+    assert_eq!(model("TTI_SFPSETMAN(0xABC, 1, 3, 1)")(x(0x3FC0_0000, 0, false)).0, 0x3FD5_E000);
+    // SFPAND USE_VB: LReg[2] & VC.
+    assert_eq!(model("TTI_SFPAND(2, 1, 3, 1)")(x(0xFF00_FF00, 0, false)).0, 0x0F00_0F00);
 }
 
 #[test]
@@ -1172,25 +1305,21 @@ fn disabled_lanes_keep_vd_and_flags() {
     let enabled = mask(|l| (lane_flags >> l) & 1 != 0 && (rows[l & 7] >> (l / 8)) & 1 == 0);
     assert!(enabled != 0 && enabled != lane_flags);
     for form in forms(3) {
-        let mut base = busy();
-        set(&mut base, 1, CLASSES);
-        base.LaneFlags = std::array::from_fn(|l| (lane_flags >> l) & 1 != 0);
-        // Reference run: every lane enabled, same flags.
-        let mut free = base.clone();
-        run(&mut free, &form.text);
-        // Masked run: LaneFlags as enables, plus ROW_MASK.
-        let mut masked = base.clone();
-        masked.UseLaneFlagsForLaneEnable = [true; LANES];
-        row_mask(&mut masked, rows);
-        let mut want = masked.clone();
+        let mut s = busy();
+        set(&mut s, 1, CLASSES);
+        s.LaneFlags = std::array::from_fn(|l| (lane_flags >> l) & 1 != 0);
+        s.UseLaneFlagsForLaneEnable = [true; LANES];
+        row_mask(&mut s, rows);
+        // Enabled lanes: the form's model (spec §3.6-§3.16); disabled lanes: unchanged.
+        let mut want = s.clone();
         for l in 0..LANES {
             if (enabled >> l) & 1 != 0 {
-                want.LReg[3][l] = free.LReg[3][l];
-                want.LaneFlags[l] = free.LaneFlags[l];
+                let x = Lane { vc: s.LReg[1][l], l2: s.LReg[2][l], vd: s.LReg[3][l], flag: s.LaneFlags[l] };
+                (want.LReg[3][l], want.LaneFlags[l]) = (form.model)(x);
             }
         }
-        run(&mut masked, &form.text);
-        assert_state(&masked, &want, &form.text);
+        run(&mut s, &form.text);
+        assert_state(&s, &want, &form.text);
     }
 }
 

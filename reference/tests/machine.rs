@@ -1198,6 +1198,193 @@ fn scheduled_sfpswap_needs_a_quiet_simple_unit_on_the_next_cycle() {
     assert_ne!(out.lanes(Clause::LoadmacroRule) | out.lanes(Clause::Hazard), 0, "{out}");
 }
 
+/// A Round-only macro 0: SFPSHFT2 SHFT_IMM << 4 (template 1) with bit 7 (VB := loaded L1), delay
+/// 0, and `round_l16` (0 or [`L16`]); a Simple-only macro 1: SFPIADD +1 (template 0), delay 0,
+/// `simple_l16`; macro 2: both, Simple to L1 and Round to L16. L1 is loaded with `0x100 * lane`.
+fn one_sided(simple_l16: u32, round_l16: u32) -> State {
+    let mut s = base();
+    put32(&mut s, 0, &lanes(|l| 0x100 * l as u32));
+    configure(
+        &mut s,
+        [iadd_imm(1, 0, 0), shft2(4, 0, 0, 6), 0, 0],
+        [
+            seq(0, 0, round_l16 | VB | at(T1, 0), 0),
+            seq(simple_l16 | at(T0, 0), 0, 0, 0),
+            seq(at(T0, 0), 0, L16 | VB | at(T1, 0), 0),
+            0,
+        ],
+        0,
+    );
+    s
+}
+
+#[test]
+fn a_regular_simple_or_round_instruction_counts_for_the_vd_16_rule() {
+    // SFPLOADMACRO.md (†) is about instructions that *execute* on the Simple and Round sub-units
+    // in the same cycle, whether scheduled or regular. A regular instruction's VD is a 4-bit field,
+    // never 16. Cycle 1: the SFPLOADMACRO (L1 = 0x100 * l); cycle 2: its scheduled instruction and
+    // the regular one.
+    let l1 = lanes(|l| 0x100 * l as u32);
+    let old_l5 = lanes(|l| 0x0600_0000 + l as u32); // base(): L5 = 0x01000000 * 6 + l
+    let old_l4 = lanes(|l| 0x0500_0000 + l as u32);
+
+    // Scheduled Round (SFPSHFT2 into L1, VD != 16) + regular Simple SFPIADD (L5 = L5 + 1, VD 5):
+    // neither has VD == 16.
+    let mut s = one_sided(0, 0);
+    let mut m = traced();
+    assert_defined(&m.issue(&mut s, &lm(0, 1, INT32, 0, 0)));
+    let out = m.issue(&mut s, &instr("TTI_SFPIADD(1, 5, 5, 5)"));
+    assert_ne!(out.lanes(Clause::LoadmacroRule), 0, "{out}");
+    assert_eq!(out.lanes(Clause::LoadmacroCollision), 0, "different sub-units: {out}");
+    // Both still ran (the rule's violation leaves the result unspecified; the model runs both).
+    assert_lanes(&s.LReg[1], &lanes(|l| l1[l] << 4), "scheduled L1 = L1 << 4");
+    assert_lanes(&s.LReg[5], &lanes(|l| old_l5[l] + 1), "regular L5 = L5 + 1");
+    assert!(m.trace().iter().any(|e| e.cycle == 2 && e.what == TraceKind::Issued));
+
+    // The same with the Round instruction writing L16: exactly one has VD == 16, defined.
+    let mut s = one_sided(0, L16);
+    let mut m = Machine::new();
+    let mut out = m.issue(&mut s, &lm(0, 1, INT32, 0, 0));
+    out.merge(&m.issue(&mut s, &instr("TTI_SFPIADD(1, 5, 5, 5)")));
+    assert_defined(&out);
+    assert_lanes(&s.LReg[16], &lanes(|l| l1[l] << 4), "L16 = L1 << 4");
+    assert_lanes(&s.LReg[5], &lanes(|l| old_l5[l] + 1), "L5 = L5 + 1");
+
+    // Scheduled Simple (SFPIADD into L1) + regular Round: SFPSHFT2 SHFT_IMM, Imm12 4 (VB = 4,
+    // shift 4), VD 6: L6 = L4 << 4. Neither has VD == 16.
+    let mut s = one_sided(0, 0);
+    let mut m = Machine::new();
+    assert_defined(&m.issue(&mut s, &lm(1, 1, INT32, 0, 0)));
+    let out = m.issue(&mut s, &instr("TTI_SFPSHFT2(4, 0, 6, 6)"));
+    assert_ne!(out.lanes(Clause::LoadmacroRule), 0, "{out}");
+    assert_lanes(&s.LReg[1], &lanes(|l| l1[l] + 1), "scheduled L1 = L1 + 1");
+    assert_lanes(&s.LReg[6], &lanes(|l| old_l4[l] << 4), "regular L6 = L4 << 4");
+    // With the scheduled one writing L16: defined.
+    let mut s = one_sided(L16, 0);
+    let mut m = Machine::new();
+    let mut out = m.issue(&mut s, &lm(1, 1, INT32, 0, 0));
+    out.merge(&m.issue(&mut s, &instr("TTI_SFPSHFT2(4, 0, 6, 6)")));
+    assert_defined(&out);
+    assert_lanes(&s.LReg[16], &lanes(|l| l1[l] + 1), "L16 = L1 + 1");
+    assert_lanes(&s.LReg[6], &lanes(|l| old_l4[l] << 4), "L6 = L4 << 4");
+
+    // A regular instruction that a scheduled one discards does not execute, so it does not count:
+    // macro 2 schedules Simple (VD 1) and Round (VD 16), which satisfy the rule; the regular
+    // SFPIADD to Simple is discarded (reported as a collision only).
+    let mut s = one_sided(0, 0);
+    let mut m = Machine::new();
+    assert_defined(&m.issue(&mut s, &lm(2, 1, INT32, 0, 0)));
+    let out = m.issue(&mut s, &instr("TTI_SFPIADD(1, 5, 5, 5)"));
+    assert_ne!(out.lanes(Clause::LoadmacroCollision), 0, "{out}");
+    assert_eq!(out.lanes(Clause::LoadmacroRule), 0, "{out}");
+    assert_lanes(&s.LReg[5], &old_l5, "the regular SFPIADD was discarded");
+    assert_lanes(&s.LReg[1], &lanes(|l| l1[l] + 1), "L1 = L1 + 1");
+    assert_lanes(&s.LReg[16], &lanes(|l| l1[l] << 4), "L16 = L1 << 4");
+
+    // The rule pairs Simple with Round only: a scheduled Round (VD != 16) beside a regular MAD
+    // instruction (L6 = L2 * L3 + L4 with base()'s integers is irrelevant here: no rule) is fine.
+    let mut s = one_sided(0, 0);
+    fill(&mut s, 2, f(2.0));
+    fill(&mut s, 3, f(3.0));
+    fill(&mut s, 4, f(0.5));
+    let mut m = Machine::new();
+    let mut out = m.issue(&mut s, &lm(0, 1, INT32, 0, 0));
+    out.merge(&m.issue(&mut s, &instr("TTI_SFPMAD(2, 3, 4, 6, 0)")));
+    assert_defined(&out);
+    assert_lanes(&s.LReg[6], &[f(6.5); LANES], "L6 = 2*3 + 0.5");
+}
+
+/// Macro 0 (issued in cycle 1): SFPSHFT2 in `mode` on Round (template 1 = `shft2(0, 0, 0, mode)`:
+/// VB 0 kept, bit 7 clear so VC := loaded L1, bit 6 so VD := 16), delay 0, executing in cycle 2.
+/// Macro 1: SFPIADD +1 on Simple into L16, delay 0. Macro 2: SFPNOP on Simple, delay 0.
+/// L1 is loaded with `0x100 * lane`.
+fn shft2_macro(mode: u32) -> State {
+    let mut s = base();
+    put32(&mut s, 0, &lanes(|l| 0x100 * l as u32));
+    put32(&mut s, 4, &lanes(|l| 0x100 * l as u32));
+    configure(
+        &mut s,
+        [iadd_imm(1, 0, 0), shft2(0, 0, 0, mode), 0, 0],
+        [seq(0, 0, L16 | at(T1, 0), 0), seq(L16 | at(T0, 0), 0, 0, 0), seq(at(SEL_NOP, 0), 0, 0, 0), 0],
+        0,
+    );
+    s
+}
+
+/// Runs `shft2_macro(mode)` with SFPLOADMACRO macro 0 in cycle 1, `second` in cycle 2 (the
+/// SFPSHFT2's cycle) and `third` in cycle 3 (`None`: an idle cycle). Returns the outcome of
+/// cycles 1-2 and of cycle 3, and the state.
+fn shft2_then(mode: u32, second: &Instr, third: Option<&str>) -> (Outcome, Outcome, State) {
+    let mut s = shft2_macro(mode);
+    let mut m = traced();
+    let mut first = m.issue(&mut s, &lm(0, 1, INT32, 0, 0));
+    first.merge(&m.issue(&mut s, second));
+    let out = match third {
+        Some(t) => m.issue(&mut s, &instr(t)),
+        None => m.idle(&mut s),
+    };
+    assert_eq!(m.cycle(), 3, "no stall: automatic stalling does not apply to scheduled SFPSHFT2");
+    assert!(
+        m.trace().iter().any(|e| e.cycle == 2 && e.unit == SubUnit::Round && e.what == TraceKind::Scheduled),
+        "{:?}",
+        m.trace()
+    );
+    (first, out, s)
+}
+
+#[test]
+fn scheduled_sfpshft2_modes_2_3_4_need_an_idle_next_cycle() {
+    // SFPSHFT2.md "Instruction scheduling": automatic stalling does not apply to SFPSHFT2 executed
+    // as part of an SFPLOADMACRO sequence; after one in SUBVEC_SHFLROR1_AND_COPY4 (2),
+    // SUBVEC_SHFLROR1 (3) or SUBVEC_SHFLSHR1 (4), software must leave one idle cycle. For regular
+    // instructions the page says the only instruction accepted on that cycle is SFPNOP, so idle
+    // means: nothing but SFPNOP executes on any sub-unit, the load sub-unit included.
+    let nop = instr("TTI_SFPNOP");
+    for mode in 2..=4 {
+        for busy in [
+            "TTI_SFPIADD(1, 5, 5, 5)",   // Simple
+            "TTI_SFPMAD(2, 3, 4, 6, 0)", // MAD
+            "TTI_SFPSHFT2(4, 0, 6, 6)",  // Round
+            "TTI_SFPSTORE(6, 4, 0, 8)",  // Store
+            "TTI_SFPLOAD(6, 4, 0, 8)",   // load sub-unit
+            "TTI_SFPLOADI(6, 2, 0x1234)",
+        ] {
+            let (first, out, _) = shft2_then(mode, &nop, Some(busy));
+            assert_defined(&first);
+            assert_ne!(out.lanes(Clause::LoadmacroRule), 0, "mode {mode}, then {busy}: {out}");
+        }
+        // An SFPNOP, or no instruction at all, is the idle cycle.
+        for third in [Some("TTI_SFPNOP"), None] {
+            let (first, out, _) = shft2_then(mode, &nop, third);
+            assert_defined(&first);
+            assert_defined(&out);
+        }
+        // A scheduled instruction on the next cycle breaks the rule just as well: macro 1, issued
+        // in cycle 2 (loading L5, which no SFPSHFT2 mode here writes), runs its SFPIADD in cycle 3.
+        let (first, out, _) = shft2_then(mode, &lm(1, 5, INT32, 0, 4), Some("TTI_SFPNOP"));
+        assert_defined(&first);
+        assert_ne!(out.lanes(Clause::LoadmacroRule), 0, "mode {mode}, then a scheduled SFPIADD: {out}");
+        // A scheduled SFPNOP (macro 2) keeps its sub-unit idle, and the regular SFPIADD it discards
+        // does not execute (decision "machine" #2, as for SFPSWAP): a collision, no broken rule.
+        let (first, out, _) = shft2_then(mode, &lm(2, 5, INT32, 0, 4), Some("TTI_SFPIADD(1, 5, 5, 5)"));
+        assert_defined(&first);
+        assert_ne!(out.lanes(Clause::LoadmacroCollision), 0, "{out}");
+        assert_eq!(out.lanes(Clause::LoadmacroRule), 0, "mode {mode}: {out}");
+    }
+    // The other modes have no such rule.
+    for mode in [0, 1, 5, 6] {
+        let (first, out, _) = shft2_then(mode, &nop, Some("TTI_SFPIADD(1, 5, 5, 5)"));
+        assert_defined(&first);
+        assert_defined(&out);
+    }
+    // The program still runs: SUBVEC_SHFLROR1 rotated L1 right by one lane within each group of
+    // eight into L16 (lane l takes lane l - 1, lane 8k takes lane 8k + 7), and the SFPIADD ran.
+    let (_, _, s) = shft2_then(3, &nop, Some("TTI_SFPIADD(1, 5, 5, 5)"));
+    let src = |l: usize| if l & 7 != 0 { l - 1 } else { l + 7 };
+    assert_lanes(&s.LReg[16], &lanes(|l| 0x100 * src(l) as u32), "L16 = SHFLROR1(L1)");
+    assert_lanes(&s.LReg[5], &lanes(|l| 0x0600_0000 + l as u32 + 1), "L5 = L5 + 1");
+}
+
 #[test]
 fn load_macro_config_differing_between_lanes_is_reported() {
     // Lanes 16..31 schedule a store, lanes 0..15 do not ("if any lane ... then all lanes must").
@@ -1519,6 +1706,54 @@ fn lint_reports_loadmacro_collisions_and_rules() {
     put32(&mut s, 0, &lanes(|l| 0x100 * l as u32));
     let text = "TTI_SFPLOADMACRO((0 << 2) | 1, 4, 0, 0)\nTTI_SFPNOP\nTTI_SFPNOP\n";
     assert_eq!(lint_text(&s, text), vec![(2, Clause::LoadmacroRule)]);
+}
+
+#[test]
+fn lint_reports_the_scheduled_sfpshft2_idle_cycle_and_the_regular_vd_16_pairing() {
+    // Line 1: SFPLOADMACRO macro 0 schedules SFPSHFT2 SUBVEC_SHFLROR1 on Round for cycle 2 (line
+    // 2's); line 3's SFPIADD executes in the cycle after it, which SFPSHFT2.md wants idle.
+    let s = shft2_macro(3);
+    let text = "TTI_SFPLOADMACRO((0 << 2) | 1, 4, 0, 0)\nTTI_SFPNOP\nTTI_SFPIADD(1, 5, 5, 5)\n";
+    assert_eq!(lint_text(&s, text), vec![(3, Clause::LoadmacroRule)]);
+    // With an SFPNOP for that cycle: clean.
+    let text = "TTI_SFPLOADMACRO((0 << 2) | 1, 4, 0, 0)\nTTI_SFPNOP\nTTI_SFPNOP\nTTI_SFPIADD(1, 5, 5, 5)\n";
+    assert_eq!(lint_text(&s, text), vec![]);
+    // SHFT_IMM (mode 6) needs no idle cycle.
+    let s = shft2_macro(6);
+    let text = "TTI_SFPLOADMACRO((0 << 2) | 1, 4, 0, 0)\nTTI_SFPNOP\nTTI_SFPIADD(1, 5, 5, 5)\n";
+    assert_eq!(lint_text(&s, text), vec![]);
+
+    // Line 2's regular SFPIADD (Simple, VD 5) executes beside macro 0's scheduled SFPSHFT2 (Round,
+    // VD 1): neither has VD == 16.
+    let s = one_sided(0, 0);
+    let text = "TTI_SFPLOADMACRO((0 << 2) | 1, 4, 0, 0)\nTTI_SFPIADD(1, 5, 5, 5)\n";
+    assert_eq!(lint_text(&s, text), vec![(2, Clause::LoadmacroRule)]);
+    let s = one_sided(0, L16);
+    assert_eq!(lint_text(&s, text), vec![]);
+}
+
+#[test]
+fn lint_finds_the_sfpshft2_rule_in_a_program_that_configures_its_own_macro() {
+    // From the reset state (every lane enabled, DISABLE_BACKDOOR_LOAD clear), the program writes
+    // InstructionTemplate[1] = SFPSHFT2(0, 0, 0, 4) (SUBVEC_SHFLSHR1) and Sequence[0] = Round byte
+    // 0x45 (bit 6: VD 16; delay 0; selector 5 = template 1) in bits 23..16, i.e. 0x00450000,
+    // through LReg[0] and SFPCONFIG (SFPCONFIG.md: VD 1 = InstructionTemplate[1], VD 4 =
+    // Sequence[0]; Mod1 0 takes LReg[0]). 0x94000004 = 0x94 << 24 | 4.
+    assert_eq!(shft2(0, 0, 0, 4), 0x9400_0004);
+    assert_eq!(seq(0, 0, L16 | at(T1, 0), 0), 0x0045_0000);
+    let text = "\
+TTI_SFPLOADI(0, 8, 0x9400)      # LReg[0] upper half
+TTI_SFPLOADI(0, 10, 0x0004)     # LReg[0] lower half
+TTI_SFPCONFIG(0, 1, 0)          # InstructionTemplate[1] = LReg[0]
+TTI_SFPLOADI(0, 8, 0x0045)
+TTI_SFPLOADI(0, 10, 0x0000)
+TTI_SFPCONFIG(0, 4, 0)          # Sequence[0] = LReg[0]
+TTI_SFPLOADMACRO((0 << 2) | 1, 4, 0, 0)  # line 7: SFPSHFT2 on Round in line 8's cycle
+TTI_SFPLOADI(2, 2, 7)           # line 8: the SFPSHFT2's cycle; any instruction may issue
+TTI_SFPLOADI(3, 2, 9)           # line 9: must be idle
+TTI_SFPNOP
+";
+    assert_eq!(lint_text(&reset(), text), vec![(9, Clause::LoadmacroRule)]);
 }
 
 // ------------------------------------------------------------------------------------------------

@@ -34,7 +34,7 @@ use serde_json::json;
 use sfpu_conformance::generate::operands::Rng;
 use sfpu_conformance::generate::random_case;
 use sfpu_conformance::generate::streams::{random_state, random_stream};
-use sfpu_fastpath::{FastMachine, FastState};
+use sfpu_fastpath::{FastMachine, FastState, simd};
 use sfpu_reference::isa::{Instr, Opcode};
 use sfpu_reference::state::{LANES, LaneConfig, Misc};
 use sfpu_reference::{Machine, State};
@@ -51,6 +51,10 @@ pub struct Args {
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
+    /// Measure only these classes (comma-separated keys: integer, fp_field, fma, conversion,
+    /// cross_lane, predication, loadmacro, mixed); the native baselines always run.
+    #[arg(long, value_delimiter = ',')]
+    only: Vec<String>,
     /// Measure this binary as built, without re-executing an optimised build (figures of an
     /// unoptimised build are not representative).
     #[arg(long)]
@@ -325,6 +329,9 @@ struct ClassResult {
     class: Class,
     reference: f64,
     fast: f64,
+    /// The fast model again with its run-time SIMD selection forced to the portable copy
+    /// (`sfpu_fastpath::simd`), for the classes that use it, when the CPU offers more.
+    fast_portable: Option<f64>,
 }
 
 /// One target of the issue.
@@ -373,13 +380,20 @@ pub fn main(args: Args) -> Result<ExitCode> {
     if cfg!(debug_assertions) && !args.in_process {
         return reexec_release();
     }
+    for key in &args.only {
+        if !Class::ALL.iter().any(|c| c.key() == key) {
+            let keys: Vec<&str> = Class::ALL.iter().map(|c| c.key()).collect();
+            bail!("--only: unknown class `{key}` (one of {})", keys.join(", "));
+        }
+    }
+    let selected = |c: &Class| args.only.is_empty() || args.only.iter().any(|k| k == c.key());
     let time = Duration::from_secs_f64(args.time);
     let mut rng = Rng::stream(0x5F9C_BE4C_0000_0001, "bench");
     let state = bench_state(&mut rng)?;
     let programs: Vec<(Class, Vec<Instr>)> =
         Class::ALL.iter().map(|&c| Ok((c, program(c, &mut rng)?))).collect::<Result<_>>()?;
 
-    let measurements = (Class::ALL.len() * 2 + 2) as u64;
+    let measurements = (programs.iter().filter(|(c, _)| selected(c)).count() * 2 + 3) as u64;
     let bar = if args.quiet {
         ProgressBar::hidden()
     } else {
@@ -390,14 +404,22 @@ pub fn main(args: Args) -> Result<ExitCode> {
         b
     };
     let mut results = Vec::new();
-    for (class, prog) in &programs {
+    for (class, prog) in programs.iter().filter(|(c, _)| selected(c)) {
         bar.set_message(format!("{}: reference", class.title()));
         let reference = reference_rate(*class, prog, &state, time);
         bar.inc(1);
         bar.set_message(format!("{}: fast model", class.title()));
         let fast = fast_rate(*class, prog, &state, time);
         bar.inc(1);
-        results.push(ClassResult { class: *class, reference, fast });
+        let fast_portable = (*class == Class::Fma && simd::level() != simd::Level::Portable).then(|| {
+            bar.set_message(format!("{}: fast model, portable SIMD", class.title()));
+            let level = simd::level();
+            simd::set_level(simd::Level::Portable);
+            let r = fast_rate(*class, prog, &state, time);
+            simd::set_level(level);
+            r
+        });
+        results.push(ClassResult { class: *class, reference, fast, fast_portable });
     }
     let data = native_data(&state);
     bar.set_message("native f32 mul_add");
@@ -447,11 +469,13 @@ pub fn main(args: Args) -> Result<ExitCode> {
                     "reference": figures(r.reference),
                     "fast": figures(r.fast),
                     "speedup": r.fast / r.reference,
+                    "fast_portable_simd": r.fast_portable.map(figures),
                 })
             })
             .collect();
         let out = json!({
             "build": build,
+            "simd": format!("{:?}", simd::level()),
             "time_per_measurement_s": args.time,
             "samples": SAMPLES,
             "program_len": PROGRAM_LEN,
@@ -493,6 +517,17 @@ pub fn main(args: Args) -> Result<ExitCode> {
             m(r.reference) * LANES as f64,
             m(r.fast) * LANES as f64,
         );
+        if let Some(p) = r.fast_portable {
+            println!(
+                "{:<16} {:>14} {:>14.3} {:>9.1}x {:>16} {:>16.1}",
+                "  (portable)",
+                "",
+                m(p),
+                p / r.reference,
+                "",
+                m(p) * LANES as f64,
+            );
+        }
     }
     println!(
         "{:<16} {:>14} {:>14.3} {:>10} {:>16} {:>16.1}",
@@ -516,7 +551,11 @@ pub fn main(args: Args) -> Result<ExitCode> {
     println!(
         "(Mi/s: million instructions per second; one instruction = 32 lane-operations; SFPLOADMACRO and"
     );
-    println!(" the mixed stream run on the cycle-level machines, the other classes through `step`.)");
+    println!(" the mixed stream run on the cycle-level machines, the other classes through `step`;");
+    println!(
+        " fast-model SIMD kernels: {:?}; \"(portable)\": the same with the baseline-target copy.)",
+        simd::level()
+    );
     println!();
     println!("targets:");
     for t in &targets {

@@ -3,29 +3,37 @@
 //! differential campaign against the reference, characterises how Blackhole departs from IEEE 754,
 //! and writes the compliance report (`report.json`, `report.md`, `report.html`, `junit.xml`).
 //!
+//! A `--dut` runs its cases one at a time in a fixed order (the vectors in corpus order, then the
+//! campaign instruction by instruction); one that refuses the hello is reported with every case
+//! unsupported; one given up on (docs/dut-protocol.md) fails its remaining cases at once. The
+//! terminal summary prints the first failures with their replay commands and YAML regression
+//! vectors.
+//!
 //! Exit status: 0 when everything compared is equal, 1 on any divergence, 2 on a usage or input
 //! error.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::{BufRead, BufReader};
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, anyhow, bail};
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
-use sfpu_conformance::campaign::{self, CampaignConfig, CampaignResult, nth_case, nth_stream};
-use sfpu_conformance::dut::ExternalModel;
+use sfpu_conformance::campaign::{self, CampaignConfig, CampaignResult, Progress, nth_case, nth_stream};
+use sfpu_conformance::dut::{ExternalModel, RefusedDut};
 use sfpu_conformance::generate::{DEFAULT_SEED, to_vector};
 use sfpu_conformance::report::build::{
-    add_campaign, add_vector_results, empty_matrix, fma_operands, operand_coverage, spec_notes, totals,
+    add_campaign, add_vector_results, empty_matrix, operand_coverage, spec_notes, totals, vector_operands,
 };
 use sfpu_conformance::report::{
     CampaignInfo, CorpusInfo, ModelInfo, REPORT_FORMAT, Report, SpecInfo, Tool, html, junit, markdown,
 };
 use sfpu_conformance::vectors::{
-    Corpus, FORMAT, Filter, Status, Strictness, Vector, VectorFile, load_corpus, run_corpus, run_vector,
+    Corpus, FORMAT, Filter, Status, Strictness, Vector, VectorFile, VectorResult, load_corpus, run_vector,
 };
-use sfpu_conformance::{FastModel, Model, Reference, ieee};
+use sfpu_conformance::{FastModel, Model, ModelError, Reference, ieee};
 use sfpu_reference::isa::{Arch, Opcode};
 
 #[derive(clap::Args)]
@@ -40,8 +48,9 @@ pub struct Args {
     /// as one shell command line. Repeat to compare several side by side.
     #[arg(long = "dut", value_name = "COMMAND")]
     duts: Vec<String>,
-    /// Per-case timeout for a --dut, in seconds.
-    #[arg(long, default_value_t = 10)]
+    /// Per-case timeout for a --dut, in seconds (at least 1). A DUT that times out on 3 cases in
+    /// a row is given up on: every later case fails at once.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
     timeout: u64,
     /// Do not check the built-in fast model.
     #[arg(long)]
@@ -78,7 +87,8 @@ pub struct Args {
     quiet: bool,
 }
 
-fn workspace_root() -> PathBuf {
+/// The repository's root (this crate's parent directory), canonical where possible.
+pub(crate) fn workspace_root() -> PathBuf {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     root.canonicalize().unwrap_or(root)
 }
@@ -107,25 +117,68 @@ fn replay_options(args: &Args, model: &ModelInfo) -> String {
     out
 }
 
-/// The models to check, reference first.
-fn models(args: &Args) -> Result<Vec<(Box<dyn Model>, ModelInfo)>> {
-    let mut out: Vec<(Box<dyn Model>, ModelInfo)> = vec![(
-        Box::new(Reference),
+/// One implementation being checked.
+enum Checked {
+    /// The reference or the fast model.
+    Builtin(Box<dyn Model>),
+    /// A `--dut` that accepted the hello.
+    Dut(ExternalModel),
+    /// A `--dut` that refused the hello: every case is unsupported (docs/dut-protocol.md).
+    Refused(RefusedDut),
+}
+
+impl Checked {
+    fn model(&self) -> &dyn Model {
+        match self {
+            Checked::Builtin(m) => m.as_ref(),
+            Checked::Dut(m) => m,
+            Checked::Refused(m) => m,
+        }
+    }
+
+    /// An external process: one case at a time, in a fixed order.
+    fn is_external(&self) -> bool {
+        !matches!(self, Checked::Builtin(_))
+    }
+
+    /// Why the DUT was given up on, if it was.
+    fn given_up(&self) -> Option<String> {
+        match self {
+            Checked::Dut(m) => m.given_up(),
+            _ => None,
+        }
+    }
+}
+
+/// The models to check, reference first. A `--dut` that cannot start is an error (exit 2); one
+/// that refuses the hello is checked as a [`RefusedDut`].
+fn models(args: &Args) -> Result<Vec<(Checked, ModelInfo)>> {
+    let mut out = vec![(
+        Checked::Builtin(Box::new(Reference)),
         ModelInfo { name: "reference".into(), kind: "reference".into(), ..ModelInfo::default() },
     )];
     if !args.no_fastpath {
         out.push((
-            Box::new(FastModel),
+            Checked::Builtin(Box::new(FastModel)),
             ModelInfo { name: "fastpath".into(), kind: "fastpath".into(), ..ModelInfo::default() },
         ));
     }
     for (i, cmd) in args.duts.iter().enumerate() {
-        let dut = ExternalModel::spawn(cmd, args.arch, Duration::from_secs(args.timeout))
-            .map_err(|e| anyhow!("--dut `{cmd}` did not start: {e}"))?;
         let name = if args.duts.len() == 1 { "dut".to_string() } else { format!("dut{}", i + 1) };
-        let description = dut.describe();
+        let (checked, description) =
+            match ExternalModel::spawn(cmd, args.arch, Duration::from_secs(args.timeout)) {
+                Ok(dut) => {
+                    let description = dut.describe();
+                    (Checked::Dut(dut), description)
+                }
+                Err(ModelError::Unsupported(reason)) => {
+                    let description = format!("{reason}: every case is unsupported");
+                    (Checked::Refused(RefusedDut::new(reason)), description)
+                }
+                Err(ModelError::Failed(e)) => bail!("--dut `{cmd}` did not start: {e}"),
+            };
         out.push((
-            Box::new(dut),
+            checked,
             ModelInfo {
                 name,
                 kind: "dut".into(),
@@ -169,8 +222,8 @@ pub fn main(args: Args) -> Result<ExitCode> {
         bail!("only blackhole is modelled so far");
     }
     let started = Instant::now();
-    let dir =
-        args.vectors.clone().unwrap_or_else(|| workspace_root().join("vectors").join(args.arch.to_string()));
+    let root = workspace_root();
+    let dir = args.vectors.clone().unwrap_or_else(|| root.join("vectors").join(args.arch.to_string()));
     let corpus = load_corpus(&dir, args.arch).map_err(|errors| {
         anyhow!(
             "the vectors in {} do not load:\n{}",
@@ -197,15 +250,15 @@ pub fn main(args: Args) -> Result<ExitCode> {
         ProgressDrawTarget::stderr()
     });
     let mut timings: BTreeMap<String, u64> = BTreeMap::new();
-    let mut rows = empty_matrix(args.arch);
+    let mut rows = empty_matrix();
     let mut failures = Vec::new();
-    let selected_vectors = corpus.vectors().filter(|(_, v)| filter.selects(v)).count() as u64;
+    let selected: Vec<(&VectorFile, &Vector)> = corpus.vectors().filter(|(_, v)| filter.selects(v)).collect();
 
     // 1. Every golden vector on every model.
-    for (model, info) in &models {
+    for (checked, info) in &models {
         let t = Instant::now();
-        let bar = progress(&multi, args.quiet, selected_vectors, &format!("vectors: {}", info.name));
-        let results = run_corpus_with_progress(model.as_ref(), &corpus, &filter, strictness, &bar);
+        let bar = progress(&multi, args.quiet, selected.len() as u64, &format!("vectors: {}", info.name));
+        let results = run_vectors(checked, &selected, strictness, &bar);
         bar.finish_with_message("done");
         let mut found = add_vector_results(&mut rows, &info.name, &corpus, &results, 3);
         for f in &mut found {
@@ -215,11 +268,15 @@ pub fn main(args: Args) -> Result<ExitCode> {
         timings.insert(format!("vectors/{}", info.name), t.elapsed().as_millis() as u64);
     }
 
-    // 2. The random differential campaign of every other model against the reference.
+    // 2. The random differential campaign of every other model against the reference (not of a
+    //    DUT that refused the hello: it would only decline every case).
     let mut campaign_info =
         CampaignInfo { seed: format!("0x{:x}", args.seed), budget_ms: args.budget, cases: 0, streams: 0 };
     if args.budget > 0 || args.cases.is_some() {
-        for (model, info) in models.iter().skip(1) {
+        for (checked, info) in models.iter().skip(1) {
+            if matches!(checked, Checked::Refused(_)) {
+                continue;
+            }
             let t = Instant::now();
             let config = CampaignConfig {
                 seed: args.seed,
@@ -229,20 +286,26 @@ pub fn main(args: Args) -> Result<ExitCode> {
                 streams: args.only.is_empty(),
                 keep_failures: 3,
                 strictness,
+                parallel: !checked.is_external(),
             };
             let jobs = config.opcodes.len() as u64 + config.streams as u64;
             let bar = progress(&multi, args.quiet, jobs, &format!("random: {}", info.name));
-            let done = std::sync::atomic::AtomicU64::new(0);
-            let result: CampaignResult = campaign::run(model.as_ref(), &config, &|name, n| {
-                if n == 1 {
-                    bar.set_message(name.to_string());
+            let result: CampaignResult = campaign::run(checked.model(), &info.name, &config, &|p| match p {
+                Progress::Case { job, n } => {
+                    if n == 1 {
+                        bar.set_message(job.to_string());
+                    }
+                    if checked.given_up().is_some() {
+                        ControlFlow::Break(())
+                    } else {
+                        ControlFlow::Continue(())
+                    }
                 }
-                if n % 64 == 0 {
-                    bar.tick();
+                Progress::JobDone { .. } => {
+                    bar.inc(1);
+                    ControlFlow::Continue(())
                 }
-                let _ = &done;
             });
-            bar.set_position(jobs);
             bar.finish_with_message(format!("{} cases, {} streams", result.cases, result.streams));
             campaign_info.cases += result.cases;
             campaign_info.streams += result.streams;
@@ -257,7 +320,7 @@ pub fn main(args: Args) -> Result<ExitCode> {
 
     // 3. How Blackhole departs from IEEE 754.
     let t = Instant::now();
-    let ieee = ieee::characterise(&fma_operands(&corpus), args.seed, 100_000);
+    let ieee = ieee::characterise(&vector_operands(&corpus), args.seed, 100_000);
     timings.insert("ieee".to_string(), t.elapsed().as_millis() as u64);
 
     let totals = totals(&rows);
@@ -266,19 +329,13 @@ pub fn main(args: Args) -> Result<ExitCode> {
         format: REPORT_FORMAT.to_string(),
         tool: Tool { name: "sfpu-conformance".into(), version: env!("CARGO_PKG_VERSION").into() },
         arch: args.arch.to_string(),
-        spec: SpecInfo {
-            notes: "blackhole-sfpu.md (project specification notes)".into(),
-            upstream:
-                "tenstorrent/tt-isa-documentation BlackholeA0 pages at the commits cited in reference/src; \
-                       Miscellaneous/FMA/fma.c @ 06c5af5b8b68c9e59e698ab76b59181b7dd47222"
-                    .into(),
-        },
+        spec: spec_info(&root),
         corpus: CorpusInfo {
             path: dir.display().to_string(),
             format: FORMAT.to_string(),
             files: corpus.files.len(),
             vectors: corpus.vectors().count(),
-            generator: corpus_generator(&dir),
+            generator: corpus_generator(&corpus),
         },
         campaign: campaign_info,
         strictness: if args.architecture { "architecture" } else { "silicon" }.into(),
@@ -291,44 +348,179 @@ pub fn main(args: Args) -> Result<ExitCode> {
         operand_coverage: operand_coverage(&corpus),
         timings_ms: timings,
     };
-    let out_dir = args.out.clone().unwrap_or_else(|| workspace_root().join("target").join("conform"));
+    let out_dir = args.out.clone().unwrap_or_else(|| root.join("target").join("conform"));
     write_report(&report, &out_dir)?;
 
     let divergent = report.totals.values().any(|c| c.failed + c.errors + c.random_failures > 0);
     if args.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else if !args.quiet {
-        print_summary(&report, &out_dir);
+        let given_up: Vec<(String, String)> =
+            models.iter().filter_map(|(c, i)| c.given_up().map(|why| (i.name.clone(), why))).collect();
+        print_summary(&report, &out_dir, &given_up);
     }
     Ok(if divergent { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
-/// The generator line recorded in the corpus's headers.
-fn corpus_generator(dir: &Path) -> String {
-    std::fs::read_to_string(dir.join("SFPMAD.yaml"))
-        .ok()
-        .and_then(|t| {
-            t.lines().find(|l| l.starts_with("# format:")).map(|l| l.trim_start_matches("# ").to_string())
-        })
-        .unwrap_or_default()
-}
-
-/// `run_corpus` with a progress bar: the corpus in chunks, each chunk in parallel.
-fn run_corpus_with_progress(
-    model: &dyn Model,
-    corpus: &Corpus,
-    filter: &Filter,
+/// Runs `vectors` on one model, advancing `bar` per vector: in parallel on a built-in model, one
+/// after the other in corpus order on an external one (it runs one case at a time anyway, and a
+/// fixed order makes its case ids, and a fault's neighbours, the same on every run).
+fn run_vectors(
+    checked: &Checked,
+    vectors: &[(&VectorFile, &Vector)],
     strictness: Strictness,
     bar: &ProgressBar,
-) -> Vec<sfpu_conformance::vectors::VectorResult> {
-    let mut out = Vec::new();
-    for (path, file) in &corpus.files {
-        let one = Corpus { files: vec![(path.clone(), file.clone())] };
-        let results = run_corpus(model, &one, filter, strictness);
-        bar.inc(results.len() as u64);
-        out.extend(results);
+) -> Vec<VectorResult> {
+    let model = checked.model();
+    let one = |(f, v): &(&VectorFile, &Vector)| {
+        let r = run_vector(model, f, v, strictness);
+        bar.inc(1);
+        r
+    };
+    if checked.is_external() {
+        return vectors.iter().map(one).collect();
     }
-    out
+    // Contiguous chunks, one per core, results kept in corpus order.
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let chunk = vectors.len().div_ceil(threads).max(1);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = vectors
+            .chunks(chunk)
+            .map(|c| scope.spawn(move || c.iter().map(one).collect::<Vec<_>>()))
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+            .collect()
+    })
+}
+
+/// The generator lines of the corpus's file headers (`# format: ...; generator: ...; seed:
+/// ...`), distinct, in file order; hand-written files (without one) add nothing.
+fn corpus_generator(corpus: &Corpus) -> String {
+    let mut lines: Vec<String> = Vec::new();
+    for (path, _) in &corpus.files {
+        let Ok(file) = std::fs::File::open(path) else { continue };
+        let header = BufReader::new(file)
+            .lines()
+            .map_while(Result::ok)
+            .take_while(|l| l.starts_with('#'))
+            .find(|l| l.contains("generator:"));
+        if let Some(line) = header {
+            let line = line.trim_start_matches('#').trim().to_string();
+            if !lines.contains(&line) {
+                lines.push(line);
+            }
+        }
+    }
+    if lines.is_empty() {
+        "unknown (no generator header in the corpus)".to_string()
+    } else {
+        lines.join(" | ")
+    }
+}
+
+/// The specification the expected values come from: the project's notes
+/// (`../shared/spec/blackhole-sfpu.md`, identified by its SHA-256 when present) and the upstream
+/// commits the reference model's sources cite (`@ <40 hex digits>`).
+fn spec_info(root: &Path) -> SpecInfo {
+    let notes_path = root.join("../shared/spec/blackhole-sfpu.md");
+    let notes_sha256 = std::fs::read(&notes_path).map(|bytes| sha256_hex(&bytes)).unwrap_or_default();
+    let notes = if notes_sha256.is_empty() {
+        "blackhole-sfpu.md (project specification notes; not found next to the repository)".to_string()
+    } else {
+        format!("blackhole-sfpu.md (project specification notes), sha256 {}", &notes_sha256[..16])
+    };
+    let mut commits = BTreeSet::new();
+    cited_commits(&root.join("reference/src"), &mut commits);
+    let upstream_commits: Vec<String> = commits.into_iter().collect();
+    let upstream = if upstream_commits.is_empty() {
+        "tenstorrent/tt-isa-documentation (BlackholeA0 pages; no cited commit found in reference/src)"
+            .to_string()
+    } else {
+        format!(
+            "tenstorrent/tt-isa-documentation, BlackholeA0 pages and Miscellaneous/FMA at the {} commits cited in \
+             reference/src: {}",
+            upstream_commits.len(),
+            upstream_commits.iter().map(|c| &c[..12]).collect::<Vec<_>>().join(", ")
+        )
+    };
+    SpecInfo { notes, upstream, notes_sha256, upstream_commits }
+}
+
+/// Adds to `out` every commit cited as `` @ `<40 hex digits>` `` in the Rust sources under `dir`.
+fn cited_commits(dir: &Path, out: &mut BTreeSet<String>) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            cited_commits(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs")
+            && let Ok(text) = std::fs::read_to_string(&path)
+        {
+            for (i, _) in text.match_indices("@ `") {
+                let hash = &text[i + 3..];
+                let hex: String = hash.chars().take_while(|c| c.is_ascii_hexdigit()).collect();
+                if hex.len() == 40 && hash[40..].starts_with('`') {
+                    out.insert(hex.to_ascii_lowercase());
+                }
+            }
+        }
+    }
+}
+
+/// SHA-256 (FIPS 180-4) of `data`, in lower-case hex: what `sha256sum` prints.
+fn sha256_hex(data: &[u8]) -> String {
+    const K: [u32; 64] = [
+        0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+        0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+        0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+        0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+        0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+        0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+        0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+        0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+    ];
+    let mut h: [u32; 8] =
+        [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19];
+    let mut message = data.to_vec();
+    message.push(0x80);
+    while message.len() % 64 != 56 {
+        message.push(0);
+    }
+    message.extend_from_slice(&((data.len() as u64) * 8).to_be_bytes());
+    for block in message.chunks_exact(64) {
+        let mut w = [0u32; 64];
+        for (i, word) in block.chunks_exact(4).enumerate() {
+            w[i] = u32::from_be_bytes([word[0], word[1], word[2], word[3]]);
+        }
+        for i in 16..64 {
+            let s0 = w[i - 15].rotate_right(7) ^ w[i - 15].rotate_right(18) ^ (w[i - 15] >> 3);
+            let s1 = w[i - 2].rotate_right(17) ^ w[i - 2].rotate_right(19) ^ (w[i - 2] >> 10);
+            w[i] = w[i - 16].wrapping_add(s0).wrapping_add(w[i - 7]).wrapping_add(s1);
+        }
+        let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut hh] = h;
+        for i in 0..64 {
+            let s1 = e.rotate_right(6) ^ e.rotate_right(11) ^ e.rotate_right(25);
+            let ch = (e & f) ^ (!e & g);
+            let t1 = hh.wrapping_add(s1).wrapping_add(ch).wrapping_add(K[i]).wrapping_add(w[i]);
+            let s0 = a.rotate_right(2) ^ a.rotate_right(13) ^ a.rotate_right(22);
+            let maj = (a & b) ^ (a & c) ^ (b & c);
+            let t2 = s0.wrapping_add(maj);
+            hh = g;
+            g = f;
+            f = e;
+            e = d.wrapping_add(t1);
+            d = c;
+            c = b;
+            b = a;
+            a = t1.wrapping_add(t2);
+        }
+        for (x, y) in h.iter_mut().zip([a, b, c, d, e, f, g, hh]) {
+            *x = x.wrapping_add(y);
+        }
+    }
+    h.iter().map(|x| format!("{x:08x}")).collect()
 }
 
 fn write_report(report: &Report, dir: &Path) -> Result<()> {
@@ -340,20 +532,32 @@ fn write_report(report: &Report, dir: &Path) -> Result<()> {
     Ok(())
 }
 
-fn print_summary(report: &Report, out_dir: &Path) {
+/// How many failures the terminal summary prints in full (replay, details, YAML snippet).
+const PRINTED_FAILURES: usize = 10;
+
+fn print_summary(report: &Report, out_dir: &Path, given_up: &[(String, String)]) {
     println!();
     println!(
         "SFPU conformance, {} ({} vectors, campaign seed {})",
         report.arch, report.corpus.vectors, report.campaign.seed
     );
     println!(
-        "{:<12} {:>8} {:>8} {:>8} {:>8} {:>8} {:>10} {:>9} {:>9}",
-        "model", "vectors", "passed", "failed", "errors", "unsupp.", "tainted", "random", "rnd fail"
+        "{:<12} {:>8} {:>8} {:>8} {:>8} {:>8} {:>10} {:>9} {:>9} {:>9}",
+        "model",
+        "vectors",
+        "passed",
+        "failed",
+        "errors",
+        "unsupp.",
+        "tainted",
+        "random",
+        "rnd fail",
+        "rnd decl."
     );
     for m in &report.models {
         let c = report.totals.get(&m.name).copied().unwrap_or_default();
         println!(
-            "{:<12} {:>8} {:>8} {:>8} {:>8} {:>8} {:>10} {:>9} {:>9}",
+            "{:<12} {:>8} {:>8} {:>8} {:>8} {:>8} {:>10} {:>9} {:>9} {:>9}",
             m.name,
             c.vectors_run,
             c.passed,
@@ -362,17 +566,43 @@ fn print_summary(report: &Report, out_dir: &Path) {
             c.unsupported,
             c.tainted,
             c.random_cases,
-            c.random_failures
+            c.random_failures,
+            c.random_unsupported
         );
     }
-    for f in report.failures.iter().take(10) {
-        println!("\nFAIL [{}] {} ({} {}): replay with `{}`", f.model, f.id, f.instruction, f.mode, f.replay);
+    for m in report.models.iter().filter(|m| m.kind == "dut") {
+        println!("{}: {}", m.name, m.description.as_deref().unwrap_or(""));
+    }
+    for (name, why) in given_up {
+        println!("{name}: {why}");
+    }
+    let target = format!("vectors/{}/regressions.yaml", report.arch);
+    for f in report.failures.iter().take(PRINTED_FAILURES) {
+        println!("\nFAIL [{}] {} ({} {}, {})", f.model, f.id, f.instruction, f.mode, f.kind);
+        println!("  replay: {}", f.replay);
         for line in f.details.lines().take(12) {
             println!("  {line}");
         }
+        if f.details.lines().count() > 12 {
+            println!("  ... (the whole account is in the report)");
+        }
+        if f.snippet.is_empty() {
+            println!("  (no regression vector: see the report)");
+        } else {
+            println!("  regression vector (paste under `vectors:` in {target}):");
+            for line in f.snippet.lines() {
+                println!("    {line}");
+            }
+        }
     }
-    if report.failures.len() > 10 {
-        println!("\n... {} more failures in the report", report.failures.len() - 10);
+    if report.failures.len() > PRINTED_FAILURES {
+        println!(
+            "\n... {} more failures, each with its replay command and YAML regression vector, in {} \
+             (section Failures) and {} (`failures`)",
+            report.failures.len() - PRINTED_FAILURES,
+            out_dir.join("report.md").display(),
+            out_dir.join("report.json").display()
+        );
     }
     let total = report.timings_ms.get("total").copied().unwrap_or(0);
     println!("\nreport: {} ({:.1}s)", out_dir.join("report.html").display(), total as f64 / 1000.0);
@@ -382,7 +612,7 @@ fn print_summary(report: &Report, out_dir: &Path) {
 fn replay(
     args: &Args,
     corpus: &Corpus,
-    models: &[(Box<dyn Model>, ModelInfo)],
+    models: &[(Checked, ModelInfo)],
     id: &str,
     strictness: Strictness,
 ) -> Result<ExitCode> {
@@ -413,7 +643,7 @@ fn replay(
     }
     let mut divergent = false;
     for (model, info) in models {
-        match run_vector(model.as_ref(), &file, &vector, strictness).status {
+        match run_vector(model.model(), &file, &vector, strictness).status {
             Status::Pass => println!("{}: pass", info.name),
             Status::Unsupported(why) => println!("{}: unsupported ({why})", info.name),
             Status::Error(e) => {
@@ -429,4 +659,37 @@ fn replay(
     println!("\n# regression vector (paste under `vectors:` in vectors/{}/regressions.yaml):", args.arch);
     print!("{}", campaign::regression_snippet(&vector, "replay"));
     Ok(if divergent { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sha256_of_the_fips_examples() {
+        assert_eq!(sha256_hex(b""), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+        assert_eq!(sha256_hex(b"abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+        assert_eq!(
+            sha256_hex(b"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"),
+            "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"
+        );
+        assert_eq!(
+            sha256_hex(&[b'a'; 1000]),
+            "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3"
+        );
+    }
+
+    #[test]
+    fn the_spec_version_names_the_cited_commits() {
+        let spec = spec_info(&workspace_root());
+        // The FMA models' revision is cited in reference/src/fp.rs.
+        assert!(
+            spec.upstream_commits.iter().any(|c| c == "06c5af5b8b68c9e59e698ab76b59181b7dd47222"),
+            "{:?}",
+            spec.upstream_commits
+        );
+        assert!(spec.upstream_commits.iter().all(|c| c.len() == 40));
+        assert!(spec.upstream.contains("06c5af5b8b68"), "{}", spec.upstream);
+        assert!(spec.notes_sha256.is_empty() || spec.notes_sha256.len() == 64);
+    }
 }

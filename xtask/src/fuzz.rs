@@ -27,6 +27,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use sfpu_conformance::campaign::vector_yaml;
 use sfpu_conformance::fuzz::{
     StreamInput, compare_counted, decode_oracle, diff_stream_with_origin, dut_protocol_oracle,
     encode_stream_input, input_tag, vectors_load_oracle,
@@ -114,12 +115,8 @@ fn parse_duration(text: &str) -> Result<Duration, String> {
     Ok(Duration::from_secs(total))
 }
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
 pub fn main(args: Args) -> Result<ExitCode> {
-    let root = root();
+    let root = crate::conform::workspace_root();
     for t in &args.targets {
         if !TARGETS.contains(&t.as_str()) {
             bail!("unknown target `{t}` (targets: {})", TARGETS.join(", "));
@@ -647,7 +644,58 @@ fn parse_report(text: &str) -> Option<(String, String)> {
     Some((shape, yaml))
 }
 
+/// A divergence an oracle reported: its shape, its YAML regression vector, and the message to
+/// print (empty when it came from the fuzz binary's output).
+struct Divergent {
+    shape: String,
+    yaml: String,
+    printed: String,
+}
+
+/// Replays a `diff_stream` artifact: in this process first, then with the fuzz binary (the
+/// artifact may come from a build with other features).
+fn diff_stream_divergence(root: &Path, artifact: &Path, data: &[u8]) -> Option<Divergent> {
+    match diff_stream_with_origin(data, &input_tag(data)) {
+        Err(d) => Some(Divergent { shape: d.shape.clone(), yaml: d.snippet(), printed: d.to_string() }),
+        Ok(()) => divergence_from_binary(root, "diff_stream", artifact).map(|(shape, yaml)| Divergent {
+            shape,
+            yaml,
+            printed: String::new(),
+        }),
+    }
+}
+
+/// The message of a caught panic.
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<String>()
+        .cloned()
+        .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap_or_else(|| "panic (no message)".into())
+}
+
+/// An input for a message: hex, cut after 512 bytes.
+fn hex_input(data: &[u8]) -> String {
+    let shown: String = data.iter().take(512).map(|b| format!("{b:02x}")).collect();
+    if data.len() > 512 { format!("{shown}... ({} bytes)", data.len()) } else { shown }
+}
+
 fn triage(root: &Path, artifacts: &[PathBuf], regressions: &Path, quiet: bool) -> Result<TriageReport> {
+    triage_with(artifacts, regressions, quiet, &|artifact, data| diff_stream_divergence(root, artifact, data))
+}
+
+/// [`triage`] with the `diff_stream` replay given: `oracle` says whether an artifact diverges.
+///
+/// Every artifact is handled on its own: a panic of the models (or of any oracle) is caught and
+/// reported as a crash with its input, an artifact that cannot be read or whose vector would not
+/// load is reported, and the run goes on; the regressions file is rewritten after every vector
+/// added, so nothing found before a failure is lost.
+fn triage_with(
+    artifacts: &[PathBuf],
+    regressions: &Path,
+    quiet: bool,
+    oracle: &dyn Fn(&Path, &[u8]) -> Option<Divergent>,
+) -> Result<TriageReport> {
     let mut report = TriageReport::default();
     let text = std::fs::read_to_string(regressions)
         .with_context(|| format!("cannot read {}", regressions.display()))?;
@@ -659,104 +707,105 @@ fn triage(root: &Path, artifacts: &[PathBuf], regressions: &Path, quiet: bool) -
         )
     })?;
     let mut shapes = known_shapes(&existing);
-    let mut new_text = text.clone();
+    let mut current = text;
     for artifact in artifacts {
-        let data = std::fs::read(artifact).with_context(|| format!("cannot read {}", artifact.display()))?;
+        let data = match std::fs::read(artifact) {
+            Ok(d) => d,
+            Err(e) => {
+                let message = format!("cannot read the artifact: {e}");
+                eprintln!("{}: {message}", artifact.display());
+                report.other.push((artifact.clone(), message));
+                report.failed = true;
+                continue;
+            }
+        };
         let target = artifact_target(artifact).unwrap_or("diff_stream");
-        if target != "diff_stream" {
-            let result = std::panic::catch_unwind(|| match target {
-                "decode" => decode_oracle(&data),
-                "vectors_load" => vectors_load_oracle(&data),
-                _ => dut_protocol_oracle(&data),
-            });
-            let message = match result {
-                Ok(Ok(())) => {
-                    report.not_reproduced.push(artifact.clone());
-                    continue;
-                }
-                Ok(Err(e)) => e,
-                Err(p) => p
-                    .downcast_ref::<String>()
-                    .cloned()
-                    .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
-                    .unwrap_or_else(|| "panic".into()),
-            };
-            eprintln!(
-                "{} ({target}): {message}\n  input: {:?}\n  (not a model divergence: add a unit test next to the code at fault)",
-                artifact.display(),
-                String::from_utf8_lossy(&data)
-            );
-            report.other.push((artifact.clone(), message));
-            report.failed = true;
-            continue;
-        }
-        let origin = input_tag(&data);
-        let (shape, yaml, printed) = match diff_stream_with_origin(&data, &origin) {
-            Err(d) => (d.shape.clone(), d.snippet(), d.to_string()),
-            Ok(()) => match divergence_from_binary(root, target, artifact) {
-                Some((shape, yaml)) => (shape, yaml, String::new()),
-                None => {
-                    eprintln!("{}: does not reproduce (no divergence)", artifact.display());
-                    report.not_reproduced.push(artifact.clone());
-                    continue;
-                }
-            },
+        let replayed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match target {
+            "diff_stream" => Ok(oracle(artifact, &data)),
+            "decode" => decode_oracle(&data).map(|()| None),
+            "vectors_load" => vectors_load_oracle(&data).map(|()| None),
+            _ => dut_protocol_oracle(&data).map(|()| None),
+        }));
+        let found = match replayed {
+            Ok(Ok(Some(found))) => found,
+            Ok(Ok(None)) => {
+                eprintln!("{}: does not reproduce (no divergence, no crash)", artifact.display());
+                report.not_reproduced.push(artifact.clone());
+                continue;
+            }
+            Ok(Err(message)) => {
+                eprintln!(
+                    "{} ({target}): {message}\n  input: {:?}\n  (not a model divergence: add a unit test next to the code at fault)",
+                    artifact.display(),
+                    String::from_utf8_lossy(&data)
+                );
+                report.other.push((artifact.clone(), message));
+                report.failed = true;
+                continue;
+            }
+            Err(payload) => {
+                let message = format!("crash: {target} panicked: {}", panic_message(payload.as_ref()));
+                let stream = if target == "diff_stream" {
+                    std::panic::catch_unwind(|| {
+                        StreamInput::from_bytes(&data)
+                            .program
+                            .iter()
+                            .enumerate()
+                            .map(|(i, instr)| format!("\n    {i:>3}  0x{:08x}  {instr}", instr.encode()))
+                            .collect::<String>()
+                    })
+                    .unwrap_or_else(|_| " (the input does not decode either)".to_string())
+                } else {
+                    String::new()
+                };
+                eprintln!(
+                    "{}: {message}\n  input ({} bytes): {}{}\n  replay: cargo xtask fuzz --triage {}\n  \
+                     (a panic in the models is a bug in its own right: fix it, then triage again)",
+                    artifact.display(),
+                    data.len(),
+                    hex_input(&data),
+                    if stream.is_empty() { String::new() } else { format!("\n  stream:{stream}") },
+                    artifact.display()
+                );
+                report.other.push((artifact.clone(), message));
+                report.failed = true;
+                continue;
+            }
         };
         report.failed = true;
-        if !quiet && !printed.is_empty() {
-            eprintln!("{printed}");
+        if !quiet && !found.printed.is_empty() {
+            eprintln!("{}", found.printed);
         }
+        let shape = found.shape;
         if let Some(id) = shapes.get(&shape) {
             eprintln!("{}: duplicate of {id} (shape {shape}); not added", artifact.display());
             report.duplicates.push((artifact.clone(), shape));
             continue;
         }
-        // Add the artifact's name to the tags, then append under `vectors:`.
-        let mut vectors: Vec<Vector> = serde_yaml::from_str(&yaml)
-            .with_context(|| format!("the regression vector does not parse:\n{yaml}"))?;
-        let Some(mut v) = vectors.pop() else { bail!("no regression vector in the report") };
-        let name = artifact.file_name().and_then(|n| n.to_str()).unwrap_or("artifact");
-        v.tags.push(format!("fuzz-artifact:{name}"));
-        let id = v.id.clone();
-        let one = VectorFile {
-            format: FORMAT.to_string(),
-            arch: Arch::Blackhole,
-            file: "regressions".into(),
-            vectors: vec![v],
-        };
-        let rendered = write_file(&one, &[]);
-        let body = rendered.split_once("vectors:\n").map(|(_, b)| b.to_string()).unwrap_or_default();
-        let comment = format!(
-            "# Found by `cargo xtask fuzz` (diff_stream, artifact {name}, shape {shape}). The expected values are the\n\
-             # reference model's, not hand-checked: confirm them against the documentation when fixing the divergence.\n"
-        );
-        let candidate = if let Some(stripped) = new_text.trim_end().strip_suffix("vectors: []") {
-            format!("{stripped}vectors:\n{comment}{body}")
-        } else {
-            let sep = if new_text.ends_with('\n') { "" } else { "\n" };
-            format!("{new_text}{sep}{comment}{body}")
-        };
-        parse_file(regressions, &candidate).map_err(|e| {
-            anyhow::anyhow!(
-                "appending the vector would break {}: {}",
-                regressions.display(),
-                e.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("; ")
-            )
-        })?;
-        new_text = candidate;
-        shapes.insert(shape.clone(), id.clone());
-        if !quiet {
-            eprintln!("{}: added {id} (shape {shape}) to {}", artifact.display(), regressions.display());
+        match append_vector(&current, regressions, artifact, &shape, &found.yaml) {
+            Ok((id, candidate)) => {
+                write_atomically(regressions, &candidate)?;
+                current = candidate;
+                shapes.insert(shape.clone(), id.clone());
+                if !quiet {
+                    eprintln!(
+                        "{}: added {id} (shape {shape}) to {}",
+                        artifact.display(),
+                        regressions.display()
+                    );
+                }
+                report.added.push(Added { id, shape, artifact: artifact.clone() });
+            }
+            Err(e) => {
+                let message = format!("divergence {shape} not added: {e:#}");
+                eprintln!("{}: {message}", artifact.display());
+                report.other.push((artifact.clone(), message));
+            }
         }
-        report.added.push(Added { id, shape, artifact: artifact.clone() });
-    }
-    if new_text != text {
-        std::fs::write(regressions, &new_text)
-            .with_context(|| format!("cannot write {}", regressions.display()))?;
     }
     if !quiet {
         eprintln!(
-            "triage: {} added, {} duplicate(s), {} not reproduced, {} other crash(es)",
+            "triage: {} added, {} duplicate(s), {} not reproduced, {} other crash(es) or problem(s)",
             report.added.len(),
             report.duplicates.len(),
             report.not_reproduced.len(),
@@ -764,6 +813,50 @@ fn triage(root: &Path, artifacts: &[PathBuf], regressions: &Path, quiet: bool) -
         );
     }
     Ok(report)
+}
+
+/// `text` (the regressions file) with the vector of `yaml` appended, tagged with the artifact's
+/// name and preceded by a comment, checked to load; and the vector's id.
+fn append_vector(
+    text: &str,
+    regressions: &Path,
+    artifact: &Path,
+    shape: &str,
+    yaml: &str,
+) -> Result<(String, String)> {
+    let mut vectors: Vec<Vector> = serde_yaml::from_str(yaml)
+        .with_context(|| format!("the regression vector does not parse:\n{yaml}"))?;
+    let Some(mut v) = vectors.pop() else { bail!("no regression vector in the report") };
+    let name = artifact.file_name().and_then(|n| n.to_str()).unwrap_or("artifact");
+    v.tags.push(format!("fuzz-artifact:{name}"));
+    let id = v.id.clone();
+    let body = vector_yaml(&v);
+    let comment = format!(
+        "# Found by `cargo xtask fuzz` (diff_stream, artifact {name}, shape {shape}). The expected values are the\n\
+         # reference model's, not hand-checked: confirm them against the documentation when fixing the divergence.\n"
+    );
+    let candidate = if let Some(stripped) = text.trim_end().strip_suffix("vectors: []") {
+        format!("{stripped}vectors:\n{comment}{body}")
+    } else {
+        let sep = if text.ends_with('\n') { "" } else { "\n" };
+        format!("{text}{sep}{comment}{body}")
+    };
+    parse_file(regressions, &candidate).map_err(|e| {
+        anyhow::anyhow!(
+            "appending the vector would break {}: {}",
+            regressions.display(),
+            e.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("; ")
+        )
+    })?;
+    Ok((id, candidate))
+}
+
+/// Writes `text` to `path` through a temporary file in the same directory and a rename, so the
+/// file is never seen half-written.
+fn write_atomically(path: &Path, text: &str) -> Result<()> {
+    let tmp = path.with_extension(format!("yaml.tmp-{}", std::process::id()));
+    std::fs::write(&tmp, text).with_context(|| format!("cannot write {}", tmp.display()))?;
+    std::fs::rename(&tmp, path).with_context(|| format!("cannot replace {}", path.display()))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -969,6 +1062,78 @@ mod tests {
         ));
         assert_eq!(r.crashes, vec![PathBuf::from("/r/fuzz/artifacts/decode/crash-ab")]);
         assert!(!parse_status("INFO: Seed: 123", &mut r, root));
+    }
+
+    /// Triage survives an artifact whose replay panics (reported as a crash with its input), an
+    /// unreadable artifact and a divergence whose vector does not parse, and keeps the vector it
+    /// added before them in the regressions file.
+    #[test]
+    fn triage_survives_panics_and_keeps_what_it_added() {
+        let root = crate::conform::workspace_root();
+        let dir = std::env::temp_dir().join(format!("sfpu-triage-test-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let artifacts_dir = dir.join("diff_stream");
+        std::fs::create_dir_all(&artifacts_dir).unwrap();
+        let regressions = dir.join("regressions.yaml");
+        std::fs::copy(root.join("vectors/blackhole/regressions.yaml"), &regressions).unwrap();
+        let before = load_file(&regressions).unwrap().vectors.len();
+
+        // A real vector, as a divergence report would carry it.
+        let file = load_file(&root.join("vectors/blackhole/SFPNOT.yaml")).unwrap();
+        let mut v = file.vectors[0].clone();
+        v.id = "regressions/fuzz-test/sfpnot".into();
+        v.tags.push("fuzz-shape:SFPNOT/test".into());
+        let good_yaml = vector_yaml(&v);
+
+        let artifact = |name: &str, data: &[u8]| {
+            let p = artifacts_dir.join(name);
+            std::fs::write(&p, data).unwrap();
+            p
+        };
+        let artifacts = vec![
+            artifact("crash-diverges", b"diverges"),
+            artifact("crash-panics", b"panics"),
+            artifacts_dir.join("crash-missing"),
+            artifact("crash-bad-yaml", b"bad yaml"),
+            artifact("crash-agrees", b"agrees"),
+            artifact("crash-duplicate", b"diverges"),
+        ];
+        let oracle = |_: &Path, data: &[u8]| -> Option<Divergent> {
+            match data {
+                b"diverges" => Some(Divergent {
+                    shape: "SFPNOT/test".into(),
+                    yaml: good_yaml.clone(),
+                    printed: String::new(),
+                }),
+                b"panics" => panic!("a model panicked on purpose"),
+                b"bad yaml" => Some(Divergent {
+                    shape: "SFPNOT/other".into(),
+                    yaml: "- id: [not a vector".into(),
+                    printed: String::new(),
+                }),
+                _ => None,
+            }
+        };
+        let report = triage_with(&artifacts, &regressions, true, &oracle).expect("triage goes on");
+        assert!(report.failed);
+        assert_eq!(report.added.len(), 1, "{:?}", report.added);
+        assert_eq!(report.added[0].id, "regressions/fuzz-test/sfpnot");
+        assert_eq!(report.duplicates.len(), 1);
+        assert_eq!(report.not_reproduced, vec![artifacts[4].clone()]);
+        let other: Vec<(&Path, &str)> = report.other.iter().map(|(p, m)| (p.as_path(), m.as_str())).collect();
+        assert_eq!(other.len(), 3, "{other:?}");
+        assert!(
+            other[0].0 == artifacts[1] && other[0].1.contains("a model panicked on purpose"),
+            "{other:?}"
+        );
+        assert!(other[1].0 == artifacts[2] && other[1].1.contains("cannot read"), "{other:?}");
+        assert!(other[2].0 == artifacts[3] && other[2].1.contains("does not parse"), "{other:?}");
+        // The file holds the vector added before the failures, and still loads.
+        let after = load_file(&regressions).unwrap();
+        assert_eq!(after.vectors.len(), before + 1);
+        let added = after.vectors.iter().find(|v| v.id == "regressions/fuzz-test/sfpnot").unwrap();
+        assert!(added.tags.iter().any(|t| t == "fuzz-artifact:crash-diverges"), "{:?}", added.tags);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

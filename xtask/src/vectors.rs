@@ -1,12 +1,14 @@
 //! `cargo xtask vectors [--check] [--json DIR] [--seed N]`: regenerate the golden vectors, check
-//! that the checked-in copy is current, or write the corpus as JSON.
+//! that the checked-in copy is current, or write the corpus as JSON (only the JSON: the YAML
+//! corpus is never rewritten by `--json`). Prints how long generation took.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
-use sfpu_conformance::generate::{DEFAULT_SEED, render_all};
-use sfpu_conformance::vectors::load_corpus;
+use sfpu_conformance::generate::{DEFAULT_SEED, generate, render_all};
+use sfpu_conformance::vectors::emit::write_json;
+use sfpu_conformance::vectors::load_file;
 use sfpu_reference::isa::Arch;
 
 #[derive(clap::Args)]
@@ -15,11 +17,13 @@ pub struct Args {
     /// generator produces.
     #[arg(long)]
     check: bool,
-    /// Also write the corpus (generated files and regressions) as JSON, one file per YAML file,
-    /// into this directory.
-    #[arg(long, value_name = "DIR")]
+    /// Write the corpus as JSON instead, one file per YAML file, into this directory: the
+    /// generated files (from --seed) and the checked-in regressions. The YAML corpus is not
+    /// touched.
+    #[arg(long, value_name = "DIR", conflicts_with = "check")]
     json: Option<PathBuf>,
-    /// The generator's seed (the checked-in corpus uses the default).
+    /// The generator's seed (the checked-in corpus uses the default; only --check and --json
+    /// accept another, so the checked-in files never change seed).
     #[arg(long, default_value_t = DEFAULT_SEED, value_parser = parse_seed)]
     seed: u64,
     /// Do not print progress.
@@ -42,9 +46,17 @@ pub fn main(args: Args) -> Result<ExitCode> {
     let arch = Arch::Blackhole;
     let dir = corpus_dir(arch);
     let started = std::time::Instant::now();
+    if let Some(out) = &args.json {
+        return write_json_corpus(arch, args.seed, &dir, out, args.quiet, started);
+    }
+    if args.seed != DEFAULT_SEED && !args.check {
+        anyhow::bail!(
+            "the checked-in corpus uses the default seed; --seed is only for --check and --json DIR"
+        );
+    }
     let files = render_all(arch, args.seed);
     if !args.quiet {
-        eprintln!("generated {} files in {:.1?}", files.len(), started.elapsed());
+        eprintln!("generated {} files in {:.2} s", files.len(), started.elapsed().as_secs_f64());
     }
     if args.check {
         let mut stale = Vec::new();
@@ -88,21 +100,49 @@ pub fn main(args: Args) -> Result<ExitCode> {
         std::fs::write(&regressions, REGRESSIONS_TEMPLATE)?;
     }
     if !args.quiet {
-        eprintln!("wrote {} files, {:.1} MB, to {}", files.len(), bytes as f64 / 1e6, dir.display());
+        eprintln!(
+            "wrote {} files, {:.1} MB, to {} ({:.2} s in all)",
+            files.len(),
+            bytes as f64 / 1e6,
+            dir.display(),
+            started.elapsed().as_secs_f64()
+        );
     }
-    if let Some(out) = args.json {
-        let corpus = load_corpus(&dir, arch).map_err(|errs| {
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `--json DIR`: the generated files of `seed` and the checked-in regressions, as JSON.
+fn write_json_corpus(
+    arch: Arch,
+    seed: u64,
+    dir: &Path,
+    out: &Path,
+    quiet: bool,
+    started: std::time::Instant,
+) -> Result<ExitCode> {
+    let mut files = generate(arch, seed);
+    if !quiet {
+        eprintln!("generated {} files in {:.2} s", files.len(), started.elapsed().as_secs_f64());
+    }
+    let regressions = dir.join("regressions.yaml");
+    if regressions.exists() {
+        let file = load_file(&regressions).map_err(|errs| {
             anyhow::anyhow!(errs.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("\n"))
         })?;
-        std::fs::create_dir_all(&out)?;
-        for (path, file) in &corpus.files {
-            let name = path.with_extension("json");
-            let name = name.file_name().unwrap_or_default();
-            std::fs::write(out.join(name), serde_json::to_string_pretty(file)?)?;
-        }
-        if !args.quiet {
-            eprintln!("wrote the corpus as JSON to {}", out.display());
-        }
+        files.push(file);
+    }
+    std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
+    for file in &files {
+        let name = format!("{}.json", file.file);
+        std::fs::write(out.join(&name), write_json(file)).with_context(|| format!("cannot write {name}"))?;
+    }
+    if !quiet {
+        eprintln!(
+            "wrote {} JSON files (seed 0x{seed:016x}) to {} in {:.2} s",
+            files.len(),
+            out.display(),
+            started.elapsed().as_secs_f64()
+        );
     }
     Ok(ExitCode::SUCCESS)
 }

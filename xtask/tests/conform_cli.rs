@@ -1,17 +1,18 @@
 //! `cargo xtask conform` end to end, through the built binary: the report files, the exit
 //! statuses, `--replay`, and an external implementation (`examples/dut-python`) through `--dut`,
-//! with a crash, a hang and a garbage answer injected.
+//! with crashes, hangs, garbage and wrong answers injected, a DUT given up on, a DUT that declines
+//! everything and one that refuses the hello.
 //!
-//! Expected counts come from the golden-vector corpus itself (loaded here with the library's
-//! loader), and from what the example DUT documents it implements: SFPIADD, SFPNOT, SFPXOR and
-//! SFPNOP fully, SFPMAD not at all.
+//! Expected counts come from the golden-vector files themselves (read here as plain YAML, not
+//! with the library's loader or filter: `--only NAME` runs the vectors of `NAME.yaml`), and from
+//! what the example DUT documents it implements: SFPIADD, SFPNOT, SFPXOR and SFPNOP fully, SFPMAD
+//! not at all. The DUT receives the vectors one at a time in corpus order (files by name), its
+//! cases numbered `1`, `2`, ... (docs/dut-protocol.md), which the case-id faults rely on.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use serde_json::Value;
-use sfpu_conformance::vectors::{Filter, load_corpus};
-use sfpu_reference::isa::Arch;
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -45,11 +46,23 @@ fn report(dir: &Path) -> Value {
     serde_json::from_str(&json).expect("report.json is JSON")
 }
 
-/// How many golden vectors `--only NAME` selects.
+/// The ids of the vectors of `vectors/blackhole/NAME.yaml`, in file order, read as plain YAML.
+fn ids_of(name: &str) -> Vec<String> {
+    let path = repo().join("vectors/blackhole").join(format!("{name}.yaml"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let doc: serde_yaml::Value =
+        serde_yaml::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    doc["vectors"]
+        .as_sequence()
+        .unwrap_or_else(|| panic!("{}: no `vectors` list", path.display()))
+        .iter()
+        .map(|v| v["id"].as_str().expect("every vector has an id").to_string())
+        .collect()
+}
+
+/// How many golden vectors `--only NAME` selects: those of `NAME.yaml`.
 fn vectors_of(name: &str) -> u64 {
-    let corpus = load_corpus(&repo().join("vectors/blackhole"), Arch::Blackhole).expect("the corpus loads");
-    let filter = Filter::parse(name);
-    corpus.vectors().filter(|(_, v)| filter.selects(v)).count() as u64
+    ids_of(name).len() as u64
 }
 
 /// The counts of `model` summed over the matrix rows of `instruction`.
@@ -61,6 +74,17 @@ fn cell_sum(r: &Value, instruction: &str, model: &str, field: &str) -> u64 {
         .filter(|row| row["instruction"] == instruction)
         .map(|row| row["per_model"][model][field].as_u64().unwrap_or(0))
         .sum()
+}
+
+/// The ids of the failures of `model` in the report.
+fn failure_ids(r: &Value, model: &str) -> Vec<String> {
+    r["failures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["model"] == model)
+        .map(|f| f["id"].as_str().unwrap().to_string())
+        .collect()
 }
 
 fn python() -> &'static str {
@@ -141,6 +165,8 @@ fn json_summary_and_usage_errors() {
         &["conform", "--dut", "/nonexistent/dut-program", "--only", "SFPNOT"],
         &["conform", "--vectors", "/nonexistent/vectors"],
         &["conform", "--replay", "SFPNOT/no-such-vector"],
+        &["conform", "--timeout", "0", "--only", "SFPNOT"],
+        &["conform", "--timeout", "-1", "--only", "SFPNOT"],
     ] {
         let o = xtask(bad);
         assert_eq!(o.status.code(), Some(2), "{bad:?}: {}", text(&o));
@@ -150,9 +176,15 @@ fn json_summary_and_usage_errors() {
 
 #[test]
 fn replay_runs_one_vector_and_prints_a_snippet() {
-    let corpus = load_corpus(&repo().join("vectors/blackhole"), Arch::Blackhole).unwrap();
-    let v = corpus.vectors().map(|(_, v)| v).find(|v| v.id.starts_with("SFPIADD/")).unwrap();
-    let (id, word) = (v.id.clone(), v.program[0].word.0);
+    let yaml = std::fs::read_to_string(repo().join("vectors/blackhole/SFPIADD.yaml")).unwrap();
+    let doc: serde_yaml::Value = serde_yaml::from_str(&yaml).unwrap();
+    let v = &doc["vectors"][0];
+    let id = v["id"].as_str().unwrap().to_string();
+    let word = match &v["program"][0]["word"] {
+        serde_yaml::Value::Number(n) => n.as_u64().unwrap() as u32,
+        serde_yaml::Value::String(s) => u32::from_str_radix(s.trim_start_matches("0x"), 16).unwrap(),
+        other => panic!("{other:?}"),
+    };
     let o = xtask(&["conform", "--replay", &id]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let out = String::from_utf8_lossy(&o.stdout);
@@ -168,14 +200,23 @@ fn replay_runs_one_vector_and_prints_a_snippet() {
     assert!(String::from_utf8_lossy(&o.stdout).contains("TTI_SFPMAD("), "{}", text(&o));
 }
 
-/// The example DUT through `--dut`, with faults injected: every vector of the crashing, hanging
-/// and garbage-answering instructions is an error of its own (the DUT restarted each time), the
-/// instructions it implements still pass, SFPMAD is unsupported, and the run exits 1.
+/// The example DUT through `--dut`, with a crash, a hang and a garbage answer injected on
+/// chosen cases: each is an error of its own case (the DUT restarted each time), and the case
+/// right after each fault passes, as does every other case the DUT implements; SFPMAD is
+/// unsupported; the run exits 1.
 #[test]
-fn python_dut_with_a_crash_a_hang_and_garbage() {
+fn python_dut_recovers_after_each_fault() {
     let dir = out_dir("dut-faults");
+    // The order the DUT receives the vectors in: files by name, vectors in file order.
+    let files = ["SFPIADD", "SFPMAD", "SFPNOT", "SFPXOR"];
+    let order: Vec<String> = files.iter().flat_map(|f| ids_of(f)).collect();
+    let first_not = (vectors_of("SFPIADD") + vectors_of("SFPMAD")) as usize; // 0-based
+    // Case ids are 1-based: the crash and the hang among the SFPIADD vectors, the garbage on the
+    // first SFPNOT vector.
+    let (crash, hang, garbage) = (5usize, 60usize, first_not + 1);
+    assert!(hang < first_not && order[garbage - 1].starts_with("SFPNOT/"), "{:?}", &order[..3]);
     let dut = format!(
-        "{} examples/dut-python/dut.py --crash-on SFPNOT --hang-on SFPNOP --garbage-on SFPXOR",
+        "{} examples/dut-python/dut.py --crash-on-case {crash} --hang-on-case {hang} --garbage-on-case {garbage}",
         python()
     );
     let o = xtask(&[
@@ -185,7 +226,7 @@ fn python_dut_with_a_crash_a_hang_and_garbage() {
         "--timeout",
         "1",
         "--only",
-        "SFPNOT,SFPNOP,SFPXOR,SFPIADD,SFPMAD",
+        &files.join(","),
         "--budget",
         "0",
         "--no-fastpath",
@@ -199,37 +240,252 @@ fn python_dut_with_a_crash_a_hang_and_garbage() {
         r["models"].as_array().unwrap().iter().map(|m| m["name"].as_str().unwrap()).collect();
     assert_eq!(models, ["reference", "dut"]);
     assert_eq!(r["models"][1]["description"], "dut-python 0.1.0");
-    for faulty in ["SFPNOT", "SFPNOP", "SFPXOR"] {
-        let n = vectors_of(faulty);
-        assert!(n > 0);
-        assert_eq!(cell_sum(&r, faulty, "dut", "errors"), n, "{faulty}");
-        assert_eq!(cell_sum(&r, faulty, "reference", "passed"), n, "{faulty}");
+
+    // Exactly the three faulty cases failed, each as an error.
+    let mut failed = failure_ids(&r, "dut");
+    failed.sort();
+    let mut faulty = vec![order[crash - 1].clone(), order[hang - 1].clone(), order[garbage - 1].clone()];
+    faulty.sort();
+    assert_eq!(failed, faulty);
+    let t = &r["totals"]["dut"];
+    assert_eq!(t["errors"].as_u64(), Some(3), "{t}");
+    assert_eq!(t["failed"].as_u64(), Some(0), "{t}");
+    // Everything else the DUT implements passed, the case after each fault included.
+    for after in [crash, hang, garbage] {
+        let next = &order[after]; // the case numbered after + 1
+        assert!(!failed.contains(next), "{next} after a fault");
     }
-    let iadd = vectors_of("SFPIADD");
-    assert_eq!(cell_sum(&r, "SFPIADD", "dut", "passed"), iadd, "the DUT recovers after every fault");
+    let implemented = vectors_of("SFPIADD") + vectors_of("SFPNOT") + vectors_of("SFPXOR");
+    assert_eq!(t["passed"].as_u64(), Some(implemented - 3), "{t}");
+    assert_eq!(cell_sum(&r, "SFPNOT", "dut", "passed"), vectors_of("SFPNOT") - 1);
     assert_eq!(cell_sum(&r, "SFPMAD", "dut", "unsupported"), vectors_of("SFPMAD"));
     assert_eq!(cell_sum(&r, "SFPMAD", "dut", "errors"), 0);
 
     // Each fault is described, and its replay command names the DUT.
     let failures = r["failures"].as_array().unwrap();
-    let details_of = |instruction: &str| -> String {
-        let f = failures
-            .iter()
-            .find(|f| f["instruction"] == instruction)
-            .unwrap_or_else(|| panic!("{instruction}"));
+    let details_of = |id: &str| -> String {
+        let f = failures.iter().find(|f| f["id"] == id).unwrap_or_else(|| panic!("{id}"));
+        assert_eq!(f["kind"], "error", "{f}");
         assert!(f["replay"].as_str().unwrap().contains("--dut"), "{f}");
         f["details"].as_str().unwrap().to_string()
     };
-    let crash = details_of("SFPNOT");
-    assert!(crash.contains("exit") || crash.contains("crash"), "{crash}");
-    let hang = details_of("SFPNOP");
-    assert!(hang.contains("1s") || hang.contains("timeout") || hang.contains("within"), "{hang}");
-    let garbage = details_of("SFPXOR");
-    assert!(garbage.contains("malformed") || garbage.contains("JSON"), "{garbage}");
+    let crashed = details_of(&order[crash - 1]);
+    assert!(
+        crashed.contains(&format!("crashed (exit status: 3) before answering case `{crash}`")),
+        "{crashed}"
+    );
+    let hung = details_of(&order[hang - 1]);
+    assert!(hung.contains(&format!("timeout after 1s waiting for case `{hang}`")), "{hung}");
+    let garbled = details_of(&order[garbage - 1]);
+    assert!(garbled.contains("malformed answer: not JSON"), "{garbled}");
 
-    // The JUnit file has the failures too.
+    // The JUnit file has the errors too.
     let junit = std::fs::read_to_string(dir.join("junit.xml")).unwrap();
-    assert!(junit.contains("<failure") || junit.contains("<error"), "{junit}");
+    assert!(junit.contains("<error"), "{junit}");
+    assert!(!junit.contains("No failure was recorded"), "{junit}");
+}
+
+/// A DUT that hangs on every case of an instruction is given up on after three timeouts in a
+/// row: the rest of that instruction's cases, and every later one, fail at once with the reason;
+/// what passed before is kept, and the random campaign stops at once on each instruction.
+#[test]
+fn python_dut_given_up_after_consecutive_timeouts() {
+    let dir = out_dir("dut-give-up");
+    let dut = format!("{} examples/dut-python/dut.py --hang-on SFPNOP", python());
+    let started = std::time::Instant::now();
+    let o = xtask(&[
+        "conform",
+        "--dut",
+        &dut,
+        "--timeout",
+        "1",
+        "--only",
+        "SFPIADD,SFPNOP,SFPNOT",
+        "--budget",
+        "200",
+        "--no-fastpath",
+        "--quiet",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(started.elapsed() < std::time::Duration::from_secs(60), "took {:?}", started.elapsed());
+    let r = report(&dir);
+    let (iadd, nop, not) = (vectors_of("SFPIADD"), vectors_of("SFPNOP"), vectors_of("SFPNOT"));
+    assert!(nop > 3, "SFPNOP has {nop} vectors");
+    assert_eq!(cell_sum(&r, "SFPIADD", "dut", "passed"), iadd, "computed before the hangs");
+    assert_eq!(cell_sum(&r, "SFPNOP", "dut", "errors"), nop);
+    assert_eq!(cell_sum(&r, "SFPNOT", "dut", "errors"), not);
+    // One random case per instruction found the DUT given up on, then that instruction stopped.
+    let t = &r["totals"]["dut"];
+    assert_eq!(t["random_failures"].as_u64(), Some(3), "{t}");
+    assert_eq!(t["random_cases"].as_u64(), Some(3), "{t}");
+    let failures = r["failures"].as_array().unwrap();
+    let details: Vec<&str> = failures.iter().map(|f| f["details"].as_str().unwrap()).collect();
+    let timeouts = details.iter().filter(|d| d.contains("timeout after 1s")).count();
+    assert!(timeouts >= 3, "{details:#?}");
+    let given_up: Vec<&&str> =
+        details.iter().filter(|d| d.contains("given up on after 3 consecutive timeouts")).collect();
+    assert!(!given_up.is_empty(), "{details:#?}");
+    assert!(
+        failures
+            .iter()
+            .any(|f| f["instruction"] == "SFPNOT" && f["details"].as_str().unwrap().contains("given up")),
+        "later instructions fail with the reason: {details:#?}"
+    );
+}
+
+/// A DUT that declines everything, with the default time budget: nothing counts as passed, the
+/// declined random cases are counted apart, every cell is unsupported in all four files, and the
+/// run exits 0.
+#[test]
+fn python_dut_declining_everything_is_unsupported_not_passed() {
+    let dir = out_dir("dut-declines");
+    let dut = format!("{} examples/dut-python/dut.py", python());
+    let o = xtask(&[
+        "conform",
+        "--dut",
+        &dut,
+        "--only",
+        "SFPMAD",
+        "--no-fastpath",
+        "--quiet",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let r = report(&dir);
+    assert_eq!(r["campaign"]["budget_ms"], 600, "the default budget");
+    let t = &r["totals"]["dut"];
+    let mad = vectors_of("SFPMAD");
+    assert_eq!(t["vectors_run"].as_u64(), Some(mad), "{t}");
+    assert_eq!(t["unsupported"].as_u64(), Some(mad), "{t}");
+    assert_eq!(t["passed"].as_u64(), Some(0), "{t}");
+    assert_eq!(t["random_cases"].as_u64(), Some(0), "declined cases are not compared: {t}");
+    assert!(t["random_unsupported"].as_u64().unwrap() > 0, "{t}");
+    assert_eq!(
+        r["campaign"]["cases"], t["random_unsupported"],
+        "one model: the campaign's cases are its own"
+    );
+
+    // Every SFPMAD cell of the DUT is unsupported in the HTML matrix...
+    let page = std::fs::read_to_string(dir.join("report.html")).unwrap();
+    let cells: Vec<&str> = page
+        .split("<td class=\"cell ")
+        .skip(1)
+        .map(|c| &c[..c.find('>').unwrap()])
+        .filter(|c| c.contains("data-instruction=\"SFPMAD\"") && c.contains("data-model=\"dut\""))
+        .collect();
+    assert!(!cells.is_empty());
+    for c in &cells {
+        assert!(c.starts_with("unsupported\""), "{}", &c[..c.len().min(200)]);
+    }
+    // ...skipped in JUnit (nothing passed in the DUT's suite)...
+    let junit = std::fs::read_to_string(dir.join("junit.xml")).unwrap();
+    let suite = junit.split("<testsuite name=\"dut\" ").nth(1).expect("a dut suite");
+    let attrs = &suite[..suite.find('>').unwrap()];
+    let number = |name: &str| -> u64 {
+        let at = attrs.find(&format!("{name}=\"")).unwrap() + name.len() + 2;
+        attrs[at..at + attrs[at..].find('"').unwrap()].parse().unwrap()
+    };
+    assert_eq!(number("skipped"), number("tests"), "{attrs}");
+    assert!(suite.contains("unsupported: the model declined every case"), "the reason is given");
+    // ...and in the Markdown totals.
+    let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    assert!(md.contains("| `dut` | 🚫 unsupported |"), "{md}");
+}
+
+/// A DUT that refuses the hello (it claims another architecture) is reported, every case
+/// unsupported with its reason, and the run exits 0 (docs/dut-protocol.md).
+#[test]
+fn python_dut_refusing_the_hello_is_reported_unsupported() {
+    let dir = out_dir("dut-refuses");
+    let dut = format!("{} examples/dut-python/dut.py --arch wormhole", python());
+    let o = xtask(&[
+        "conform",
+        "--dut",
+        &dut,
+        "--only",
+        "SFPIADD",
+        "--no-fastpath",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let r = report(&dir);
+    let description = r["models"][1]["description"].as_str().unwrap();
+    assert!(
+        description.contains("refused the hello") && description.contains("wormhole only"),
+        "{description}"
+    );
+    let t = &r["totals"]["dut"];
+    assert_eq!(t["unsupported"].as_u64(), Some(vectors_of("SFPIADD")), "{t}");
+    assert_eq!(t["passed"].as_u64(), Some(0), "{t}");
+    assert_eq!(t["random_cases"].as_u64(), Some(0), "no campaign on a refused DUT: {t}");
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("dut: ") && out.contains("refused the hello"), "the summary says so: {out}");
+}
+
+/// A DUT that answers a random case wrongly: the failure is filed under the DUT's column, with a
+/// replay command naming the DUT, in all four report files.
+#[test]
+fn python_dut_random_failure_in_every_report_file() {
+    let dir = out_dir("dut-wrong");
+    // A corpus without SFPIADD vectors, so that the cell's first failure is a random one.
+    let vectors = out_dir("dut-wrong-vectors");
+    std::fs::create_dir_all(&vectors).unwrap();
+    std::fs::copy(repo().join("vectors/blackhole/SFPNOP.yaml"), vectors.join("SFPNOP.yaml")).unwrap();
+    let dut = format!("{} examples/dut-python/dut.py --wrong-on SFPIADD", python());
+    let o = xtask(&[
+        "conform",
+        "--dut",
+        &dut,
+        "--vectors",
+        vectors.to_str().unwrap(),
+        "--only",
+        "SFPIADD",
+        "--cases",
+        "12",
+        "--no-fastpath",
+        "--quiet",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let r = report(&dir);
+    let t = &r["totals"]["dut"];
+    assert_eq!(t["random_cases"].as_u64(), Some(12), "{t}");
+    assert!(t["random_failures"].as_u64().unwrap() > 0, "{t}");
+    let failures = r["failures"].as_array().unwrap();
+    assert!(!failures.is_empty());
+    for f in failures {
+        assert_eq!(f["model"], "dut", "filed under the column, not the hello name: {f}");
+        assert_eq!(f["kind"], "random", "{f}");
+        let replay = f["replay"].as_str().unwrap();
+        assert!(replay.contains("--replay random/SFPIADD/") && replay.contains("--dut"), "{replay}");
+        assert!(replay.contains("--vectors"), "{replay}");
+        assert!(f["snippet"].as_str().unwrap().starts_with("- id: regressions/"), "{f}");
+    }
+    let replay = failures[0]["replay"].as_str().unwrap();
+    let id = failures[0]["id"].as_str().unwrap();
+    let target = format!("--replay {id}");
+    let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    assert!(md.contains(replay), "report.md has the replay command");
+    let page = std::fs::read_to_string(dir.join("report.html")).unwrap();
+    assert!(page.contains(&target) && page.contains("href=\"#failure-1\""), "report.html links the failure");
+    let junit = std::fs::read_to_string(dir.join("junit.xml")).unwrap();
+    assert!(junit.contains(&target), "junit.xml has the replay command");
+    assert!(!junit.contains("No failure was recorded"), "{junit}");
+
+    // The replay command reproduces it.
+    let o = Command::new("sh")
+        .arg("-c")
+        .arg(replay.replacen("cargo xtask", env!("CARGO_BIN_EXE_xtask"), 1))
+        .current_dir(repo())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("dut: FAIL"), "{}", text(&o));
 }
 
 /// A seeded random campaign runs through the DUT too.
@@ -291,4 +547,8 @@ fn two_duts_side_by_side() {
     assert_eq!(r["totals"]["dut1"]["passed"].as_u64(), Some(iadd + nop));
     assert_eq!(r["totals"]["dut2"]["passed"].as_u64(), Some(iadd));
     assert_eq!(r["totals"]["dut2"]["errors"].as_u64(), Some(nop));
+    // The failures name the column, so the two copies of one DUT are told apart.
+    assert!(failure_ids(&r, "dut1").is_empty());
+    assert_eq!(failure_ids(&r, "dut2").len() as u64, nop.min(3));
+    assert!(r["failures"].as_array().unwrap().iter().all(|f| f["model"] == "dut2"));
 }

@@ -214,3 +214,42 @@ pub fn lut_inputs(rng: &mut Rng) -> [u32; LANES] {
         _ => rng.normal(120, 130),
     })
 }
+
+/// Rounding ties for SFPSTOCHRND (spec §3.21) and the narrowing conversions: FP32 values whose
+/// discarded bits are exactly half an ulp of the narrower format, and one ulp of FP32 either side.
+///
+/// Lanes 0..=11: BF16 / FP16B precision (16 discarded bits, half = `0x8000`); lanes 12..=23:
+/// FP16A precision (13 discarded bits, half = `0x1000`); each as four bases (random sign and
+/// exponent, one base with an all-ones kept mantissa so that rounding up carries into the
+/// exponent) times `half - 1, half, half + 1`. Lanes 24..=31: ties of the FP32-to-integer
+/// flavours (`x.5`, and 2.5 one ulp either side), both signs, up to the UINT8 and INT16 limits.
+pub fn rounding_ties(rng: &mut Rng) -> [u32; LANES] {
+    let mut out = [0u32; LANES];
+    for (group, (keep_mask, half)) in
+        [(0xFFFF_0000u32, 0x8000u32), (0xFFFF_E000, 0x1000)].into_iter().enumerate()
+    {
+        for b in 0..4 {
+            let base = if b == 3 {
+                // All kept mantissa bits set: rounding up carries into the exponent.
+                (rng.normal(120, 134) | 0x007F_FFFF) & keep_mask
+            } else {
+                rng.normal(100, 154) & keep_mask
+            };
+            for (k, lo) in [half - 1, half, half + 1].into_iter().enumerate() {
+                out[group * 12 + b * 3 + k] = base | lo;
+            }
+        }
+    }
+    const INT_TIES: [u32; 8] = [
+        0x3F00_0000, // 0.5
+        0xBFC0_0000, // -1.5
+        0x4020_0000, // 2.5
+        0x401F_FFFF, // 2.5 - 1 ulp
+        0x4020_0001, // 2.5 + 1 ulp
+        0xC2FF_0000, // -127.5
+        0x437F_8000, // 255.5
+        0x46FF_FD00, // 32766.5
+    ];
+    out[24..].copy_from_slice(&INT_TIES);
+    out
+}

@@ -47,7 +47,13 @@ enum MemVariant {
     LaneConfigBits,
     StackPointer,
     Remap,
+    /// VD in 8..=11 with DISABLE_BACKDOOR_LOAD set.
     DroppedVd,
+    /// VD in 8..=11 with DISABLE_BACKDOOR_LOAD clear (no backdoor below 12).
+    Vd8Dbl0,
+    /// VD in 12..=15 with DISABLE_BACKDOOR_LOAD set (no backdoor load).
+    Vd12Dbl1,
+    /// VD in 12..=15 with DISABLE_BACKDOOR_LOAD clear: a backdoor load (unspecified).
     Backdoor,
 }
 
@@ -61,6 +67,8 @@ impl MemVariant {
             MemVariant::StackPointer => "stack-pointer",
             MemVariant::Remap => "remap-swizzle",
             MemVariant::DroppedVd => "vd-8-11",
+            MemVariant::Vd8Dbl0 => "vd-8-11-dbl0",
+            MemVariant::Vd12Dbl1 => "vd-12-15-dbl1",
             MemVariant::Backdoor => "vd-12-15-backdoor",
         }
     }
@@ -77,8 +85,12 @@ fn memory_variants(op: Opcode) -> Vec<MemVariant> {
         MemVariant::Remap,
     ];
     if op != Opcode::SFPLOADMACRO {
-        variants.push(MemVariant::DroppedVd);
-        variants.push(MemVariant::Backdoor);
+        variants.extend([
+            MemVariant::DroppedVd,
+            MemVariant::Vd8Dbl0,
+            MemVariant::Vd12Dbl1,
+            MemVariant::Backdoor,
+        ]);
     }
     variants
 }
@@ -106,8 +118,8 @@ fn memory_case(op: Opcode, mode: &str, label: &str, variant: MemVariant, rng: &m
     let mod0: u32 = mode.trim_start_matches("mod0=").parse().unwrap_or(0);
     let mut s = State::reset(&sfpu_reference::ResetValues::ZEROS);
     let vd = match variant {
-        MemVariant::DroppedVd => 8 + rng.below(4),
-        MemVariant::Backdoor => 12 + rng.below(4),
+        MemVariant::DroppedVd | MemVariant::Vd8Dbl0 => 8 + rng.below(4),
+        MemVariant::Vd12Dbl1 | MemVariant::Backdoor => 12 + rng.below(4),
         _ => rng.below(8),
     };
     let imm10 = rng.below(32) * 2 + (variant == MemVariant::Counters) as u32 * 2;
@@ -158,7 +170,7 @@ fn memory_case(op: Opcode, mode: &str, label: &str, variant: MemVariant, rng: &m
             s.Addressing.DEST_ACCESS_CFG_swizzle_32b = true;
             s.Addressing.RWC.ExtraAddrModBit = 1; // the Blackhole addr-mod reading differs here
         }
-        MemVariant::DroppedVd => {
+        MemVariant::DroppedVd | MemVariant::Vd12Dbl1 => {
             for l in 0..LANES {
                 s.LaneConfig[l] = LaneConfig::truncating(2); // DISABLE_BACKDOOR_LOAD
             }
@@ -201,9 +213,14 @@ fn memory_case(op: Opcode, mode: &str, label: &str, variant: MemVariant, rng: &m
     fill_dst(rng, &mut s, mod0, imm10);
     if op == Opcode::SFPSTORE {
         let source = if rng.below(2) == 0 { FP_SPECIALS } else { bits_random(rng) };
-        if vd < 8 {
+        // LReg[11..=14] are programmable: with VD 12..=15 and the backdoor disabled, the store
+        // stores them.
+        if vd < 8 || (11..=14).contains(&vd) {
             s.LReg[vd as usize] = source;
         }
+    } else if (11..=14).contains(&vd) {
+        // A load to VD >= 8 writes nothing: a non-zero old value shows a write that should not be.
+        s.LReg[vd as usize] = [rng.normal(100, 154); LANES];
     } else if vd < 8 {
         // The old value matters for LO16_ONLY/HI16_ONLY and disabled lanes.
         s.LReg[vd as usize] = bits_random(rng);

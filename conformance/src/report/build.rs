@@ -1,23 +1,32 @@
 //! Assembling a [`Report`](super::Report) from what `cargo xtask conform` ran: the matrix of
-//! (instruction, mode value) cells, the spec notes, and the operand-class coverage of the corpus.
+//! (instruction, mode value) cells, the spec notes, the operand-class coverage of the corpus, and
+//! the vector operands the IEEE 754 characterisation examines.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use sfpu_reference::hazard;
-use sfpu_reference::isa::{Arch, Opcode, decode};
+use sfpu_reference::isa::mods::{
+    MOD0_FMT_BF16, MOD0_FMT_FP16, MOD0_FMT_FP32, SFPCAST_MOD1_SM32_TO_FP32_RNE,
+    SFPCAST_MOD1_SM32_TO_FP32_RNS, SFPMAD_MOD1_INDIRECT_VA, SFPMAD_MOD1_NEGATE_VA, SFPMAD_MOD1_NEGATE_VC,
+    SFPSTOCHRND_MOD1_FP32_TO_FP16A, SFPSTOCHRND_MOD1_FP32_TO_FP16B,
+};
+use sfpu_reference::isa::{Instr, Opcode, decode};
 use sfpu_reference::ops::Ctx;
 use sfpu_reference::outcome::{Clause, Kind};
+use sfpu_reference::state::LANES;
 
 use super::{
     ClauseTaint, Counts, FailureEntry, MatrixRow, NotesOverride, OperandClass, SeedDifference, SpecNotes,
 };
 use crate::campaign::{CampaignResult, regression_snippet};
 use crate::generate::modes;
-use crate::vectors::{Corpus, Status, VectorResult};
+use crate::ieee::Operands;
+use crate::vectors::{Corpus, Status, Vector, VectorResult};
 
-/// The empty matrix of `arch`: every (instruction, mode value) in opcode order, then the
-/// multi-instruction files and the random streams.
-pub fn empty_matrix(_arch: Arch) -> Vec<MatrixRow> {
+/// The empty matrix of Blackhole (the only architecture modelled): every (instruction, mode
+/// value) in opcode order, then the multi-instruction files (`sequences`, `regressions`) and the
+/// random instruction streams (`streams`), each with mode `-`.
+pub fn empty_matrix() -> Vec<MatrixRow> {
     let mut rows: Vec<MatrixRow> = Opcode::ALL
         .iter()
         .flat_map(|op| {
@@ -54,11 +63,8 @@ fn index_of(rows: &[MatrixRow]) -> BTreeMap<(String, String), usize> {
 }
 
 /// Whether every note of the vector is undefined behaviour.
-fn only_undefined(corpus: &Corpus, id: &str) -> bool {
-    corpus
-        .vectors()
-        .find(|(_, v)| v.id == id)
-        .is_some_and(|(_, v)| !v.outcome.is_empty() && v.outcome.iter().all(|n| n.kind == Kind::Undefined))
+fn only_undefined(v: &Vector) -> bool {
+    !v.outcome.is_empty() && v.outcome.iter().all(|n| n.kind == Kind::Undefined)
 }
 
 /// Adds one model's golden-vector results to the matrix; returns the failures to report (at most
@@ -71,9 +77,13 @@ pub fn add_vector_results(
     keep: usize,
 ) -> Vec<FailureEntry> {
     let index = index_of(rows);
+    // The corpus's vectors by id, built once (results name their vector by id).
+    let by_id: HashMap<&str, &Vector> = corpus.vectors().map(|(_, v)| (v.id.as_str(), v)).collect();
+    let origin = format!("conform-{}", model.replace(|c: char| !c.is_ascii_alphanumeric(), "-"));
     let mut failures = Vec::new();
     let mut kept: BTreeMap<(String, String), usize> = BTreeMap::new();
     for r in results {
+        let vector = by_id.get(r.id.as_str()).copied();
         let mode = r.mode.clone().unwrap_or_else(|| "-".to_string());
         let Some(row) = cell(rows, &index, &r.file, &mode) else { continue };
         let c = row.per_model.entry(model.to_string()).or_default();
@@ -84,7 +94,7 @@ pub fn add_vector_results(
         let (failed, kind, details) = match &r.status {
             Status::Pass => {
                 c.passed += 1;
-                if only_undefined(corpus, &r.id) {
+                if vector.is_some_and(only_undefined) {
                     c.undefined += 1;
                 }
                 (false, "", String::new())
@@ -105,16 +115,7 @@ pub fn add_vector_results(
         let n = kept.entry((r.file.clone(), mode.clone())).or_default();
         if failed && *n < keep {
             *n += 1;
-            let snippet = corpus
-                .vectors()
-                .find(|(_, v)| v.id == r.id)
-                .map(|(_, v)| {
-                    regression_snippet(
-                        v,
-                        &format!("conform-{}", model.replace(|c: char| !c.is_ascii_alphanumeric(), "-")),
-                    )
-                })
-                .unwrap_or_default();
+            let snippet = vector.map(|v| regression_snippet(v, &origin)).unwrap_or_default();
             failures.push(FailureEntry {
                 model: model.to_string(),
                 instruction: r.file.clone(),
@@ -130,7 +131,9 @@ pub fn add_vector_results(
     failures
 }
 
-/// Adds one model's random-campaign counts to the matrix.
+/// Adds one model's random-campaign counts to the matrix: the cases it ran and compared to
+/// `random_cases` (those that differed or failed also to `random_failures`), the cases it
+/// declined to `random_unsupported` only.
 pub fn add_campaign(rows: &mut [MatrixRow], model: &str, campaign: &CampaignResult) {
     let index = index_of(rows);
     for ((instruction, mode), counts) in &campaign.cells {
@@ -138,7 +141,7 @@ pub fn add_campaign(rows: &mut [MatrixRow], model: &str, campaign: &CampaignResu
             let c = row.per_model.entry(model.to_string()).or_default();
             c.random_cases += counts.cases;
             c.random_failures += counts.failures;
-            c.unsupported += counts.unsupported;
+            c.random_unsupported += counts.unsupported;
         }
     }
 }
@@ -174,7 +177,11 @@ pub const SEED_DIFFERENCES: &[(u32, &str, &str)] = &[
         "SFPCONFIG Mod1",
         "value 1 IMM16_IS_VALUE, bits [2:1] a 2-bit operation (write, OR, AND, XOR), value 8 IMM16_IS_LANE_MASK",
     ),
-    (6, "SFPCONFIG VD=12 constant", "1/65536 (0x37800000), reported as unspecified"),
+    (
+        6,
+        "SFPCONFIG VD=12 constant",
+        "1/512 (0x3B000000) as the newest page revision writes it (older revisions: 1/65536); reported as unspecified",
+    ),
     (7, "LReg[8]", "0x3F56594B, the FP32 nearest 0.8373"),
     (
         8,
@@ -362,18 +369,68 @@ pub fn operand_coverage(corpus: &Corpus) -> Vec<OperandClass> {
     counts.into_iter().map(|(class, lanes)| OperandClass { class: class.to_string(), lanes }).collect()
 }
 
-/// The `(a, b, c)` operand triples of the corpus's FMA-family vectors, for the IEEE
-/// characterisation.
-pub fn fma_operands(corpus: &Corpus) -> Vec<(u32, u32, u32)> {
-    let mut out = Vec::new();
+/// The operands the IEEE 754 characterisation examines, from the corpus's single-instruction
+/// vectors, lane by lane in the lanes the instruction writes (enabled lanes):
+///
+/// * `fma`: the `(x, y, z)` of `x * y + z` as SFPMAD, SFPADD and SFPMUL form it (`±LReg[VA]` or
+///   the register `LReg[7]` selects under `INDIRECT_VA`, `LReg[VB]`, `±LReg[VC]`), as SFPADDI
+///   forms it (`BF16(Imm16) * 1.0 ± LReg[VD]`) and as SFPMULI does (`BF16(Imm16) * ±LReg[VD] +
+///   0`);
+/// * `cast`: `LReg[VC]` of SFPCAST's int-to-float modes (`SM32_TO_FP32_RNE`, `_RNS`);
+/// * `stochrnd`: `LReg[VC]` of SFPSTOCHRND's `FP32_TO_FP16A` and `FP32_TO_FP16B`;
+/// * `store`: `LReg[VD]` (`VD < 12`) of SFPSTORE's FP16, BF16 and FP32 stores.
+pub fn vector_operands(corpus: &Corpus) -> Operands {
+    let mut out = Operands::default();
     for (file, v) in corpus.vectors() {
-        let Some(word) = v.program.first() else { continue };
-        let Ok(sfpu_reference::Instr::SFPMAD { VA, VB, VC, .. }) = decode(file.arch, word.word.0) else {
-            continue;
-        };
+        let [word] = v.program.as_slice() else { continue };
+        let Ok(instr) = decode(file.arch, word.word.0) else { continue };
         let Ok(pre) = v.pre.to_state() else { continue };
-        for l in 0..32 {
-            out.push((pre.LReg[VA.idx()][l], pre.LReg[VB.idx()][l], pre.LReg[VC.idx()][l]));
+        let lanes = (0..LANES).filter(|&l| pre.IsLaneEnabled(l));
+        let reg = |r: usize, l: usize| pre.LReg[r][l];
+        let neg = |mod1: u32, bit: u32, x: u32| if mod1 & bit != 0 { x ^ 0x8000_0000 } else { x };
+        match instr {
+            Instr::SFPMAD { VA, VB, VC, Mod1, .. }
+            | Instr::SFPADD { VA, VB, VC, Mod1, .. }
+            | Instr::SFPMUL { VA, VB, VC, Mod1, .. } => {
+                let m = Mod1.get();
+                for l in lanes {
+                    let va =
+                        if m & SFPMAD_MOD1_INDIRECT_VA != 0 { (reg(7, l) & 15) as usize } else { VA.idx() };
+                    out.fma.push((
+                        neg(m, SFPMAD_MOD1_NEGATE_VA, reg(va, l)),
+                        reg(VB.idx(), l),
+                        neg(m, SFPMAD_MOD1_NEGATE_VC, reg(VC.idx(), l)),
+                    ));
+                }
+            }
+            Instr::SFPADDI { Imm16, VD, Mod1 } => {
+                for l in lanes {
+                    let c = neg(Mod1.get(), SFPMAD_MOD1_NEGATE_VC, reg(VD.idx(), l));
+                    out.fma.push((Imm16.get() << 16, 0x3F80_0000, c));
+                }
+            }
+            Instr::SFPMULI { Imm16, VD, Mod1 } => {
+                for l in lanes {
+                    let c = neg(Mod1.get(), SFPMAD_MOD1_NEGATE_VC, reg(VD.idx(), l));
+                    out.fma.push((Imm16.get() << 16, c, 0));
+                }
+            }
+            Instr::SFPCAST { VC, Mod1, .. }
+                if matches!(Mod1.get(), SFPCAST_MOD1_SM32_TO_FP32_RNE | SFPCAST_MOD1_SM32_TO_FP32_RNS) =>
+            {
+                out.cast.extend(lanes.map(|l| reg(VC.idx(), l)));
+            }
+            Instr::SFPSTOCHRND { VC, Mod1, .. }
+                if matches!(Mod1.get(), SFPSTOCHRND_MOD1_FP32_TO_FP16A | SFPSTOCHRND_MOD1_FP32_TO_FP16B) =>
+            {
+                out.stochrnd.extend(lanes.map(|l| reg(VC.idx(), l)));
+            }
+            Instr::SFPSTORE { VD, Mod0, .. }
+                if VD.idx() < 12 && matches!(Mod0.get(), MOD0_FMT_FP16 | MOD0_FMT_BF16 | MOD0_FMT_FP32) =>
+            {
+                out.store.extend(lanes.map(|l| reg(VD.idx(), l)));
+            }
+            _ => {}
         }
     }
     out
@@ -396,7 +453,7 @@ mod tests {
 
     #[test]
     fn the_matrix_has_every_mode() {
-        let rows = empty_matrix(Arch::Blackhole);
+        let rows = empty_matrix();
         assert_eq!(rows.iter().filter(|r| r.instruction == "SFPCONFIG").count(), 256);
         assert_eq!(rows.iter().filter(|r| r.instruction == "SFPSTOCHRND").count(), 32);
         assert_eq!(rows.iter().filter(|r| r.instruction == "SFPNOT").count(), 1);

@@ -21,20 +21,14 @@ use super::markdown::{describe_counts, human_ms, percent, strictness_meaning};
 use super::{CellStatus, Counts, MatrixRow, Report};
 
 /// Every status, in the order the page lists them.
-const STATUSES: [CellStatus; 5] = [
-    CellStatus::Pass,
-    CellStatus::Fail,
-    CellStatus::Unsupported,
-    CellStatus::Undefined,
-    CellStatus::Untested,
-];
+const STATUSES: [CellStatus; 6] = CellStatus::ALL;
 
 /// The most mode values the matrix shows on one line; an instruction with more (`SFPCONFIG` has
 /// 256) continues on further lines, each with its own header.
 const MODES_PER_LINE: usize = 16;
 
-/// The page's style sheet. Status colours: pass green, fail red, unsupported grey, undefined
-/// amber, untested white with grey hatching.
+/// The page's style sheet. Status colours: pass green, partial pale green, fail red, unsupported
+/// grey, undefined amber, untested white with grey hatching.
 const STYLE: &str = "
 :root { color-scheme: light; }
 * { box-sizing: border-box; }
@@ -62,6 +56,7 @@ table.meta th { background: #f6f8fa; white-space: nowrap; }
   margin: 0 4px 0 12px; }
 .pass { background: #2da44e; color: #fff; }
 .fail { background: #cf222e; color: #fff; }
+.partial { background: #b4e5c2; color: #1f2328; }
 .unsupported { background: #8c959f; color: #fff; }
 .undefined { background: #e3a008; color: #1f2328; }
 .untested { background: #fff repeating-linear-gradient(45deg, #fff 0 3px, #d0d7de 3px 5px); color: #57606a; }
@@ -118,7 +113,7 @@ fn write_page(out: &mut String, r: &Report) -> fmt::Result {
     writeln!(out, "<body>")?;
     writeln!(out, "<header>")?;
     writeln!(out, "<h1>SFPU conformance report: <code>{}</code></h1>", escape(&r.arch))?;
-    verdict(out, r, &models)?;
+    verdict(out, r)?;
     writeln!(
         out,
         "<nav><a href=\"#summary\">Summary</a><a href=\"#matrix-section\">Matrix</a>\
@@ -148,12 +143,9 @@ fn write_page(out: &mut String, r: &Report) -> fmt::Result {
     writeln!(out, "</html>")
 }
 
-fn verdict(out: &mut String, r: &Report, models: &[&str]) -> fmt::Result {
-    let failing: Vec<String> = models
-        .iter()
-        .filter(|m| r.model_totals(m).status() == CellStatus::Fail)
-        .map(|m| format!("<code>{}</code>", escape(m)))
-        .collect();
+fn verdict(out: &mut String, r: &Report) -> fmt::Result {
+    let failing: Vec<String> =
+        r.failing_models().into_iter().map(|m| format!("<code>{}</code>", escape(m))).collect();
     if failing.is_empty() {
         writeln!(
             out,
@@ -198,7 +190,7 @@ fn summary(out: &mut String, r: &Report, models: &[&str]) -> fmt::Result {
         (
             "Random campaign",
             format!(
-                "seed <code>{}</code>, budget {} per instruction, {} cases per model, {} streams",
+                "seed <code>{}</code>, budget {} per instruction and model; {} cases and {} streams over all models",
                 escape(&k.seed),
                 human_ms(k.budget_ms),
                 k.cases,
@@ -243,7 +235,7 @@ fn summary(out: &mut String, r: &Report, models: &[&str]) -> fmt::Result {
         "<thead><tr><th>Model</th><th>Status</th><th class=\"num\">Vectors run</th><th class=\"num\">Passed</th>\
          <th class=\"num\">Failed</th><th class=\"num\">Tainted</th><th class=\"num\">Undefined</th>\
          <th class=\"num\">Unsupported</th><th class=\"num\">Errors</th><th class=\"num\">Random cases</th>\
-         <th class=\"num\">Random failures</th></tr></thead><tbody>"
+         <th class=\"num\">Random failures</th><th class=\"num\">Random declined</th></tr></thead><tbody>"
     )?;
     for name in models {
         let t = r.model_totals(name);
@@ -258,6 +250,7 @@ fn summary(out: &mut String, r: &Report, models: &[&str]) -> fmt::Result {
             t.errors,
             t.random_cases,
             t.random_failures,
+            t.random_unsupported,
         ] {
             write!(out, "<td class=\"num\">{n}</td>")?;
         }
@@ -288,6 +281,7 @@ fn glyph(s: CellStatus) -> &'static str {
     match s {
         CellStatus::Pass => "✓",
         CellStatus::Fail => "✗",
+        CellStatus::Partial => "◐",
         CellStatus::Unsupported => "⊘",
         CellStatus::Undefined => "!",
         CellStatus::Untested => "·",
@@ -347,7 +341,8 @@ fn matrix(out: &mut String, r: &Report, models: &[&str]) -> fmt::Result {
         "<thead><tr><th>Instruction</th><th>Mode</th><th>Label</th><th>Model</th><th>Status</th>\
          <th class=\"num\">Run</th><th class=\"num\">Passed</th><th class=\"num\">Failed</th>\
          <th class=\"num\">Tainted</th><th class=\"num\">Undefined</th><th class=\"num\">Unsupported</th>\
-         <th class=\"num\">Errors</th><th class=\"num\">Random</th><th class=\"num\">Random failed</th></tr></thead>\
+         <th class=\"num\">Errors</th><th class=\"num\">Random</th><th class=\"num\">Random failed</th>\
+         <th class=\"num\">Random declined</th></tr></thead>\
          <tbody>"
     )?;
     for row in &r.matrix {
@@ -372,6 +367,7 @@ fn matrix(out: &mut String, r: &Report, models: &[&str]) -> fmt::Result {
                 c.errors,
                 c.random_cases,
                 c.random_failures,
+                c.random_unsupported,
             ] {
                 write!(out, "<td class=\"num\">{n}</td>")?;
             }

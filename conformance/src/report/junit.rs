@@ -9,8 +9,9 @@
 //!   and YAML vector;
 //! - `fail` with nothing but errors (the model crashed, hung or answered nonsense): `<error>`,
 //!   likewise;
-//! - `unsupported` and `untested`: `<skipped message="...">`;
-//! - `pass` and `undefined`: no child but the counts.
+//! - `unsupported` (the model declined every case) and `untested`: `<skipped message="...">`;
+//! - `pass`, `partial` (what was compared passed; the declined cases are counted in the
+//!   test case's output) and `undefined`: no child but the counts.
 //!
 //! Every test case carries its counts in `<system-out>`; each suite carries the model's kind,
 //! command and the run's settings as `<properties>`. The `tests`, `failures`, `errors` and
@@ -42,7 +43,7 @@ pub fn render(report: &Report) -> String {
 
 fn outcome<'a>(r: &'a Report, model: &str, instruction: &str, mode: &str, c: &Counts) -> Outcome<'a> {
     match c.status() {
-        CellStatus::Pass | CellStatus::Undefined => Outcome::Passed,
+        CellStatus::Pass | CellStatus::Partial | CellStatus::Undefined => Outcome::Passed,
         CellStatus::Fail => {
             let first = r.first_failure(model, instruction, mode).map(|(_, f)| f);
             if c.failed == 0 && c.random_failures == 0 {
@@ -51,9 +52,10 @@ fn outcome<'a>(r: &'a Report, model: &str, instruction: &str, mode: &str, c: &Co
                 Outcome::Failure(first)
             }
         }
-        CellStatus::Unsupported => {
-            Outcome::Skipped(format!("unsupported: the model declined all {} vectors", c.unsupported))
-        }
+        CellStatus::Unsupported => Outcome::Skipped(format!(
+            "unsupported: the model declined every case ({} vectors, {} random cases)",
+            c.unsupported, c.random_unsupported
+        )),
         CellStatus::Untested => Outcome::Skipped("untested: no case ran".to_string()),
     }
 }

@@ -20,13 +20,7 @@ use super::html::{escape, sanitize};
 use super::{CellStatus, Counts, Report};
 
 /// Every status, in the order tables list them.
-const STATUSES: [CellStatus; 5] = [
-    CellStatus::Pass,
-    CellStatus::Fail,
-    CellStatus::Unsupported,
-    CellStatus::Undefined,
-    CellStatus::Untested,
-];
+const STATUSES: [CellStatus; 6] = CellStatus::ALL;
 
 /// Renders the report as GitHub-flavoured Markdown.
 pub fn render(report: &Report) -> String {
@@ -39,7 +33,7 @@ fn write_report(out: &mut String, r: &Report) -> fmt::Result {
     let models = r.model_names();
     writeln!(out, "# SFPU conformance report: {}", code(&r.arch))?;
     writeln!(out)?;
-    verdict(out, r, &models)?;
+    verdict(out, r)?;
     summary(out, r, &models)?;
     matrix(out, r, &models)?;
     failures(out, r)?;
@@ -50,9 +44,8 @@ fn write_report(out: &mut String, r: &Report) -> fmt::Result {
     Ok(())
 }
 
-fn verdict(out: &mut String, r: &Report, models: &[&str]) -> fmt::Result {
-    let failing: Vec<&str> =
-        models.iter().copied().filter(|m| r.model_totals(m).status() == CellStatus::Fail).collect();
+fn verdict(out: &mut String, r: &Report) -> fmt::Result {
+    let failing = r.failing_models();
     if failing.is_empty() {
         writeln!(
             out,
@@ -94,7 +87,7 @@ fn summary(out: &mut String, r: &Report, models: &[&str]) -> fmt::Result {
     let k = &r.campaign;
     writeln!(
         out,
-        "| Random campaign | seed {}, budget {} per instruction, {} cases per model, {} streams |",
+        "| Random campaign | seed {}, budget {} per instruction and model; {} cases and {} streams over all models |",
         cell_code(&k.seed),
         human_ms(k.budget_ms),
         k.cases,
@@ -121,14 +114,14 @@ fn summary(out: &mut String, r: &Report, models: &[&str]) -> fmt::Result {
     writeln!(
         out,
         "| Model | Status | Vectors run | Passed | Failed | Tainted | Undefined | Unsupported | Errors | \
-         Random cases | Random failures |"
+         Random cases | Random failures | Random declined |"
     )?;
-    writeln!(out, "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|")?;
+    writeln!(out, "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")?;
     for name in models {
         let t = r.model_totals(name);
         writeln!(
             out,
-            "| {} | {} {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             cell_code(name),
             glyph(t.status()),
             t.status().name(),
@@ -140,7 +133,8 @@ fn summary(out: &mut String, r: &Report, models: &[&str]) -> fmt::Result {
             t.unsupported,
             t.errors,
             t.random_cases,
-            t.random_failures
+            t.random_failures,
+            t.random_unsupported
         )?;
     }
     writeln!(out)?;
@@ -152,7 +146,7 @@ fn summary(out: &mut String, r: &Report, models: &[&str]) -> fmt::Result {
         write!(out, " {} {} |", glyph(s), s.name())?;
     }
     writeln!(out, " Cells |")?;
-    writeln!(out, "|---|--:|--:|--:|--:|--:|--:|")?;
+    writeln!(out, "|---|{}--:|", "--:|".repeat(STATUSES.len()))?;
     for name in models {
         write!(out, "| {} |", cell_code(name))?;
         for s in STATUSES {
@@ -254,6 +248,8 @@ fn status_cell(c: &Counts) -> String {
         if !what.is_empty() {
             write!(text, ": {}", what.join(", ")).expect("writing to a String cannot fail");
         }
+    } else if s == CellStatus::Partial {
+        write!(text, ": {} declined", c.declined()).expect("writing to a String cannot fail");
     }
     text
 }
@@ -417,6 +413,7 @@ pub(crate) fn glyph(s: CellStatus) -> &'static str {
     match s {
         CellStatus::Pass => "✅",
         CellStatus::Fail => "❌",
+        CellStatus::Partial => "🌓",
         CellStatus::Unsupported => "🚫",
         CellStatus::Undefined => "⚠️",
         CellStatus::Untested => "⬜",
@@ -457,7 +454,7 @@ pub(crate) fn percent(part: u64, whole: u64) -> String {
 pub(crate) fn describe_counts(c: &Counts) -> String {
     format!(
         "vectors: {} run, {} passed, {} failed, {} tainted, {} undefined, {} unsupported, {} errors; \
-         random: {} cases, {} differed",
+         random: {} compared, {} differed, {} declined",
         c.vectors_run,
         c.passed,
         c.failed,
@@ -466,7 +463,8 @@ pub(crate) fn describe_counts(c: &Counts) -> String {
         c.unsupported,
         c.errors,
         c.random_cases,
-        c.random_failures
+        c.random_failures,
+        c.random_unsupported
     )
 }
 

@@ -3,7 +3,12 @@
 //! into Markdown, a self-contained HTML page and JUnit XML.
 //!
 //! The JSON is the source of truth; every other form is rendered from a [`Report`] alone, so a
-//! report can be re-rendered from a saved `report.json`.
+//! report can be re-rendered from a saved `report.json` ([`Report::from_json`]).
+//!
+//! Compatibility: a reader refuses a `format` other than [`REPORT_FORMAT`] (the one strict
+//! check), and ignores fields it does not know, so that adding a field does not change the format
+//! number; fields added after the first version default when absent, so an older file still
+//! reads.
 
 pub mod build;
 pub mod html;
@@ -18,8 +23,10 @@ use serde::{Deserialize, Serialize};
 pub const REPORT_FORMAT: &str = "sfpu-conform-report/1";
 
 /// The whole report.
+///
+/// Unknown fields are ignored when reading (see the module documentation); use
+/// [`Report::from_json`] to read one, which also checks the `format`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct Report {
     /// Always [`REPORT_FORMAT`].
     pub format: String,
@@ -56,7 +63,6 @@ pub struct Report {
 
 /// The tool that wrote the report.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct Tool {
     /// `sfpu-conformance`.
     pub name: String,
@@ -66,17 +72,22 @@ pub struct Tool {
 
 /// The specification the expected values come from.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct SpecInfo {
-    /// The project's specification notes (`blackhole-sfpu.md`).
+    /// The project's specification notes (`blackhole-sfpu.md`), with their SHA-256 when the file
+    /// was found.
     pub notes: String,
-    /// The upstream documentation and the revision of the FMA models.
+    /// The upstream documentation and the commits of it that the reference model cites.
     pub upstream: String,
+    /// The SHA-256 (hex) of the specification notes file, or empty when it was not found.
+    #[serde(default)]
+    pub notes_sha256: String,
+    /// The upstream commits (40 hex digits) the reference model's sources cite, sorted.
+    #[serde(default)]
+    pub upstream_commits: Vec<String>,
 }
 
 /// The golden-vector corpus.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct CorpusInfo {
     /// The directory it was read from.
     pub path: String,
@@ -92,21 +103,21 @@ pub struct CorpusInfo {
 
 /// The random differential campaign.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct CampaignInfo {
     /// The seed (hex).
     pub seed: String,
-    /// The budget per instruction, in milliseconds.
+    /// The budget per instruction (and for the streams), per model, in milliseconds.
     pub budget_ms: u64,
-    /// Random single instructions run, per model.
+    /// Random single-instruction cases drawn and given to a model, summed over every model
+    /// checked against the reference (each model has its own budget, so each gets its own
+    /// number of cases: see `random_cases` and `random_unsupported` in its totals).
     pub cases: u64,
-    /// Random instruction streams run.
+    /// Random instruction streams drawn and given to a model, summed over the models likewise.
     pub streams: u64,
 }
 
 /// One implementation checked.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct ModelInfo {
     /// The name used everywhere in the report.
     pub name: String,
@@ -115,14 +126,14 @@ pub struct ModelInfo {
     /// For a DUT, its command line.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub command: Option<String>,
-    /// For a DUT, what it said of itself in its hello.
+    /// For a DUT, what it said of itself in its hello (`name version`), or, for one that refused
+    /// the hello, the refusal.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
 }
 
 /// One (instruction, mode value) cell, per model.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct MatrixRow {
     /// The instruction (`SFPMAD`) or file (`sequences`).
     pub instruction: String,
@@ -136,7 +147,6 @@ pub struct MatrixRow {
 
 /// What happened to the cases of one cell (or of a whole model).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct Counts {
     /// Golden vectors run.
     pub vectors_run: u64,
@@ -154,10 +164,13 @@ pub struct Counts {
     pub unsupported: u64,
     /// Golden vectors the model failed to run (crash, hang, malformed answer).
     pub errors: u64,
-    /// Random cases run against the reference.
+    /// Random cases compared with the reference (run by the model, not declined).
     pub random_cases: u64,
-    /// Random cases that differed from the reference.
+    /// Random cases that differed from the reference, or that the model failed to run.
     pub random_failures: u64,
+    /// Random cases the model declined (`unsupported`): not run, not compared.
+    #[serde(default)]
+    pub random_unsupported: u64,
 }
 
 impl Counts {
@@ -172,18 +185,35 @@ impl Counts {
         self.errors += other.errors;
         self.random_cases += other.random_cases;
         self.random_failures += other.random_failures;
+        self.random_unsupported += other.random_unsupported;
     }
 
-    /// The status of a cell with these counts.
+    /// Cases the model declined, vectors and random cases together.
+    pub fn declined(&self) -> u64 {
+        self.unsupported + self.random_unsupported
+    }
+
+    /// The status of a cell with these counts, in this order (`docs/report.md`):
+    ///
+    /// 1. `fail`: a vector failed or errored, or a random case differed;
+    /// 2. `untested`: no case was given to the model;
+    /// 3. `unsupported`: the model declined every case it was given (nothing was compared);
+    /// 4. `undefined`: every vector run was undefined behaviour or declined, at least one was
+    ///    undefined;
+    /// 5. `partial`: some cases compared equal and some were declined;
+    /// 6. `pass`: every case compared equal.
     pub fn status(&self) -> CellStatus {
+        let compared = self.vectors_run.saturating_sub(self.unsupported) + self.random_cases;
         if self.failed + self.errors + self.random_failures > 0 {
             CellStatus::Fail
-        } else if self.vectors_run + self.random_cases == 0 {
+        } else if self.vectors_run + self.random_cases + self.random_unsupported == 0 {
             CellStatus::Untested
-        } else if self.unsupported == self.vectors_run && self.random_cases == 0 {
+        } else if compared == 0 {
             CellStatus::Unsupported
         } else if self.undefined > 0 && self.undefined + self.unsupported == self.vectors_run {
             CellStatus::Undefined
+        } else if self.declined() > 0 {
+            CellStatus::Partial
         } else {
             CellStatus::Pass
         }
@@ -198,6 +228,8 @@ pub enum CellStatus {
     Pass,
     /// Something differed, or the model failed.
     Fail,
+    /// Everything compared was equal, but the model declined some cases.
+    Partial,
     /// The model declined every case.
     Unsupported,
     /// The mode is undefined behaviour: nothing is promised to compare.
@@ -207,11 +239,22 @@ pub enum CellStatus {
 }
 
 impl CellStatus {
+    /// Every status, in the order the renderings list them.
+    pub const ALL: [CellStatus; 6] = [
+        CellStatus::Pass,
+        CellStatus::Partial,
+        CellStatus::Fail,
+        CellStatus::Unsupported,
+        CellStatus::Undefined,
+        CellStatus::Untested,
+    ];
+
     /// The lower-case name used in renderings.
     pub fn name(self) -> &'static str {
         match self {
             CellStatus::Pass => "pass",
             CellStatus::Fail => "fail",
+            CellStatus::Partial => "partial",
             CellStatus::Unsupported => "unsupported",
             CellStatus::Undefined => "undefined",
             CellStatus::Untested => "untested",
@@ -221,9 +264,8 @@ impl CellStatus {
 
 /// One failure, with how to reproduce it.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct FailureEntry {
-    /// The model that failed.
+    /// The model that failed: its column in the report (`fastpath`, `dut`, `dut2`, ...).
     pub model: String,
     /// The instruction (or file).
     pub instruction: String,
@@ -243,14 +285,16 @@ pub struct FailureEntry {
 
 /// One way Blackhole departs from IEEE 754 (binary32, round to nearest even).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct IeeeCategory {
     /// What is compared: `fma` (the SFPMAD family's arithmetic), `cast` (SFPCAST int to FP32),
-    /// `stochrnd-bf16` (SFPSTOCHRND NEAREST to BF16 precision), `store-bf16`, `store-fp16`,
-    /// `store-fp32` (SFPSTORE's conversions from an LReg's FP32).
+    /// `stochrnd-bf16`, `stochrnd-fp16` (SFPSTOCHRND NEAREST to BF16 or FP16 precision),
+    /// `store-bf16`, `store-fp16`, `store-fp32` (SFPSTORE's conversions from an LReg's FP32).
     pub operation: String,
-    /// The category (`denormal-flush`, `partial-fusion`, `product-overflow`, `product-underflow`,
-    /// `nan-canonicalisation`, `rounding`, `saturation`, ...), or `agrees` for the cases that agree.
+    /// The category, or `agrees` for the cases that agree. Per operation (`docs/report.md`,
+    /// [`crate::ieee`]): `fma` has `nan-canonicalisation`, `denormal-input`, `product-overflow`,
+    /// `product-underflow`, `denormal-result`, `partial-fusion`; the conversions `nan-to-inf`,
+    /// `nan-not-quieted`, `negative-zero`, `denormal-flush`, `overflow`, `exponent-range`,
+    /// `ties-away`, `truncation`, `flush`, `saturation`; any operation may have `other`.
     pub category: String,
     /// Cases examined in this operation.
     pub examined: u64,
@@ -264,7 +308,6 @@ pub struct IeeeCategory {
 
 /// The specification notes part of the report.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct SpecNotes {
     /// Where the model follows upstream against the seed summary (spec §5).
     pub seed_differences: Vec<SeedDifference>,
@@ -278,7 +321,6 @@ pub struct SpecNotes {
 
 /// One row of spec §5.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct SeedDifference {
     /// The row number in spec §5.
     pub row: u32,
@@ -290,7 +332,6 @@ pub struct SeedDifference {
 
 /// One place where an upstream page overrides the project's specification notes.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct NotesOverride {
     /// What it concerns.
     pub topic: String,
@@ -302,7 +343,6 @@ pub struct NotesOverride {
 
 /// One clause and the vectors it concerns.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct ClauseTaint {
     /// The clause id.
     pub clause: String,
@@ -318,7 +358,6 @@ pub struct ClauseTaint {
 
 /// One operand class and how many vector lanes carry it.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct OperandClass {
     /// The class (`+0`, `-0`, `denormal`, `normal`, `inf`, `quiet-nan`, `signalling-nan`,
     /// `int-small`, `int-negative`, ...).
@@ -327,8 +366,44 @@ pub struct OperandClass {
     pub lanes: u64,
 }
 
+/// Why a saved report cannot be read.
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    /// Not JSON, or not a report.
+    #[error("not a conformance report: {0}")]
+    Json(#[from] serde_json::Error),
+    /// A report of another format version.
+    #[error("report format `{found}` is not `{REPORT_FORMAT}`")]
+    Format {
+        /// The `format` the file has.
+        found: String,
+    },
+}
+
+impl Report {
+    /// Reads a `report.json`: refuses a `format` other than [`REPORT_FORMAT`], ignores fields it
+    /// does not know, and defaults the fields added after the first version.
+    pub fn from_json(text: &str) -> Result<Report, ReadError> {
+        #[derive(Deserialize)]
+        struct Head {
+            #[serde(default)]
+            format: String,
+        }
+        let head: Head = serde_json::from_str(text)?;
+        if head.format != REPORT_FORMAT {
+            return Err(ReadError::Format { found: head.format });
+        }
+        Ok(serde_json::from_str(text)?)
+    }
+}
+
 /// Helpers the renderers share.
 impl Report {
+    /// The models whose totals fail (a divergence, an error), in report order: the verdict.
+    pub fn failing_models(&self) -> Vec<&str> {
+        self.model_names().into_iter().filter(|m| self.model_totals(m).status() == CellStatus::Fail).collect()
+    }
+
     /// The model names in report order: those of [`Report::models`] first, then any other name
     /// the matrix or the totals mention, sorted.
     pub fn model_names(&self) -> Vec<&str> {

@@ -1,11 +1,19 @@
 //! Writes vector files as YAML by hand, so the output is stable, compact and commented: bit
 //! patterns are plain hexadecimal scalars with their decoded value as a comment
 //! (`0xff7fffff  # -3.4028235e38`), as rustc_apfloat writes its test tables. serde_yaml reads the
-//! result back; the writer never depends on it.
+//! result back; the writer never depends on it. Also writes the JSON form of a file
+//! ([`write_json`]).
+//!
+//! Comments: every LReg lane's FP32 value (and small integers); instruction templates as their
+//! `TTI_` text; `Sequence` and `Misc` words field by field (spec §4.9); Dst rows as FP16 or BF16
+//! values when the program accesses Dst in that format; and in `post`, how many times each lane's
+//! PRNG advanced from `pre` (spec §2.7).
 
 use std::fmt::Write as _;
 
 use serde_json::Value;
+use sfpu_reference::isa::{Arch, DecodeError, Opcode, decode, decode_ignoring_undrawn};
+use sfpu_reference::state::{DstDecodeBF16, DstDecodeFP16, LANES, ResetValues, State};
 
 use super::format::VectorFile;
 
@@ -74,7 +82,8 @@ fn is_scalar(v: &Value) -> bool {
 }
 
 /// Writes `v` as YAML. `comment` is asked for a comment after every scalar; sequences of
-/// scalars without comments are written on one line.
+/// scalars without comments are written on one line, and `comment` is then asked for a comment
+/// on the whole sequence.
 pub fn write_yaml(v: &Value, comment: &dyn Fn(&[PathItem], &Value) -> Option<String>) -> String {
     let mut out = String::new();
     let mut path = Vec::new();
@@ -139,7 +148,8 @@ fn write_entry(
                 });
             if flat {
                 let parts: Vec<String> = items.iter().map(scalar).collect();
-                let _ = writeln!(out, "{lead} [{}]", parts.join(", "));
+                let line = format!("{lead} [{}]", parts.join(", "));
+                let _ = writeln!(out, "{}", with_comment(line, comment(path, val)));
                 return;
             }
             let _ = writeln!(out, "{lead}");
@@ -172,15 +182,228 @@ fn write_entry(
     }
 }
 
-/// The comment for a value in a vector file: the decoded value of every LReg lane.
-fn vector_comment(path: &[PathItem], v: &Value) -> Option<String> {
-    let in_lreg = path.windows(1).any(|w| w[0] == PathItem::Key("LReg".into()));
-    let in_state = path.iter().any(|p| matches!(p, PathItem::Key(k) if k == "pre" || k == "post"));
+/// The text of an instruction word for comments: its `TTI_` form, with undrawn bits or a
+/// non-SFPU opcode said as such.
+pub fn describe_word(word: u32) -> String {
+    match decode(Arch::Blackhole, word) {
+        Ok(instr) => instr.to_string(),
+        Err(DecodeError::UndrawnBits { bits, .. }) => match decode_ignoring_undrawn(Arch::Blackhole, word) {
+            Ok((instr, _)) => format!("{instr} + undrawn bits 0x{bits:08x}"),
+            Err(_) => "not an instruction".to_string(),
+        },
+        Err(DecodeError::NotSfpu { opcode, .. }) => format!("opcode 0x{opcode:02x}: not an SFPU instruction"),
+        Err(_) => "not an instruction".to_string(),
+    }
+}
+
+/// A `LoadMacroConfig.Sequence` word, byte by byte (spec §4.9): sub-unit, then selector (`-`
+/// nothing, `UB` selector 1, `NOP`, `STORE`, `T0`..`T3` the templates), delay, `L16` (result to
+/// LReg[16]) and `VB` (the loaded register goes to VB; for the store, keep the template's VD).
+pub fn describe_sequence(word: u32) -> String {
+    let units = ["simple", "mad", "round", "store"];
+    let parts: Vec<String> = (0..4)
+        .map(|i| {
+            let b = (word >> (8 * i)) & 0xFF;
+            let sel = match b & 7 {
+                0 => "-".to_string(),
+                1 => "UB".to_string(),
+                2 => "NOP".to_string(),
+                3 => "STORE".to_string(),
+                t => format!("T{}", t - 4),
+            };
+            let mut p = format!("{} {sel} d{}", units[i], (b >> 3) & 7);
+            if b & 0x40 != 0 {
+                p.push_str(" L16");
+            }
+            if b & 0x80 != 0 {
+                p.push_str(if i == 3 { " keepVD" } else { " VB" });
+            }
+            p
+        })
+        .collect();
+    parts.join(", ")
+}
+
+/// A `LoadMacroConfig.Misc` value, field by field (spec §4.9).
+pub fn describe_misc(misc: u32) -> String {
+    format!(
+        "StoreMod0 {}, UsesLoadMod0ForStore 0b{:04b}, UnitDelayKind 0b{:04b}",
+        misc & 15,
+        (misc >> 4) & 15,
+        (misc >> 8) & 15
+    )
+}
+
+/// The 16-bit Dst formats a comment can decode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum DstFormat {
+    Fp16,
+    Bf16,
+}
+
+/// The format of the program's Dst accesses, when every SFPLOAD, SFPSTORE and SFPLOADMACRO of it
+/// uses `MOD0_FMT_FP16` (1) or every one `MOD0_FMT_BF16` (2).
+fn dst_format(program: &[Value]) -> Option<DstFormat> {
+    let mut format = None;
+    for w in program {
+        let word =
+            w.get("word").and_then(Value::as_str).and_then(|t| u32::from_str_radix(t.get(2..)?, 16).ok())?;
+        let Ok(instr) = decode(Arch::Blackhole, word) else { continue };
+        if !matches!(instr.opcode(), Opcode::SFPLOAD | Opcode::SFPSTORE | Opcode::SFPLOADMACRO) {
+            continue;
+        }
+        let mod0 = instr.field_values().iter().find(|(n, _)| *n == "Mod0").map_or(0, |&(_, v)| v);
+        let this = match mod0 {
+            1 => DstFormat::Fp16,
+            2 => DstFormat::Bf16,
+            _ => return None,
+        };
+        if format.is_some_and(|f| f != this) {
+            return None;
+        }
+        format = Some(this);
+    }
+    format
+}
+
+/// The values of a Dst row's 16-bit cells in `format` (Dst's own bit layouts, `Dst.md`).
+fn describe_dst_row(cells: &[Value], format: DstFormat) -> Option<String> {
+    let values: Option<Vec<String>> = cells
+        .iter()
+        .map(|c| {
+            let bits = hex_of(c)?;
+            let v = match format {
+                DstFormat::Fp16 => half::f16::from_bits(DstDecodeFP16(bits) as u16).to_f32(),
+                DstFormat::Bf16 => f32::from_bits(DstDecodeBF16(bits) << 16),
+            };
+            Some(short_float(v))
+        })
+        .collect();
+    let name = match format {
+        DstFormat::Fp16 => "fp16",
+        DstFormat::Bf16 => "bf16",
+    };
+    Some(format!("{name}: {}", values?.join(" ")))
+}
+
+fn short_float(v: f32) -> String {
+    if v.is_nan() {
+        "nan".to_string()
+    } else if v.is_infinite() {
+        (if v < 0.0 { "-inf" } else { "inf" }).to_string()
+    } else {
+        format!("{v:?}")
+    }
+}
+
+fn hex_of(v: &Value) -> Option<u32> {
+    let t = v.as_str()?;
+    u32::from_str_radix(t.strip_prefix("0x")?, 16).ok()
+}
+
+/// The per-lane values of a per-lane part (one value or 32).
+fn per_lane(v: &Value) -> Option<[u32; LANES]> {
     match v {
-        Value::String(s) if in_lreg && in_state && is_hex(s) => {
-            let bits = u32::from_str_radix(&s[2..], 16).ok()?;
-            let all = if matches!(path.last(), Some(PathItem::Key(_))) { " (all lanes)" } else { "" };
+        Value::Array(items) if items.len() == LANES => {
+            let mut out = [0; LANES];
+            for (o, it) in out.iter_mut().zip(items) {
+                *o = hex_of(it)?;
+            }
+            Some(out)
+        }
+        _ => hex_of(v).map(|x| [x; LANES]),
+    }
+}
+
+/// How many times each lane's PRNG advanced from `pre` to `post` (at most 16; `?` when not
+/// reachable), as one digit per lane, lane 0 first, or one number when every lane agrees.
+fn describe_prng_advance(pre: &[u32; LANES], post: &[u32; LANES]) -> String {
+    let mut s = State::reset(&ResetValues::ZEROS);
+    s.PRNG = *pre;
+    let mut steps: [Option<u32>; LANES] = [None; LANES];
+    for n in 0..=16u32 {
+        for l in 0..LANES {
+            if steps[l].is_none() && s.PRNG[l] == post[l] {
+                steps[l] = Some(n);
+            }
+        }
+        for l in 0..LANES {
+            s.AdvancePRNG(l);
+        }
+    }
+    if steps.iter().all(|&n| n.is_some() && n == steps[0]) {
+        let n = steps[0].unwrap_or(0);
+        return format!("every lane's PRNG advanced {n} time{} from pre", if n == 1 { "" } else { "s" });
+    }
+    let digits: String = steps
+        .iter()
+        .map(|n| match n {
+            Some(n) if *n < 10 => char::from(b'0' + *n as u8),
+            Some(_) => '+',
+            None => '?',
+        })
+        .collect();
+    format!("PRNG advances from pre per lane (lane 0 first): {digits}")
+}
+
+/// Whether `word`'s opcode is an SFPU instruction (undrawn bits or not).
+fn is_sfpu_word(word: u32) -> bool {
+    decode_ignoring_undrawn(Arch::Blackhole, word).is_ok()
+}
+
+/// The value at `path` in `v`.
+fn lookup<'a>(v: &'a Value, path: &[PathItem]) -> Option<&'a Value> {
+    path.iter().try_fold(v, |v, p| match p {
+        PathItem::Key(k) => v.get(k.as_str()),
+        PathItem::Index(i) => v.get(*i),
+    })
+}
+
+/// The comment for a value in a vector file (see the module documentation).
+fn vector_comment(file: &Value, path: &[PathItem], v: &Value) -> Option<String> {
+    let key = |i: usize| match path.get(i) {
+        Some(PathItem::Key(k)) => Some(k.as_str()),
+        _ => None,
+    };
+    // vectors / <i> / pre|post / <part> / ...
+    let (Some("vectors"), Some(PathItem::Index(index)), Some(side @ ("pre" | "post"))) =
+        (key(0), path.get(1), key(2))
+    else {
+        return None;
+    };
+    let vector = file.get("vectors")?.get(*index)?;
+    let last_is_key = matches!(path.last(), Some(PathItem::Key(_)));
+    let all = if last_is_key { " (all lanes)" } else { "" };
+    match (key(3), v) {
+        (Some("LReg"), Value::String(_)) => {
+            let bits = hex_of(v)?;
             Some(format!("{}{all}", describe_u32(bits)))
+        }
+        (Some("LoadMacroConfig"), Value::String(_)) => {
+            let bits = hex_of(v)?;
+            match key(4) {
+                // A per-lane list of templates is described lane by lane only when every lane
+                // holds an SFPU instruction (random configuration bits are not worth a line each).
+                Some("InstructionTemplate") if !last_is_key => {
+                    let list = lookup(file, &path[..path.len() - 1])?.as_array()?;
+                    let words: Option<Vec<u32>> = list.iter().map(hex_of).collect();
+                    words?.iter().all(|&w| is_sfpu_word(w)).then(|| describe_word(bits))
+                }
+                Some("InstructionTemplate") => Some(format!("{}{all}", describe_word(bits))),
+                // Sequence and Misc words are described when one value holds for every lane.
+                Some("Sequence") if last_is_key => Some(format!("{}{all}", describe_sequence(bits))),
+                Some("Misc") if last_is_key => Some(format!("{}{all}", describe_misc(bits))),
+                _ => None,
+            }
+        }
+        (Some("PRNG"), _) if side == "post" && path.len() == 4 => {
+            let post = per_lane(v)?;
+            let pre = vector.get("pre").and_then(|p| p.get("PRNG")).map_or(Some([0; LANES]), per_lane)?;
+            Some(describe_prng_advance(&pre, &post))
+        }
+        (Some("Dst"), Value::Array(cells)) if key(4) == Some("rows") && path.len() == 6 => {
+            let format = dst_format(vector.get("program")?.as_array()?)?;
+            describe_dst_row(cells, format)
         }
         _ => None,
     }
@@ -193,8 +416,16 @@ pub fn write_file(file: &VectorFile, header: &[String]) -> String {
         let _ = writeln!(out, "# {line}");
     }
     let value = serde_json::to_value(file).unwrap_or(Value::Null);
-    out.push_str(&write_yaml(&value, &vector_comment));
+    out.push_str(&write_yaml(&value, &|path, v| vector_comment(&value, path, v)));
     out
+}
+
+/// Writes a vector file in its JSON form: the same document, with every bit pattern a string
+/// (`"0x3f800000"`) and every map key a string (`"0"`), as `vectors/README.md` describes.
+pub fn write_json(file: &VectorFile) -> String {
+    let mut text = serde_json::to_string_pretty(file).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
+    text.push('\n');
+    text
 }
 
 #[cfg(test)]
@@ -211,6 +442,23 @@ mod tests {
         assert_eq!(describe_u32(5), "7e-45 | i32 5");
         assert_eq!(describe_u32(0x0080_0000), "1.1754944e-38");
         assert_eq!(describe_u32(0xFFFF_FFFF), "-nan(0x7fffff) | i32 -1");
+    }
+
+    #[test]
+    fn loadmacro_words_and_prng_are_described() {
+        // SFPABS: VC = 0, VD = 1, Mod1 = 1 (tt-llk's first argument is the unused Imm12).
+        assert_eq!(describe_word(0x7D00_0011), "TTI_SFPABS(0, 0, 1, 1)");
+        assert_eq!(describe_word(0xED1B_6F6D), "opcode 0xed: not an SFPU instruction");
+        assert!(describe_word(0x8F00_0080).contains("undrawn bits 0x00000080"));
+        // Simple: template 0, delay 0; store: STORE, delay 3 (the sequences.yaml example).
+        assert_eq!(describe_sequence(0x1B00_0004), "simple T0 d0, mad - d0, round - d0, store STORE d3");
+        assert_eq!(describe_misc(0x123), "StoreMod0 3, UsesLoadMod0ForStore 0b0010, UnitDelayKind 0b0001");
+        // AdvancePRNG (spec §2.7) from 0: parity 0, so bit 31 comes in set.
+        let pre = [0u32; LANES];
+        let mut post = [0x8000_0000u32; LANES];
+        assert_eq!(describe_prng_advance(&pre, &post), "every lane's PRNG advanced 1 time from pre");
+        post[1] = 0;
+        assert!(describe_prng_advance(&pre, &post).ends_with(": 10111111111111111111111111111111"));
     }
 
     #[test]

@@ -57,13 +57,16 @@ impl Corpus {
     }
 }
 
-/// The 1-based line on which vector `id` starts in `text` (1 if it cannot be found).
+/// The 1-based line of the `nth` (0-based) `id:` key with value `id` in `text`, YAML or JSON
+/// (1 if it cannot be found).
 fn line_of(text: &str, id: &str, nth: usize) -> usize {
     text.lines()
         .enumerate()
         .filter(|(_, l)| {
             let t = l.trim_start().trim_start_matches("- ").trim_start();
-            t.strip_prefix("id:").is_some_and(|rest| rest.trim().trim_matches('"') == id)
+            t.strip_prefix("id:")
+                .or_else(|| t.strip_prefix("\"id\":"))
+                .is_some_and(|rest| rest.trim().trim_end_matches(',').trim_matches('"') == id)
         })
         .nth(nth)
         .map_or(1, |(i, _)| i + 1)
@@ -175,9 +178,16 @@ pub fn load_corpus(dir: &Path, arch: Arch) -> Result<Corpus, Vec<LoadError>> {
     paths.sort();
     let mut corpus = Corpus::default();
     let mut errors = Vec::new();
-    let mut ids: BTreeMap<String, PathBuf> = BTreeMap::new();
+    let mut texts = Vec::new();
     for path in paths {
-        match load_file(&path) {
+        let text = match std::fs::read_to_string(&path) {
+            Ok(text) => text,
+            Err(e) => {
+                errors.push(LoadError::Io { path: path.clone(), message: e.to_string() });
+                continue;
+            }
+        };
+        match parse_file(&path, &text) {
             Ok(file) => {
                 if file.arch != arch {
                     errors.push(LoadError::Invalid {
@@ -186,19 +196,78 @@ pub fn load_corpus(dir: &Path, arch: Arch) -> Result<Corpus, Vec<LoadError>> {
                         message: format!("the file is for {}, expected {arch}", file.arch),
                     });
                 }
-                for v in &file.vectors {
-                    if let Some(other) = ids.insert(v.id.clone(), path.clone()) {
-                        errors.push(LoadError::Invalid {
-                            path: path.clone(),
-                            line: 1,
-                            message: format!("id `{}` is also in {}", v.id, other.display()),
-                        });
-                    }
-                }
+                texts.push(text);
                 corpus.files.push((path, file));
             }
             Err(mut e) => errors.append(&mut e),
         }
     }
+    errors.extend(cross_file_duplicates(&corpus.files, &texts));
     if errors.is_empty() { Ok(corpus) } else { Err(errors) }
+}
+
+/// Ids that appear in more than one of `files` (whose texts are `texts`), each reported at the
+/// line of its repeat, naming the file and line of its first appearance. (Every id starts with
+/// its file's stem, so this only happens when one corpus mixes directories or forms.)
+fn cross_file_duplicates(files: &[(PathBuf, VectorFile)], texts: &[String]) -> Vec<LoadError> {
+    let mut errors = Vec::new();
+    let mut ids: BTreeMap<&str, (&Path, usize)> = BTreeMap::new();
+    for ((path, file), text) in files.iter().zip(texts) {
+        for v in &file.vectors {
+            let line = line_of(text, &v.id, 0);
+            if let Some(&(other, other_line)) = ids.get(v.id.as_str()) {
+                errors.push(LoadError::Invalid {
+                    path: path.clone(),
+                    line,
+                    message: format!("id `{}` is also in {}:{other_line}", v.id, other.display()),
+                });
+            } else {
+                ids.insert(&v.id, (path, line));
+            }
+        }
+    }
+    errors
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FILE: &str = "\
+format: sfpu-vectors/1
+arch: blackhole
+file: SFPNOP
+vectors:
+- id: SFPNOP/none/a
+  program:
+  - word: 0x8f000000
+    text: TTI_SFPNOP
+- id: SFPNOP/none/b
+  program:
+  - word: 0x8f000000
+    text: TTI_SFPNOP
+";
+
+    #[test]
+    fn duplicates_across_files_are_reported_at_their_lines() {
+        let a = parse_file(Path::new("a/SFPNOP.yaml"), FILE).unwrap();
+        // The second copy, as JSON (one key per line).
+        let json = crate::vectors::emit::write_json(&a);
+        let b = parse_file(Path::new("b/SFPNOP.json"), &json).unwrap();
+        let files = vec![(PathBuf::from("a/SFPNOP.yaml"), a), (PathBuf::from("b/SFPNOP.json"), b)];
+        let errors: Vec<String> = cross_file_duplicates(&files, &[FILE.to_string(), json.clone()])
+            .iter()
+            .map(|e| e.to_string())
+            .collect();
+        let line = |id: &str| json.lines().position(|l| l.contains(&format!("\"{id}\""))).unwrap() + 1;
+        let (a_line, b_line) = (line("SFPNOP/none/a"), line("SFPNOP/none/b"));
+        assert!(a_line > 1 && b_line > a_line);
+        assert_eq!(
+            errors,
+            vec![
+                format!("b/SFPNOP.json:{a_line}: id `SFPNOP/none/a` is also in a/SFPNOP.yaml:5"),
+                format!("b/SFPNOP.json:{b_line}: id `SFPNOP/none/b` is also in a/SFPNOP.yaml:9"),
+            ]
+        );
+    }
 }

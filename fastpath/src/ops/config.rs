@@ -14,9 +14,11 @@ use crate::state::{FastState, columns_to_lanes, expand};
 
 use crate::exec::Ctx;
 
-/// The `LReg[11..14]` defaults of `MOD1_IMM16_IS_VALUE` (`SFPCONFIG.md`): -1.0, 1/65536,
-/// -0.67487759, -0.34484843.
-const CONSTANTS: [u32; 4] = [0xBF80_0000, 0x3780_0000, 0xBF2C_C4C7, 0xBEB0_8FF9];
+/// The `LReg[11..14]` defaults of `MOD1_IMM16_IS_VALUE` (`SFPCONFIG.md`): -1.0, 1/512,
+/// -0.67487759, -0.34484843. `LReg[12]`'s value is the one of the newest revision of the page
+/// (f916ebc3); an older revision said 1/65536 (spec §6.3 item 26), so the lanes it writes are
+/// reported as unspecified.
+const CONSTANTS: [u32; 4] = [0xBF80_0000, 0x3B00_0000, 0xBF2C_C4C7, 0xBEB0_8FF9];
 
 /// SFPCONFIG with the configuration selector `VD` (0..3 templates, 4..7 sequences, 8 Misc, 9..10
 /// nothing, 11..14 LRegs, 15 LaneConfig).

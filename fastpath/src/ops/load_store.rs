@@ -336,7 +336,9 @@ pub fn sfpload(s: &mut FastState, vd: u32, mod0: u32, addr_mod: u32, imm10: u32,
 }
 
 /// SFPLOADI: only if `VD < 8`; in enabled lanes, Mod0 0 BF16, 1 FP16 (no special cases), 2
-/// zero-extend, 4 sign-extend, 8 upper half, 10 lower half; other Mod0 values are undefined.
+/// zero-extend, 4 sign-extend, 8 upper half, 10 lower half. Other Mod0 values are undefined where
+/// the page's `UndefinedBehaviour()` is reached, i.e. in the enabled lanes only (it sits inside
+/// `if (LaneEnabled)`); those lanes are reported and nothing is written.
 pub fn sfploadi(s: &mut FastState, vd: u32, mod0: u32, imm16: u32, out: &mut Outcome) {
     if vd >= 8 {
         return;
@@ -351,8 +353,7 @@ pub fn sfploadi(s: &mut FastState, vd: u32, mod0: u32, imm16: u32, out: &mut Out
         4 => imm as u16 as i16 as i32 as u32,
         8 | 10 => 0,
         _ => {
-            // The whole instruction is undefined, not just the enabled lanes.
-            out.note_all(Clause::SfploadiReservedMod0);
+            out.note(Clause::SfploadiReservedMod0, m);
             return;
         }
     };
@@ -418,26 +419,29 @@ pub fn sfpstore(
         let rows = Rows::new(s, addr, lc.wr_col_x_col);
         let src = &s.lreg[vd];
         // Encode, all lanes at once.
-        let mut enc = [0u32; 32];
         let wide =
             matches!(mod0, MOD0_FP32 | MOD0_INT32 | MOD0_INT32_ALL | MOD0_INT32_SM | MOD0_LO16 | MOD0_HI16);
-        for l in 0..32 {
-            let d = src[l];
-            enc[l] = match mod0 {
-                MOD0_FP32 => dst_encode_fp32(ftz(d)),
-                MOD0_INT32 | MOD0_INT32_ALL | MOD0_INT32_SM => dst_encode_fp32(d),
-                MOD0_LO16 => d.rotate_left(16),
-                MOD0_HI16 => d,
-                MOD0_FP16 => dst_encode_fp16(to_fp16(d)),
-                MOD0_BF16 => dst_encode_bf16(ftz(d) >> 16),
-                MOD0_INT8 | MOD0_INT8_COMP => dst_encode_fp16(((d >> 31) << 15) | (16 << 10) | (d & 0x3FF)),
-                MOD0_LO16_ONLY | MOD0_UINT16 => d & 0xFFFF,
-                MOD0_HI16_ONLY => d >> 16,
-                MOD0_INT16 => ((d >> 31) << 15) | (d & 0x7FFF),
-                // MOD0_FMT_ZERO.
-                _ => 0,
-            };
+        // One conversion for all lanes, chosen once (a straight loop the compiler vectorises).
+        #[inline(always)]
+        fn each(src: &[u32; 32], f: impl Fn(u32) -> u32) -> [u32; 32] {
+            std::array::from_fn(|l| f(src[l]))
         }
+        let enc = match mod0 {
+            MOD0_FP32 => each(src, |d| dst_encode_fp32(ftz(d))),
+            MOD0_INT32 | MOD0_INT32_ALL | MOD0_INT32_SM => each(src, dst_encode_fp32),
+            MOD0_LO16 => each(src, |d| d.rotate_left(16)),
+            MOD0_HI16 => *src,
+            MOD0_FP16 => each(src, |d| dst_encode_fp16(to_fp16(d))),
+            MOD0_BF16 => each(src, |d| dst_encode_bf16(ftz(d) >> 16)),
+            MOD0_INT8 | MOD0_INT8_COMP => {
+                each(src, |d| dst_encode_fp16(((d >> 31) << 15) | (16 << 10) | (d & 0x3FF)))
+            }
+            MOD0_LO16_ONLY | MOD0_UINT16 => each(src, |d| d & 0xFFFF),
+            MOD0_HI16_ONLY => each(src, |d| d >> 16),
+            MOD0_INT16 => each(src, |d| ((d >> 31) << 15) | (d & 0x7FFF)),
+            // MOD0_FMT_ZERO.
+            _ => [0; 32],
+        };
         // Scatter, lane by lane in lane order (later lanes win if two lanes share a cell).
         let mut m = lanes;
         while m != 0 {

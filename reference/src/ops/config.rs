@@ -2,8 +2,10 @@
 //! `LReg[11..=14]`, broadcasting the first 8 lanes of `LReg[0]` (or `Imm16`) to 32 lanes.
 //!
 //! Transcribes tt-isa-documentation BlackholeA0 `SFPCONFIG.md`
-//! (@ `47385dd533abda73a699727d578994dd021dd564`) § "Functional model". Spec:
-//! `blackhole-sfpu.md` §3.31, §5 rows 5, 6 and 8.
+//! (@ `f916ebc3e35ab667647375f04ec7fd56ecba002b`) § "Functional model". Spec:
+//! `blackhole-sfpu.md` §3.31, §5 rows 5, 6 and 8. The revision the spec cites,
+//! `47385dd533abda73a699727d578994dd021dd564`, differs from it only in the `LReg[12]` constant:
+//! see [`ImmediateConstant`].
 
 #![allow(non_snake_case, reason = "names follow the ISA documentation")]
 
@@ -13,13 +15,25 @@ use crate::state::{LANES, LaneConfig, Misc, State};
 
 /// The "default" values written to `LReg[11..=14]` with `MOD1_IMM16_IS_VALUE`, as the page writes
 /// them: C `float` literals, converted here by Rust's correctly rounded parser just as a C compiler
-/// would. Spec §3.31 gives the bits (`0xBF800000`, `0x37800000`, `0xBF2CC4C7`, `0xBEB08FF9`); a test
-/// checks them.
+/// would: `0xBF800000`, `0x3B000000`, `0xBF2CC4C7`, `0xBEB08FF9` (a test checks them).
+///
+/// Decision (VD 12, upstream disagreeing with itself): BlackholeA0 `SFPCONFIG.md` at revision
+/// `47385dd533abda73a699727d578994dd021dd564` (the one spec §3.31 and §7 cite, whence the spec's
+/// `0x37800000`) writes `1/65536.f` (`0x37800000`); at revision
+/// `f916ebc3e35ab667647375f04ec7fd56ecba002b` it writes `1/512.f` (`0x3B000000`), the rest of the
+/// page being identical. The stored pages carry no dates; `f916ebc3` is taken to be the newer
+/// because an older stored revision (without the `NonContractualBehavior` wording for VD 9 and
+/// 10) also has `1/65536.f`, because upstream issue tenstorrent/tt-isa-documentation#42
+/// (2026-01-15) reports the documented `1/65536.f` and says the hardware value is believed to be
+/// 1/512 on Wormhole and Blackhole, and because WormholeB0 `SFPCONFIG.md` at revision
+/// `376743cf21a72f97d4b158baeb554bea747a9e53` gives `0x3B000000` (1/512). The newest upstream
+/// value is kept, and every write of it is still reported as [`Clause::SfpconfigVd12Constant`]
+/// (unspecified, spec §6.3 item 26).
 #[expect(clippy::excessive_precision, reason = "the page's literals, digit for digit")]
 pub fn ImmediateConstant(VD: usize) -> u32 {
     match VD {
         11 => (-1.0f32).to_bits(),
-        12 => (1.0f32 / 65536.0).to_bits(),
+        12 => (1.0f32 / 512.0).to_bits(),
         13 => (-0.67487759f32).to_bits(),
         _ => (-0.34484843f32).to_bits(),
     }
@@ -129,7 +143,8 @@ mod tests {
     fn constants_match_spec_bits() {
         // spec §3.31: K[11..=14].
         assert_eq!(ImmediateConstant(11), 0xBF80_0000);
-        assert_eq!(ImmediateConstant(12), 0x3780_0000);
+        // 1/512 = 2^-9: exponent 127 - 9 = 118 = 0x76, mantissa 0: 0x76 << 23 = 0x3B000000.
+        assert_eq!(ImmediateConstant(12), 0x3B00_0000);
         assert_eq!(ImmediateConstant(13), 0xBF2C_C4C7);
         assert_eq!(ImmediateConstant(14), 0xBEB0_8FF9);
     }

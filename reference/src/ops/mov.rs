@@ -65,32 +65,26 @@ fn FP16toFP32(x: u32) -> u32 {
 /// `SFPLOADI`: lanewise load a 16-bit immediate as BF16, FP16, unsigned or signed integer, or into
 /// one half of `VD`.
 ///
-/// Transcribes WormholeB0 `SFPLOADI.md` § "Functional model". Other Mod0 values are
-/// `UndefinedBehaviour()` (spec §6.1 item 1); they are reported and write nothing.
+/// Transcribes WormholeB0 `SFPLOADI.md` § "Functional model". Other Mod0 values reach the
+/// `default:` label's `UndefinedBehaviour()`, which the page places inside `lanewise` and
+/// `if (LaneEnabled)`: the behaviour is undefined in the enabled lanes only (spec §6.1 item 1).
+/// Those lanes are reported and this model writes nothing to them; disabled lanes, and every lane
+/// when `VD >= 8`, never reach the `switch` and are untouched and defined.
 pub fn SFPLOADI(s: &mut State, VD: usize, Mod0: u32, Imm16: u32, out: &mut Outcome) {
     if VD < 8 {
-        let defined = matches!(
-            Mod0,
-            SFPLOADI_MOD0_FLOATB
-                | SFPLOADI_MOD0_FLOATA
-                | SFPLOADI_MOD0_USHORT
-                | SFPLOADI_MOD0_SHORT
-                | SFPLOADI_MOD0_UPPER
-                | SFPLOADI_MOD0_LOWER
-        );
-        if !defined {
-            out.note_all(Clause::SfploadiReservedMod0);
-            return;
-        }
         for Lane in 0..LANES {
             if s.IsLaneEnabled(Lane) {
                 s.LReg[VD][Lane] = match Mod0 {
-                    SFPLOADI_MOD0_FLOATB => Imm16 << 16,                 // BF16toFP32(Imm16)
-                    SFPLOADI_MOD0_FLOATA => FP16toFP32(Imm16),           // FP16toFP32(Imm16)
-                    SFPLOADI_MOD0_USHORT => Imm16,                       // ZeroExtend(Imm16)
+                    SFPLOADI_MOD0_FLOATB => Imm16 << 16,       // BF16toFP32(Imm16)
+                    SFPLOADI_MOD0_FLOATA => FP16toFP32(Imm16), // FP16toFP32(Imm16)
+                    SFPLOADI_MOD0_USHORT => Imm16,             // ZeroExtend(Imm16)
                     SFPLOADI_MOD0_SHORT => Imm16 as u16 as i16 as i32 as u32, // SignExtend(Imm16)
                     SFPLOADI_MOD0_UPPER => (Imm16 << 16) | (s.LReg[VD][Lane] & 0x0000_FFFF),
-                    _ /* SFPLOADI_MOD0_LOWER */ => (s.LReg[VD][Lane] & 0xFFFF_0000) | Imm16,
+                    SFPLOADI_MOD0_LOWER => (s.LReg[VD][Lane] & 0xFFFF_0000) | Imm16,
+                    _ => {
+                        out.note_lane(Clause::SfploadiReservedMod0, Lane); // UndefinedBehaviour();
+                        continue;
+                    }
                 };
             }
         }

@@ -1,0 +1,256 @@
+//! What state an instruction may read and write, coarsely and conservatively, so that the machine
+//! can run the several instructions of one SFPLOADMACRO cycle in place instead of on copies of
+//! the state.
+//!
+//! The cycle model (`machine.rs`, point 2) says every instruction of a cycle reads the state as it
+//! was at the start of the cycle and the writes are combined at the end. Running the instructions
+//! one after the other on the live state gives exactly that result when no instruction writes a
+//! location another one writes, and every instruction that reads a location runs before any
+//! instruction that writes it. [`order`] finds such an order from the [`Footprint`]s, or says
+//! there is none (then the machine falls back to the copies).
+//!
+//! A footprint is a set of coarse locations: each LReg as a whole, the predication state
+//! (`LaneFlags`, `UseLaneFlagsForLaneEnable`, the flag stacks), `LaneConfig`, `LoadMacroConfig`,
+//! the PRNG states, the RWCs, the rest of the addressing configuration, and Dst. It only has to be
+//! a superset of what the instruction touches; too large a set only costs speed. Whether it is
+//! large enough is checked by the differential tests (every multi-instruction cycle of the
+//! SFPLOADMACRO streams runs this way and is compared with the reference after every instruction).
+
+use sfpu_reference::isa::Instr;
+
+use crate::exec::{Ctx, backdoor_vd};
+
+/// A set of coarse state locations (bit `r` for `LReg[r]`, then the named bits below).
+pub type Locations = u32;
+
+/// `LaneFlags`, `UseLaneFlagsForLaneEnable` and the flag stacks.
+pub const PREDICATION: Locations = 1 << 17;
+/// `LaneConfig` (and its derived masks).
+pub const LANE_CONFIG: Locations = 1 << 18;
+/// `LoadMacroConfig`.
+pub const MACRO_CONFIG: Locations = 1 << 19;
+/// The PRNG states.
+pub const PRNG: Locations = 1 << 20;
+/// The RWC counters (`Addressing::RWC`).
+pub const RWC: Locations = 1 << 21;
+/// The rest of the addressing configuration (formats, bases, address modifiers, remapping).
+pub const ADDR_CONFIG: Locations = 1 << 22;
+/// Dst (its cells and row-valid bits).
+pub const DST: Locations = 1 << 23;
+/// Everything.
+pub const EVERYTHING: Locations = (1 << 24) - 1;
+
+/// `LReg[0..8]`.
+const GENERAL: Locations = 0xFF;
+
+/// What one execution of an instruction may read and may write.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Footprint {
+    /// Locations whose value at the start of the cycle the instruction may use.
+    pub reads: Locations,
+    /// Locations the instruction may change.
+    pub writes: Locations,
+}
+
+#[inline(always)]
+fn r(i: usize) -> Locations {
+    1 << (i.min(16))
+}
+
+/// What SFPLOAD with destination `vd` may write among the LRegs: `VD`, and `VD + 4` when it
+/// captures the Dst index (`VD < 4`).
+fn load_writes(vd: u32) -> Locations {
+    let vd = vd as usize;
+    r(vd) | if vd < 4 { r(vd + 4) } else { 0 }
+}
+
+/// The footprint of `instr` executed as `cx` says, `regular` when the thread issued it (a regular
+/// SFPLOADMACRO contributes its load part; its scheduling reads `LoadMacroConfig`).
+pub fn footprint(instr: &Instr, cx: &Ctx, regular: bool) -> Footprint {
+    use Instr::*;
+    // Lane enable (flags, ROW_MASK), the VD < 12 guard and the other LaneConfig bits: read by
+    // every instruction but SFPNOP.
+    let base = PREDICATION | LANE_CONFIG;
+    // `VB = VD` / `VC = VD` implicit operands, and the overridden fields, all as candidates.
+    let vb = |field: u32| r(cx.vb(field));
+    let vc = |field: u32| r(cx.vc(field));
+    let vd = |field: u32| r(cx.vd(field));
+    let ivb = |vd_field: u32| r(cx.implicit_vb(vd_field));
+    let ivc = |vd_field: u32| r(cx.implicit_vc(vd_field));
+    let indirect = |mode: u32, d: Locations| if mode & 8 != 0 { GENERAL | r(7) | d } else { d };
+    let (reads, writes) = match *instr {
+        SFPNOP {} => (0, 0),
+        SFPLOAD { VD, .. } => {
+            let d = load_writes(VD.get());
+            (base | d | DST | RWC | ADDR_CONFIG, d | RWC)
+        }
+        SFPLOADMACRO { VDLo, VDHi, .. } => {
+            // The load part, then the scheduling, which reads LoadMacroConfig.
+            let d = load_writes((VDHi.get() << 2) | VDLo.get());
+            (base | d | DST | RWC | ADDR_CONFIG | MACRO_CONFIG, d | RWC)
+        }
+        SFPLOADI { VD, .. } => (base | vd(VD.get()), vd(VD.get())),
+        SFPSTORE { VD, .. } => {
+            let d = vd(VD.get());
+            if cx.scheduled {
+                (base | d | ADDR_CONFIG, DST)
+            } else {
+                (base | d | ADDR_CONFIG | RWC, DST | RWC)
+            }
+        }
+        SFPLUT { VD, Mod0 } => (base | 0xF | r(7) | vd(VD.get()), indirect(Mod0.get(), vd(VD.get()))),
+        SFPLUTFP32 { VD, .. } => (base | 0xFF | vd(VD.get()), GENERAL | vd(VD.get())),
+        SFPMAD { VA, VB, VC, VD, Mod1 }
+        | SFPADD { VA, VB, VC, VD, Mod1 }
+        | SFPMUL { VA, VB, VC, VD, Mod1 }
+        | SFPMUL24 { VA, VB, VC, VD, Mod1 } => {
+            let a = if Mod1.get() & 4 != 0 { 0x1FFFF } else { r(VA.idx()) };
+            let d = indirect(Mod1.get(), vd(VD.get()));
+            (base | a | vb(VB.get()) | vc(VC.get()) | r(7) | d, d)
+        }
+        SFPADDI { VD, Mod1, .. } | SFPMULI { VD, Mod1, .. } => {
+            let d = indirect(Mod1.get(), vd(VD.get()));
+            (base | ivc(VD.get()) | vc(VD.get()) | r(7) | d, d)
+        }
+        SFPDIVP2 { VC, VD, .. } | SFPEXMAN { VC, VD, .. } | SFPABS { VC, VD, .. } | SFPNOT { VC, VD } => {
+            (base | vc(VC.get()) | vd(VD.get()), vd(VD.get()))
+        }
+        SFPEXEXP { VC, VD, .. } | SFPLZ { VC, VD, .. } => {
+            (base | vc(VC.get()) | vd(VD.get()), vd(VD.get()) | PREDICATION)
+        }
+        SFPCAST { VC, VD, .. } => (base | vc(VC.get()) | vd(VD.get()) | PRNG, vd(VD.get()) | PRNG),
+        SFPSETEXP { VC, VD, .. }
+        | SFPSETMAN { VC, VD, .. }
+        | SFPSETSGN { VC, VD, .. }
+        | SFPXOR { VC, VD } => {
+            (base | vc(VC.get()) | ivb(VD.get()) | vb(VD.get()) | vd(VD.get()), vd(VD.get()))
+        }
+        SFPSHFT { VC, VD, .. } => {
+            (base | vc(VC.get()) | ivb(VD.get()) | vb(VD.get()) | vd(VD.get()), vd(VD.get()))
+        }
+        SFPIADD { VC, VD, .. } => {
+            (base | vc(VC.get()) | ivb(VD.get()) | vb(VD.get()) | vd(VD.get()), vd(VD.get()) | PREDICATION)
+        }
+        SFPAND { VB, VC, VD, .. } | SFPOR { VB, VC, VD, .. } => {
+            (base | vb(VB.get()) | vc(VC.get()) | vd(VD.get()), vd(VD.get()))
+        }
+        SFPARECIP { VB, VC, VD, .. } => (base | vb(VB.get()) | vc(VC.get()) | vd(VD.get()), vd(VD.get())),
+        SFPSETCC { VC, .. } => (base | vc(VC.get()), PREDICATION),
+        SFPENCC { .. } | SFPPUSHC { .. } | SFPPOPC { .. } | SFPCOMPC { .. } => (base, PREDICATION),
+        SFPGT { VC, VD, .. } | SFPLE { VC, VD, .. } => {
+            (base | vc(VC.get()) | ivb(VD.get()) | vb(VD.get()) | vd(VD.get()), vd(VD.get()) | PREDICATION)
+        }
+        SFPMOV { VC, VD, .. } => {
+            (base | vc(VC.get()) | vd(VD.get()) | MACRO_CONFIG | PRNG | LANE_CONFIG, vd(VD.get()) | PRNG)
+        }
+        SFPCONFIG { .. } => (base | r(0) | MACRO_CONFIG, MACRO_CONFIG | LANE_CONFIG | 0x7800),
+        SFPSWAP { VC, VD, .. } => {
+            let t = GENERAL | vc(VC.get()) | vd(VD.get());
+            (base | t, t)
+        }
+        SFPTRANSP { .. } => (base | GENERAL, GENERAL),
+        SFPSHFT2 { Imm12, VC, VD, .. } => {
+            let t = 0xF | vb(Imm12.get() & 15) | vc(VC.get()) | vd(VD.get());
+            (base | t, 0xF | vd(VD.get()))
+        }
+        SFPSTOCHRND { VB, VC, VD, .. } => {
+            (base | vb(VB.get()) | vc(VC.get()) | vd(VD.get()) | PRNG, vd(VD.get()) | PRNG)
+        }
+    };
+    // A regular instruction whose VD field is 12 or more may be a backdoor load instead.
+    let backdoor = if regular && backdoor_vd(instr).is_some_and(|v| v >= 12) { MACRO_CONFIG } else { 0 };
+    Footprint { reads, writes: writes | backdoor }
+}
+
+/// An order in which running `items` one after the other on the live state gives the
+/// start-of-cycle-reads, merged-writes result: indices into `items`, or `None` if there is none
+/// (two footprints write a common location, or the read-before-write constraints form a cycle).
+/// Prefers the given order where it is free to choose.
+pub fn order(items: &[Footprint], out: &mut [usize]) -> Option<usize> {
+    let n = items.len();
+    if n > out.len() || n > 32 {
+        return None;
+    }
+    let mut written = 0;
+    for f in items {
+        if f.writes & written != 0 {
+            return None;
+        }
+        written |= f.writes;
+    }
+    // Repeatedly take the first remaining item whose writes no other remaining item reads.
+    let mut remaining: u32 = if n == 32 { !0 } else { (1 << n) - 1 };
+    let mut k = 0;
+    while remaining != 0 {
+        let mut reads_of_others = [0 as Locations; 32];
+        let mut all = 0;
+        let mut rest = remaining;
+        while rest != 0 {
+            let i = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            reads_of_others[i] = all;
+            all |= items[i].reads;
+        }
+        // `reads_of_others[i]` holds the reads of the earlier remaining items; add the later ones.
+        let mut later = 0;
+        let mut rest = remaining;
+        let mut idx = [0usize; 32];
+        let mut m = 0;
+        while rest != 0 {
+            let i = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            idx[m] = i;
+            m += 1;
+        }
+        for j in (0..m).rev() {
+            let i = idx[j];
+            reads_of_others[i] |= later;
+            later |= items[i].reads;
+        }
+        let next = idx[..m].iter().copied().find(|&i| items[i].writes & reads_of_others[i] == 0)?;
+        out[k] = next;
+        k += 1;
+        remaining &= !(1 << next);
+    }
+    Some(k)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fp(reads: Locations, writes: Locations) -> Footprint {
+        Footprint { reads, writes }
+    }
+
+    #[test]
+    fn independent_items_keep_their_order() {
+        let items = [fp(1, 2), fp(4, 8), fp(16, 32)];
+        let mut out = [0; 8];
+        assert_eq!(order(&items, &mut out), Some(3));
+        assert_eq!(&out[..3], &[0, 1, 2]);
+    }
+
+    #[test]
+    fn a_reader_runs_before_the_writer() {
+        // Item 0 writes LReg 3, which item 1 reads: item 1 must see the old value, so runs first.
+        let items = [fp(0, 1 << 3), fp(1 << 3, 1 << 4)];
+        let mut out = [0; 8];
+        assert_eq!(order(&items, &mut out), Some(2));
+        assert_eq!(&out[..2], &[1, 0]);
+    }
+
+    #[test]
+    fn common_writes_and_cycles_have_no_order() {
+        let mut out = [0; 8];
+        assert_eq!(order(&[fp(0, 1), fp(0, 1)], &mut out), None);
+        // Each reads what the other writes (a swap through the cycle boundary).
+        assert_eq!(order(&[fp(2, 1), fp(1, 2)], &mut out), None);
+    }
+
+    #[test]
+    fn self_reads_are_fine() {
+        let mut out = [0; 8];
+        assert_eq!(order(&[fp(PRNG, PRNG), fp(1, 2)], &mut out), Some(2));
+    }
+}
