@@ -12,9 +12,12 @@
 //! 2. Everything executing in a cycle reads the state as it was at the start of the cycle; writes
 //!    are combined at the end, and two instructions writing one location differently break a
 //!    scheduling rule ([`Clause::LoadmacroRule`]). Implementation: with more than one instruction
-//!    in a cycle, each one runs on a copy of the non-Dst state taken at the start of the cycle and
-//!    the changes are merged word by word (the 32 KB Dst is never copied: only the store sub-unit
-//!    writes it and only the load sub-unit reads it, so the load runs first).
+//!    in a cycle, the instructions run one after the other on the live state when their
+//!    [`footprint`](crate::footprint)s show that no location is written twice and an order exists
+//!    in which every reader runs before the writer (the common case). Otherwise each one runs on a
+//!    copy of the start-of-cycle values of everything any of them may write, and the changes are
+//!    merged word by word (the 32 KB Dst is never copied: only the store sub-unit writes it and
+//!    only the load sub-unit reads it, so the load runs first).
 //! 3. Scheduled instructions count down once per cycle, or once per issued instruction while any
 //!    pending one waits for elapsed instructions. Delay 0 executes on the next cycle, delay `d`
 //!    `d + 1` cycles later.
@@ -216,7 +219,8 @@ fn sub_unit(unit: u8) -> SubUnit {
 }
 
 /// The cycle-level fast machine. Holds no architectural state (every call takes the
-/// [`FastState`]); allocation-free after construction.
+/// [`FastState`]). It allocates only its work space for multi-instruction cycles, the first time
+/// it needs it, and the trace when asked to.
 #[derive(Clone, Debug)]
 pub struct FastMachine {
     cycle: u64,
@@ -241,6 +245,17 @@ pub struct FastMachine {
     /// Start-of-cycle, combined and per-instruction copies of state for cycles whose instructions
     /// cannot run in place (allocated once, on the first such cycle).
     scratch: Option<Box<[Core; 3]>>,
+    /// The instructions of a multi-instruction cycle, their footprints and their order (kept
+    /// between cycles so that a cycle allocates nothing once they have grown).
+    bufs: CycleBuffers,
+}
+
+/// Reusable per-cycle work space of [`FastMachine`].
+#[derive(Clone, Debug, Default)]
+struct CycleBuffers {
+    items: Vec<Item>,
+    footprints: Vec<Footprint>,
+    run: Vec<usize>,
 }
 
 impl Default for FastMachine {
@@ -256,10 +271,6 @@ struct Item {
     instr: Instr,
     cx: Ctx,
     regular: bool,
-}
-
-impl Item {
-    const NONE: Item = Item { unit: LOAD, instr: Instr::SFPNOP {}, cx: Ctx::REGULAR, regular: false };
 }
 
 /// An unused slot.
@@ -287,6 +298,7 @@ impl FastMachine {
             dbl_changed: 0,
             trace: None,
             scratch: None,
+            bufs: CycleBuffers::default(),
         }
     }
 
@@ -462,11 +474,11 @@ impl FastMachine {
         // them write one location differently (a broken rule, unspecified), the later one's value
         // is kept: decision "machine" #3, shared with the reference (the pages are silent; this is
         // the Sequence byte order of `SFPLOADMACRO.md`, and a MAD result lands after a Simple one).
-        let mut order = [Item::NONE; CAPACITY + 1];
-        let mut k = 0;
+        let mut bufs = std::mem::take(&mut self.bufs);
+        let items = &mut bufs.items;
+        items.clear();
         if let Some(r) = reg.filter(|r| r.unit == LOAD) {
-            order[k] = r;
-            k += 1;
+            items.push(r);
         }
         for unit in [SIMPLE, MAD, ROUND, STORE] {
             let mut d = due;
@@ -475,16 +487,14 @@ impl FastMachine {
                 d &= d - 1;
                 let p = &self.slots[i];
                 if p.unit == unit {
-                    order[k] = Item { unit, instr: p.instr, cx: p.cx, regular: false };
-                    k += 1;
+                    items.push(Item { unit, instr: p.instr, cx: p.cx, regular: false });
                 }
             }
             if let Some(r) = reg.filter(|r| r.unit == unit) {
-                order[k] = r;
-                k += 1;
+                items.push(r);
             }
         }
-        let order = &order[..k];
+        let order = &bufs.items[..];
 
         // 4. The SFPLOADMACRO rules on what executes together, and hazards.
         self.check_rules(order, out);
@@ -498,20 +508,18 @@ impl FastMachine {
         }
 
         // 5. Execute, every instruction seeing the start-of-cycle state.
-        let mut run = [0usize; CAPACITY + 1];
         let dbl_before = s.lc().dbl;
         let config_ran = order.iter().any(|it| matches!(it.instr, Instr::SFPCONFIG { .. }));
         if order.len() == 1 {
             self.execute_item(s, &order[0], out);
         } else {
-            let mut fps = [Footprint { reads: 0, writes: 0 }; CAPACITY + 1];
-            let mut written = 0;
-            for (f, it) in fps.iter_mut().zip(order) {
-                *f = footprint::footprint(&it.instr, &it.cx, it.regular);
-                written |= f.writes;
-            }
-            let fps = &fps[..order.len()];
-            if let Some(n) = footprint::order(fps, &mut run).filter(|_| self.trace.is_none()) {
+            let (fps, run) = (&mut bufs.footprints, &mut bufs.run);
+            fps.clear();
+            fps.extend(order.iter().map(|it| footprint::footprint(&it.instr, &it.cx, it.regular)));
+            let written = fps.iter().fold(0, |w, f| w | f.writes);
+            run.clear();
+            run.resize(order.len(), 0);
+            if let Some(n) = footprint::order(fps, run).filter(|_| self.trace.is_none()) {
                 // Nothing is written twice, and every reader runs before the writer: running them
                 // one after the other on the live state is the same as the copies below. (Not while
                 // tracing, so that the trace keeps the sub-unit order.)
@@ -553,6 +561,7 @@ impl FastMachine {
             }
         }
         self.finish_cycle(issued, reg, order, quiet_next);
+        self.bufs = bufs;
     }
 
     /// Records what the next cycle needs to know about this one. `issued` is the instruction the
