@@ -8,7 +8,12 @@
 //!   two outcomes and states are compared, skipping what undefined or unspecified behaviour has
 //!   tainted (the [`Tracker`] of the golden vectors). A difference is minimised (instructions,
 //!   then state, then lanes) and returned as a [`Divergence`] whose `Display` is the whole report
-//!   with a regression vector.
+//!   with a regression vector. The `*_with` variants ([`compare_with`], [`divergence_with`],
+//!   [`diff_stream_with`]) take a [`Mutation`] of the fast model's state, a test seam that plants
+//!   a divergence at run time (`tests/fuzz_triage.rs`); the plain functions pass none.
+//! * [`append_regression`]: what `cargo xtask fuzz --triage` does with a divergence, as a pure
+//!   function of the regressions file's text (append the vector with its tags, or report a
+//!   duplicate of a known failure shape).
 //! * [`decode_oracle`]: decoding any word for every [`Arch`] never panics, and a decoded
 //!   instruction re-encodes to the same word, decodes back to itself, and survives its text form.
 //! * [`vectors_load_oracle`]: the vector loader and the state deserialiser accept any bytes
@@ -38,7 +43,9 @@
 //! SFPLOADMACRO schedule) may have written it, with a full comparison at the end. Conversions,
 //! text and the minimiser run only once a difference is found.
 
+use std::collections::BTreeMap;
 use std::fmt;
+use std::path::Path;
 
 use arbitrary::{Arbitrary, Unstructured};
 use sfpu_fastpath::{FastMachine, FastState};
@@ -56,7 +63,7 @@ use crate::generate::operands::{
 };
 use crate::generate::{Case, mode_field, to_vector};
 use crate::taint::{Locations, Tracker, footprint};
-use crate::vectors::Vector;
+use crate::vectors::{Vector, VectorFile};
 
 /// The longest instruction stream an input describes.
 pub const MAX_STREAM: usize = 64;
@@ -926,15 +933,37 @@ pub fn differing_fast(expected: &State, actual: &FastState, skip: &Locations, wi
     d
 }
 
+/// A test seam: a change made to the fast model's state right after it issues each instruction
+/// (the instruction is passed), so a test can plant a divergence at run time without touching the
+/// fast model. Only the `*_with` functions take one; [`compare`], [`divergence`] and
+/// [`diff_stream`] run the models as they are. The comparison sees the change like any effect of
+/// the instruction (Dst only where Dst is compared: after an instruction that may write it, and
+/// after the final drain). Instructions SFPLOADMACRO schedules, and the final drain, are not
+/// passed to it.
+pub type Mutation = fn(&Instr, &mut FastState);
+
 /// Runs `program` from `pre` on both models in lockstep, comparing after every instruction and
 /// after the final drain; the first difference, if any.
 pub fn compare(pre: &State, program: &[Instr]) -> Option<Found> {
-    compare_counted(pre, program).0
+    compare_with(pre, program, None)
+}
+
+/// [`compare`] with an optional [`Mutation`] of the fast model's state (a test seam).
+pub fn compare_with(pre: &State, program: &[Instr], mutation: Option<Mutation>) -> Option<Found> {
+    compare_counted_with(pre, program, mutation).0
 }
 
 /// [`compare`], also returning how many instructions were compared: the comparison stops early
 /// (without a difference) once undefined behaviour leaves nothing promised.
 pub fn compare_counted(pre: &State, program: &[Instr]) -> (Option<Found>, usize) {
+    compare_counted_with(pre, program, None)
+}
+
+fn compare_counted_with(
+    pre: &State,
+    program: &[Instr],
+    mutation: Option<Mutation>,
+) -> (Option<Found>, usize) {
     let mut rs = pre.clone();
     let mut fs = FastState::from_state(pre);
     let mut rm = Machine::new();
@@ -951,6 +980,9 @@ pub fn compare_counted(pre: &State, program: &[Instr]) -> (Option<Found>, usize)
         let compare_outcome = !reads_tainted(instr, &tracker.unpromised);
         let ro = rm.issue(&mut rs, instr);
         let fo = fm.issue(&mut fs, instr);
+        if let Some(mutate) = mutation {
+            mutate(instr, &mut fs);
+        }
         tracker.step(instr, &ro);
         if tracker.unpromised.all {
             // Undefined behaviour: nothing is promised from here on.
@@ -1034,11 +1066,16 @@ pub fn shape(program: &[Instr], found: &Found) -> String {
     format!("{at}/{what}{}", parts.join("+"))
 }
 
-/// Greedy minimisation of `program` and `pre` keeping the failure's shape; returns the reduced
-/// case and its divergence.
-fn minimise(pre: State, program: Vec<Instr>, first: Found) -> (State, Vec<Instr>, Found) {
+/// Greedy minimisation of `program` and `pre` keeping the failure's shape (with the same
+/// `mutation` of the fast model, if any); returns the reduced case and its divergence.
+fn minimise(
+    pre: State,
+    program: Vec<Instr>,
+    first: Found,
+    mutation: Option<Mutation>,
+) -> (State, Vec<Instr>, Found) {
     let key = shape(&program, &first);
-    let same = |s: &State, p: &[Instr]| compare(s, p).filter(|f| shape(p, f) == key);
+    let same = |s: &State, p: &[Instr]| compare_with(s, p, mutation).filter(|f| shape(p, f) == key);
     let mut program = program;
     let mut found = first;
     program.truncate(found.index + 1);
@@ -1199,8 +1236,21 @@ pub fn input_tag(data: &[u8]) -> String {
 
 /// Minimises a divergence of `pre`/`program` and builds its report.
 pub fn divergence(origin: &str, pre: &State, program: &[Instr], first: Found) -> Divergence {
+    divergence_with(origin, pre, program, first, None)
+}
+
+/// [`divergence`] of a difference found with a [`Mutation`] of the fast model (a test seam): the
+/// minimiser replays every candidate with the same mutation. The regression vector is the
+/// reference's either way.
+pub fn divergence_with(
+    origin: &str,
+    pre: &State,
+    program: &[Instr],
+    first: Found,
+    mutation: Option<Mutation>,
+) -> Divergence {
     let original_len = program.len();
-    let (pre, program, found) = minimise(pre.clone(), program.to_vec(), first);
+    let (pre, program, found) = minimise(pre.clone(), program.to_vec(), first, mutation);
     let shape = shape(&program, &found);
     let mode = program.get(found.index).map(mode_of);
     let name = match program.get(found.index) {
@@ -1227,15 +1277,117 @@ pub fn diff_stream(data: &[u8]) -> Result<(), Box<Divergence>> {
 
 /// [`diff_stream`] with the origin tag to give the regression vector.
 pub fn diff_stream_with_origin(data: &[u8], origin: &str) -> Result<(), Box<Divergence>> {
+    diff_stream_with(data, origin, None)
+}
+
+/// [`diff_stream_with_origin`] with an optional [`Mutation`] of the fast model's state after each
+/// instruction (a test seam: it plants a divergence at run time).
+pub fn diff_stream_with(
+    data: &[u8],
+    origin: &str,
+    mutation: Option<Mutation>,
+) -> Result<(), Box<Divergence>> {
     let input = StreamInput::from_bytes(data);
     if input.program.is_empty() {
         return Ok(());
     }
     let pre = input.state();
-    match compare(&pre, &input.program) {
+    match compare_with(&pre, &input.program, mutation) {
         None => Ok(()),
-        Some(first) => Err(Box::new(divergence(origin, &pre, &input.program, first))),
+        Some(first) => Err(Box::new(divergence_with(origin, &pre, &input.program, first, mutation))),
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Triage: adding a divergence to the regressions file.
+// ---------------------------------------------------------------------------------------------
+
+/// What [`append_regression`] made of a divergence.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Appended {
+    /// The vector was appended: its id, and the whole new text of the file (checked to load).
+    Added {
+        /// The new vector's id.
+        id: String,
+        /// The file's new text.
+        text: String,
+    },
+    /// A vector of the same failure shape is already in the file; nothing was added.
+    Duplicate {
+        /// The id of the vector that has the shape.
+        id: String,
+    },
+}
+
+/// The failure shapes (`fuzz-shape:` tags) of the vectors of `file`, each with the id of the
+/// first vector that has it.
+pub fn regression_shapes(file: &VectorFile) -> BTreeMap<String, String> {
+    let mut m = BTreeMap::new();
+    for v in &file.vectors {
+        for t in &v.tags {
+            if let Some(s) = t.strip_prefix("fuzz-shape:") {
+                m.entry(s.to_string()).or_insert_with(|| v.id.clone());
+            }
+        }
+    }
+    m
+}
+
+fn load_errors(e: &[crate::vectors::LoadError]) -> String {
+    e.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("; ")
+}
+
+/// What `cargo xtask fuzz --triage` does with one divergence, as a pure function of the
+/// regressions file's text: `text` (the file at `path`, whose stem the loader checks against its
+/// `file:` field) with the regression vector `yaml` (a [`Divergence::snippet`]) of failure `shape`
+/// appended, unless a vector tagged `fuzz-shape:<shape>` is there already
+/// ([`Appended::Duplicate`]; the same instruction, mode and differing parts are reported once).
+///
+/// The appended vector carries the tags `fuzz`, `fuzz-shape:<shape>` and
+/// `fuzz-artifact:<artifact>` (added where the YAML lacks them) and is preceded by a comment
+/// naming the artifact and the shape and saying that the expected values are the reference
+/// model's. A file that ends in `vectors: []` gets a proper list. The new text is checked with the
+/// vector loader before it is returned.
+///
+/// Errors (nothing is added): `text` does not load, `yaml` does not parse as a list holding a
+/// vector, or the file with the vector would not load.
+pub fn append_regression(
+    text: &str,
+    path: &Path,
+    artifact: &str,
+    shape: &str,
+    yaml: &str,
+) -> Result<Appended, String> {
+    let existing = crate::vectors::parse_file(path, text)
+        .map_err(|e| format!("{} does not load: {}", path.display(), load_errors(&e)))?;
+    if let Some(id) = regression_shapes(&existing).get(shape) {
+        return Ok(Appended::Duplicate { id: id.clone() });
+    }
+    let mut vectors: Vec<Vector> = serde_yaml::from_str(yaml)
+        .map_err(|e| format!("the regression vector does not parse: {e}\n{yaml}"))?;
+    let Some(mut v) = vectors.pop() else {
+        return Err(format!("the regression vector does not parse: no vector in\n{yaml}"));
+    };
+    for tag in ["fuzz".to_string(), format!("fuzz-shape:{shape}"), format!("fuzz-artifact:{artifact}")] {
+        if !v.tags.contains(&tag) {
+            v.tags.push(tag);
+        }
+    }
+    let id = v.id.clone();
+    let body = crate::campaign::vector_yaml(&v);
+    let comment = format!(
+        "# Found by `cargo xtask fuzz` (diff_stream, artifact {artifact}, shape {shape}). The expected values are the\n\
+         # reference model's, not hand-checked: confirm them against the documentation when fixing the divergence.\n"
+    );
+    let candidate = if let Some(stripped) = text.trim_end().strip_suffix("vectors: []") {
+        format!("{stripped}vectors:\n{comment}{body}")
+    } else {
+        let sep = if text.is_empty() || text.ends_with('\n') { "" } else { "\n" };
+        format!("{text}{sep}{comment}{body}")
+    };
+    crate::vectors::parse_file(path, &candidate)
+        .map_err(|e| format!("appending the vector would break {}: {}", path.display(), load_errors(&e)))?;
+    Ok(Appended::Added { id, text: candidate })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1318,9 +1470,9 @@ pub fn decode_oracle(data: &[u8]) -> Result<(), String> {
 pub fn vectors_load_oracle(data: &[u8]) -> Result<(), String> {
     let text = String::from_utf8_lossy(data);
     // No file stem: the `file` field is not checked against a name.
-    if let Ok(file) = crate::vectors::parse_file(std::path::Path::new(""), &text) {
+    if let Ok(file) = crate::vectors::parse_file(Path::new(""), &text) {
         let again = crate::vectors::emit::write_file(&file, &[]);
-        match crate::vectors::parse_file(std::path::Path::new(""), &again) {
+        match crate::vectors::parse_file(Path::new(""), &again) {
             Ok(back) if back == file => {}
             Ok(_) => return Err(format!("a loaded file reads back differently after writing:\n{again}")),
             Err(e) => return Err(format!("a loaded file does not load after writing: {e:?}\n{again}")),

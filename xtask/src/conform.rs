@@ -535,6 +535,28 @@ fn write_report(report: &Report, dir: &Path) -> Result<()> {
 /// How many failures the terminal summary prints in full (replay, details, YAML snippet).
 const PRINTED_FAILURES: usize = 10;
 
+/// One line per operation of the IEEE 754 characterisation: how many of the examined cases depart
+/// from IEEE 754, by category (the report has an example of each).
+fn print_ieee_headline(report: &Report) {
+    let mut ops: Vec<&str> = report.ieee.iter().map(|c| c.operation.as_str()).collect();
+    ops.dedup();
+    if ops.is_empty() {
+        return;
+    }
+    println!("\nwhere Blackhole departs from IEEE 754 (cases of those examined; examples in the report):");
+    for op in ops {
+        let cats: Vec<_> = report.ieee.iter().filter(|c| c.operation == op).collect();
+        let examined = cats.first().map_or(0, |c| c.examined);
+        let departs: Vec<String> = cats
+            .iter()
+            .filter(|c| c.category != "agrees" && c.count > 0)
+            .map(|c| format!("{} {}", c.category, c.count))
+            .collect();
+        let what = if departs.is_empty() { "agrees".to_string() } else { departs.join(", ") };
+        println!("  {op:<14} {examined:>8} examined: {what}");
+    }
+}
+
 fn print_summary(report: &Report, out_dir: &Path, given_up: &[(String, String)]) {
     println!();
     println!(
@@ -573,6 +595,7 @@ fn print_summary(report: &Report, out_dir: &Path, given_up: &[(String, String)])
     for m in report.models.iter().filter(|m| m.kind == "dut") {
         println!("{}: {}", m.name, m.description.as_deref().unwrap_or(""));
     }
+    print_ieee_headline(report);
     for (name, why) in given_up {
         println!("{name}: {why}");
     }

@@ -11,7 +11,9 @@
 //!   behind the fast model's `planted-divergence` feature and triages it into a temporary copy of
 //!   the regressions file.
 //! * `--triage ARTIFACT...`: replays artifacts; a `diff_stream` divergence is minimised and
-//!   appended to `vectors/blackhole/regressions.yaml` (once per failure shape).
+//!   appended to `vectors/blackhole/regressions.yaml` (once per failure shape) by
+//!   `sfpu_conformance::fuzz::append_regression`, a pure function of the file's text tested in
+//!   `conformance/tests/fuzz_triage.rs`.
 //! * `--throughput`: executions per second of the `diff_stream` oracle for 16- and
 //!   64-instruction streams (release build).
 //! * `--seeds`: only write the seed corpora.
@@ -27,10 +29,9 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use sfpu_conformance::campaign::vector_yaml;
 use sfpu_conformance::fuzz::{
-    StreamInput, compare_counted, decode_oracle, diff_stream_with_origin, dut_protocol_oracle,
-    encode_stream_input, input_tag, vectors_load_oracle,
+    Appended, StreamInput, append_regression, compare_counted, decode_oracle, diff_stream_with_origin,
+    dut_protocol_oracle, encode_stream_input, input_tag, vectors_load_oracle,
 };
 use sfpu_conformance::generate::operands::Rng;
 use sfpu_conformance::generate::streams::random_stream;
@@ -603,19 +604,6 @@ fn artifact_target(path: &Path) -> Option<&'static str> {
     TARGETS.iter().copied().find(|t| *t == dir)
 }
 
-/// The shapes (`fuzz-shape:` tags) of the vectors already in `file`, with their ids.
-fn known_shapes(file: &VectorFile) -> BTreeMap<String, String> {
-    let mut m = BTreeMap::new();
-    for v in &file.vectors {
-        for t in &v.tags {
-            if let Some(s) = t.strip_prefix("fuzz-shape:") {
-                m.insert(s.to_string(), v.id.clone());
-            }
-        }
-    }
-    m
-}
-
 /// A divergence report as the fuzz binary prints it: the shape and the regression vector.
 fn divergence_from_binary(root: &Path, target: &str, artifact: &Path) -> Option<(String, String)> {
     // The artifact's own build (say, with the planted feature) reproduces it when this process's
@@ -689,7 +677,8 @@ fn triage(root: &Path, artifacts: &[PathBuf], regressions: &Path, quiet: bool) -
 /// Every artifact is handled on its own: a panic of the models (or of any oracle) is caught and
 /// reported as a crash with its input, an artifact that cannot be read or whose vector would not
 /// load is reported, and the run goes on; the regressions file is rewritten after every vector
-/// added, so nothing found before a failure is lost.
+/// added, so nothing found before a failure is lost. Whether a divergence is added or a duplicate
+/// is [`append_regression`]'s decision over the file's current text.
 fn triage_with(
     artifacts: &[PathBuf],
     regressions: &Path,
@@ -699,14 +688,13 @@ fn triage_with(
     let mut report = TriageReport::default();
     let text = std::fs::read_to_string(regressions)
         .with_context(|| format!("cannot read {}", regressions.display()))?;
-    let existing = parse_file(regressions, &text).map_err(|e| {
+    parse_file(regressions, &text).map_err(|e| {
         anyhow::anyhow!(
             "{} does not load before triage: {}",
             regressions.display(),
             e.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("; ")
         )
     })?;
-    let mut shapes = known_shapes(&existing);
     let mut current = text;
     for artifact in artifacts {
         let data = match std::fs::read(artifact) {
@@ -777,16 +765,15 @@ fn triage_with(
             eprintln!("{}", found.printed);
         }
         let shape = found.shape;
-        if let Some(id) = shapes.get(&shape) {
-            eprintln!("{}: duplicate of {id} (shape {shape}); not added", artifact.display());
-            report.duplicates.push((artifact.clone(), shape));
-            continue;
-        }
-        match append_vector(&current, regressions, artifact, &shape, &found.yaml) {
-            Ok((id, candidate)) => {
+        let name = artifact.file_name().and_then(|n| n.to_str()).unwrap_or("artifact");
+        match append_regression(&current, regressions, name, &shape, &found.yaml) {
+            Ok(Appended::Duplicate { id }) => {
+                eprintln!("{}: duplicate of {id} (shape {shape}); not added", artifact.display());
+                report.duplicates.push((artifact.clone(), shape));
+            }
+            Ok(Appended::Added { id, text: candidate }) => {
                 write_atomically(regressions, &candidate)?;
                 current = candidate;
-                shapes.insert(shape.clone(), id.clone());
                 if !quiet {
                     eprintln!(
                         "{}: added {id} (shape {shape}) to {}",
@@ -797,7 +784,7 @@ fn triage_with(
                 report.added.push(Added { id, shape, artifact: artifact.clone() });
             }
             Err(e) => {
-                let message = format!("divergence {shape} not added: {e:#}");
+                let message = format!("divergence {shape} not added: {e}");
                 eprintln!("{}: {message}", artifact.display());
                 report.other.push((artifact.clone(), message));
             }
@@ -813,42 +800,6 @@ fn triage_with(
         );
     }
     Ok(report)
-}
-
-/// `text` (the regressions file) with the vector of `yaml` appended, tagged with the artifact's
-/// name and preceded by a comment, checked to load; and the vector's id.
-fn append_vector(
-    text: &str,
-    regressions: &Path,
-    artifact: &Path,
-    shape: &str,
-    yaml: &str,
-) -> Result<(String, String)> {
-    let mut vectors: Vec<Vector> = serde_yaml::from_str(yaml)
-        .with_context(|| format!("the regression vector does not parse:\n{yaml}"))?;
-    let Some(mut v) = vectors.pop() else { bail!("no regression vector in the report") };
-    let name = artifact.file_name().and_then(|n| n.to_str()).unwrap_or("artifact");
-    v.tags.push(format!("fuzz-artifact:{name}"));
-    let id = v.id.clone();
-    let body = vector_yaml(&v);
-    let comment = format!(
-        "# Found by `cargo xtask fuzz` (diff_stream, artifact {name}, shape {shape}). The expected values are the\n\
-         # reference model's, not hand-checked: confirm them against the documentation when fixing the divergence.\n"
-    );
-    let candidate = if let Some(stripped) = text.trim_end().strip_suffix("vectors: []") {
-        format!("{stripped}vectors:\n{comment}{body}")
-    } else {
-        let sep = if text.ends_with('\n') { "" } else { "\n" };
-        format!("{text}{sep}{comment}{body}")
-    };
-    parse_file(regressions, &candidate).map_err(|e| {
-        anyhow::anyhow!(
-            "appending the vector would break {}: {}",
-            regressions.display(),
-            e.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("; ")
-        )
-    })?;
-    Ok((id, candidate))
 }
 
 /// Writes `text` to `path` through a temporary file in the same directory and a rename, so the
@@ -1028,6 +979,7 @@ fn throughput_inner(quiet: bool) -> Result<ExitCode> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use sfpu_conformance::campaign::vector_yaml;
 
     #[test]
     fn durations() {

@@ -21,7 +21,7 @@ use crate::vectors::{FORMAT, Note, Vector, VectorFile, Word};
 use operands::*;
 
 /// Bump when the generator changes what it generates (recorded in every file's header).
-pub const GENERATOR_VERSION: &str = "2";
+pub const GENERATOR_VERSION: &str = "3";
 
 /// The seed of the checked-in corpus.
 pub const DEFAULT_SEED: u64 = 0x5F9C_0DE5_EED0_0001;
@@ -233,8 +233,23 @@ fn leak_prefix(op: Opcode) -> &'static str {
     }
 }
 
-/// The documentation's name for `value` under `prefix`: an exact constant, else single-bit
-/// constants joined with `+`, else the number.
+/// The constant prefixes whose values are an enumeration, not independent bits: a value that no
+/// constant names is shown as its number, never as a sum of unrelated constants (SFPLOADI's
+/// reserved `Mod0` 3 is not `FLOATA+USHORT`).
+const ENUMERATED_PREFIXES: &[&str] = &[
+    "MOD0_FMT_",
+    "SFPLOADI_MOD0_",
+    "SFPSETCC_MOD1_",
+    "SFPCAST_MOD1_",
+    "SFPSWAP_MOD1_",
+    "SFPSHFT2_MOD1_",
+    "SFPARECIP_MOD1_",
+    "SFPSTOCHRND_MOD1_",
+    "SFPSTOCHRND_RND_",
+];
+
+/// The documentation's name for `value` under `prefix`: an exact constant, else (where the
+/// constants are bits, not an enumeration) single-bit constants joined with `+`, else the number.
 pub fn mode_name(prefix: &str, value: u32) -> String {
     let named: Vec<(&str, u32)> = DEFINITIONS
         .iter()
@@ -244,11 +259,28 @@ pub fn mode_name(prefix: &str, value: u32) -> String {
     if let Some((n, _)) = named.iter().find(|(_, v)| *v == value) {
         return n.to_string();
     }
-    let bits: Vec<&str> = (0..4)
-        .filter(|b| (value >> b) & 1 != 0)
-        .filter_map(|b| named.iter().find(|(_, v)| *v == 1 << b).map(|(n, _)| *n))
-        .collect();
-    if value != 0 && bits.len() == value.count_ones() as usize { bits.join("+") } else { value.to_string() }
+    if ENUMERATED_PREFIXES.contains(&prefix) {
+        return value.to_string();
+    }
+    // Disjoint named constants covering the value, multi-bit fields first (SFPLUTFP32's
+    // `FP16_3ENTRY_TABLE` is bits 1 and 3; SFPCONFIG's `BITWISE_XOR` bits 1 and 2), listed from
+    // the lowest bit up.
+    let mut parts: Vec<(&str, u32)> = named.iter().copied().filter(|&(_, v)| v != 0 && v <= 0xF).collect();
+    parts.sort_by_key(|&(_, v)| (std::cmp::Reverse(v.count_ones()), std::cmp::Reverse(v)));
+    let mut rest = value;
+    let mut taken: Vec<(&str, u32)> = Vec::new();
+    for (n, v) in parts {
+        if v & rest == v {
+            taken.push((n, v));
+            rest &= !v;
+        }
+    }
+    if value != 0 && rest == 0 {
+        taken.sort_by_key(|&(_, v)| v.trailing_zeros());
+        taken.iter().map(|(n, _)| *n).collect::<Vec<_>>().join("+")
+    } else {
+        value.to_string()
+    }
 }
 
 /// Every mode value of `op` the corpus must cover, as `(canonical, label)`: every value of the
