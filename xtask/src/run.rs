@@ -157,10 +157,10 @@ fn state_table(s: &State, cycles: u64) -> String {
         if lanes.iter().all(|&v| v == lanes[0]) {
             let _ = writeln!(
                 t,
-                "{:<9} all lanes     {:08x}  ({:e})",
+                "{:<9} all lanes     {:08x}  ({})",
                 format!("LReg[{reg}]"),
                 lanes[0],
-                f32::from_bits(lanes[0])
+                sfpu_conformance::vectors::emit::describe_u32(lanes[0])
             );
             continue;
         }
