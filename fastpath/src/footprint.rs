@@ -179,35 +179,13 @@ pub fn order(items: &[Footprint], out: &mut [usize]) -> Option<usize> {
         written |= f.writes;
     }
     // Repeatedly take the first remaining item whose writes no other remaining item reads.
-    let mut remaining: u32 = if n == 32 { !0 } else { (1 << n) - 1 };
+    let mut remaining: u64 = (1u64 << n) - 1;
     let mut k = 0;
     while remaining != 0 {
-        let mut reads_of_others = [0 as Locations; 32];
-        let mut all = 0;
-        let mut rest = remaining;
-        while rest != 0 {
-            let i = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            reads_of_others[i] = all;
-            all |= items[i].reads;
-        }
-        // `reads_of_others[i]` holds the reads of the earlier remaining items; add the later ones.
-        let mut later = 0;
-        let mut rest = remaining;
-        let mut idx = [0usize; 32];
-        let mut m = 0;
-        while rest != 0 {
-            let i = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            idx[m] = i;
-            m += 1;
-        }
-        for j in (0..m).rev() {
-            let i = idx[j];
-            reads_of_others[i] |= later;
-            later |= items[i].reads;
-        }
-        let next = idx[..m].iter().copied().find(|&i| items[i].writes & reads_of_others[i] == 0)?;
+        let reads_of_others = |i: usize| {
+            (0..n).filter(|&j| j != i && remaining >> j & 1 != 0).fold(0, |acc, j| acc | items[j].reads)
+        };
+        let next = (0..n).find(|&i| remaining >> i & 1 != 0 && items[i].writes & reads_of_others(i) == 0)?;
         out[k] = next;
         k += 1;
         remaining &= !(1 << next);
