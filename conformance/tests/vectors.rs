@@ -32,12 +32,11 @@ fn load() -> sfpu_conformance::vectors::Corpus {
     }
 }
 
-/// Every vector passes on the reference model, state and outcome, comparing even the
-/// non-contractual parts (the reference models current silicon where the pages describe it).
-#[test]
-fn reference_passes_every_vector() {
+/// Runs the whole corpus on `model` with the silicon strictness (non-contractual parts compared
+/// too) and fails with the first reports if any vector does not pass.
+fn assert_every_vector_passes(model: &dyn sfpu_conformance::Model, name: &str) {
     let corpus = load();
-    let results = run_corpus(&Reference, &corpus, &Filter::from_env(), Strictness::Silicon);
+    let results = run_corpus(model, &corpus, &Filter::from_env(), Strictness::Silicon);
     assert!(!results.is_empty(), "no vector selected");
     let failures: Vec<String> = results
         .iter()
@@ -49,11 +48,18 @@ fn reference_passes_every_vector() {
         .collect();
     assert!(
         failures.is_empty(),
-        "{} of {} vectors fail on the reference model:\n{}",
+        "{} of {} vectors fail on the {name}:\n{}",
         failures.len(),
         results.len(),
         failures.iter().take(20).cloned().collect::<Vec<_>>().join("\n")
     );
+}
+
+/// Every vector passes on the reference model, state and outcome, comparing even the
+/// non-contractual parts (the reference models current silicon where the pages describe it).
+#[test]
+fn reference_passes_every_vector() {
+    assert_every_vector_passes(&Reference, "reference model");
 }
 
 /// Every vector passes on the fast model (`sfpu-fastpath`), state and outcome, with the same
@@ -61,24 +67,7 @@ fn reference_passes_every_vector() {
 /// whole corpus as a differential test of the optimised model.
 #[test]
 fn fast_model_passes_every_vector() {
-    let corpus = load();
-    let results = run_corpus(&FastModel, &corpus, &Filter::from_env(), Strictness::Silicon);
-    assert!(!results.is_empty(), "no vector selected");
-    let failures: Vec<String> = results
-        .iter()
-        .filter_map(|r| match &r.status {
-            Status::Pass => None,
-            Status::Fail(f) => Some(f.report.clone()),
-            Status::Unsupported(why) | Status::Error(why) => Some(format!("vector {}: {why}", r.id)),
-        })
-        .collect();
-    assert!(
-        failures.is_empty(),
-        "{} of {} vectors fail on the fast model:\n{}",
-        failures.len(),
-        results.len(),
-        failures.iter().take(20).cloned().collect::<Vec<_>>().join("\n")
-    );
+    assert_every_vector_passes(&FastModel, "fast model");
 }
 
 /// The checked-in files are exactly what the generator produces (like rust-analyzer's
