@@ -262,11 +262,11 @@ fn corpus_fits_the_size_budget() {
 }
 
 /// The header names the specification revision: the commits of the pages the reference model
-/// transcribes, which must be exactly those `reference/src` cites.
+/// transcribes, which must be exactly those `reference/sfpu/src` cites.
 #[test]
 fn header_names_the_cited_spec_commits() {
     let mut cited = std::collections::BTreeSet::new();
-    let mut stack = vec![Path::new(env!("CARGO_MANIFEST_DIR")).join("../reference/src")];
+    let mut stack = vec![Path::new(env!("CARGO_MANIFEST_DIR")).join("../reference/sfpu/src")];
     while let Some(dir) = stack.pop() {
         for entry in std::fs::read_dir(&dir).unwrap() {
             let path = entry.unwrap().path();
@@ -285,7 +285,7 @@ fn header_names_the_cited_spec_commits() {
         }
     }
     let listed: std::collections::BTreeSet<String> = SPEC_COMMITS.iter().map(|c| c.to_string()).collect();
-    assert_eq!(listed, cited, "generate::SPEC_COMMITS must list the commits reference/src cites");
+    assert_eq!(listed, cited, "generate::SPEC_COMMITS must list the commits reference/sfpu/src cites");
     let text = header(DEFAULT_SEED).join("\n");
     for c in SPEC_COMMITS {
         assert!(text.contains(c), "the header does not name {c}:\n{text}");

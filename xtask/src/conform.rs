@@ -432,15 +432,15 @@ fn spec_info(root: &Path) -> SpecInfo {
         format!("blackhole-sfpu.md (project specification notes), sha256 {}", &notes_sha256[..16])
     };
     let mut commits = BTreeSet::new();
-    cited_commits(&root.join("reference/src"), &mut commits);
+    cited_commits(&root.join("reference/sfpu/src"), &mut commits);
     let upstream_commits: Vec<String> = commits.into_iter().collect();
     let upstream = if upstream_commits.is_empty() {
-        "tenstorrent/tt-isa-documentation (BlackholeA0 pages; no cited commit found in reference/src)"
+        "tenstorrent/tt-isa-documentation (BlackholeA0 pages; no cited commit found in reference/sfpu/src)"
             .to_string()
     } else {
         format!(
             "tenstorrent/tt-isa-documentation, BlackholeA0 pages and Miscellaneous/FMA at the {} commits cited in \
-             reference/src: {}",
+             reference/sfpu/src: {}",
             upstream_commits.len(),
             upstream_commits.iter().map(|c| &c[..12]).collect::<Vec<_>>().join(", ")
         )
@@ -705,7 +705,7 @@ mod tests {
     #[test]
     fn the_spec_version_names_the_cited_commits() {
         let spec = spec_info(&workspace_root());
-        // The FMA models' revision is cited in reference/src/fp.rs.
+        // The FMA models' revision is cited in reference/sfpu/src/fp.rs.
         assert!(
             spec.upstream_commits.iter().any(|c| c == "06c5af5b8b68c9e59e698ab76b59181b7dd47222"),
             "{:?}",

@@ -94,9 +94,9 @@ pub fn to_vector(file: &str, case: &Case) -> Vector {
 }
 
 /// The tt-isa-documentation commits whose pages the reference model transcribes (every commit id
-/// cited in `reference/src`, 12-digit prefixes, sorted): the specification revision the expected
+/// cited in `reference/sfpu/src`, 12-digit prefixes, sorted): the specification revision the expected
 /// values follow, named in every file's header. A test checks that this list matches
-/// `reference/src`, so a re-transcribed page shows up as a stale header.
+/// `reference/sfpu/src`, so a re-transcribed page shows up as a stale header.
 pub const SPEC_COMMITS: &[&str] = &[
     "06c5af5b8b68",
     "093af9146945",
@@ -127,7 +127,7 @@ pub fn header(seed: u64) -> Vec<String> {
         ),
         "specification: tt-isa-documentation (BlackholeA0/TensixTile/TensixCoprocessor, Miscellaneous/FMA)"
             .to_string(),
-        "  pages at these commits (12-digit prefixes; each reference/src module names its page and commit):"
+        "  pages at these commits (12-digit prefixes; each reference/sfpu/src module names its page and commit):"
             .to_string(),
     ];
     for chunk in SPEC_COMMITS.chunks(8) {
@@ -137,7 +137,7 @@ pub fn header(seed: u64) -> Vec<String> {
         "  as restated by the project's specification notes (blackhole-sfpu.md); the expected values are"
             .to_string(),
     );
-    lines.push("  the reference model's (reference/src).".to_string());
+    lines.push("  the reference model's (reference/sfpu/src).".to_string());
     lines
 }
 

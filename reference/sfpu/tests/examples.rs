@@ -23,7 +23,7 @@ use sfpu_reference::{Machine, State, lint};
 // Running an example
 // ------------------------------------------------------------------------------------------------
 
-const EXAMPLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/");
+const EXAMPLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/");
 
 fn read_example(name: &str) -> String {
     let path = format!("{EXAMPLES}{name}");

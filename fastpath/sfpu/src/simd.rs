@@ -6,7 +6,7 @@
 //! the normalisation shift, the selects between its paths), so its SSE2 code is several times
 //! longer than its AVX2 code. `cargo xtask bench --only fma` shows the difference on the machine
 //! it runs on (it measures the FMA family with this selection on and off in the same run; the
-//! figures are in `fastpath/README.md`).
+//! figures are in `fastpath/sfpu/README.md`).
 //!
 //! How: the kernel is compiled twice from the same source, once for the baseline target and once
 //! with `#[target_feature(enable = "avx2")]` (the code is the same [`crate::fp::fma_bh`], inlined

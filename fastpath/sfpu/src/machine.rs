@@ -5,7 +5,7 @@
 //! Implements BlackholeA0 `SFPLOADMACRO.md` ("Functional model", its timing paragraphs and the
 //! sub-unit table), the "Instruction scheduling" sections of `SFPMAD.md`, `SFPLUTFP32.md`,
 //! `SFPSWAP.md`, `SFPSHFT2.md`, `SFPCONFIG.md`; spec §4.9, §4.12. The cycle model is the one
-//! documented for the reference's `Machine` (module docs of `reference/src/machine.rs`):
+//! documented for the reference's `Machine` (module docs of `reference/sfpu/src/machine.rs`):
 //!
 //! 1. The scheduled instructions due this cycle arrive at their sub-units; a regular instruction
 //!    issued to a sub-unit that receives one is discarded ([`Clause::LoadmacroCollision`]).
