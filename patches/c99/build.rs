@@ -69,7 +69,9 @@ fn main() {
     for &(name, _, signed) in TYPES {
         let line = expanded
             .lines()
-            .find_map(|l| l.trim().strip_prefix("c99_width ").and_then(|rest| rest.strip_prefix(name)).map(str::trim))
+            .find_map(|l| {
+                l.trim().strip_prefix("c99_width ").and_then(|rest| rest.strip_prefix(name)).map(str::trim)
+            })
             .filter(|w| !w.is_empty());
         let Some(bits) = line.and_then(|w| w.parse::<u32>().ok()) else {
             panic!("c99: <stdint.h> of the target C compiler gives `{name}` no width Rust has ({line:?})");

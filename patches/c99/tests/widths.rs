@@ -11,10 +11,26 @@ fn rust_side() -> Vec<(&'static str, usize, bool)> {
         ($($t:ident),*) => { vec![$((stringify!($t), size_of::<c99::$t>(), c99::$t::MIN != 0)),*] };
     }
     row!(
-        int_fast8_t, int_fast16_t, int_fast32_t, int_fast64_t, int_least8_t, int_least16_t,
-        int_least32_t, int_least64_t, intmax_t, intptr_t, uint_fast8_t, uint_fast16_t,
-        uint_fast32_t, uint_fast64_t, uint_least8_t, uint_least16_t, uint_least32_t,
-        uint_least64_t, uintmax_t, uintptr_t
+        int_fast8_t,
+        int_fast16_t,
+        int_fast32_t,
+        int_fast64_t,
+        int_least8_t,
+        int_least16_t,
+        int_least32_t,
+        int_least64_t,
+        intmax_t,
+        intptr_t,
+        uint_fast8_t,
+        uint_fast16_t,
+        uint_fast32_t,
+        uint_fast64_t,
+        uint_least8_t,
+        uint_least16_t,
+        uint_least32_t,
+        uint_least64_t,
+        uintmax_t,
+        uintptr_t
     )
 }
 
