@@ -2,9 +2,10 @@
 //! instruction streams) run on the reference and on a candidate model, compared the way golden
 //! vectors are.
 //!
-//! Every case is drawn from a per-instruction stream of a fixed seed, so case `n` of an
-//! instruction is the same on every run and machine: a failure is replayed by its id
-//! (`random/SFPMAD/1234`) and the seed. The number of cases run depends on the time budget.
+//! Case `n` of an instruction is drawn from a generator seeded by the campaign's seed, the
+//! instruction and `n` alone, so it is the same on every run and machine, and replaying it by its
+//! id (`random/SFPMAD/1234`) and the seed costs the same for every `n`. Case numbers run from 0
+//! to [`MAX_CASES`] - 1. The number of cases run depends on the time budget or `max_cases`.
 //!
 //! A case the candidate declines (`unsupported`) is counted apart: it is neither run nor
 //! compared, so it never counts as a pass.
@@ -66,14 +67,20 @@ pub enum Progress<'a> {
     },
 }
 
+/// The number of cases a campaign job can number: case ids run from `0` to `MAX_CASES - 1`.
+pub const MAX_CASES: u64 = 1 << 32;
+
 /// Counts of one (instruction, mode) cell.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CellCounts {
     /// Cases run and compared with the reference (those that failed to run included; those
     /// declined not).
     pub cases: u64,
-    /// Cases that differed (or failed to run on the candidate).
+    /// Cases whose result differed from the reference's.
     pub failures: u64,
+    /// Cases the candidate failed to run (a crash, a hang, a malformed answer): counted apart
+    /// from divergences, with no regression vector (the case is not known to be wrong).
+    pub errors: u64,
     /// Cases the candidate declined: not run, not compared, not in `cases`.
     pub unsupported: u64,
 }
@@ -96,26 +103,18 @@ pub fn case_id(name: &str, index: u64) -> String {
     format!("random/{name}/{index}")
 }
 
-/// Case `index` of instruction `op` for `seed`: the same case every time.
+/// Case `index` of instruction `op` for `seed`: the same case every time, drawn in constant time
+/// from a generator of its own.
 pub fn nth_case(seed: u64, op: Opcode, index: u64) -> Case {
-    let mut rng = Rng::stream(seed, &format!("campaign/{}", op.name()));
-    let mut case = random_case(op, &mut rng);
-    for _ in 0..index {
-        case = random_case(op, &mut rng);
-    }
-    case
+    let mut rng = Rng::stream(seed, &format!("campaign/{}/{index}", op.name()));
+    random_case(op, &mut rng)
 }
 
-/// Stream `index` for `seed`.
+/// Stream `index` for `seed`, drawn in constant time like [`nth_case`].
 pub fn nth_stream(seed: u64, index: u64) -> Case {
-    let mut rng = Rng::stream(seed, "campaign/streams");
+    let mut rng = Rng::stream(seed, &format!("campaign/streams/{index}"));
     let len = 1 + rng.below(64) as usize;
-    let mut case = random_stream(&mut rng, len, None);
-    for _ in 0..index {
-        let len = 1 + rng.below(64) as usize;
-        case = random_stream(&mut rng, len, None);
-    }
-    case
+    random_stream(&mut rng, len, None)
 }
 
 /// `vector` as YAML exactly as the vector files write it, without the file around it: ready to
@@ -160,10 +159,9 @@ fn check(candidate: &dyn Model, id: String, case: &Case, strictness: Strictness)
 /// column in the report: `fastpath`, `dut`, `dut2`, ...).
 ///
 /// `progress` is told of every finished case and of every finished job. After a case, a
-/// [`ControlFlow::Break`] from it ends that job early when the campaign is bounded by time only
-/// (`max_cases` is `None`): the caller's way to stop spending a budget on a candidate that was
-/// given up on. With `max_cases` every case is still drawn and given to the candidate (which then
-/// fails each at once), so the counts stay exact.
+/// [`ControlFlow::Break`] from it ends that job: the caller's way to stop on an interruption, or to
+/// stop spending a time budget on a candidate that was given up on. Jobs run at most
+/// [`MAX_CASES`] cases.
 pub fn run(
     candidate: &dyn Model,
     model: &str,
@@ -177,17 +175,14 @@ pub fn run(
     }
     let one_job = |job: &Option<Opcode>| {
         let name = job.map_or("streams", |op| op.name());
-        let mut rng = Rng::stream(config.seed, &format!("campaign/{name}"));
         let mut result = CampaignResult::default();
         let started = Instant::now();
         let mut index = 0u64;
-        while started.elapsed() < config.budget && config.max_cases.is_none_or(|m| index < m) {
+        let limit = config.max_cases.unwrap_or(MAX_CASES).min(MAX_CASES);
+        while started.elapsed() < config.budget && index < limit {
             let case = match job {
-                Some(op) => random_case(*op, &mut rng),
-                None => {
-                    let len = 1 + rng.below(64) as usize;
-                    random_stream(&mut rng, len, None)
-                }
+                Some(op) => nth_case(config.seed, *op, index),
+                None => nth_stream(config.seed, index),
             };
             let id = case_id(name, index);
             let (vector, status) = check(candidate, id.clone(), &case, config.strictness);
@@ -198,25 +193,32 @@ pub fn run(
             } else {
                 cell.cases += 1;
             }
+            // A divergence gets a regression vector; a case the candidate failed to run is an
+            // error, kept with its message but with no snippet (nothing is known to be wrong).
             let failed = match &status {
                 Status::Pass | Status::Unsupported(_) => None,
-                Status::Fail(f) => Some(("random", f.report.clone())),
-                Status::Error(e) => Some(("error", format!("{id}: {e}"))),
-            };
-            if let Some((kind, details)) = failed {
-                cell.failures += 1;
-                if cell.failures as usize <= config.keep_failures {
-                    result.failures.push(FailureEntry {
-                        model: model.to_string(),
-                        instruction: name.to_string(),
-                        mode,
-                        id: id.clone(),
-                        kind: kind.to_string(),
-                        replay: format!("cargo xtask conform --seed 0x{:x} --replay {id}", config.seed),
-                        details,
-                        snippet: regression_snippet(&vector, &seed_tag),
-                    });
+                Status::Fail(f) => {
+                    cell.failures += 1;
+                    Some(("random", f.report.clone(), regression_snippet(&vector, &seed_tag)))
                 }
+                Status::Error(e) => {
+                    cell.errors += 1;
+                    Some(("error", format!("{id}: {e}"), String::new()))
+                }
+            };
+            if let Some((kind, details, snippet)) = failed
+                && (cell.failures + cell.errors) as usize <= config.keep_failures
+            {
+                result.failures.push(FailureEntry {
+                    model: model.to_string(),
+                    instruction: name.to_string(),
+                    mode,
+                    id: id.clone(),
+                    kind: kind.to_string(),
+                    replay: format!("cargo xtask conform --seed 0x{:x} --replay {id}", config.seed),
+                    details,
+                    snippet,
+                });
             }
             if job.is_some() {
                 result.cases += 1;
@@ -224,8 +226,7 @@ pub fn run(
                 result.streams += 1;
             }
             index += 1;
-            let flow = progress(Progress::Case { job: name, n: index });
-            if flow.is_break() && config.max_cases.is_none() {
+            if progress(Progress::Case { job: name, n: index }).is_break() {
                 break;
             }
         }
@@ -243,6 +244,7 @@ pub fn run(
             let t = total.cells.entry(k).or_default();
             t.cases += c.cases;
             t.failures += c.failures;
+            t.errors += c.errors;
             t.unsupported += c.unsupported;
         }
         total.failures.extend(r.failures);
@@ -262,9 +264,41 @@ mod tests {
         let b = nth_case(7, Opcode::SFPMAD, 3);
         assert_eq!(a.program, b.program);
         assert_eq!(a.pre, b.pre);
+        assert_ne!(a.pre, nth_case(7, Opcode::SFPMAD, 4).pre, "neighbouring cases differ");
         let s1 = nth_stream(7, 2);
         let s2 = nth_stream(7, 2);
         assert_eq!(s1.program, s2.program);
+    }
+
+    /// What the campaign runs as case `n` is what `nth_case(seed, op, n)` replays.
+    #[test]
+    fn the_campaign_runs_the_cases_replay_draws() {
+        use std::sync::Mutex;
+        struct Recorder(Mutex<Vec<Vec<u32>>>);
+        impl Model for Recorder {
+            fn name(&self) -> String {
+                "recorder".into()
+            }
+            fn run(
+                &self,
+                arch: Arch,
+                pre: &sfpu_reference::State,
+                program: &[u32],
+            ) -> Result<crate::Run, crate::ModelError> {
+                self.0.lock().unwrap().push(program.to_vec());
+                crate::Reference.run(arch, pre, program)
+            }
+        }
+        let rec = Recorder(Mutex::new(Vec::new()));
+        let mut config = config(Duration::from_secs(60), Some(5));
+        config.opcodes = vec![Opcode::SFPIADD];
+        config.streams = false;
+        let r = run(&rec, "dut", &config, &|_| ControlFlow::Continue(()));
+        assert_eq!(r.cases, 5);
+        let expected: Vec<Vec<u32>> = (0..5)
+            .map(|n| nth_case(config.seed, Opcode::SFPIADD, n).program.iter().map(|i| i.encode()).collect())
+            .collect();
+        assert_eq!(*rec.0.lock().unwrap(), expected);
     }
 
     #[test]
@@ -366,8 +400,38 @@ mod tests {
         assert!(failed > 0 && failed <= ran);
     }
 
-    /// Progress reports every case and every finished job; a `Break` ends a time-bounded job
-    /// after the case that asked for it, but not a job bounded by a case count.
+    /// A case the candidate fails to run (a crashed or hung DUT) is an error: counted apart from
+    /// divergences, kept with its message, and given no regression vector.
+    #[test]
+    fn a_case_that_fails_to_run_is_an_error_not_a_divergence() {
+        struct Crashes;
+        impl Model for Crashes {
+            fn name(&self) -> String {
+                "crashes".into()
+            }
+            fn run(
+                &self,
+                _: Arch,
+                _: &sfpu_reference::State,
+                _: &[u32],
+            ) -> Result<crate::Run, crate::ModelError> {
+                Err(crate::ModelError::Failed("the DUT exited with status 1".into()))
+            }
+        }
+        let r =
+            run(&Crashes, "dut", &config(Duration::from_secs(60), Some(3)), &|_| ControlFlow::Continue(()));
+        let sum = |f: fn(&CellCounts) -> u64| r.cells.values().map(f).sum::<u64>();
+        assert_eq!((sum(|c| c.cases), sum(|c| c.errors), sum(|c| c.failures)), (9, 9, 0));
+        assert!(!r.failures.is_empty());
+        for f in &r.failures {
+            assert_eq!(f.kind, "error");
+            assert!(f.snippet.is_empty(), "no regression vector for an error: {}", f.snippet);
+            assert!(f.details.contains("exited with status 1"), "{}", f.details);
+        }
+    }
+
+    /// Progress reports every case and every finished job; a `Break` ends the job after the case
+    /// that asked for it, whether the job is bounded by time or by a case count.
     #[test]
     fn progress_and_stopping() {
         use std::sync::Mutex;
@@ -386,6 +450,6 @@ mod tests {
             ["SFPMAD 1", "SFPMAD done 1", "SFPIADD 1", "SFPIADD done 1", "streams 1", "streams done 1"]
         );
         let r = run(&crate::Reference, "fastpath", &config(Duration::from_secs(60), Some(3)), &record);
-        assert_eq!((r.cases, r.streams), (6, 3), "exact counts are kept");
+        assert_eq!((r.cases, r.streams), (2, 1), "a count-bounded job stops too");
     }
 }

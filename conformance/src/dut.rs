@@ -13,9 +13,10 @@
 //!
 //! On Unix the DUT runs in a process group of its own, and killing it kills the whole group, so
 //! a DUT started through a shell (`sh -c '...'` without `exec`) leaves no hung grandchild behind.
-//! A DUT is given up on after [`MAX_FAILED_STARTS`] consecutive failed restarts or
-//! [`MAX_CONSECUTIVE_TIMEOUTS`] consecutive timeouts: every later case then fails at once, with
-//! the reason, and nothing computed before is lost.
+//! A DUT is given up on after [`MAX_FAILED_STARTS`] consecutive failed restarts,
+//! [`MAX_CONSECUTIVE_TIMEOUTS`] consecutive timeouts, or [`MAX_CONSECUTIVE_FAULTS`] consecutive
+//! cases that each cost a restart (a malformed answer, a crash, a timeout): every later case then
+//! fails at once, with the reason, and nothing computed before is lost.
 
 use std::collections::VecDeque;
 use std::fmt;
@@ -58,6 +59,10 @@ pub const MAX_FAILED_STARTS: u32 = 3;
 /// on: every later case fails at once (a DUT that hangs on everything would otherwise cost the
 /// timeout once per case).
 pub const MAX_CONSECUTIVE_TIMEOUTS: u32 = 3;
+/// After this many consecutive cases that each ended the process (a malformed answer, a crash
+/// before answering, a timeout) the DUT is given up on: a DUT that answers every case with
+/// something that is not an answer would otherwise be restarted once per case, for ever.
+pub const MAX_CONSECUTIVE_FAULTS: u32 = 10;
 /// How much of a DUT-supplied text (a reason, a message, an offending line) a message quotes.
 const QUOTE: usize = 300;
 
@@ -672,6 +677,8 @@ struct Inner {
     failed_starts: u32,
     /// Cases in a row that got no answer within the timeout.
     timeouts: u32,
+    /// Cases in a row that ended the process (malformed answer, crash, timeout).
+    faults: u32,
     /// Set after [`MAX_FAILED_STARTS`] failed restarts or [`MAX_CONSECUTIVE_TIMEOUTS`]
     /// timeouts in a row: why the DUT was given up on.
     given_up: Option<String>,
@@ -721,6 +728,7 @@ impl ExternalModel {
                 next_id: 1,
                 failed_starts: 0,
                 timeouts: 0,
+                faults: 0,
                 given_up: None,
             }),
         })
@@ -731,8 +739,9 @@ impl ExternalModel {
         format!("{} {}", self.name, self.version)
     }
 
-    /// Why the DUT was given up on ([`MAX_FAILED_STARTS`] failed restarts or
-    /// [`MAX_CONSECUTIVE_TIMEOUTS`] timeouts in a row), if it was: every case now fails at once.
+    /// Why the DUT was given up on ([`MAX_FAILED_STARTS`] failed restarts,
+    /// [`MAX_CONSECUTIVE_TIMEOUTS`] timeouts or [`MAX_CONSECUTIVE_FAULTS`] faults in a row), if it
+    /// was: every case now fails at once.
     pub fn given_up(&self) -> Option<String> {
         self.inner.lock().unwrap_or_else(PoisonError::into_inner).given_up.clone()
     }
@@ -798,14 +807,19 @@ impl ExternalModel {
             Ok(Answer::Result { id: got, state, outcome }) if got == id => {
                 let mut post = pre.clone();
                 match state.apply_to(&mut post) {
-                    Ok(()) => return Ok(Run { post, outcome }),
+                    Ok(()) => {
+                        inner.faults = 0;
+                        return Ok(Run { post, outcome });
+                    }
                     Err(e) => format!("malformed answer: the result's state does not apply: {e}"),
                 }
             }
             Ok(Answer::Unsupported { id: got, reason }) if got == id => {
+                inner.faults = 0;
                 return Err(ModelError::Unsupported(quote(&reason)));
             }
             Ok(Answer::Error { id: got, message }) if got.as_deref().is_none_or(|g| g == id) => {
+                inner.faults = 0;
                 return Err(ModelError::Failed(format!("the DUT reported an error: {}", quote(&message))));
             }
             Ok(other) => {
@@ -819,11 +833,17 @@ impl ExternalModel {
         if let Some(p) = inner.process.take() {
             drop(p); // kill and reap; the next case starts a fresh one
         }
+        inner.faults += 1;
         if inner.timeouts >= MAX_CONSECUTIVE_TIMEOUTS {
             inner.given_up = Some(format!(
                 "the DUT was given up on after {MAX_CONSECUTIVE_TIMEOUTS} consecutive timeouts of {} \
                  (no answer to {MAX_CONSECUTIVE_TIMEOUTS} cases in a row); the last: {fatal}",
                 show_duration(self.timeout)
+            ));
+        } else if inner.faults >= MAX_CONSECUTIVE_FAULTS {
+            inner.given_up = Some(format!(
+                "the DUT was given up on after {MAX_CONSECUTIVE_FAULTS} consecutive cases without a valid \
+                 answer (each a malformed answer, a crash or a timeout, and a restart); the last: {fatal}"
             ));
         }
         Err(ModelError::Failed(fatal))

@@ -134,7 +134,7 @@ use sfpu_reference::isa::mods::{
     SFPCAST_MOD1_SM32_TO_FP32_RNE, SFPSTOCHRND_MOD1_FP32_TO_FP16A, SFPSTOCHRND_MOD1_FP32_TO_FP16B,
     SFPSTOCHRND_RND_NEAREST,
 };
-use sfpu_reference::isa::{Instr, U};
+use sfpu_reference::isa::{Instr, Opcode, U};
 use sfpu_reference::ops::load_store::{ToBF16, ToFP16, ToFP32};
 use sfpu_reference::state::LANES;
 use sfpu_reference::{ResetValues, State, step};
@@ -186,6 +186,17 @@ impl Operation {
         Operation::StoreFp16,
         Operation::StoreFp32,
     ];
+
+    /// The instructions whose results the operation characterises (what `--only` selects it by).
+    pub const fn opcodes(self) -> &'static [Opcode] {
+        use Opcode::*;
+        match self {
+            Operation::Fma => &[SFPMAD, SFPADD, SFPMUL, SFPADDI, SFPMULI, SFPLUT, SFPLUTFP32],
+            Operation::Cast => &[SFPCAST],
+            Operation::StochrndBf16 | Operation::StochrndFp16 => &[SFPSTOCHRND],
+            Operation::StoreBf16 | Operation::StoreFp16 | Operation::StoreFp32 => &[SFPSTORE],
+        }
+    }
 
     /// The name used in the report's `operation` column.
     pub const fn name(self) -> &'static str {
@@ -1065,9 +1076,22 @@ pub fn characterise_conversion(
 /// ([`Operands::of`]), in [`Operation::ALL`] order; `random_cases` is the number of random FMA
 /// triples and of random values per conversion. Deterministic in its arguments.
 pub fn characterise(given: &Operands, seed: u64, random_cases: usize) -> Vec<IeeeCategory> {
-    let mut rows = characterise_fma(&given.fma, seed, random_cases);
-    for op in Operation::CONVERSIONS {
-        rows.extend(characterise_conversion(op, given.of(op), seed, random_cases));
+    characterise_only(given, seed, random_cases, &Operation::ALL)
+}
+
+/// [`characterise`] restricted to the operations in `ops` (kept in [`Operation::ALL`] order).
+pub fn characterise_only(
+    given: &Operands,
+    seed: u64,
+    random_cases: usize,
+    ops: &[Operation],
+) -> Vec<IeeeCategory> {
+    let mut rows = Vec::new();
+    for op in Operation::ALL.into_iter().filter(|op| ops.contains(op)) {
+        rows.extend(match op {
+            Operation::Fma => characterise_fma(&given.fma, seed, random_cases),
+            _ => characterise_conversion(op, given.of(op), seed, random_cases),
+        });
     }
     rows
 }

@@ -11,8 +11,8 @@ use std::time::{Duration, Instant};
 
 use proptest::prelude::*;
 use sfpu_conformance::dut::{
-    Answer, ExternalModel, MAX_CONSECUTIVE_TIMEOUTS, MAX_FAILED_STARTS, RefusedDut, parse_answer,
-    split_command_line,
+    Answer, ExternalModel, MAX_CONSECUTIVE_FAULTS, MAX_CONSECUTIVE_TIMEOUTS, MAX_FAILED_STARTS, RefusedDut,
+    parse_answer, split_command_line,
 };
 use sfpu_conformance::vectors::{Status, Strictness, Vector, VectorFile, load_file, run_vector};
 use sfpu_conformance::{Model, ModelError};
@@ -316,6 +316,39 @@ fn given_up_after_consecutive_timeouts() {
     }
     let reason = model.given_up().expect("given up after three timeouts in a row");
     assert!(reason.starts_with("the DUT was given up on after 3 consecutive timeouts of 1s"), "{reason}");
+    let started = Instant::now();
+    assert_eq!(failure_of(&model), reason);
+    assert!(started.elapsed() < Duration::from_millis(500), "a given-up DUT fails at once");
+}
+
+/// A DUT that answers every case with something that is not an answer is restarted for each,
+/// until [`MAX_CONSECUTIVE_FAULTS`] cases in a row have failed that way; then it is given up on
+/// (issue 13: such a DUT was restarted once per case with no limit). A valid answer in between
+/// resets the count.
+#[test]
+fn given_up_after_consecutive_malformed_answers() {
+    // Case 2 gets a valid `unsupported`; every other case a line that is not JSON.
+    let script = r#"read hello; echo '{"type":"hello","protocol":"sfpu-dut/1","name":"babbler","version":"1"}'
+        while read case; do
+          case "$case" in *'"id":"2"'*) echo '{"type":"unsupported","id":"2","reason":"not this one"}';; *) echo 'la la la';; esac
+        done"#;
+    let model = spawn(&["sh".to_string(), "-c".to_string(), script.to_string()], Duration::from_secs(5));
+    assert!(failure_of(&model).starts_with("malformed answer"), "case 1");
+    assert!(matches!(
+        model.run(Arch::Blackhole, &zero_state(), &[0x8F00_0000]),
+        Err(ModelError::Unsupported(_))
+    ));
+    for n in 3..3 + MAX_CONSECUTIVE_FAULTS as u64 {
+        assert!(model.given_up().is_none(), "case {n}: the count restarted at case 2");
+        let m = failure_of(&model);
+        assert!(m.starts_with("malformed answer"), "case {n}: {m}");
+    }
+    let reason = model.given_up().expect("given up after ten malformed answers in a row");
+    assert!(
+        reason.starts_with("the DUT was given up on after 10 consecutive cases without a valid answer"),
+        "{reason}"
+    );
+    assert!(reason.contains("la la la"), "the last fault is quoted: {reason}");
     let started = Instant::now();
     assert_eq!(failure_of(&model), reason);
     assert!(started.elapsed() < Duration::from_millis(500), "a given-up DUT fails at once");

@@ -338,16 +338,26 @@ struct ClassResult {
 struct Target {
     name: &'static str,
     description: &'static str,
-    /// The measured ratio.
-    ratio: f64,
+    /// The measured ratio; `None` when `--only` left out a class it needs.
+    ratio: Option<f64>,
     /// The limit and whether the ratio must be at least (`true`) or at most (`false`) it.
     limit: f64,
     at_least: bool,
 }
 
 impl Target {
-    fn met(&self) -> bool {
-        if self.at_least { self.ratio >= self.limit } else { self.ratio <= self.limit }
+    /// Whether the target is met; `None` when it was not measured.
+    fn met(&self) -> Option<bool> {
+        self.ratio.map(|r| if self.at_least { r >= self.limit } else { r <= self.limit })
+    }
+
+    /// `met`, `MISSED` or `not measured`.
+    fn verdict(&self) -> &'static str {
+        match self.met() {
+            Some(true) => "met",
+            Some(false) => "MISSED",
+            None => "not measured (--only left out a class it needs)",
+        }
     }
 }
 
@@ -355,7 +365,7 @@ impl Target {
 fn reexec_release() -> Result<ExitCode> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
     let args: Vec<String> = std::env::args().skip(1).collect();
-    eprintln!(
+    errln!(
         "bench: this xtask is not optimised; running `cargo run --release -p xtask -- {}`",
         args.join(" ")
     );
@@ -430,26 +440,27 @@ pub fn main(args: Args) -> Result<ExitCode> {
     bar.inc(1);
     bar.finish_and_clear();
 
-    let rate = |c: Class| results.iter().find(|r| r.class == c).map_or((0.0, 0.0), |r| (r.reference, r.fast));
+    // (reference, fast) of a class, if it was measured.
+    let rate = |c: Class| results.iter().find(|r| r.class == c).map(|r| (r.reference, r.fast));
     let targets = [
         Target {
             name: "mixed_speedup",
             description: "fast model vs reference, mixed stream",
-            ratio: rate(Class::Mixed).1 / rate(Class::Mixed).0,
+            ratio: rate(Class::Mixed).map(|(r, f)| f / r),
             limit: 100.0,
             at_least: true,
         },
         Target {
             name: "fma_vs_native",
             description: "native f32 mul_add vs fast FMA family",
-            ratio: native_fma / rate(Class::Fma).1,
+            ratio: rate(Class::Fma).map(|(_, f)| native_fma / f),
             limit: 8.0,
             at_least: false,
         },
         Target {
             name: "integer_vs_native",
             description: "native u32 add vs fast integer/bitwise",
-            ratio: native_add / rate(Class::Integer).1,
+            ratio: rate(Class::Integer).map(|(_, f)| native_add / f),
             limit: 3.0,
             at_least: false,
         },
@@ -490,25 +501,31 @@ pub fn main(args: Args) -> Result<ExitCode> {
                 "ratio": t.ratio,
                 "limit": t.limit,
                 "at_least": t.at_least,
+                "measured": t.ratio.is_some(),
                 "met": t.met(),
             })).collect::<Vec<_>>(),
         });
-        println!("{}", serde_json::to_string_pretty(&out)?);
+        outln!("{}", serde_json::to_string_pretty(&out)?);
         return Ok(ExitCode::SUCCESS);
     }
 
     let m = |ips: f64| ips / 1e6;
-    println!(
+    outln!(
         "cargo xtask bench ({build} build; {:.2} s per measurement, median of {SAMPLES} samples)",
         args.time
     );
-    println!();
-    println!(
+    outln!();
+    outln!(
         "{:<16} {:>14} {:>14} {:>10} {:>16} {:>16}",
-        "class", "reference Mi/s", "fast Mi/s", "fast/ref", "ref Mlane-op/s", "fast Mlane-op/s"
+        "class",
+        "reference Mi/s",
+        "fast Mi/s",
+        "fast/ref",
+        "ref Mlane-op/s",
+        "fast Mlane-op/s"
     );
     for r in &results {
-        println!(
+        outln!(
             "{:<16} {:>14.3} {:>14.3} {:>9.1}x {:>16.1} {:>16.1}",
             r.class.title(),
             m(r.reference),
@@ -518,7 +535,7 @@ pub fn main(args: Args) -> Result<ExitCode> {
             m(r.fast) * LANES as f64,
         );
         if let Some(p) = r.fast_portable {
-            println!(
+            outln!(
                 "{:<16} {:>14} {:>14.3} {:>9.1}x {:>16} {:>16.1}",
                 "  (portable)",
                 "",
@@ -529,7 +546,7 @@ pub fn main(args: Args) -> Result<ExitCode> {
             );
         }
     }
-    println!(
+    outln!(
         "{:<16} {:>14} {:>14.3} {:>10} {:>16} {:>16.1}",
         "native mul_add",
         "",
@@ -538,7 +555,7 @@ pub fn main(args: Args) -> Result<ExitCode> {
         "",
         m(native_fma) * LANES as f64
     );
-    println!(
+    outln!(
         "{:<16} {:>14} {:>14.3} {:>10} {:>16} {:>16.1}",
         "native u32 add",
         "",
@@ -547,25 +564,24 @@ pub fn main(args: Args) -> Result<ExitCode> {
         "",
         m(native_add) * LANES as f64
     );
-    println!();
-    println!(
-        "(Mi/s: million instructions per second; one instruction = 32 lane-operations; SFPLOADMACRO and"
-    );
-    println!(" the mixed stream run on the cycle-level machines, the other classes through `step`;");
-    println!(
+    outln!();
+    outln!("(Mi/s: million instructions per second; one instruction = 32 lane-operations; SFPLOADMACRO and");
+    outln!(" the mixed stream run on the cycle-level machines, the other classes through `step`;");
+    outln!(
         " fast-model SIMD kernels: {:?}; \"(portable)\": the same with the baseline-target copy.)",
         simd::level()
     );
-    println!();
-    println!("targets:");
+    outln!();
+    outln!("targets:");
     for t in &targets {
-        println!(
-            "  {:<40} {:>8.2}x  (target {} {}x)  {}",
+        let ratio = t.ratio.map_or_else(|| "-".to_string(), |r| format!("{r:.2}x"));
+        outln!(
+            "  {:<40} {:>9}  (target {} {}x)  {}",
             t.description,
-            t.ratio,
+            ratio,
             if t.at_least { ">=" } else { "<=" },
             t.limit,
-            if t.met() { "met" } else { "MISSED" }
+            t.verdict()
         );
     }
     Ok(ExitCode::SUCCESS)

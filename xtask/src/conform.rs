@@ -20,8 +20,9 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, anyhow, bail};
-use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
-use sfpu_conformance::campaign::{self, CampaignConfig, CampaignResult, Progress, nth_case, nth_stream};
+use sfpu_conformance::campaign::{
+    self, CampaignConfig, CampaignResult, MAX_CASES, Progress, nth_case, nth_stream,
+};
 use sfpu_conformance::dut::{ExternalModel, RefusedDut};
 use sfpu_conformance::generate::{DEFAULT_SEED, to_vector};
 use sfpu_conformance::report::build::{
@@ -36,6 +37,9 @@ use sfpu_conformance::vectors::{
 use sfpu_conformance::{FastModel, Model, ModelError, Reference, ieee};
 use sfpu_reference::isa::{Arch, Opcode};
 
+use crate::interrupt::Interrupt;
+use crate::progress::{Phase, Progress as Display};
+
 #[derive(clap::Args)]
 pub struct Args {
     /// The architecture to check.
@@ -44,8 +48,9 @@ pub struct Args {
     /// The golden-vector directory (default: vectors/<arch> of this repository).
     #[arg(long, value_name = "DIR")]
     vectors: Option<PathBuf>,
-    /// An external implementation speaking the JSON-lines protocol of docs/dut-protocol.md,
-    /// as one shell command line. Repeat to compare several side by side.
+    /// An external implementation speaking the JSON-lines protocol of docs/dut-protocol.md: a
+    /// program and its arguments, split at spaces with shell-like quoting ('...', "...", \); no
+    /// shell runs it (write `sh -c '...'` for one). Repeat to compare several side by side.
     #[arg(long = "dut", value_name = "COMMAND")]
     duts: Vec<String>,
     /// Per-case timeout for a --dut, in seconds (at least 1). A DUT that times out on 3 cases in
@@ -203,18 +208,45 @@ fn selected_opcodes(only: &[String]) -> Result<Vec<Opcode>> {
         .collect()
 }
 
-fn progress(multi: &MultiProgress, quiet: bool, len: u64, what: &str) -> ProgressBar {
-    if quiet {
-        return ProgressBar::hidden();
+/// What `--replay` names: a golden vector, or a case of the random campaign.
+enum ReplayTarget {
+    /// A vector id of the corpus.
+    Vector(String),
+    /// `random/<INSTRUCTION>/<n>` (`op` is `None` for `random/streams/<n>`).
+    Random { op: Option<Opcode>, n: u64 },
+}
+
+/// Parses a `--replay` id, refusing a malformed or out-of-range random case before anything slow
+/// starts.
+fn parse_replay(id: &str) -> Result<ReplayTarget> {
+    let Some(rest) = id.strip_prefix("random/") else {
+        return Ok(ReplayTarget::Vector(id.to_string()));
+    };
+    let (name, n) = rest.rsplit_once('/').ok_or_else(|| {
+        anyhow!("--replay: expected random/<INSTRUCTION>/<n> or random/streams/<n>, got `{id}`")
+    })?;
+    let n: u64 = n.parse().map_err(|_| {
+        anyhow!("--replay: `{n}` is not a case number (the campaign numbers cases 0 to {})", MAX_CASES - 1)
+    })?;
+    if n >= MAX_CASES {
+        bail!("--replay: case {n} is out of range: the campaign numbers cases 0 to {}", MAX_CASES - 1);
     }
-    let bar = multi.add(ProgressBar::new(len));
-    bar.set_style(
-        ProgressStyle::with_template("{prefix:>24} [{bar:30}] {pos}/{len} {msg} ({elapsed})")
-            .unwrap_or_else(|_| ProgressStyle::default_bar())
-            .progress_chars("=> "),
-    );
-    bar.set_prefix(what.to_string());
-    bar
+    let op = if name == "streams" {
+        None
+    } else {
+        Some(Opcode::from_name(name).ok_or_else(|| anyhow!("--replay: `{name}` is not an instruction"))?)
+    };
+    Ok(ReplayTarget::Random { op, n })
+}
+
+/// Creates `dir` if needed and checks a file can be written in it, so that a run does not find
+/// out at its end that its report has nowhere to go.
+fn check_writable(dir: &Path) -> Result<()> {
+    std::fs::create_dir_all(dir).with_context(|| format!("--out: cannot create {}", dir.display()))?;
+    let probe = dir.join(".conform-write-check");
+    std::fs::write(&probe, b"").with_context(|| format!("--out: cannot write in {}", dir.display()))?;
+    let _ = std::fs::remove_file(&probe);
+    Ok(())
 }
 
 pub fn main(args: Args) -> Result<ExitCode> {
@@ -222,8 +254,27 @@ pub fn main(args: Args) -> Result<ExitCode> {
         bail!("only blackhole is modelled so far");
     }
     let started = Instant::now();
+    let interrupt = Interrupt::install().context("cannot install the SIGINT/SIGTERM handlers")?;
     let root = workspace_root();
     let dir = args.vectors.clone().unwrap_or_else(|| root.join("vectors").join(args.arch.to_string()));
+
+    // Everything that can be refused without the corpus is checked first: the arguments, the
+    // output directory, and the DUTs' hellos (a DUT that cannot start is an error in seconds).
+    let opcodes = selected_opcodes(&args.only)?;
+    if args.cases.is_some_and(|n| n > MAX_CASES) {
+        bail!("--cases: at most {MAX_CASES} cases per instruction");
+    }
+    let replay_target = args.replay.as_deref().map(parse_replay).transpose()?;
+    let out_dir = args.out.clone().unwrap_or_else(|| root.join("target").join("conform"));
+    if replay_target.is_none() {
+        check_writable(&out_dir)?;
+    }
+    let strictness = if args.architecture { Strictness::Architecture } else { Strictness::Silicon };
+    let models = models(&args)?;
+
+    if let Some(ReplayTarget::Random { op, n }) = replay_target {
+        return replay_random(&args, &models, op, n, strictness);
+    }
     let corpus = load_corpus(&dir, args.arch).map_err(|errors| {
         anyhow!(
             "the vectors in {} do not load:\n{}",
@@ -231,12 +282,8 @@ pub fn main(args: Args) -> Result<ExitCode> {
             errors.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("\n")
         )
     })?;
-    let opcodes = selected_opcodes(&args.only)?;
-    let strictness = if args.architecture { Strictness::Architecture } else { Strictness::Silicon };
-    let models = models(&args)?;
-
-    if let Some(id) = &args.replay {
-        return replay(&args, &corpus, &models, id, strictness);
+    if let Some(ReplayTarget::Vector(id)) = &replay_target {
+        return replay_vector(&args, &corpus, &models, id, strictness);
     }
 
     let filter = if args.only.is_empty() {
@@ -244,22 +291,54 @@ pub fn main(args: Args) -> Result<ExitCode> {
     } else {
         Filter::parse(&opcodes.iter().map(|o| o.name()).collect::<Vec<_>>().join(","))
     };
-    let multi = MultiProgress::with_draw_target(if args.quiet {
-        ProgressDrawTarget::hidden()
-    } else {
-        ProgressDrawTarget::stderr()
-    });
+    let selected: Vec<(&VectorFile, &Vector)> = corpus.vectors().filter(|(_, v)| filter.selects(v)).collect();
+    // Checking nothing must not look like a pass: an empty corpus is an input error (a wrong
+    // directory, most likely), and so is a selection with no vectors and no random campaign.
+    let campaign = args.budget > 0 || args.cases.is_some();
+    if corpus.vectors().next().is_none() || (selected.is_empty() && !campaign) {
+        bail!(
+            "no golden vectors to check: {} holds {} vector file(s) and {} vector(s){}",
+            dir.display(),
+            corpus.files.len(),
+            corpus.vectors().count(),
+            if args.only.is_empty() {
+                String::new()
+            } else {
+                format!(", none of them for --only {}", args.only.join(","))
+            }
+        );
+    }
+    if selected.is_empty() && !args.quiet {
+        errln!(
+            "note: {} has no vectors for --only {}; only the random campaign checks it",
+            dir.display(),
+            args.only.join(",")
+        );
+    }
+    let progress = Display::new(args.quiet);
     let mut timings: BTreeMap<String, u64> = BTreeMap::new();
     let mut rows = empty_matrix();
     let mut failures = Vec::new();
-    let selected: Vec<(&VectorFile, &Vector)> = corpus.vectors().filter(|(_, v)| filter.selects(v)).collect();
+    let mut skipped_phases: Vec<String> = Vec::new();
 
     // 1. Every golden vector on every model.
     for (checked, info) in &models {
+        if interrupt.signal().is_some() {
+            skipped_phases.push(format!("the vectors on {}", info.name));
+            continue;
+        }
         let t = Instant::now();
-        let bar = progress(&multi, args.quiet, selected.len() as u64, &format!("vectors: {}", info.name));
-        let results = run_vectors(checked, &selected, strictness, &bar);
-        bar.finish_with_message("done");
+        let phase = progress.phase(selected.len() as u64, &format!("vectors: {}", info.name));
+        let results = run_vectors(checked, &selected, strictness, &phase, &interrupt);
+        phase.finish(if results.len() == selected.len() { "done".into() } else { "interrupted".into() });
+        if results.len() < selected.len() {
+            skipped_phases.push(format!(
+                "{} of {} vectors on {}",
+                selected.len() - results.len(),
+                selected.len(),
+                info.name
+            ));
+        }
         let mut found = add_vector_results(&mut rows, &info.name, &corpus, &results, 3);
         for f in &mut found {
             f.replay += &replay_options(&args, info);
@@ -277,6 +356,10 @@ pub fn main(args: Args) -> Result<ExitCode> {
             if matches!(checked, Checked::Refused(_)) {
                 continue;
             }
+            if interrupt.signal().is_some() {
+                skipped_phases.push(format!("the random campaign on {}", info.name));
+                continue;
+            }
             let t = Instant::now();
             let config = CampaignConfig {
                 seed: args.seed,
@@ -289,24 +372,31 @@ pub fn main(args: Args) -> Result<ExitCode> {
                 parallel: !checked.is_external(),
             };
             let jobs = config.opcodes.len() as u64 + config.streams as u64;
-            let bar = progress(&multi, args.quiet, jobs, &format!("random: {}", info.name));
+            let phase = progress.phase(jobs, &format!("random: {}", info.name));
             let result: CampaignResult = campaign::run(checked.model(), &info.name, &config, &|p| match p {
                 Progress::Case { job, n } => {
                     if n == 1 {
-                        bar.set_message(job.to_string());
+                        phase.set_message(job.to_string());
                     }
-                    if checked.given_up().is_some() {
+                    // Stop on an interruption; and stop spending a time budget on a DUT given up
+                    // on (with --cases every case is still recorded, as an error, so the counts
+                    // stay exact).
+                    let given_up = checked.given_up().is_some() && args.cases.is_none();
+                    if interrupt.signal().is_some() || given_up {
                         ControlFlow::Break(())
                     } else {
                         ControlFlow::Continue(())
                     }
                 }
                 Progress::JobDone { .. } => {
-                    bar.inc(1);
+                    phase.inc(1);
                     ControlFlow::Continue(())
                 }
             });
-            bar.finish_with_message(format!("{} cases, {} streams", result.cases, result.streams));
+            phase.finish(format!("{} cases, {} streams", result.cases, result.streams));
+            if interrupt.signal().is_some() {
+                skipped_phases.push(format!("the rest of the random campaign on {}", info.name));
+            }
             campaign_info.cases += result.cases;
             campaign_info.streams += result.streams;
             add_campaign(&mut rows, &info.name, &result);
@@ -318,13 +408,30 @@ pub fn main(args: Args) -> Result<ExitCode> {
         }
     }
 
-    // 3. How Blackhole departs from IEEE 754.
-    let t = Instant::now();
-    let ieee = ieee::characterise(&vector_operands(&corpus), args.seed, 100_000);
-    timings.insert("ieee".to_string(), t.elapsed().as_millis() as u64);
+    // 3. How Blackhole departs from IEEE 754, for the operations of the selected instructions.
+    let ieee_ops: Vec<ieee::Operation> = ieee::Operation::ALL
+        .into_iter()
+        .filter(|op| op.opcodes().iter().any(|o| opcodes.contains(o)))
+        .collect();
+    let ieee = if interrupt.signal().is_some() {
+        skipped_phases.push("the IEEE 754 characterisation".to_string());
+        Vec::new()
+    } else {
+        let t = Instant::now();
+        let rows = ieee::characterise_only(&vector_operands(&corpus), args.seed, 100_000, &ieee_ops);
+        timings.insert("ieee".to_string(), t.elapsed().as_millis() as u64);
+        rows
+    };
 
     let totals = totals(&rows);
     timings.insert("total".to_string(), started.elapsed().as_millis() as u64);
+    let incomplete = interrupt.signal().map(|signal| {
+        format!(
+            "interrupted by {signal} after {:.1} s; not done: {}",
+            started.elapsed().as_secs_f64(),
+            if skipped_phases.is_empty() { "nothing".to_string() } else { skipped_phases.join("; ") }
+        )
+    });
     let report = Report {
         format: REPORT_FORMAT.to_string(),
         tool: Tool { name: "sfpu-conformance".into(), version: env!("CARGO_PKG_VERSION").into() },
@@ -334,7 +441,7 @@ pub fn main(args: Args) -> Result<ExitCode> {
             path: dir.display().to_string(),
             format: FORMAT.to_string(),
             files: corpus.files.len(),
-            vectors: corpus.vectors().count(),
+            vectors: selected.len(),
             generator: corpus_generator(&corpus),
         },
         campaign: campaign_info,
@@ -347,38 +454,48 @@ pub fn main(args: Args) -> Result<ExitCode> {
         spec_notes: spec_notes(&corpus),
         operand_coverage: operand_coverage(&corpus),
         timings_ms: timings,
+        incomplete,
     };
-    let out_dir = args.out.clone().unwrap_or_else(|| root.join("target").join("conform"));
     write_report(&report, &out_dir)?;
 
-    let divergent = report.totals.values().any(|c| c.failed + c.errors + c.random_failures > 0);
+    let divergent =
+        report.totals.values().any(|c| c.failed + c.errors + c.random_failures + c.random_errors > 0);
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        outln!("{}", serde_json::to_string_pretty(&report)?);
     } else if !args.quiet {
         let given_up: Vec<(String, String)> =
             models.iter().filter_map(|(c, i)| c.given_up().map(|why| (i.name.clone(), why))).collect();
-        print_summary(&report, &out_dir, &given_up);
+        print_summary(&report, &out_dir, &given_up, corpus.vectors().count());
+    }
+    if let Some(why) = &report.incomplete {
+        errln!("incomplete: {why}; the report of what completed is in {}", out_dir.display());
+        return Ok(ExitCode::from(interrupt.exit_status()));
     }
     Ok(if divergent { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
-/// Runs `vectors` on one model, advancing `bar` per vector: in parallel on a built-in model, one
+/// Runs `vectors` on one model, advancing `phase` per vector: in parallel on a built-in model, one
 /// after the other in corpus order on an external one (it runs one case at a time anyway, and a
-/// fixed order makes its case ids, and a fault's neighbours, the same on every run).
+/// fixed order makes its case ids, and a fault's neighbours, the same on every run). After an
+/// interruption no further vector starts; the results are those that completed.
 fn run_vectors(
     checked: &Checked,
     vectors: &[(&VectorFile, &Vector)],
     strictness: Strictness,
-    bar: &ProgressBar,
+    phase: &Phase,
+    interrupt: &Interrupt,
 ) -> Vec<VectorResult> {
     let model = checked.model();
     let one = |(f, v): &(&VectorFile, &Vector)| {
+        if interrupt.signal().is_some() {
+            return None;
+        }
         let r = run_vector(model, f, v, strictness);
-        bar.inc(1);
-        r
+        phase.inc(1);
+        Some(r)
     };
     if checked.is_external() {
-        return vectors.iter().map(one).collect();
+        return vectors.iter().map_while(one).collect();
     }
     // Contiguous chunks, one per core, results kept in corpus order.
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -386,7 +503,7 @@ fn run_vectors(
     std::thread::scope(|scope| {
         let handles: Vec<_> = vectors
             .chunks(chunk)
-            .map(|c| scope.spawn(move || c.iter().map(one).collect::<Vec<_>>()))
+            .map(|c| scope.spawn(move || c.iter().map_while(one).collect::<Vec<_>>()))
             .collect();
         handles
             .into_iter()
@@ -543,7 +660,7 @@ fn print_ieee_headline(report: &Report) {
     if ops.is_empty() {
         return;
     }
-    println!("\nwhere Blackhole departs from IEEE 754 (cases of those examined; examples in the report):");
+    outln!("\nwhere Blackhole departs from IEEE 754 (cases of those examined; examples in the report):");
     for op in ops {
         let cats: Vec<_> = report.ieee.iter().filter(|c| c.operation == op).collect();
         let examined = cats.first().map_or(0, |c| c.examined);
@@ -553,18 +670,21 @@ fn print_ieee_headline(report: &Report) {
             .map(|c| format!("{} {}", c.category, c.count))
             .collect();
         let what = if departs.is_empty() { "agrees".to_string() } else { departs.join(", ") };
-        println!("  {op:<14} {examined:>8} examined: {what}");
+        outln!("  {op:<14} {examined:>8} examined: {what}");
     }
 }
 
-fn print_summary(report: &Report, out_dir: &Path, given_up: &[(String, String)]) {
-    println!();
-    println!(
-        "SFPU conformance, {} ({} vectors, campaign seed {})",
-        report.arch, report.corpus.vectors, report.campaign.seed
+fn print_summary(report: &Report, out_dir: &Path, given_up: &[(String, String)], in_corpus: usize) {
+    outln!();
+    let of = if in_corpus == report.corpus.vectors { String::new() } else { format!(" of {in_corpus}") };
+    outln!(
+        "SFPU conformance, {} ({}{of} vectors, campaign seed {})",
+        report.arch,
+        report.corpus.vectors,
+        report.campaign.seed
     );
-    println!(
-        "{:<12} {:>8} {:>8} {:>8} {:>8} {:>8} {:>10} {:>9} {:>9} {:>9}",
+    outln!(
+        "{:<12} {:>8} {:>8} {:>8} {:>8} {:>8} {:>10} {:>9} {:>9} {:>9} {:>9}",
         "model",
         "vectors",
         "passed",
@@ -574,12 +694,13 @@ fn print_summary(report: &Report, out_dir: &Path, given_up: &[(String, String)])
         "tainted",
         "random",
         "rnd fail",
+        "rnd err",
         "rnd decl."
     );
     for m in &report.models {
         let c = report.totals.get(&m.name).copied().unwrap_or_default();
-        println!(
-            "{:<12} {:>8} {:>8} {:>8} {:>8} {:>8} {:>10} {:>9} {:>9} {:>9}",
+        outln!(
+            "{:<12} {:>8} {:>8} {:>8} {:>8} {:>8} {:>10} {:>9} {:>9} {:>9} {:>9}",
             m.name,
             c.vectors_run,
             c.passed,
@@ -589,37 +710,38 @@ fn print_summary(report: &Report, out_dir: &Path, given_up: &[(String, String)])
             c.tainted,
             c.random_cases,
             c.random_failures,
+            c.random_errors,
             c.random_unsupported
         );
     }
     for m in report.models.iter().filter(|m| m.kind == "dut") {
-        println!("{}: {}", m.name, m.description.as_deref().unwrap_or(""));
+        outln!("{}: {}", m.name, m.description.as_deref().unwrap_or(""));
     }
     print_ieee_headline(report);
     for (name, why) in given_up {
-        println!("{name}: {why}");
+        outln!("{name}: {why}");
     }
     let target = format!("vectors/{}/regressions.yaml", report.arch);
     for f in report.failures.iter().take(PRINTED_FAILURES) {
-        println!("\nFAIL [{}] {} ({} {}, {})", f.model, f.id, f.instruction, f.mode, f.kind);
-        println!("  replay: {}", f.replay);
+        outln!("\nFAIL [{}] {} ({} {}, {})", f.model, f.id, f.instruction, f.mode, f.kind);
+        outln!("  replay: {}", f.replay);
         for line in f.details.lines().take(12) {
-            println!("  {line}");
+            outln!("  {line}");
         }
         if f.details.lines().count() > 12 {
-            println!("  ... (the whole account is in the report)");
+            outln!("  ... (the whole account is in the report)");
         }
         if f.snippet.is_empty() {
-            println!("  (no regression vector: see the report)");
+            outln!("  (no regression vector: see the report)");
         } else {
-            println!("  regression vector (paste under `vectors:` in {target}):");
+            outln!("  regression vector (paste under `vectors:` in {target}):");
             for line in f.snippet.lines() {
-                println!("    {line}");
+                outln!("    {line}");
             }
         }
     }
     if report.failures.len() > PRINTED_FAILURES {
-        println!(
+        outln!(
             "\n... {} more failures, each with its replay command and YAML regression vector, in {} \
              (section Failures) and {} (`failures`)",
             report.failures.len() - PRINTED_FAILURES,
@@ -628,59 +750,70 @@ fn print_summary(report: &Report, out_dir: &Path, given_up: &[(String, String)])
         );
     }
     let total = report.timings_ms.get("total").copied().unwrap_or(0);
-    println!("\nreport: {} ({:.1}s)", out_dir.join("report.html").display(), total as f64 / 1000.0);
+    outln!("\nreport: {} ({:.1}s)", out_dir.join("report.html").display(), total as f64 / 1000.0);
 }
 
-/// `--replay ID`: run one case on every model and print what differs, with a regression snippet.
-fn replay(
+/// `--replay random/...`: draw the campaign case (in constant time) and run it on every model.
+fn replay_random(
+    args: &Args,
+    models: &[(Checked, ModelInfo)],
+    op: Option<Opcode>,
+    n: u64,
+    strictness: Strictness,
+) -> Result<ExitCode> {
+    let (case, name) = match op {
+        Some(op) => (nth_case(args.seed, op, n), op.name()),
+        None => (nth_stream(args.seed, n), "streams"),
+    };
+    let mut v = to_vector("random", &case);
+    v.id = campaign::case_id(name, n);
+    let file = VectorFile { format: FORMAT.into(), arch: args.arch, file: "random".into(), vectors: vec![] };
+    replay_one(args, models, &file, &v, strictness)
+}
+
+/// `--replay ID` of a golden vector.
+fn replay_vector(
     args: &Args,
     corpus: &Corpus,
     models: &[(Checked, ModelInfo)],
     id: &str,
     strictness: Strictness,
 ) -> Result<ExitCode> {
-    let (file, vector): (VectorFile, Vector) = if let Some(rest) = id.strip_prefix("random/") {
-        let (name, n) =
-            rest.rsplit_once('/').ok_or_else(|| anyhow!("--replay: expected random/<INSTRUCTION>/<n>"))?;
-        let n: u64 = n.parse().with_context(|| format!("--replay: `{n}` is not a case number"))?;
-        let case = if name == "streams" {
-            nth_stream(args.seed, n)
-        } else {
-            let op =
-                Opcode::from_name(name).ok_or_else(|| anyhow!("--replay: `{name}` is not an instruction"))?;
-            nth_case(args.seed, op, n)
-        };
-        let mut v = to_vector("random", &case);
-        v.id = id.to_string();
-        (VectorFile { format: FORMAT.into(), arch: args.arch, file: "random".into(), vectors: vec![] }, v)
-    } else {
-        let (f, v) = corpus
-            .vectors()
-            .find(|(_, v)| v.id == id)
-            .ok_or_else(|| anyhow!("--replay: no vector `{id}`"))?;
-        (VectorFile { vectors: vec![], ..f.clone() }, v.clone())
-    };
-    println!("{} ({} instruction(s))", vector.id, vector.program.len());
+    let (f, v) =
+        corpus.vectors().find(|(_, v)| v.id == id).ok_or_else(|| anyhow!("--replay: no vector `{id}`"))?;
+    let file = VectorFile { vectors: vec![], ..f.clone() };
+    replay_one(args, models, &file, v, strictness)
+}
+
+/// Runs one case on every model and prints what differs, with a regression snippet.
+fn replay_one(
+    args: &Args,
+    models: &[(Checked, ModelInfo)],
+    file: &VectorFile,
+    vector: &Vector,
+    strictness: Strictness,
+) -> Result<ExitCode> {
+    outln!("{} ({} instruction(s))", vector.id, vector.program.len());
     for w in &vector.program {
-        println!("  0x{:08x}  {}", w.word.0, w.text);
+        outln!("  0x{:08x}  {}", w.word.0, w.text);
     }
     let mut divergent = false;
     for (model, info) in models {
-        match run_vector(model.model(), &file, &vector, strictness).status {
-            Status::Pass => println!("{}: pass", info.name),
-            Status::Unsupported(why) => println!("{}: unsupported ({why})", info.name),
+        match run_vector(model.model(), file, vector, strictness).status {
+            Status::Pass => outln!("{}: pass", info.name),
+            Status::Unsupported(why) => outln!("{}: unsupported ({why})", info.name),
             Status::Error(e) => {
                 divergent = true;
-                println!("{}: error: {e}", info.name);
+                outln!("{}: error: {e}", info.name);
             }
             Status::Fail(f) => {
                 divergent = true;
-                println!("{}: FAIL\n{}", info.name, f.report);
+                outln!("{}: FAIL\n{}", info.name, f.report);
             }
         }
     }
-    println!("\n# regression vector (paste under `vectors:` in vectors/{}/regressions.yaml):", args.arch);
-    print!("{}", campaign::regression_snippet(&vector, "replay"));
+    outln!("\n# regression vector (paste under `vectors:` in vectors/{}/regressions.yaml):", args.arch);
+    out!("{}", campaign::regression_snippet(vector, "replay"));
     Ok(if divergent { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 

@@ -51,7 +51,8 @@ pub struct Args {
     /// Only this target (repeat for several): diff_stream, decode, vectors_load, dut_protocol.
     #[arg(long = "target", value_name = "T")]
     targets: Vec<String>,
-    /// Total fuzzing time, split over the targets (diff_stream gets half): `90s`, `20m`, `8h`.
+    /// Wall-clock budget of the whole run, seed writing and the build of the targets included:
+    /// what is left after them is split over the targets (diff_stream gets half): `90s`, `20m`, `8h`.
     #[arg(long, default_value = "8h", value_parser = parse_duration)]
     time: Duration,
     /// Parallel fuzzing processes per target (libFuzzer's fork mode; crashes do not stop it).
@@ -117,6 +118,8 @@ fn parse_duration(text: &str) -> Result<Duration, String> {
 }
 
 pub fn main(args: Args) -> Result<ExitCode> {
+    // `--time` (and the smoke budget) count from here: seeds and the build are part of the run.
+    let started = Instant::now();
     let root = crate::conform::workspace_root();
     for t in &args.targets {
         if !TARGETS.contains(&t.as_str()) {
@@ -137,14 +140,14 @@ pub fn main(args: Args) -> Result<ExitCode> {
             args.regressions.clone().unwrap_or_else(|| root.join("vectors/blackhole/regressions.yaml"));
         let report = triage(&root, &args.triage, &file, args.quiet)?;
         if args.json {
-            println!("{}", serde_json::to_string_pretty(&report.json())?);
+            outln!("{}", serde_json::to_string_pretty(&report.json())?);
         }
         return Ok(if report.failed { ExitCode::from(1) } else { ExitCode::SUCCESS });
     }
     let seeds = write_seeds(&root)?;
     if !args.quiet {
         let counts: Vec<String> = seeds.iter().map(|(t, n)| format!("{t} {n}")).collect();
-        eprintln!("seed corpora written to fuzz/corpus/<target>: {}", counts.join(", "));
+        errln!("seed corpora written to fuzz/corpus/<target>: {}", counts.join(", "));
     }
     if args.seeds {
         return Ok(ExitCode::SUCCESS);
@@ -152,7 +155,7 @@ pub fn main(args: Args) -> Result<ExitCode> {
     if args.planted {
         return planted(&root, &args);
     }
-    run(&root, &args)
+    run(&root, &args, started)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -205,6 +208,8 @@ impl Fuzz {
         c
     }
 
+    /// Builds the targets, showing cargo's progress (the crate being compiled and how many so
+    /// far) on the spinner; on failure the error is cargo's whole output.
     fn build(&self, root: &Path, targets: &[&str], features: Option<&str>, quiet: bool) -> Result<Duration> {
         let started = Instant::now();
         let bar = spinner(quiet, "building fuzz targets (cargo fuzz build)");
@@ -212,13 +217,27 @@ impl Fuzz {
         if targets.len() == 1 {
             c.arg(targets[0]);
         }
-        let out = c.output().context("cannot run cargo fuzz build")?;
+        let mut child =
+            c.stdout(Stdio::null()).stderr(Stdio::piped()).spawn().context("cannot run cargo fuzz build")?;
+        let mut log = Vec::new();
+        let mut compiled = 0;
+        if let Some(stderr) = child.stderr.take() {
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                let trimmed = line.trim_start();
+                if let Some(what) = trimmed.strip_prefix("Compiling ") {
+                    compiled += 1;
+                    bar.set_message(format!("building fuzz targets: {compiled} crates compiled, now {what}"));
+                }
+                log.push(line);
+            }
+        }
+        let status = child.wait().context("cannot wait for cargo fuzz build")?;
         bar.finish_and_clear();
-        if !out.status.success() {
-            bail!("cargo fuzz build failed:\n{}", String::from_utf8_lossy(&out.stderr));
+        if !status.success() {
+            bail!("cargo fuzz build failed:\n{}", log.join("\n"));
         }
         if !quiet {
-            eprintln!(
+            errln!(
                 "built {} in {:.0}s ({})",
                 targets.join(", "),
                 started.elapsed().as_secs_f64(),
@@ -389,8 +408,20 @@ fn split(targets: &[&str], total: Duration) -> Vec<Duration> {
         .collect()
 }
 
-fn run(root: &Path, args: &Args) -> Result<ExitCode> {
-    let started = Instant::now();
+/// The least time worth giving one target.
+const MIN_TARGET_TIME: Duration = Duration::from_secs(3);
+
+/// The fuzzing time left of `budget` (the wall-clock budget of the whole command) once `spent`
+/// has gone to the seeds and the build, less a margin for starting `targets` fuzzers and the
+/// summary; `None` when that leaves less than [`MIN_TARGET_TIME`] per target (the smoke run takes
+/// whatever is left).
+fn fuzzing_time(budget: Duration, spent: Duration, targets: usize, smoke: bool) -> Option<Duration> {
+    let margin = Duration::from_secs(if smoke { 8 } else { 2 } + 2 * targets as u64);
+    let left = budget.saturating_sub(spent).saturating_sub(margin);
+    (smoke || left >= MIN_TARGET_TIME * targets as u32).then_some(left)
+}
+
+fn run(root: &Path, args: &Args, started: Instant) -> Result<ExitCode> {
     let fuzz = Fuzz::detect()?;
     let targets: Vec<&str> = if args.targets.is_empty() {
         TARGETS.to_vec()
@@ -398,14 +429,25 @@ fn run(root: &Path, args: &Args) -> Result<ExitCode> {
         TARGETS.iter().copied().filter(|t| args.targets.iter().any(|a| a == t)).collect()
     };
     fuzz.build(root, &targets, None, args.quiet)?;
-    let total = if args.smoke {
-        // What is left of the smoke budget, less a margin for process start-up and the summary.
-        SMOKE_BUDGET
-            .saturating_sub(started.elapsed())
-            .saturating_sub(Duration::from_secs(8 + 2 * targets.len() as u64))
-    } else {
-        args.time
+    // What is left of the budget (the smoke run's, or --time), less a margin for process start-up
+    // and the summary: seeds and the build were paid for out of it.
+    let budget = if args.smoke { SMOKE_BUDGET } else { args.time };
+    let Some(total) = fuzzing_time(budget, started.elapsed(), targets.len(), args.smoke) else {
+        bail!(
+            "--time {}s leaves no time to fuzz: writing the seeds and building took {:.0}s of it; give more \
+             (the build is quicker the second time)",
+            args.time.as_secs(),
+            started.elapsed().as_secs_f64()
+        );
     };
+    if !args.quiet {
+        errln!(
+            "fuzzing for {:.0}s ({:.0}s of the {}s budget went to the seeds and the build)",
+            total.as_secs_f64(),
+            started.elapsed().as_secs_f64(),
+            budget.as_secs()
+        );
+    }
     let times = split(&targets, total);
     let mut runs = Vec::new();
     for (target, time) in targets.iter().zip(times) {
@@ -415,7 +457,7 @@ fn run(root: &Path, args: &Args) -> Result<ExitCode> {
         let run = run_target(&fuzz, root, target, &corpus, time, args.jobs, None, &bar)?;
         bar.finish_and_clear();
         if !args.quiet {
-            eprintln!(
+            errln!(
                 "{target}: {:.0}s, {} execs ({} exec/s), cov {}, corpus {}, crashes {}{}",
                 run.seconds,
                 run.execs,
@@ -439,11 +481,11 @@ fn summary(runs: &[TargetRun], elapsed: Duration, args: &Args) -> Result<ExitCod
             "targets": runs.iter().map(TargetRun::json).collect::<Vec<_>>(),
             "ok": !crashed,
         });
-        println!("{}", serde_json::to_string_pretty(&v)?);
+        outln!("{}", serde_json::to_string_pretty(&v)?);
     } else if !args.quiet || crashed {
-        eprintln!("\nfuzz summary ({:.0}s):", elapsed.as_secs_f64());
+        errln!("\nfuzz summary ({:.0}s):", elapsed.as_secs_f64());
         for r in runs {
-            eprintln!(
+            errln!(
                 "  {:<13} {:>6.0}s {:>10} execs {:>7} exec/s  cov {:>6}  corpus {:>5}  crashes {}",
                 r.target,
                 r.seconds,
@@ -454,14 +496,14 @@ fn summary(runs: &[TargetRun], elapsed: Duration, args: &Args) -> Result<ExitCod
                 r.crashes.len()
             );
             for a in &r.crashes {
-                eprintln!("      artifact: {}\n      triage:   {}", a.display(), triage_command(a));
+                errln!("      artifact: {}\n      triage:   {}", a.display(), triage_command(a));
             }
             if let Some(e) = &r.error {
-                eprintln!("      error: {e}");
+                errln!("      error: {e}");
             }
         }
         if !crashed {
-            eprintln!("no crash, no divergence");
+            errln!("no crash, no divergence");
         }
     }
     Ok(if crashed { ExitCode::from(1) } else { ExitCode::SUCCESS })
@@ -485,7 +527,7 @@ fn planted(root: &Path, args: &Args) -> Result<ExitCode> {
     let run = run_target(&fuzz, root, "diff_stream", &corpus, budget, 1, Some("planted"), &bar)?;
     bar.finish_and_clear();
     let Some(artifact) = run.crashes.first().cloned() else {
-        eprintln!(
+        errln!(
             "planted check FAILED: diff_stream did not find the planted divergence in {:.0}s ({} execs){}",
             run.seconds,
             run.execs,
@@ -524,7 +566,7 @@ fn planted(root: &Path, args: &Args) -> Result<ExitCode> {
     let ok = !added.is_empty() && shape_ok && passes;
     let _ = std::fs::remove_file(&artifact);
     if args.json {
-        println!(
+        outln!(
             "{}",
             serde_json::to_string_pretty(&serde_json::json!({
                 "planted": ok,
@@ -537,7 +579,7 @@ fn planted(root: &Path, args: &Args) -> Result<ExitCode> {
     }
     if ok {
         if !args.quiet {
-            eprintln!(
+            errln!(
                 "planted check passed: diff_stream found the planted SFPIADD divergence after {found_after:.1}s \
                  ({} execs, from an empty corpus) and triaged it into a regression vector ({}; total {:.0}s):",
                 run.execs,
@@ -545,13 +587,13 @@ fn planted(root: &Path, args: &Args) -> Result<ExitCode> {
                 started.elapsed().as_secs_f64()
             );
             for a in &report.added {
-                eprintln!("  {} [{}]", a.id, a.shape);
+                errln!("  {} [{}]", a.id, a.shape);
             }
         }
         let _ = std::fs::remove_dir_all(&scratch);
         Ok(ExitCode::SUCCESS)
     } else {
-        eprintln!(
+        errln!(
             "planted check FAILED: artifact {} triaged to {:?} (shape SFPIADD expected; vector passes on the reference: {passes}); files kept in {}",
             artifact.display(),
             report.added.iter().map(|a| &a.shape).collect::<Vec<_>>(),
@@ -701,7 +743,7 @@ fn triage_with(
             Ok(d) => d,
             Err(e) => {
                 let message = format!("cannot read the artifact: {e}");
-                eprintln!("{}: {message}", artifact.display());
+                errln!("{}: {message}", artifact.display());
                 report.other.push((artifact.clone(), message));
                 report.failed = true;
                 continue;
@@ -717,12 +759,12 @@ fn triage_with(
         let found = match replayed {
             Ok(Ok(Some(found))) => found,
             Ok(Ok(None)) => {
-                eprintln!("{}: does not reproduce (no divergence, no crash)", artifact.display());
+                errln!("{}: does not reproduce (no divergence, no crash)", artifact.display());
                 report.not_reproduced.push(artifact.clone());
                 continue;
             }
             Ok(Err(message)) => {
-                eprintln!(
+                errln!(
                     "{} ({target}): {message}\n  input: {:?}\n  (not a model divergence: add a unit test next to the code at fault)",
                     artifact.display(),
                     String::from_utf8_lossy(&data)
@@ -746,7 +788,7 @@ fn triage_with(
                 } else {
                     String::new()
                 };
-                eprintln!(
+                errln!(
                     "{}: {message}\n  input ({} bytes): {}{}\n  replay: cargo xtask fuzz --triage {}\n  \
                      (a panic in the models is a bug in its own right: fix it, then triage again)",
                     artifact.display(),
@@ -762,36 +804,32 @@ fn triage_with(
         };
         report.failed = true;
         if !quiet && !found.printed.is_empty() {
-            eprintln!("{}", found.printed);
+            errln!("{}", found.printed);
         }
         let shape = found.shape;
         let name = artifact.file_name().and_then(|n| n.to_str()).unwrap_or("artifact");
         match append_regression(&current, regressions, name, &shape, &found.yaml) {
             Ok(Appended::Duplicate { id }) => {
-                eprintln!("{}: duplicate of {id} (shape {shape}); not added", artifact.display());
+                errln!("{}: duplicate of {id} (shape {shape}); not added", artifact.display());
                 report.duplicates.push((artifact.clone(), shape));
             }
             Ok(Appended::Added { id, text: candidate }) => {
                 write_atomically(regressions, &candidate)?;
                 current = candidate;
                 if !quiet {
-                    eprintln!(
-                        "{}: added {id} (shape {shape}) to {}",
-                        artifact.display(),
-                        regressions.display()
-                    );
+                    errln!("{}: added {id} (shape {shape}) to {}", artifact.display(), regressions.display());
                 }
                 report.added.push(Added { id, shape, artifact: artifact.clone() });
             }
             Err(e) => {
                 let message = format!("divergence {shape} not added: {e}");
-                eprintln!("{}: {message}", artifact.display());
+                errln!("{}: {message}", artifact.display());
                 report.other.push((artifact.clone(), message));
             }
         }
     }
     if !quiet {
-        eprintln!(
+        errln!(
             "triage: {} added, {} duplicate(s), {} not reproduced, {} other crash(es) or problem(s)",
             report.added.len(),
             report.duplicates.len(),
@@ -929,12 +967,16 @@ fn throughput(root: &Path, args: &Args) -> Result<ExitCode> {
 }
 
 fn throughput_inner(quiet: bool) -> Result<ExitCode> {
-    println!(
+    outln!(
         "diff_stream oracle throughput (release build, one core; inputs from generate::streams::random_stream):"
     );
-    println!(
+    outln!(
         "{:>6} {:>12} {:>14} {:>18} {:>12}",
-        "length", "execs/s", "instructions/s", "compared/s", "µs/exec"
+        "length",
+        "execs/s",
+        "instructions/s",
+        "compared/s",
+        "µs/exec"
     );
     for len in [16usize, 64] {
         let mut rng = Rng::stream(0x7A5E_ED00, &format!("throughput/{len}"));
@@ -957,7 +999,7 @@ fn throughput_inner(quiet: bool) -> Result<ExitCode> {
             let pre = fresh.state();
             let (found, n) = compare_counted(&pre, &fresh.program);
             if found.is_some() && !quiet {
-                eprintln!("note: input {i} diverges (minimisation not timed)");
+                errln!("note: input {i} diverges (minimisation not timed)");
             }
             execs += 1;
             compared += n as u64;
@@ -965,7 +1007,7 @@ fn throughput_inner(quiet: bool) -> Result<ExitCode> {
             i += 1;
         }
         let secs = started.elapsed().as_secs_f64();
-        println!(
+        outln!(
             "{len:>6} {:>12.0} {:>14.0} {:>18.0} {:>12.1}",
             execs as f64 / secs,
             instrs as f64 / secs,
@@ -1086,6 +1128,21 @@ mod tests {
         let added = after.vectors.iter().find(|v| v.id == "regressions/fuzz-test/sfpnot").unwrap();
         assert!(added.tags.iter().any(|t| t == "fuzz-artifact:crash-diverges"), "{:?}", added.tags);
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// Issue 13: `--time 3m` took 4 min 56 s because the 104 s build and the seeds were not
+    /// counted. The fuzzing time is what the budget leaves after them, and the whole run fits in
+    /// the budget; a budget the build eats entirely is an error, not an overrun.
+    #[test]
+    fn time_counts_the_build() {
+        let budget = Duration::from_secs(180);
+        let spent = Duration::from_secs(104);
+        let fuzzing = fuzzing_time(budget, spent, 4, false).expect("76 s left");
+        assert_eq!(fuzzing, Duration::from_secs(180 - 104 - 10));
+        let per_target: Duration = split(&TARGETS, fuzzing).into_iter().sum();
+        assert!(spent + per_target <= budget, "{:?} + {per_target:?} > {budget:?}", spent);
+        assert_eq!(fuzzing_time(Duration::from_secs(110), spent, 4, false), None);
+        assert_eq!(fuzzing_time(Duration::from_secs(110), spent, 4, true), Some(Duration::ZERO));
     }
 
     #[test]

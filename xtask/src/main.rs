@@ -4,9 +4,14 @@
 //! Exit status: 0 on success, 1 when the command ran but found a problem (a hazard under `--lint`,
 //! a divergence), 2 on a usage or input error.
 
+#[macro_use]
+mod out;
+
 mod bench;
 mod conform;
 mod fuzz;
+mod interrupt;
+mod progress;
 mod run;
 mod vectors;
 
@@ -57,7 +62,7 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            errln!("error: {e:#}");
             ExitCode::from(2)
         }
     }

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
-use sfpu_reference::isa::{Arch, parse_program};
+use sfpu_reference::isa::{Arch, parse_program_with_warnings};
 use sfpu_reference::machine::TraceKind;
 use sfpu_reference::outcome::ALL_LANES;
 use sfpu_reference::state::{LANES, StateDoc};
@@ -37,8 +37,13 @@ pub struct Args {
 pub fn main(args: Args) -> Result<ExitCode> {
     let text = std::fs::read_to_string(&args.program)
         .with_context(|| format!("cannot read program {}", args.program.display()))?;
-    let program = match parse_program(Arch::Blackhole, &text) {
-        Ok(p) => p,
+    let program = match parse_program_with_warnings(Arch::Blackhole, &text) {
+        Ok((program, warnings)) => {
+            for w in warnings {
+                errln!("{}:{}: warning: {}", args.program.display(), w.line, w.message);
+            }
+            program
+        }
         Err(e) => bail!("{}:{}: {}", args.program.display(), e.line.unwrap_or(0), e.kind),
     };
     let (initial, reset_note) = match &args.state {
@@ -94,10 +99,10 @@ pub fn main(args: Args) -> Result<ExitCode> {
             "outcomes": notes,
             "lint": lint,
         });
-        println!("{}", serde_json::to_string_pretty(&doc)?);
+        outln!("{}", serde_json::to_string_pretty(&doc)?);
     } else {
         if let Some(note) = reset_note {
-            println!("# {note}");
+            outln!("# {note}");
         }
         if args.trace {
             for e in m.trace() {
@@ -107,12 +112,12 @@ pub fn main(args: Args) -> Result<ExitCode> {
                     TraceKind::Discarded => "DISCARDED",
                     TraceKind::Stalled => "stall",
                 };
-                println!("cycle {:>4}  {:<6} {:<9} {}", e.cycle, format!("{:?}", e.unit), what, e.instr);
+                outln!("cycle {:>4}  {:<6} {:<9} {}", e.cycle, format!("{:?}", e.unit), what, e.instr);
             }
-            println!();
+            outln!();
         }
         for f in &findings {
-            println!(
+            outln!(
                 "{}:{}: lint: {} ({}){}",
                 args.program.display(),
                 f.line,
@@ -123,7 +128,7 @@ pub fn main(args: Args) -> Result<ExitCode> {
         }
         for (line, out) in &outcomes {
             for (clause, lanes) in out.notes() {
-                println!(
+                outln!(
                     "{}:{}: {}: {} ({}, `{}`){}",
                     args.program.display(),
                     line,
@@ -135,7 +140,7 @@ pub fn main(args: Args) -> Result<ExitCode> {
                 );
             }
         }
-        print!("{}", state_table(&s, m.cycle()));
+        out!("{}", state_table(&s, m.cycle()));
     }
     Ok(if args.lint && !findings.is_empty() { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }

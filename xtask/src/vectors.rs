@@ -37,9 +37,79 @@ pub fn parse_seed(s: &str) -> Result<u64, String> {
         .map_err(|e| format!("bad seed `{s}`: {e}"))
 }
 
-/// `vectors/blackhole` under the workspace root.
+/// `vectors/<arch>` under the workspace root.
 pub fn corpus_dir(arch: Arch) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("vectors").join(arch.to_string())
+    crate::conform::workspace_root().join("vectors").join(arch.to_string())
+}
+
+/// How a stale vector file differs from what the generator writes, by vector id.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Staleness {
+    /// The lines before the first vector differ (the header, the file's fields).
+    header: bool,
+    /// Ids whose vector text differs, in the generated file's order.
+    changed: Vec<String>,
+    /// Ids only the generator writes.
+    added: Vec<String>,
+    /// Ids only the checked-in file has.
+    removed: Vec<String>,
+}
+
+impl Staleness {
+    fn vectors(&self) -> usize {
+        self.changed.len() + self.added.len() + self.removed.len()
+    }
+}
+
+/// Splits a vector file's text into its header and one block per vector (`- id: ...` to the next).
+fn blocks(text: &str) -> (String, Vec<(String, String)>) {
+    let mut header = String::new();
+    let mut out: Vec<(String, String)> = Vec::new();
+    for line in text.lines() {
+        if let Some(id) = line.strip_prefix("- id: ") {
+            out.push((id.trim().to_string(), String::new()));
+        }
+        match out.last_mut() {
+            Some((_, block)) => {
+                block.push_str(line);
+                block.push('\n');
+            }
+            None => {
+                header.push_str(line);
+                header.push('\n');
+            }
+        }
+    }
+    (header, out)
+}
+
+fn staleness(on_disk: &str, generated: &str) -> Staleness {
+    let (old_header, old) = blocks(on_disk);
+    let (new_header, new) = blocks(generated);
+    let old_by_id: std::collections::HashMap<&str, &str> =
+        old.iter().map(|(id, b)| (id.as_str(), b.as_str())).collect();
+    let new_ids: std::collections::HashSet<&str> = new.iter().map(|(id, _)| id.as_str()).collect();
+    let mut s = Staleness { header: old_header != new_header, ..Staleness::default() };
+    for (id, block) in &new {
+        match old_by_id.get(id.as_str()) {
+            None => s.added.push(id.clone()),
+            Some(old_block) if old_block != block => s.changed.push(id.clone()),
+            Some(_) => {}
+        }
+    }
+    s.removed =
+        old.iter().filter(|(id, _)| !new_ids.contains(id.as_str())).map(|(id, _)| id.clone()).collect();
+    s
+}
+
+/// The first few ids of `ids`, and how many more there are.
+fn some(ids: &[String]) -> String {
+    const SHOWN: usize = 3;
+    let mut text = ids.iter().take(SHOWN).map(String::as_str).collect::<Vec<_>>().join(", ");
+    if ids.len() > SHOWN {
+        text += &format!(" and {} more", ids.len() - SHOWN);
+    }
+    text
 }
 
 pub fn main(args: Args) -> Result<ExitCode> {
@@ -56,7 +126,7 @@ pub fn main(args: Args) -> Result<ExitCode> {
     }
     let files = render_all(arch, args.seed);
     if !args.quiet {
-        eprintln!("generated {} files in {:.2} s", files.len(), started.elapsed().as_secs_f64());
+        errln!("generated {} files in {:.2} s", files.len(), started.elapsed().as_secs_f64());
     }
     if args.check {
         let mut stale = Vec::new();
@@ -69,24 +139,56 @@ pub fn main(args: Args) -> Result<ExitCode> {
         }
         if stale.is_empty() {
             if !args.quiet {
-                eprintln!("vectors/{arch}: up to date");
+                errln!("vectors/{arch}: up to date");
             }
             return Ok(ExitCode::SUCCESS);
         }
-        for (path, old, new) in &stale {
-            eprintln!("{} is stale:", path.display());
-            let diff = similar::TextDiff::from_lines(old.as_str(), new.as_str());
-            let shown: String = diff
-                .unified_diff()
-                .context_radius(2)
-                .to_string()
-                .lines()
-                .take(40)
-                .collect::<Vec<_>>()
-                .join("\n");
-            eprintln!("{shown}");
+        // A summary per file (which vectors differ), and the diff of the first difference only:
+        // a different seed changes every vector, and 76 KB of diff helps nobody.
+        const SHOWN_FILES: usize = 10;
+        let root = crate::conform::workspace_root();
+        let mut vectors = 0;
+        for (i, (path, old, new)) in stale.iter().enumerate() {
+            let shown = path.strip_prefix(&root).unwrap_or(path);
+            let s = staleness(old, new);
+            vectors += s.vectors();
+            let mut what = Vec::new();
+            if old.is_empty() {
+                what.push("missing".to_string());
+            }
+            if s.header {
+                what.push("header".to_string());
+            }
+            for (kind, ids) in [("changed", &s.changed), ("new", &s.added), ("gone", &s.removed)] {
+                if !ids.is_empty() {
+                    what.push(format!("{} {kind} ({})", ids.len(), some(ids)));
+                }
+            }
+            if i < SHOWN_FILES {
+                errln!("{} is stale: {}", shown.display(), what.join("; "));
+            } else if i == SHOWN_FILES {
+                errln!("... and {} more stale file(s)", stale.len() - SHOWN_FILES);
+            }
+            if i == 0 && !old.is_empty() {
+                let diff = similar::TextDiff::from_lines(old.as_str(), new.as_str());
+                let first = diff.unified_diff().context_radius(2).iter_hunks().next().map(|h| h.to_string());
+                if let Some(hunk) = first {
+                    let lines: Vec<&str> = hunk.lines().collect();
+                    errln!("  first difference:");
+                    for line in lines.iter().take(20) {
+                        errln!("  {line}");
+                    }
+                    if lines.len() > 20 {
+                        errln!("  ... ({} more lines in this hunk)", lines.len() - 20);
+                    }
+                }
+            }
         }
-        eprintln!("{} file(s) are stale; run `cargo xtask vectors` and commit the result", stale.len());
+        errln!(
+            "{} of {} file(s) are stale ({vectors} vector(s) differ); run `cargo xtask vectors` and commit the result",
+            stale.len(),
+            files.len()
+        );
         return Ok(ExitCode::from(1));
     }
     std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
@@ -100,7 +202,7 @@ pub fn main(args: Args) -> Result<ExitCode> {
         std::fs::write(&regressions, REGRESSIONS_TEMPLATE)?;
     }
     if !args.quiet {
-        eprintln!(
+        errln!(
             "wrote {} files, {:.1} MB, to {} ({:.2} s in all)",
             files.len(),
             bytes as f64 / 1e6,
@@ -122,7 +224,7 @@ fn write_json_corpus(
 ) -> Result<ExitCode> {
     let mut files = generate(arch, seed);
     if !quiet {
-        eprintln!("generated {} files in {:.2} s", files.len(), started.elapsed().as_secs_f64());
+        errln!("generated {} files in {:.2} s", files.len(), started.elapsed().as_secs_f64());
     }
     let regressions = dir.join("regressions.yaml");
     if regressions.exists() {
@@ -137,7 +239,7 @@ fn write_json_corpus(
         std::fs::write(out.join(&name), write_json(file)).with_context(|| format!("cannot write {name}"))?;
     }
     if !quiet {
-        eprintln!(
+        errln!(
             "wrote {} JSON files (seed 0x{seed:016x}) to {} in {:.2} s",
             files.len(),
             out.display(),
@@ -157,3 +259,30 @@ arch: blackhole
 file: regressions
 vectors: []
 ";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn staleness_names_the_vectors_that_differ() {
+        let old =
+            "# header\nfile: X\nvectors:\n- id: X/a\n  pre: 1\n- id: X/b\n  pre: 2\n- id: X/c\n  pre: 3\n";
+        let new =
+            "# header v2\nfile: X\nvectors:\n- id: X/a\n  pre: 1\n- id: X/b\n  pre: 9\n- id: X/d\n  pre: 4\n";
+        let s = staleness(old, new);
+        assert_eq!(
+            s,
+            Staleness {
+                header: true,
+                changed: vec!["X/b".into()],
+                added: vec!["X/d".into()],
+                removed: vec!["X/c".into()],
+            }
+        );
+        assert_eq!(s.vectors(), 3);
+        assert_eq!(staleness(new, new), Staleness::default());
+        let ids: Vec<String> = (0..5).map(|i| format!("X/{i}")).collect();
+        assert_eq!(some(&ids), "X/0, X/1, X/2 and 2 more");
+    }
+}

@@ -69,3 +69,33 @@ fn bench_rejects_a_bad_time() {
     assert_eq!(o.status.code(), Some(2), "stderr:\n{}", String::from_utf8_lossy(&o.stderr));
     assert!(String::from_utf8_lossy(&o.stderr).contains("--time"));
 }
+
+/// Issue 13: `--only fma` printed `NaNx ... MISSED` and `infx ... MISSED` for the targets it did
+/// not measure, and the JSON said `"met": false`. Unmeasured targets are "not measured".
+#[test]
+fn targets_left_out_by_only_are_not_measured() {
+    let run = |json: bool| {
+        let mut args = vec!["bench", "--quiet", "--time", "0.02", "--in-process", "--only", "fma"];
+        if json {
+            args.push("--json");
+        }
+        let o = Command::new(env!("CARGO_BIN_EXE_xtask")).args(&args).output().expect("run the xtask binary");
+        assert!(o.status.success(), "stderr:\n{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    let json: Value = serde_json::from_str(&run(true)).expect("JSON");
+    let targets = json["targets"].as_array().expect("targets");
+    for t in targets {
+        let measured = t["name"] == "fma_vs_native";
+        assert_eq!(t["measured"], measured, "{t}");
+        if measured {
+            positive(&t["ratio"], "fma_vs_native ratio");
+            assert!(t["met"].is_boolean(), "{t}");
+        } else {
+            assert!(t["ratio"].is_null() && t["met"].is_null(), "an unmeasured target has no figure: {t}");
+        }
+    }
+    let text = run(false);
+    assert!(!text.contains("NaN") && !text.contains("inf"), "{text}");
+    assert_eq!(text.matches("not measured").count(), 2, "{text}");
+}

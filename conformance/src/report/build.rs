@@ -141,6 +141,7 @@ pub fn add_campaign(rows: &mut [MatrixRow], model: &str, campaign: &CampaignResu
             let c = row.per_model.entry(model.to_string()).or_default();
             c.random_cases += counts.cases;
             c.random_failures += counts.failures;
+            c.random_errors += counts.errors;
             c.random_unsupported += counts.unsupported;
         }
     }

@@ -144,6 +144,14 @@ fn write_page(out: &mut String, r: &Report) -> fmt::Result {
 }
 
 fn verdict(out: &mut String, r: &Report) -> fmt::Result {
+    if let Some(why) = &r.incomplete {
+        writeln!(
+            out,
+            "<p class=\"verdict\"><span class=\"badge fail\">INCOMPLETE</span> {}. The counts below are those \
+             of the work that completed.</p>",
+            escape(why)
+        )?;
+    }
     let failing: Vec<String> =
         r.failing_models().into_iter().map(|m| format!("<code>{}</code>", escape(m))).collect();
     if failing.is_empty() {
@@ -235,7 +243,8 @@ fn summary(out: &mut String, r: &Report, models: &[&str]) -> fmt::Result {
         "<thead><tr><th>Model</th><th>Status</th><th class=\"num\">Vectors run</th><th class=\"num\">Passed</th>\
          <th class=\"num\">Failed</th><th class=\"num\">Tainted</th><th class=\"num\">Undefined</th>\
          <th class=\"num\">Unsupported</th><th class=\"num\">Errors</th><th class=\"num\">Random cases</th>\
-         <th class=\"num\">Random failures</th><th class=\"num\">Random declined</th></tr></thead><tbody>"
+         <th class=\"num\">Random failures</th><th class=\"num\">Random errors</th>\
+         <th class=\"num\">Random declined</th></tr></thead><tbody>"
     )?;
     for name in models {
         let t = r.model_totals(name);
@@ -250,6 +259,7 @@ fn summary(out: &mut String, r: &Report, models: &[&str]) -> fmt::Result {
             t.errors,
             t.random_cases,
             t.random_failures,
+            t.random_errors,
             t.random_unsupported,
         ] {
             write!(out, "<td class=\"num\">{n}</td>")?;
@@ -342,7 +352,7 @@ fn matrix(out: &mut String, r: &Report, models: &[&str]) -> fmt::Result {
          <th class=\"num\">Run</th><th class=\"num\">Passed</th><th class=\"num\">Failed</th>\
          <th class=\"num\">Tainted</th><th class=\"num\">Undefined</th><th class=\"num\">Unsupported</th>\
          <th class=\"num\">Errors</th><th class=\"num\">Random</th><th class=\"num\">Random failed</th>\
-         <th class=\"num\">Random declined</th></tr></thead>\
+         <th class=\"num\">Random errors</th><th class=\"num\">Random declined</th></tr></thead>\
          <tbody>"
     )?;
     for row in &r.matrix {
@@ -367,6 +377,7 @@ fn matrix(out: &mut String, r: &Report, models: &[&str]) -> fmt::Result {
                 c.errors,
                 c.random_cases,
                 c.random_failures,
+                c.random_errors,
                 c.random_unsupported,
             ] {
                 write!(out, "<td class=\"num\">{n}</td>")?;

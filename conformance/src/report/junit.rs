@@ -47,6 +47,7 @@ fn outcome<'a>(r: &'a Report, model: &str, instruction: &str, mode: &str, c: &Co
         CellStatus::Fail => {
             let first = r.first_failure(model, instruction, mode).map(|(_, f)| f);
             if c.failed == 0 && c.random_failures == 0 {
+                // Only errors: the model failed to run cases, nothing is known to differ.
                 Outcome::Error(first)
             } else {
                 Outcome::Failure(first)
@@ -133,6 +134,19 @@ fn write_junit(out: &mut String, r: &Report) -> fmt::Result {
         suites.push_str(&cases);
         writeln!(suites, "  </testsuite>")?;
     }
+    if let Some(why) = &r.incomplete {
+        // An interrupted run is an error of the run itself, whatever the cells say.
+        all.tests += 1;
+        all.errors += 1;
+        writeln!(
+            suites,
+            "  <testsuite name=\"conform\" tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\">"
+        )?;
+        writeln!(suites, "    <testcase classname=\"conform\" name=\"the run completed\">")?;
+        writeln!(suites, "      <error message=\"incomplete: {}\" type=\"incomplete\"/>", attr(why))?;
+        writeln!(suites, "    </testcase>")?;
+        writeln!(suites, "  </testsuite>")?;
+    }
     writeln!(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>")?;
     writeln!(
         out,
@@ -177,6 +191,9 @@ fn testcase(
             }
             if c.errors > 0 {
                 summary.push(format!("{} errors", c.errors));
+            }
+            if c.random_errors > 0 {
+                summary.push(format!("{} random cases failed to run", c.random_errors));
             }
             let mut message = summary.join(", ");
             let body = match first {

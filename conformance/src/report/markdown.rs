@@ -45,6 +45,14 @@ fn write_report(out: &mut String, r: &Report) -> fmt::Result {
 }
 
 fn verdict(out: &mut String, r: &Report) -> fmt::Result {
+    if let Some(why) = &r.incomplete {
+        writeln!(
+            out,
+            "**INCOMPLETE**: {}. The counts below are those of the work that completed.",
+            text(why)
+        )?;
+        writeln!(out)?;
+    }
     let failing = r.failing_models();
     if failing.is_empty() {
         writeln!(
@@ -114,14 +122,14 @@ fn summary(out: &mut String, r: &Report, models: &[&str]) -> fmt::Result {
     writeln!(
         out,
         "| Model | Status | Vectors run | Passed | Failed | Tainted | Undefined | Unsupported | Errors | \
-         Random cases | Random failures | Random declined |"
+         Random cases | Random failures | Random errors | Random declined |"
     )?;
-    writeln!(out, "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")?;
+    writeln!(out, "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")?;
     for name in models {
         let t = r.model_totals(name);
         writeln!(
             out,
-            "| {} | {} {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             cell_code(name),
             glyph(t.status()),
             t.status().name(),
@@ -134,6 +142,7 @@ fn summary(out: &mut String, r: &Report, models: &[&str]) -> fmt::Result {
             t.errors,
             t.random_cases,
             t.random_failures,
+            t.random_errors,
             t.random_unsupported
         )?;
     }
@@ -244,6 +253,9 @@ fn status_cell(c: &Counts) -> String {
         }
         if c.random_failures > 0 {
             what.push(format!("{}/{} random", c.random_failures, c.random_cases));
+        }
+        if c.random_errors > 0 {
+            what.push(format!("{} random errors", c.random_errors));
         }
         if !what.is_empty() {
             write!(text, ": {}", what.join(", ")).expect("writing to a String cannot fail");
@@ -454,7 +466,7 @@ pub(crate) fn percent(part: u64, whole: u64) -> String {
 pub(crate) fn describe_counts(c: &Counts) -> String {
     format!(
         "vectors: {} run, {} passed, {} failed, {} tainted, {} undefined, {} unsupported, {} errors; \
-         random: {} compared, {} differed, {} declined",
+         random: {} compared, {} differed, {} errors, {} declined",
         c.vectors_run,
         c.passed,
         c.failed,
@@ -464,6 +476,7 @@ pub(crate) fn describe_counts(c: &Counts) -> String {
         c.errors,
         c.random_cases,
         c.random_failures,
+        c.random_errors,
         c.random_unsupported
     )
 }

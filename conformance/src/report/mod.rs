@@ -59,6 +59,10 @@ pub struct Report {
     pub operand_coverage: Vec<OperandClass>,
     /// Wall-clock timings in milliseconds, by phase.
     pub timings_ms: BTreeMap<String, u64>,
+    /// Set when the run stopped before checking everything it was asked to (an interruption):
+    /// why, and what was still to do. The counts are those of the work that completed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub incomplete: Option<String>,
 }
 
 /// The tool that wrote the report.
@@ -166,8 +170,12 @@ pub struct Counts {
     pub errors: u64,
     /// Random cases compared with the reference (run by the model, not declined).
     pub random_cases: u64,
-    /// Random cases that differed from the reference, or that the model failed to run.
+    /// Random cases that differed from the reference.
     pub random_failures: u64,
+    /// Random cases the model failed to run (a crash, a hang, a malformed answer): errors, not
+    /// divergences.
+    #[serde(default)]
+    pub random_errors: u64,
     /// Random cases the model declined (`unsupported`): not run, not compared.
     #[serde(default)]
     pub random_unsupported: u64,
@@ -185,6 +193,7 @@ impl Counts {
         self.errors += other.errors;
         self.random_cases += other.random_cases;
         self.random_failures += other.random_failures;
+        self.random_errors += other.random_errors;
         self.random_unsupported += other.random_unsupported;
     }
 
@@ -195,7 +204,7 @@ impl Counts {
 
     /// The status of a cell with these counts, in this order (`docs/report.md`):
     ///
-    /// 1. `fail`: a vector failed or errored, or a random case differed;
+    /// 1. `fail`: a vector failed or errored, or a random case differed or errored;
     /// 2. `untested`: no case was given to the model;
     /// 3. `unsupported`: the model declined every case it was given (nothing was compared);
     /// 4. `undefined`: every vector run was undefined behaviour or declined, at least one was
@@ -204,7 +213,7 @@ impl Counts {
     /// 6. `pass`: every case compared equal.
     pub fn status(&self) -> CellStatus {
         let compared = self.vectors_run.saturating_sub(self.unsupported) + self.random_cases;
-        if self.failed + self.errors + self.random_failures > 0 {
+        if self.failed + self.errors + self.random_failures + self.random_errors > 0 {
             CellStatus::Fail
         } else if self.vectors_run + self.random_cases + self.random_unsupported == 0 {
             CellStatus::Untested

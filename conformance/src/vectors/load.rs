@@ -5,6 +5,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use rayon::prelude::*;
 use sfpu_reference::isa::{Arch, decode, parse_instr};
 use sfpu_reference::outcome::Clause;
 use sfpu_reference::state::NUM_LREGS;
@@ -176,19 +177,25 @@ pub fn load_corpus(dir: &Path, arch: Arch) -> Result<Corpus, Vec<LoadError>> {
         .filter(|p| p.extension().is_some_and(|x| x == "yaml"))
         .collect();
     paths.sort();
+    // Read and parse the files in parallel (the corpus is tens of MB of YAML), then gather them in
+    // path order so errors and vectors come out the same on every run.
+    type Parsed = Result<(String, VectorFile), Vec<LoadError>>;
+    let parsed: Vec<(PathBuf, Parsed)> = paths
+        .into_par_iter()
+        .map(|path| {
+            let result = match std::fs::read_to_string(&path) {
+                Ok(text) => parse_file(&path, &text).map(|file| (text, file)),
+                Err(e) => Err(vec![LoadError::Io { path: path.clone(), message: e.to_string() }]),
+            };
+            (path, result)
+        })
+        .collect();
     let mut corpus = Corpus::default();
     let mut errors = Vec::new();
     let mut texts = Vec::new();
-    for path in paths {
-        let text = match std::fs::read_to_string(&path) {
-            Ok(text) => text,
-            Err(e) => {
-                errors.push(LoadError::Io { path: path.clone(), message: e.to_string() });
-                continue;
-            }
-        };
-        match parse_file(&path, &text) {
-            Ok(file) => {
+    for (path, result) in parsed {
+        match result {
+            Ok((text, file)) => {
                 if file.arch != arch {
                     errors.push(LoadError::Invalid {
                         path: path.clone(),

@@ -10,7 +10,10 @@ mod text;
 
 pub use field::{FieldOverflow, U};
 pub use instr::{FieldSpec, Instr, Opcode, SubUnit};
-pub use text::{ParseError, ParseErrorKind, ProgramLine, parse_instr, parse_program};
+pub use text::{
+    MAX_NESTING, ParseError, ParseErrorKind, ParseWarning, ProgramLine, parse_instr,
+    parse_instr_with_warnings, parse_program, parse_program_with_warnings,
+};
 
 use std::fmt;
 

@@ -235,21 +235,49 @@ fn tt_llk_constant(path: &[&str]) -> Option<u64> {
     })
 }
 
+/// How deeply an argument may nest parentheses. Kernel arguments nest two or three deep; the
+/// limit keeps the recursive evaluator's stack bounded for any input.
+pub const MAX_NESTING: usize = 64;
+
+/// Why an argument does not evaluate.
+enum ExprError {
+    /// A number too large for any field (more than 64 bits).
+    TooLarge(String),
+    /// Anything else, in words.
+    Other(String),
+}
+
+impl From<String> for ExprError {
+    fn from(message: String) -> ExprError {
+        ExprError::Other(message)
+    }
+}
+
+impl From<&str> for ExprError {
+    fn from(message: &str) -> ExprError {
+        ExprError::Other(message.to_string())
+    }
+}
+
 /// A small recursive-descent evaluator for macro arguments.
 struct Expr<'a> {
     s: &'a [u8],
     i: usize,
+    depth: usize,
+    /// The named constants used, for the check that they belong to the instruction.
+    names: Vec<String>,
 }
 
 impl Expr<'_> {
-    fn eval(text: &str) -> Result<u64, String> {
-        let mut e = Expr { s: text.as_bytes(), i: 0 };
+    /// The value of `text`, and the named constants it used.
+    fn eval(text: &str) -> Result<(u64, Vec<String>), ExprError> {
+        let mut e = Expr { s: text.as_bytes(), i: 0, depth: 0, names: Vec::new() };
         let v = e.or()?;
         e.ws();
         if e.i != e.s.len() {
-            return Err(format!("unexpected `{}`", &text[e.i..]));
+            return Err(format!("unexpected `{}`", &text[e.i..]).into());
         }
-        Ok(v)
+        Ok((v, e.names))
     }
 
     fn ws(&mut self) {
@@ -268,7 +296,7 @@ impl Expr<'_> {
         }
     }
 
-    fn or(&mut self) -> Result<u64, String> {
+    fn or(&mut self) -> Result<u64, ExprError> {
         let mut v = self.shift()?;
         loop {
             if self.eat("|") {
@@ -281,25 +309,30 @@ impl Expr<'_> {
         }
     }
 
-    fn shift(&mut self) -> Result<u64, String> {
+    fn shift(&mut self) -> Result<u64, ExprError> {
         let mut v = self.atom()?;
         while self.eat("<<") {
             let by = self.atom()?;
             if by >= 32 {
-                return Err(format!("shift by {by} is too large"));
+                return Err(format!("shift by {by} is too large").into());
             }
             v = v.checked_shl(by as u32).filter(|r| r >> by == v).ok_or("overflow")?;
         }
         Ok(v)
     }
 
-    fn atom(&mut self) -> Result<u64, String> {
+    fn atom(&mut self) -> Result<u64, ExprError> {
         self.ws();
         if self.eat("(") {
+            self.depth += 1;
+            if self.depth > MAX_NESTING {
+                return Err(format!("parentheses nest deeper than {MAX_NESTING}").into());
+            }
             let v = self.or()?;
             if !self.eat(")") {
                 return Err("missing `)`".into());
             }
+            self.depth -= 1;
             return Ok(v);
         }
         let start = self.i;
@@ -310,19 +343,60 @@ impl Expr<'_> {
         }
         let tok = std::str::from_utf8(&self.s[start..self.i]).map_err(|e| e.to_string())?;
         if tok.is_empty() {
-            return Err(if self.i < self.s.len() {
+            return Err(ExprError::Other(if self.i < self.s.len() {
                 format!("unexpected `{}`", self.s[self.i] as char)
             } else {
                 "missing value".into()
-            });
+            }));
         }
         if tok.as_bytes()[0].is_ascii_digit() {
             let t = tok.trim_end_matches(['u', 'U']);
-            return crate::state::parse_uint(t).ok_or_else(|| format!("`{tok}` is not a number"));
+            return crate::state::parse_uint(t).ok_or_else(|| {
+                if is_numeral(t) {
+                    ExprError::TooLarge(tok.to_string())
+                } else {
+                    format!("`{tok}` is not a number").into()
+                }
+            });
         }
         let path: Vec<&str> = tok.split("::").filter(|p| !p.is_empty()).collect();
-        tt_llk_constant(&path).ok_or_else(|| format!("unknown name `{tok}`"))
+        let value = tt_llk_constant(&path).ok_or_else(|| format!("unknown name `{tok}`"))?;
+        self.names.push(path.last().copied().unwrap_or_default().to_string());
+        Ok(value)
     }
+}
+
+/// Whether `t` is written like a number (decimal, `0x` hex or `0b` binary digits, `_` allowed),
+/// whatever its size.
+fn is_numeral(t: &str) -> bool {
+    let t = t.replace('_', "");
+    let (digits, radix) = match t.get(..2) {
+        Some("0x" | "0X") => (&t[2..], 16),
+        Some("0b" | "0B") => (&t[2..], 2),
+        _ => (&t[..], 10),
+    };
+    !digits.is_empty() && digits.chars().all(|c| c.is_digit(radix))
+}
+
+/// The instructions whose fields a page's mode constant is meant for: the constant's prefix names
+/// its page (`SFPLOADI_MOD0_FLOATB` is SFPLOADI's), and a few pages share theirs (`SFPMAD_MOD1_*`
+/// with the other multiply-adds, `MOD0_FMT_*` with SFPSTORE and SFPLOADMACRO). `None` for names
+/// that are not a page's mode constants (LRegs, address modifiers, tt-llk enums).
+fn constant_owners(name: &str) -> Option<&'static [Opcode]> {
+    use Opcode::*;
+    super::mods::lookup(name)?;
+    let prefix = name.split('_').next().unwrap_or_default();
+    Some(match prefix {
+        "MOD0" => &[SFPLOAD, SFPSTORE, SFPLOADMACRO],
+        "MOD1" => &[SFPCONFIG],
+        "SFPMAD" => &[SFPMAD, SFPADD, SFPMUL, SFPADDI, SFPMULI, SFPMUL24],
+        "SFPSDIVP2" | "SFPDIVP2" => &[SFPDIVP2],
+        "SFPLUT" => &[SFPLUT],
+        _ => {
+            let op = Opcode::ALL.iter().find(|op| op.name() == prefix)?;
+            std::slice::from_ref(op)
+        }
+    })
 }
 
 /// Splits `a, (b, c), d` at top-level commas; `None` if the parentheses do not balance.
@@ -354,6 +428,12 @@ fn split_args(text: &str) -> Option<Vec<&str>> {
 
 /// Parses one instruction in tt-llk macro form for `arch`.
 pub fn parse_instr(arch: Arch, text: &str) -> Result<Instr, ParseError> {
+    parse_instr_with_warnings(arch, text).map(|(instr, _)| instr)
+}
+
+/// [`parse_instr`], and warnings about arguments that are valid but probably not meant: a mode
+/// constant of another instruction's page (`SFPLOADI_MOD0_FLOATB` as SFPMAD's `instr_mod1`).
+pub fn parse_instr_with_warnings(arch: Arch, text: &str) -> Result<(Instr, Vec<String>), ParseError> {
     let t = text.trim().trim_end_matches(';').trim();
     let syntax = || ParseErrorKind::Syntax(t.to_string());
     let rest = t
@@ -387,20 +467,40 @@ pub fn parse_instr(arch: Arch, text: &str) -> Result<Instr, ParseError> {
         .into());
     }
     let mut word = (op.number() as u32) << 24;
+    let mut warnings = Vec::new();
     for (index, (a, text)) in form.iter().zip(&args).enumerate() {
-        let value = Expr::eval(text).map_err(|message| ParseErrorKind::BadArgument {
+        let (value, names) = Expr::eval(text).map_err(|e| ParseErrorKind::BadArgument {
             index: index + 1,
             arg: a.name,
-            message,
+            message: match e {
+                ExprError::TooLarge(tok) => format!(
+                    "`{tok}` is out of range for the field ({} bits, at most {})",
+                    a.bits,
+                    (1u64 << a.bits) - 1
+                ),
+                ExprError::Other(message) => message,
+            },
         })?;
         if value >> a.bits != 0 {
             return Err(
                 ParseErrorKind::OutOfRange { index: index + 1, arg: a.name, value, bits: a.bits }.into()
             );
         }
+        for name in names {
+            if let Some(owners) = constant_owners(&name).filter(|owners| !owners.contains(&op)) {
+                let whose: Vec<&str> = owners.iter().map(|o| o.name()).collect();
+                warnings.push(format!(
+                    "argument {} ({}): `{name}` is a mode constant of {}, not of {}",
+                    index + 1,
+                    a.name,
+                    whose.join("/"),
+                    op.name()
+                ));
+            }
+        }
         word += (value as u32) << a.shift;
     }
-    Ok(decode(arch, word).map_err(ParseErrorKind::from)?)
+    Ok((decode(arch, word).map_err(ParseErrorKind::from)?, warnings))
 }
 
 impl FromStr for Instr {
@@ -409,6 +509,15 @@ impl FromStr for Instr {
     fn from_str(s: &str) -> Result<Instr, ParseError> {
         parse_instr(Arch::Blackhole, s)
     }
+}
+
+/// A warning about one line of a program: see [`parse_instr_with_warnings`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseWarning {
+    /// The 1-based line number.
+    pub line: usize,
+    /// What looks wrong.
+    pub message: String,
 }
 
 /// One instruction of a program, with the line it came from.
@@ -424,7 +533,16 @@ pub struct ProgramLine {
 /// (`0x84012300`); blank lines and comments (`#` or `//` to the end of the line) are ignored.
 /// The first error is returned with its line number.
 pub fn parse_program(arch: Arch, text: &str) -> Result<Vec<ProgramLine>, ParseError> {
+    parse_program_with_warnings(arch, text).map(|(program, _)| program)
+}
+
+/// [`parse_program`], and the warnings of [`parse_instr_with_warnings`] with their lines.
+pub fn parse_program_with_warnings(
+    arch: Arch,
+    text: &str,
+) -> Result<(Vec<ProgramLine>, Vec<ParseWarning>), ParseError> {
     let mut out = Vec::new();
+    let mut warnings = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let line = i + 1;
         let code = raw.split('#').next().unwrap_or("");
@@ -439,14 +557,17 @@ pub fn parse_program(arch: Arch, text: &str) -> Result<Vec<ProgramLine>, ParseEr
                 .map_err(ParseError::from);
             word.and_then(|w| decode(arch, w as u32).map_err(|e| ParseErrorKind::from(e).into()))
         } else {
-            parse_instr(arch, code)
+            parse_instr_with_warnings(arch, code).map(|(instr, w)| {
+                warnings.extend(w.into_iter().map(|message| ParseWarning { line, message }));
+                instr
+            })
         };
         match parsed {
             Ok(instr) => out.push(ProgramLine { line, instr }),
             Err(e) => return Err(ParseError { line: Some(line), kind: e.kind }),
         }
     }
-    Ok(out)
+    Ok((out, warnings))
 }
 
 #[cfg(test)]
@@ -506,11 +627,56 @@ mod tests {
             ("TTI_SFPMAD(0, 1, 2, BOGUS, 0)", "unknown name `BOGUS`"),
             ("TTI_SFPNOT(1, 2, 3, 0)", "does not use bits"),
             ("TTI_SFPMAD(0, 1, 2, (3, 0)", "expected an instruction"),
+            // Issue 13: a number too large for any integer is out of range, not "not a number".
+            (
+                "TTI_SFPMAD(0, 1, 2, 3, 99999999999999999999999)",
+                "`99999999999999999999999` is out of range for the field (4 bits, at most 15)",
+            ),
+            ("TTI_SFPMAD(0, 1, 2, 3, 0x1zz)", "`0x1zz` is not a number"),
         ];
         for (text, want) in cases {
             let err = p(text).expect_err(text).to_string();
             assert!(err.contains(want), "{text}: {err}");
         }
+    }
+
+    /// Issue 13: 20,000 nested parentheses overflowed the evaluator's stack (SIGABRT). Nesting is
+    /// now bounded, and within the bound it still evaluates.
+    #[test]
+    fn deep_nesting_is_an_error_not_a_crash() {
+        let deep = format!("TTI_SFPNOP({}0{})", "(".repeat(20_000), ")".repeat(20_000));
+        let err = p(&deep).expect_err("too deep").to_string();
+        assert!(err.contains("expected an instruction") || err.contains("takes 0 arguments"), "{err}");
+        let deep = format!("TTI_SFPMAD(0, 1, 2, 3, {}0{})", "(".repeat(20_000), ")".repeat(20_000));
+        let err = p(&deep).expect_err("too deep").to_string();
+        assert!(err.contains("parentheses nest deeper than 64"), "{err}");
+        let ok = format!("TTI_SFPMAD(0, 1, 2, 3, {}5{})", "(".repeat(64), ")".repeat(64));
+        assert_eq!(p(&ok).unwrap(), p("TTI_SFPMAD(0, 1, 2, 3, 5)").unwrap());
+    }
+
+    /// Issue 13: another instruction's mode constant is accepted (its value is valid) but warned
+    /// about; a page's own constants, and the shared ones, are not.
+    #[test]
+    fn foreign_mode_constants_are_warned_about() {
+        let warn = |t: &str| parse_instr_with_warnings(Arch::Blackhole, t).unwrap().1;
+        let w = warn("TTI_SFPMAD(0, 1, 2, 3, SFPLOADI_MOD0_FLOATB)");
+        assert_eq!(
+            w,
+            ["argument 5 (instr_mod1): `SFPLOADI_MOD0_FLOATB` is a mode constant of SFPLOADI, not of SFPMAD"]
+        );
+        assert!(warn("TTI_SFPMAD(0, 1, 2, 3, SFPMAD_MOD1_INDIRECT_VA | SFPMAD_MOD1_NEGATE_VC)").is_empty());
+        assert!(warn("TTI_SFPADD(0, 1, 2, 3, SFPMAD_MOD1_NEGATE_VC)").is_empty());
+        assert!(warn("TTI_SFPLOADI(p_sfpu::LREG3, SFPLOADI_MOD0_FLOATB, 0x3f80)").is_empty());
+        assert!(warn("TTI_SFPSTORE(0, MOD0_FMT_FP32, ADDR_MOD_3, 0)").is_empty());
+        let (lines, warnings) = parse_program_with_warnings(
+            Arch::Blackhole,
+            "TTI_SFPNOP\nTTI_SFPIADD(0, 1, 2, SFPSETCC_MOD1_CLEAR)\n",
+        )
+        .unwrap();
+        assert_eq!(lines.len(), 2);
+        assert_eq!(warnings.len(), 1);
+        assert_eq!(warnings[0].line, 2);
+        assert!(warnings[0].message.contains("of SFPSETCC, not of SFPIADD"), "{:?}", warnings);
     }
 
     #[test]

@@ -40,7 +40,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use serde::de::{self, Deserializer, SeqAccess, Visitor};
+use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::ser::Serializer;
 use serde::{Deserialize, Serialize};
 
@@ -102,6 +102,20 @@ impl<'de, const DIGITS: usize> Deserialize<'de> for Hex<DIGITS> {
                 }
                 self.visit_u64(v as u64)
             }
+            fn visit_u128<E: de::Error>(self, v: u128) -> Result<Hex<N>, E> {
+                match u64::try_from(v) {
+                    Ok(v) => self.visit_u64(v),
+                    Err(_) => {
+                        Err(E::custom(format!("{v} is out of range: it does not fit in {} bits", 4 * N)))
+                    }
+                }
+            }
+            fn visit_i128<E: de::Error>(self, v: i128) -> Result<Hex<N>, E> {
+                if v < 0 {
+                    return Err(E::custom(format!("{v} is negative; bit patterns are unsigned")));
+                }
+                self.visit_u128(v as u128)
+            }
             fn visit_str<E: de::Error>(self, v: &str) -> Result<Hex<N>, E> {
                 match parse_uint(v) {
                     Some(n) => self.visit_u64(n),
@@ -135,6 +149,12 @@ impl<'de> Deserialize<'de> for Index {
             fn visit_i64<E: de::Error>(self, v: i64) -> Result<Index, E> {
                 u16::try_from(v).map(Index).map_err(|_| E::custom(format!("index {v} is out of range")))
             }
+            fn visit_u128<E: de::Error>(self, v: u128) -> Result<Index, E> {
+                u16::try_from(v).map(Index).map_err(|_| E::custom(format!("index {v} is out of range")))
+            }
+            fn visit_i128<E: de::Error>(self, v: i128) -> Result<Index, E> {
+                u16::try_from(v).map(Index).map_err(|_| E::custom(format!("index {v} is out of range")))
+            }
             fn visit_str<E: de::Error>(self, v: &str) -> Result<Index, E> {
                 match parse_uint(v) {
                     Some(n) => self.visit_u64(n),
@@ -144,6 +164,44 @@ impl<'de> Deserialize<'de> for Index {
         }
         d.deserialize_any(V)
     }
+}
+
+impl fmt::Display for Index {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+/// Reads a map, refusing a key that appears twice (YAML and JSON readers otherwise keep the last
+/// value silently: `LReg: {0: 1, 0: 2}` would set LReg[0] to 2 without a word).
+fn unique_keys<'de, D, K, V>(d: D) -> Result<BTreeMap<K, V>, D::Error>
+where
+    D: Deserializer<'de>,
+    K: Deserialize<'de> + Ord + fmt::Display,
+    V: Deserialize<'de>,
+{
+    struct Unique<K, V>(std::marker::PhantomData<(K, V)>);
+    impl<'de, K, V> Visitor<'de> for Unique<K, V>
+    where
+        K: Deserialize<'de> + Ord + fmt::Display,
+        V: Deserialize<'de>,
+    {
+        type Value = BTreeMap<K, V>;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a map whose keys are all different")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<BTreeMap<K, V>, A::Error> {
+            let mut out = BTreeMap::new();
+            while let Some((k, v)) = map.next_entry::<K, V>()? {
+                let key = k.to_string();
+                if out.insert(k, v).is_some() {
+                    return Err(de::Error::custom(format!("duplicate key {key}")));
+                }
+            }
+            Ok(out)
+        }
+    }
+    d.deserialize_map(Unique(std::marker::PhantomData))
 }
 
 /// A per-lane value: one value for all lanes, or exactly 32 values.
@@ -213,6 +271,12 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for PerLane<T> {
             fn visit_i64<E: de::Error>(self, v: i64) -> Result<PerLane<T>, E> {
                 T::deserialize(de::value::I64Deserializer::new(v)).map(PerLane::All)
             }
+            fn visit_u128<E: de::Error>(self, v: u128) -> Result<PerLane<T>, E> {
+                T::deserialize(de::value::U128Deserializer::new(v)).map(PerLane::All)
+            }
+            fn visit_i128<E: de::Error>(self, v: i128) -> Result<PerLane<T>, E> {
+                T::deserialize(de::value::I128Deserializer::new(v)).map(PerLane::All)
+            }
             fn visit_str<E: de::Error>(self, v: &str) -> Result<PerLane<T>, E> {
                 T::deserialize(de::value::StrDeserializer::new(v)).map(PerLane::All)
             }
@@ -249,10 +313,10 @@ pub struct FlagStackDoc {
 #[serde(deny_unknown_fields)]
 pub struct LoadMacroConfigDoc {
     /// `InstructionTemplate[i]`, by index.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty", deserialize_with = "unique_keys")]
     pub InstructionTemplate: BTreeMap<Index, PerLane<Hex<8>>>,
     /// `Sequence[i]`, by index.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty", deserialize_with = "unique_keys")]
     pub Sequence: BTreeMap<Index, PerLane<Hex<8>>>,
     /// `Misc` (12 bits).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -264,7 +328,7 @@ pub struct LoadMacroConfigDoc {
 #[serde(deny_unknown_fields)]
 pub struct DstDoc {
     /// Physical row of `DstBits` -> its 16 cells.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty", deserialize_with = "unique_keys")]
     pub rows: BTreeMap<Index, Vec<Hex<4>>>,
     /// Physical rows whose `DstRowValid` is false.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -352,7 +416,7 @@ pub struct AddressingDoc {
     #[serde(default, skip_serializing_if = "is_default")]
     pub ADDR_MOD_SET_Base: bool,
     #[allow(missing_docs)]
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty", deserialize_with = "unique_keys")]
     pub ADDR_MOD: BTreeMap<Index, AddrModSlotDoc>,
     #[allow(missing_docs)]
     #[serde(default, skip_serializing_if = "is_default")]
@@ -391,7 +455,7 @@ pub struct AddressingDoc {
 #[serde(deny_unknown_fields)]
 pub struct StateDoc {
     /// LReg index -> value(s).
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty", deserialize_with = "unique_keys")]
     pub LReg: BTreeMap<Index, PerLane<Hex<8>>>,
     /// `LaneFlags` as a lane mask.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -935,10 +999,26 @@ mod tests {
             ("Dst:\n  rows:\n    0: [1]", "exactly 16 cells"),
             ("Addressing:\n  RWC: {Dst: 1024}", "10 bits"),
             ("LoadMacroConfig:\n  Misc: 0x1000", "does not fit"),
+            // Issue 13: duplicate keys were taken silently (the last won); numbers too large for
+            // any integer type said "invalid type ... as u128".
+            ("LReg: {0: 1, 0: 2}", "duplicate key 0"),
+            ("LReg:\n  3: 1\n  3: 1", "duplicate key 3"),
+            (
+                "Dst:\n  rows:\n    5: [0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0]\n    5: [0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0]",
+                "duplicate key 5",
+            ),
+            ("LReg:\n  0: 99999999999999999999999999", "out of range"),
+            ("LReg:\n  99999999999999999999999999: 0", "out of range"),
+            ("LReg:\n  0: [99999999999999999999999999]", "out of range"),
         ];
         for (text, want) in cases {
             let err = State::from_yaml(text).expect_err(text).to_string();
             assert!(err.contains(want), "{text:?}: {err}");
         }
+        // The same in JSON, whose readers also keep the last of duplicate keys.
+        let err = serde_json::from_str::<StateDoc>(r#"{"LReg": {"0": "0x1", "0": "0x2"}}"#)
+            .expect_err("duplicate")
+            .to_string();
+        assert!(err.contains("duplicate key 0"), "{err}");
     }
 }

@@ -1,0 +1,50 @@
+//! SIGINT and SIGTERM during a long run: the first one asks the run to stop at the next case and
+//! write what it has (the report marked incomplete); a second one of the same kind ends the process
+//! at once, with the usual status `128 + signal`.
+
+use std::io;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use signal_hook::consts::{SIGINT, SIGTERM};
+
+/// The signals received so far.
+#[derive(Clone, Debug)]
+pub struct Interrupt {
+    int: Arc<AtomicBool>,
+    term: Arc<AtomicBool>,
+}
+
+impl Interrupt {
+    /// Installs the handlers.
+    pub fn install() -> io::Result<Interrupt> {
+        let int = Arc::new(AtomicBool::new(false));
+        let term = Arc::new(AtomicBool::new(false));
+        for (signal, flag) in [(SIGINT, &int), (SIGTERM, &term)] {
+            // Registered first, so it sees the flag as the previous signal left it: the second
+            // signal exits, the first only sets the flag.
+            signal_hook::flag::register_conditional_shutdown(signal, 128 + signal, Arc::clone(flag))?;
+            signal_hook::flag::register(signal, Arc::clone(flag))?;
+        }
+        Ok(Interrupt { int, term })
+    }
+
+    /// The signal that asked the run to stop, if one did.
+    pub fn signal(&self) -> Option<&'static str> {
+        if self.int.load(Ordering::Relaxed) {
+            Some("SIGINT")
+        } else if self.term.load(Ordering::Relaxed) {
+            Some("SIGTERM")
+        } else {
+            None
+        }
+    }
+
+    /// The exit status of a run stopped by [`signal`](Interrupt::signal): `128 + signal number`.
+    pub fn exit_status(&self) -> u8 {
+        match self.signal() {
+            Some("SIGTERM") => (128 + SIGTERM) as u8,
+            _ => (128 + SIGINT) as u8,
+        }
+    }
+}

@@ -1,0 +1,355 @@
+//! The hostile probes of issue 13, each as the command a user ran, through the built binary: none
+//! may panic, hang, lose results or exit 0 on an empty check.
+//!
+//! Expected values are the documented behaviour: exit status 2 for a usage or input error (with a
+//! message naming the problem), 1 for a divergence or error, 128 + signal for an interrupted run
+//! whose report is still written (marked incomplete).
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn xtask(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_xtask"))
+        .args(args)
+        .current_dir(repo())
+        .stdin(Stdio::null())
+        .output()
+        .expect("run the xtask binary")
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "status {:?}\nstdout:\n{}\nstderr:\n{}",
+        o.status,
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+/// A fresh scratch directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("hostile_{}_{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn report(dir: &Path) -> Value {
+    let json = std::fs::read_to_string(dir.join("report.json")).expect("report.json written");
+    serde_json::from_str(&json).expect("report.json is JSON")
+}
+
+/// How many golden vectors `vectors/blackhole/NAME.yaml` holds (read as plain YAML).
+fn vectors_of(name: &str) -> u64 {
+    let path = repo().join("vectors/blackhole").join(format!("{name}.yaml"));
+    let doc: serde_yaml::Value = serde_yaml::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    doc["vectors"].as_sequence().unwrap().len() as u64
+}
+
+fn assert_no_panic(o: &Output) {
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!err.contains("panicked") && o.status.code() != Some(101), "{}", text(o));
+}
+
+/// Probe 1: a DUT that answers every case with something that is not an answer was restarted for
+/// every case without limit. It is now given up on after ten such cases in a row; the run ends,
+/// every case is an error, and the report is written.
+#[test]
+fn a_babbling_dut_is_given_up_on() {
+    let dir = scratch("babble");
+    let dut = r#"sh -c 'read hello; echo "{\"type\":\"hello\",\"protocol\":\"sfpu-dut/1\",\"name\":\"babbler\",\"version\":\"1\"}"; while read case; do echo "la la la"; done'"#;
+    let o = xtask(&[
+        "conform",
+        "--dut",
+        dut,
+        "--only",
+        "SFPNOT,SFPIADD",
+        "--cases",
+        "5",
+        "--no-fastpath",
+        "--quiet",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let r = report(&dir);
+    let dut_totals = &r["totals"]["dut"];
+    assert_eq!(dut_totals["errors"].as_u64(), Some(vectors_of("SFPNOT") + vectors_of("SFPIADD")));
+    assert_eq!(dut_totals["passed"].as_u64(), Some(0));
+    // The campaign's cases are errors (the DUT failed to run them), not divergences.
+    assert_eq!(dut_totals["random_errors"].as_u64(), Some(10), "{dut_totals}");
+    assert_eq!(dut_totals["random_failures"].as_u64(), Some(0), "{dut_totals}");
+    let failures = r["failures"].as_array().unwrap();
+    let random: Vec<&Value> =
+        failures.iter().filter(|f| f["id"].as_str().unwrap().starts_with("random/")).collect();
+    assert!(!random.is_empty());
+    for f in random {
+        assert_eq!(f["kind"], "error", "{f}");
+        assert_eq!(f["snippet"], "", "no regression vector for an error: {f}");
+    }
+    let given_up = failures.iter().any(|f| {
+        f["details"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("given up on after 10 consecutive cases without a valid answer")
+    });
+    assert!(given_up, "a failure says the DUT was given up on: {failures:?}");
+}
+
+/// Spawns xtask with its standard output a pipe whose reading end is already closed, as
+/// `... | head -0` does, and returns the finished process's output.
+fn with_closed_stdout(args: &[&str]) -> (Option<i32>, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_xtask"))
+        .args(args)
+        .current_dir(repo())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run the xtask binary");
+    drop(child.stdout.take());
+    let mut err = String::new();
+    child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+    let status = child.wait().unwrap();
+    (status.code(), err)
+}
+
+/// Probe 2: `run --trace | head -3` and `conform --only SFPNOP --json | head -2` panicked with
+/// "failed printing to stdout: Broken pipe". A closed pipe now silences the output and nothing
+/// else: the run finishes, writes its report and exits with its usual status.
+#[test]
+fn a_closed_pipe_is_not_a_panic() {
+    let (code, err) = with_closed_stdout(&["run", "examples/saxpy.sfpu", "--trace"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(!err.contains("panicked") && !err.contains("Broken pipe"), "{err}");
+
+    let dir = scratch("pipe");
+    let (code, err) = with_closed_stdout(&[
+        "conform",
+        "--only",
+        "SFPNOP",
+        "--json",
+        "--cases",
+        "3",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    assert_eq!(report(&dir)["totals"]["reference"]["vectors_run"].as_u64(), Some(vectors_of("SFPNOP")));
+}
+
+/// Probe 3: `--vectors EMPTY_DIR` reported "0 vectors" and exited 0. Checking nothing is an input
+/// error.
+#[test]
+fn an_empty_corpus_is_an_error() {
+    let dir = scratch("empty");
+    let o = xtask(&["conform", "--vectors", dir.to_str().unwrap(), "--quiet"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no golden vectors to check"), "{}", text(&o));
+}
+
+/// Probe 4: a program line with 20,000 nested parentheses overflowed the parser's stack
+/// (SIGABRT). It is now an error naming the line.
+#[test]
+fn deep_nesting_in_a_program_is_an_error() {
+    let dir = scratch("nesting");
+    let program = dir.join("deep.sfpu");
+    let line = format!("TTI_SFPMAD(0, 1, 2, 3, {}0{})\n", "(".repeat(20_000), ")".repeat(20_000));
+    std::fs::write(&program, format!("TTI_SFPNOP\n{line}")).unwrap();
+    let o = xtask(&["run", program.to_str().unwrap()]);
+    assert_no_panic(&o);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("deep.sfpu:2:") && err.contains("parentheses nest deeper than 64"), "{err}");
+}
+
+/// Probe 5: `--replay random/SFPMAD/999999999999` never returned (replay time grew with the
+/// index). An index beyond the campaign's numbering is an error, and a large valid one replays
+/// at once: case 1,000,000 took 53 s, and now takes as long as case 0 (no timing assertion: the
+/// test would not finish in the old time either way).
+#[test]
+fn replay_is_constant_time_and_checks_its_range() {
+    let o = xtask(&["conform", "--replay", "random/SFPMAD/999999999999"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("out of range"), "{}", text(&o));
+    for bad in ["random/SFPMAD/-1", "random/SFPMAD/x", "random/SFPBOGUS/1", "random/SFPMAD"] {
+        let o = xtask(&["conform", "--replay", bad]);
+        assert_eq!(o.status.code(), Some(2), "{bad}: {}", text(&o));
+    }
+    let o = xtask(&["conform", "--replay", "random/SFPMAD/4294967295"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let o = xtask(&["conform", "--replay", "random/streams/1000000"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+}
+
+/// Probe 6: Ctrl-C or a kill during a run kept nothing. The report of what completed is written,
+/// marked incomplete, and the exit status says which signal; an unwritable `--out` is refused
+/// before the run starts.
+#[cfg(unix)]
+#[test]
+fn an_interrupted_run_writes_what_it_has() {
+    for (signal, status) in [("INT", 130), ("TERM", 143)] {
+        let dir = scratch(&format!("signal-{signal}"));
+        // A DUT that answers every case slowly (unsupported after 0.3 s), so the run is still
+        // going when the signal arrives, and that leaves a mark when its first case arrives.
+        let mark = dir.join("first-case");
+        let dut = format!(
+            r#"sh -c 'read hello; echo "{{\"type\":\"hello\",\"protocol\":\"sfpu-dut/1\",\"name\":\"slow\",\"version\":\"1\"}}"; while read case; do touch {mark}; sleep 0.3; id=$(echo "$case" | sed "s/.*\"id\":\"\([^\"]*\)\".*/\1/"); echo "{{\"type\":\"unsupported\",\"id\":\"$id\",\"reason\":\"slow\"}}"; done'"#,
+            mark = mark.display()
+        );
+        let mut child = Command::new(env!("CARGO_BIN_EXE_xtask"))
+            .args(["conform", "--dut", &dut, "--only", "SFPIADD", "--no-fastpath", "--quiet", "--out"])
+            .arg(&dir)
+            .current_dir(repo())
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Wait until the DUT has its first case (the corpus loads and the reference runs
+        // first), then let it answer a few.
+        let waiting = Instant::now();
+        while !mark.exists() {
+            assert!(waiting.elapsed() < Duration::from_secs(120), "the DUT never got a case");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        std::thread::sleep(Duration::from_secs(1));
+        let killed =
+            Command::new("kill").args([&format!("-{signal}"), &child.id().to_string()]).status().unwrap();
+        assert!(killed.success());
+        let started = Instant::now();
+        let o = loop {
+            if let Some(_status) = child.try_wait().unwrap() {
+                break child.wait_with_output().unwrap();
+            }
+            assert!(started.elapsed() < Duration::from_secs(30), "SIG{signal} did not stop the run");
+            std::thread::sleep(Duration::from_millis(50));
+        };
+        assert_eq!(o.status.code(), Some(status), "SIG{signal}: {}", text(&o));
+        let r = report(&dir);
+        let why = r["incomplete"].as_str().unwrap_or_else(|| panic!("not marked incomplete: {r}"));
+        assert!(why.starts_with(&format!("interrupted by SIG{signal}")), "{why}");
+        assert_eq!(r["totals"]["reference"]["vectors_run"].as_u64(), Some(vectors_of("SFPIADD")));
+        let dut_run = r["totals"]["dut"]["vectors_run"].as_u64().unwrap_or(0);
+        assert!(
+            dut_run > 0 && dut_run < vectors_of("SFPIADD"),
+            "the DUT's completed cases are kept: {dut_run}"
+        );
+        for f in ["report.md", "report.html", "junit.xml"] {
+            let t = std::fs::read_to_string(dir.join(f)).unwrap();
+            assert!(t.contains("INCOMPLETE") || t.contains("incomplete"), "{f} says it is incomplete");
+        }
+    }
+
+    let o = xtask(&["conform", "--out", "/proc/no-such-dir/report", "--only", "SFPNOT"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--out"), "{}", text(&o));
+}
+
+/// Probe 7: errors that need no vectors waited for the corpus to load. They are refused before
+/// it is read: given a corpus directory that does not exist, the error is still the argument's.
+#[test]
+fn argument_errors_come_before_the_corpus() {
+    let missing = "/nonexistent/vectors";
+    let cases: [(&[&str], &str); 4] = [
+        (&["--only", "BOGUS"], "`BOGUS` is not a Blackhole SFPU instruction"),
+        (&["--dut", ""], "--dut"),
+        (&["--dut", "sh -c 'exit 3'"], "did not start"),
+        (&["--replay", "random/SFPMAD/x"], "is not a case number"),
+    ];
+    for (args, want) in cases {
+        let mut all = vec!["conform", "--vectors", missing];
+        all.extend_from_slice(args);
+        let o = xtask(&all);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text(&o));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(want) && !err.contains(missing), "{args:?}: {err}");
+    }
+}
+
+/// Probe 10, the state loader and the program parser: duplicate keys are refused, numbers too
+/// large for any integer are "out of range", and another instruction's mode constant is warned
+/// about.
+#[test]
+fn state_and_program_input_errors_say_what_is_wrong() {
+    let dir = scratch("input");
+    let program = dir.join("p.sfpu");
+    std::fs::write(&program, "TTI_SFPNOP\n").unwrap();
+    for (state, want) in [
+        ("LReg: {0: 1, 0: 2}\n", "duplicate key 0"),
+        ("LReg:\n  0: 99999999999999999999999999\n", "out of range"),
+    ] {
+        let path = dir.join("state.yaml");
+        std::fs::write(&path, state).unwrap();
+        let o = xtask(&["run", program.to_str().unwrap(), "--state", path.to_str().unwrap()]);
+        assert_no_panic(&o);
+        assert_eq!(o.status.code(), Some(2), "{state}: {}", text(&o));
+        assert!(format!("{:#}", String::from_utf8_lossy(&o.stderr)).contains(want), "{state}: {}", text(&o));
+    }
+
+    std::fs::write(&program, "TTI_SFPMAD(0, 1, 2, 3, 99999999999999999999999)\n").unwrap();
+    let o = xtask(&["run", program.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("out of range for the field"), "{}", text(&o));
+
+    std::fs::write(&program, "TTI_SFPMAD(0, 1, 2, 3, SFPLOADI_MOD0_FLOATB)\n").unwrap();
+    let o = xtask(&["run", program.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "a warning, not an error: {}", text(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("p.sfpu:1: warning:") && err.contains("a mode constant of SFPLOADI, not of SFPMAD"),
+        "{err}"
+    );
+}
+
+/// Probe 10, conform: under `--only` the header counts the selected vectors (of the corpus's) and
+/// the IEEE 754 section covers only the selected instructions' operations.
+#[test]
+fn only_narrows_the_header_and_the_ieee_section() {
+    let dir = scratch("only");
+    let o = xtask(&["conform", "--only", "SFPIADD", "--cases", "2", "--out", dir.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    let iadd = vectors_of("SFPIADD");
+    assert!(out.contains(&format!("({iadd} of ")), "the header counts the selection: {out}");
+    let r = report(&dir);
+    assert_eq!(r["corpus"]["vectors"].as_u64(), Some(iadd));
+    assert_eq!(r["ieee"].as_array().map(Vec::len), Some(0), "SFPIADD has no IEEE operation");
+
+    let o = xtask(&["conform", "--only", "SFPCAST", "--cases", "2", "--out", dir.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let r = report(&dir);
+    let ops: Vec<&str> =
+        r["ieee"].as_array().unwrap().iter().map(|c| c["operation"].as_str().unwrap()).collect();
+    assert!(!ops.is_empty() && ops.iter().all(|o| *o == "cast"), "{ops:?}");
+}
+
+/// Probe 10, help and `vectors --check`: `--dut`'s help no longer promises a shell; a check
+/// against another seed summarises (the first differing vectors and a count) instead of printing
+/// a 76 KB diff, and names paths from the repository root.
+#[test]
+fn help_and_vector_check_output() {
+    let o = xtask(&["conform", "--help"]);
+    let help = String::from_utf8_lossy(&o.stdout);
+    assert!(help.contains("no shell runs it"), "{help}");
+
+    let o = xtask(&["vectors", "--check", "--seed", "5"]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.len() < 8_000, "{} bytes:\n{err}", err.len());
+    assert!(!err.contains("xtask/.."), "{err}");
+    assert!(
+        err.contains("vectors/blackhole/SFPMAD.yaml is stale") || err.contains("more stale file(s)"),
+        "{err}"
+    );
+    assert!(err.contains("file(s) are stale (") && err.contains("vector(s) differ"), "{err}");
+}
