@@ -97,3 +97,19 @@ pub fn f32b(v: f32) -> u64 {
 pub fn f64b(v: f64) -> u64 {
     v.to_bits()
 }
+
+/// The f16 pattern of a small positive integer `n` (1..=2048), by the binary16 layout: exponent
+/// `e = floor(log2 n)`, biased by 15; the bits below the leading one are the fraction.
+pub fn f16_int(n: u64) -> u64 {
+    assert!((1..=2048).contains(&n));
+    let e = 63 - n.leading_zeros() as u64;
+    ((e + 15) << 10) | ((n - (1 << e)) << (10 - e))
+}
+
+/// The bf16 pattern of a small positive integer `n` (exact in bf16: at most 8 significant bits):
+/// the top half of its f32 pattern.
+pub fn bf16_int(n: u64) -> u64 {
+    let bits = (n as f32).to_bits();
+    assert_eq!(bits & 0xFFFF, 0, "{n} is not exact in bf16");
+    (bits >> 16) as u64
+}
