@@ -77,3 +77,38 @@ proptest! {
         }
     }
 }
+
+/// The public step and arithmetic functions are total too, on arguments the flow never passes.
+#[test]
+fn helpers_are_total_on_odd_arguments() {
+    use amx_reference::fp::{self, Format};
+    use amx_reference::state::{lane, set_lane};
+    use amx_reference::vecfp::fetch::{expand, shuffle, window};
+    use amx_reference::vecfp::lanes::{align_down, lane_set, m4_alignment};
+    let r = [0xA5u8; 64];
+    for eb in [0, 1, 3, 5, 8, 9, 64, usize::MAX] {
+        let _ = shuffle(&r, 3, eb);
+        let _ = expand(&r, &r, 4, eb);
+        let _ = expand(&r, &r, usize::MAX, eb);
+        let _ = m4_alignment(true, false, 4, 4, eb);
+        let _ = lane(&r, eb, usize::MAX);
+        let mut w = r;
+        set_lane(&mut w, eb, usize::MAX, 1);
+    }
+    for ec in [0, 1, 7, 1000] {
+        let _ = lane_set(2, 31, ec);
+        let _ = lane_set(5, 3, ec);
+    }
+    let _ = align_down(77, 0);
+    let _ = window(&[r; 8], usize::MAX);
+    for fmt in Format::ALL {
+        for v in [0, u64::MAX, 0x8000_0000_0000_0001] {
+            let _ =
+                (fp::fma(fmt, v, v, v), fp::fma_exact(fmt, v, v, v), fp::mul(fmt, v, v), fp::add(fmt, v, v));
+            let _ = (fp::min(fmt, v, !v), fp::max(fmt, v, !v), fp::widen_to_f32(fmt, v));
+        }
+        for exp in [i32::MIN, -2000, 0, 2000, i32::MAX] {
+            let _ = fp::round_pack(fmt, true, u128::MAX, exp);
+        }
+    }
+}

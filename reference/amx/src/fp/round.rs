@@ -18,16 +18,18 @@ pub fn round_pack(fmt: Format, sign: bool, sig: u128, exp: i32) -> u64 {
     if sig == 0 {
         return sign_bits;
     }
-    let man = fmt.man_bits() as i32;
-    let emin = 1 - fmt.bias(); // the exponent of the smallest normal number
-    let top = exp + (127 - sig.leading_zeros() as i32); // the exponent of the leading one
+    // Exponents in i64: `exp` may be any i32 without overflow below.
+    let exp = exp as i64;
+    let man = fmt.man_bits() as i64;
+    let emin = 1 - fmt.bias() as i64; // the exponent of the smallest normal number
+    let top = exp + (127 - sig.leading_zeros() as i64); // the exponent of the leading one
     // q: the exponent of the last significand bit kept (the ulp of the result).
     let mut q = top.max(emin) - man;
     let mut m: u128 = if exp >= q {
         // No bit falls below the ulp: exact. The shift is at most `man` places.
         sig << (exp - q)
     } else {
-        let shift = (q - exp) as u32;
+        let shift = q - exp; // 1 or more
         let (kept, rest, half) = if shift >= 129 {
             // The whole value is below 2^(q-1), half an ulp: it rounds to zero.
             (0, 0, 1)
@@ -47,7 +49,7 @@ pub fn round_pack(fmt: Format, sign: bool, sig: u128, exp: i32) -> u64 {
     // The biased exponent of a normal result is q + man + bias. `((q + man + bias − 1) << man) + m`
     // is then the encoding of both normal results (m has its implicit bit) and subnormal ones
     // (q = emin − man makes the first term zero and m < 2^man).
-    let biased = q + man + fmt.bias();
+    let biased = q + man + fmt.bias() as i64;
     if m >> man != 0 && biased >= (1 << fmt.exp_bits()) - 1 {
         return sign_bits | fmt.inf(); // overflow: RNE goes to ±Inf
     }
@@ -111,5 +113,9 @@ mod tests {
         assert_eq!(round_pack(Format::F16, false, 1u128 << 127, -152), 0x0000); // 2^-25: a tie to 0
         assert_eq!(round_pack(Format::F16, false, (1u128 << 127) + 1, -152), 0x0001);
         assert_eq!(round_pack(Format::BF16, false, 3, -1), 0x3FC0); // 1.5
+        // The extreme exponents of the i32 range neither overflow nor panic.
+        assert_eq!(round_pack(Format::F64, false, u128::MAX, i32::MAX), 0x7FF0_0000_0000_0000);
+        assert_eq!(round_pack(Format::F64, true, u128::MAX, i32::MIN), 0x8000_0000_0000_0000);
+        assert_eq!(round_pack(Format::F32, false, 1, i32::MIN), 0);
     }
 }

@@ -75,12 +75,14 @@ impl State {
     }
 }
 
-/// Lane `i` of `bytes` seen as elements of `eb` bytes (little-endian), zero-extended.
-/// Lanes past the end read as 0 (the flow never asks for them).
+/// Lane `i` of `bytes` seen as elements of `eb` bytes (little-endian), zero-extended; `eb` is
+/// 1..=8 (wider elements keep their low 8 bytes). Lanes past the end read as 0 (the flow never
+/// asks for them).
 pub fn lane(bytes: &[u8], eb: usize, i: usize) -> u64 {
     let mut v = 0u64;
-    for k in (0..eb).rev() {
-        v = (v << 8) | *bytes.get(i * eb + k).unwrap_or(&0) as u64;
+    for k in (0..eb.min(8)).rev() {
+        let byte = i.checked_mul(eb).and_then(|b| b.checked_add(k)).and_then(|b| bytes.get(b));
+        v = (v << 8) | *byte.unwrap_or(&0) as u64;
     }
     v
 }
@@ -88,8 +90,8 @@ pub fn lane(bytes: &[u8], eb: usize, i: usize) -> u64 {
 /// Sets lane `i` of `bytes`, seen as elements of `eb` bytes (little-endian), to the low `eb`
 /// bytes of `v`. Lanes past the end are not written (the flow never names them).
 pub fn set_lane(bytes: &mut [u8], eb: usize, i: usize, v: u64) {
-    for k in 0..eb {
-        if let Some(b) = bytes.get_mut(i * eb + k) {
+    for k in 0..eb.min(8) {
+        if let Some(b) = i.checked_mul(eb).and_then(|b| b.checked_add(k)).and_then(|b| bytes.get_mut(b)) {
             *b = (v >> (8 * k)) as u8;
         }
     }

@@ -16,7 +16,7 @@ pub const MAX_LANES: usize = 32;
 /// are the caller's, as in §2.1.
 pub fn lane_set(mode: u8, N: u8, EC: usize) -> [bool; MAX_LANES] {
     let N = N as usize;
-    let n = N % EC;
+    let n = N.checked_rem(EC).unwrap_or(0); // EC is 8, 16 or 32 in the flow
     std::array::from_fn(|i| {
         i < EC
             && match mode {
@@ -88,15 +88,9 @@ pub fn multi_setup(bmode: Bmode) -> MultiSetup {
 ///   iterations stays inside one 64-byte register;
 /// * X with BMODE 6, or Y with BMODE 7 (`broadcast_lane0`): one element, `eb` bytes;
 /// * otherwise a whole register, 64 bytes.
-pub const fn m4_alignment(
-    indexed: bool,
-    broadcast_lane0: bool,
-    iterations: usize,
-    ib: usize,
-    eb: usize,
-) -> usize {
+pub fn m4_alignment(indexed: bool, broadcast_lane0: bool, iterations: usize, ib: usize, eb: usize) -> usize {
     if indexed {
-        let block = iterations * 8 * ib / eb;
+        let block = iterations.saturating_mul(8).saturating_mul(ib).checked_div(eb).unwrap_or(64);
         if block < 64 { block } else { 64 }
     } else if broadcast_lane0 {
         eb
@@ -107,5 +101,5 @@ pub const fn m4_alignment(
 
 /// `off` with its low bits cleared to a multiple of `alignment` (a power of two).
 pub const fn align_down(off: usize, alignment: usize) -> usize {
-    off & !(alignment - 1)
+    off & !alignment.wrapping_sub(1)
 }
