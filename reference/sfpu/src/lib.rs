@@ -45,7 +45,7 @@ pub mod outcome;
 pub mod state;
 
 pub use exec::step;
-pub use isa::{Arch, DecodeError, Instr, Opcode, decode, encode};
+pub use isa::{Arch, DecodeError, EncodeError, Instr, Opcode, decode, encode};
 pub use machine::Machine;
 pub use outcome::{Clause, Kind, Outcome};
 pub use state::{ResetValues, State};
