@@ -160,3 +160,28 @@ TTI_SFPSTORE(3, 3, 3, 0)
 ";
     assert_eq!(wh(text), vec![]);
 }
+
+#[test]
+fn scheduled_mad_results_follow_the_same_rule() {
+    // WormholeB0 SFPLOADMACRO.md: Sequence[0] byte 1 (MAD sub-unit) = selector 4
+    // (InstructionTemplate[0]), delay 0; the template is SFPMAD L0 = L0 * L1 + VD (its VC and VD
+    // overridden with the SFPLOADMACRO's VD = 0). The MAD executes on the cycle after
+    // SFPLOADMACRO (alongside the SFPNOP on line 2), so the SFPMOV reading L0 on line 3 reads its
+    // result on the next cycle: flagged. One more SFPNOP fixes it.
+    let mut s = reset_of(Arch::Wormhole);
+    for l in 0..sfpu_reference::state::LANES {
+        s.LoadMacroConfig[l].InstructionTemplate[0] = 0x8400_1230; // TTI_SFPMAD(0, 1, 2, 3, 0)
+        s.LoadMacroConfig[l].Sequence[0] = 0x0000_0400;
+    }
+    let run = |text: &str| {
+        let program = parse_program(Arch::Wormhole, text).unwrap();
+        lint(&s, &program).into_iter().map(|f| (f.line, f.clause)).collect::<Vec<_>>()
+    };
+    assert_eq!(
+        run("TTI_SFPLOADMACRO(0, 0, 0, 0)\nTTI_SFPNOP\nTTI_SFPMOV(0, 0, 4, 0)\n"),
+        vec![(3, Clause::WormholeMadResultRead)]
+    );
+    assert_eq!(run("TTI_SFPLOADMACRO(0, 0, 0, 0)\nTTI_SFPNOP\nTTI_SFPNOP\nTTI_SFPMOV(0, 0, 4, 0)\n"), vec![]);
+    // Wormhole's SFPLOADMACRO address mode is two bits: ADDR_MOD_3 is its largest.
+    assert!(parse_program(Arch::Wormhole, "TTI_SFPLOADMACRO(0, 0, 4, 0)\n").is_err());
+}

@@ -1,8 +1,8 @@
 //! The tt-llk macro text form of instructions: `TTI_SFPMAD(0, 1, 2, 3, 0)`.
 //!
 //! Each opcode is written with the argument list of its tt-llk `TT_OP_*` macro for the chip
-//! (`tt_llk_blackhole/common/inc/ckernel_ops.h`, `tt_llk_wormhole_b0/common/inc/ckernel_ops.h`
-//! @ `247358105940650e1e2c67c3a0b97404833d1410`), so instruction sequences can be pasted from
+//! (`tt_llk_blackhole/common/inc/ckernel_ops.h`, and tt-llk commit
+//! 247358105940650e1e2c67c3a0b97404833d1410's `tt_llk_wormhole_b0/common/inc/ckernel_ops.h`), so instruction sequences can be pasted from
 //! kernels. Parsing evaluates the arguments, builds the word exactly as the macro does
 //! (`(opcode << 24) + (arg << shift) + ...`), and then [`decode`](super::decode)s it, so the text
 //! form can never mean something the binary form cannot. Arguments are integers (decimal, `0x`,
