@@ -296,7 +296,13 @@ mod tests {
         let r = run(&rec, "dut", &config, &|_| ControlFlow::Continue(()));
         assert_eq!(r.cases, 5);
         let expected: Vec<Vec<u32>> = (0..5)
-            .map(|n| nth_case(config.seed, Opcode::SFPIADD, n).program.iter().map(|i| i.encode()).collect())
+            .map(|n| {
+                nth_case(config.seed, Opcode::SFPIADD, n)
+                    .program
+                    .iter()
+                    .map(|i| i.encode_blackhole())
+                    .collect()
+            })
             .collect();
         assert_eq!(*rec.0.lock().unwrap(), expected);
     }

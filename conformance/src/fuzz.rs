@@ -228,7 +228,7 @@ const IMM16_SPECIALS: [u32; 8] = [0x0000, 0xFFFF, 0x8000, 0x3F80, 0xBF80, 0x7F80
 fn typed_instr(u: &mut Unstructured<'_>) -> Instr {
     let op = Opcode::ALL[u8_(u) as usize % Opcode::ALL.len()];
     let mut word = (op.number() as u32) << 24;
-    for f in op.fields() {
+    for f in op.fields(Arch::Blackhole) {
         let max = (1u32 << f.bits) - 1;
         let v = match f.name {
             "VA" | "VB" | "VC" | "VD" => {
@@ -268,7 +268,7 @@ fn typed_instr(u: &mut Unstructured<'_>) -> Instr {
 
 /// The fixed instructions of the predication blocks (`generate::streams` uses the same).
 fn block_instr(text: &str) -> Instr {
-    text.parse().unwrap_or(Instr::SFPNOP {})
+    parse_instr(Arch::Blackhole, text).unwrap_or(Instr::SFPNOP {})
 }
 
 /// Decodes one stream element, pushing its instructions.
@@ -334,7 +334,7 @@ fn section(u: &mut Unstructured<'_>) -> Section {
         },
         6 => Section::LoadMacroTyped {
             config: LoadMacroConfig {
-                InstructionTemplate: std::array::from_fn(|_| typed_instr(u).encode()),
+                InstructionTemplate: std::array::from_fn(|_| typed_instr(u).encode_blackhole()),
                 Sequence: std::array::from_fn(|_| u32_(u) & 0x7F7F_7F7F & !0x0101_0101),
                 Misc: Misc::truncating(u16_(u) as u32),
             },
@@ -446,7 +446,7 @@ impl StreamInput {
 /// `LReg[7]`'s low four bits are `lane & 15` (the indirect register modes), Dst rows 0..64 hold
 /// BF16/FP16 specials and FP32 halves, and `DISABLE_BACKDOOR_LOAD` is set so `VD >= 12` executes.
 pub fn base_state() -> State {
-    let mut s = State::reset(&ResetValues::ZEROS);
+    let mut s = State::reset(Arch::Blackhole, &ResetValues::ZEROS);
     s.LReg[0] = FP_SPECIALS;
     s.LReg[1] = INT_SPECIALS;
     s.LReg[2] = rotated(&FP_SPECIALS, 7);
@@ -486,10 +486,10 @@ pub fn base_load_macro_config() -> LoadMacroConfig {
     use crate::generate::build;
     LoadMacroConfig {
         InstructionTemplate: [
-            build(Opcode::SFPMAD, &[("VA", 1), ("VB", 2), ("VC", 3), ("VD", 4)]).encode(),
-            build(Opcode::SFPIADD, &[("Imm12", 3), ("VC", 0), ("VD", 0), ("Mod1", 5)]).encode(),
-            build(Opcode::SFPSTOCHRND, &[("VC", 2), ("VD", 2), ("Mod1", 1)]).encode(),
-            build(Opcode::SFPSTORE, &[]).encode(),
+            build(Opcode::SFPMAD, &[("VA", 1), ("VB", 2), ("VC", 3), ("VD", 4)]).encode_blackhole(),
+            build(Opcode::SFPIADD, &[("Imm12", 3), ("VC", 0), ("VD", 0), ("Mod1", 5)]).encode_blackhole(),
+            build(Opcode::SFPSTOCHRND, &[("VC", 2), ("VD", 2), ("Mod1", 1)]).encode_blackhole(),
+            build(Opcode::SFPSTORE, &[]).encode_blackhole(),
         ],
         Sequence: [0x130C_0005, 0x1300_0045, 0x0000_0400, 0x0006_0000],
         Misc: Misc::truncating(0),
@@ -839,7 +839,7 @@ pub fn encode_stream_input(state: &State, program: &[Instr]) -> Option<Vec<u8>> 
     }
     for instr in program.iter().take(MAX_STREAM) {
         out.push(0);
-        put32(&mut out, instr.encode());
+        put32(&mut out, instr.encode_blackhole());
     }
     Some(out)
 }
@@ -1103,7 +1103,7 @@ fn minimise(
         }
     }
     // 2. State: reset whole parts to the documented reset values.
-    let reset = State::reset(&ResetValues::ZEROS);
+    let reset = State::reset(Arch::Blackhole, &ResetValues::ZEROS);
     let mut pre = pre;
     type Edit = fn(&mut State, &State);
     let edits: [Edit; 9] = [
@@ -1205,7 +1205,12 @@ impl fmt::Display for Divergence {
         writeln!(f, "stream:")?;
         for (i, instr) in self.program.iter().enumerate() {
             let mark = if i == self.found.index { ">" } else { " " };
-            writeln!(f, "  {mark}{i:>3}  0x{:08x}  {instr}", instr.encode())?;
+            writeln!(
+                f,
+                "  {mark}{i:>3}  0x{:08x}  {}",
+                instr.encode_blackhole(),
+                instr.display(Arch::Blackhole)
+            )?;
         }
         writeln!(f, "diverging lanes: 0x{:08x}", lanes_in(&self.found.differing))?;
         if !self.found.differing.is_empty() {
@@ -1420,16 +1425,16 @@ pub fn decode_oracle(data: &[u8]) -> Result<(), String> {
                         "{arch} 0x{word:08x}: decode gives {i:?}, decode_ignoring_undrawn {j:?} with undrawn 0x{undrawn:08x}"
                     ));
                 }
-                if i.encode() != word {
+                if i.encode(arch) != Ok(word) {
                     return Err(format!(
-                        "{arch} 0x{word:08x}: decodes to {i:?}, which encodes to 0x{:08x}",
-                        i.encode()
+                        "{arch} 0x{word:08x}: decodes to {i:?}, which encodes to {:x?}",
+                        i.encode(arch)
                     ));
                 }
-                if decode(arch, i.encode()) != Ok(i) {
+                if i.encode(arch).map(|w| decode(arch, w)) != Ok(Ok(i)) {
                     return Err(format!("{arch} 0x{word:08x}: decode(encode(i)) != i for {i:?}"));
                 }
-                let text = i.to_string();
+                let text = i.display(arch).to_string();
                 match parse_instr(arch, &text) {
                     Ok(back) if back == i => {}
                     other => {
@@ -1440,16 +1445,16 @@ pub fn decode_oracle(data: &[u8]) -> Result<(), String> {
                 }
             }
             (Err(_), Ok((j, undrawn))) => {
-                if undrawn == 0 || (j.encode() | undrawn) != word {
+                if undrawn == 0 || j.encode(arch).map(|w| w | undrawn) != Ok(word) {
                     return Err(format!(
                         "{arch} 0x{word:08x}: refused, but decode_ignoring_undrawn gives {j:?} with undrawn 0x{undrawn:08x}"
                     ));
                 }
                 // The canonical form of the word without its undrawn bits decodes.
-                if decode(arch, j.encode()) != Ok(j) {
+                if j.encode(arch).map(|w| decode(arch, w)) != Ok(Ok(j)) {
                     return Err(format!(
-                        "{arch} 0x{word:08x}: the canonical word 0x{:08x} does not decode to {j:?}",
-                        j.encode()
+                        "{arch} 0x{word:08x}: the canonical word {:x?} does not decode to {j:?}",
+                        j.encode(arch)
                     ));
                 }
             }
@@ -1492,7 +1497,7 @@ pub fn vectors_load_oracle(data: &[u8]) -> Result<(), String> {
 pub fn dut_protocol_oracle(data: &[u8]) -> Result<(), String> {
     for line in data.split(|&b| b == b'\n').chain(std::iter::once(data)) {
         if let Ok(crate::dut::Answer::Result { state, .. }) = crate::dut::parse_answer(line) {
-            let mut s = State::reset(&ResetValues::ZEROS);
+            let mut s = State::reset(Arch::Blackhole, &ResetValues::ZEROS);
             state.apply_to(&mut s).map_err(|e| format!("an accepted result's state does not apply: {e}"))?;
         }
     }

@@ -134,8 +134,9 @@ use sfpu_reference::isa::mods::{
     SFPCAST_MOD1_SM32_TO_FP32_RNE, SFPSTOCHRND_MOD1_FP32_TO_FP16A, SFPSTOCHRND_MOD1_FP32_TO_FP16B,
     SFPSTOCHRND_RND_NEAREST,
 };
-use sfpu_reference::isa::{Instr, Opcode, U};
-use sfpu_reference::ops::load_store::{ToBF16, ToFP16, ToFP32};
+use sfpu_reference::isa::{Arch, Instr, Opcode, U};
+use sfpu_reference::ops::blackhole::load_store::ToFP32;
+use sfpu_reference::ops::shared::dst_formats::{ToBF16, ToFP16};
 use sfpu_reference::state::LANES;
 use sfpu_reference::{ResetValues, State, step};
 use softfloat_wrapper::{F32, Float, RoundingMode};
@@ -776,7 +777,7 @@ fn random_float(rng: &mut Rng) -> u32 {
 /// zeroed state, and returns what `L[1]` holds.
 fn run_lanes(instr: &Instr, inputs: &[u32]) -> Vec<u32> {
     let mut out = Vec::with_capacity(inputs.len());
-    let template = State::reset(&ResetValues::ZEROS);
+    let template = State::reset(Arch::Blackhole, &ResetValues::ZEROS);
     let mut s = template.clone();
     for chunk in inputs.chunks(LANES) {
         s.LReg[0][..chunk.len()].copy_from_slice(chunk);

@@ -23,7 +23,7 @@
 
 use serde::{Deserialize, Serialize};
 use sfpu_reference::hazard;
-use sfpu_reference::isa::{Instr, Opcode};
+use sfpu_reference::isa::{Arch, Instr, Opcode};
 use sfpu_reference::ops::Ctx;
 use sfpu_reference::outcome::{ALL_LANES, Clause, Kind};
 use sfpu_reference::state::{Hex, Index, NUM_LREGS};
@@ -164,7 +164,7 @@ fn field(instr: &Instr, name: &str) -> u32 {
 /// The footprint of a regular instruction. Conservative: "may", not "will".
 pub fn footprint(instr: &Instr) -> Footprint {
     use Opcode::*;
-    let lregs = hazard::actual(instr, &Ctx::REGULAR);
+    let lregs = hazard::actual(Arch::Blackhole, instr, &Ctx::REGULAR);
     let enable = Parts { lane_flags: true, use_flags: true, lane_config: true, ..Parts::default() };
     let mut f = Footprint {
         reads: Parts { lregs: lregs.reads, ..enable },
@@ -472,7 +472,7 @@ mod tests {
     use super::*;
 
     fn i(s: &str) -> Instr {
-        s.parse().unwrap()
+        sfpu_reference::isa::parse_instr(Arch::Blackhole, s).unwrap()
     }
 
     #[test]

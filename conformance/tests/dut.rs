@@ -200,7 +200,7 @@ fn start_up_problems() {
     }
     // A refusal, as a model: every case unsupported with the DUT's reason.
     let refused = RefusedDut::new("the DUT refused the hello: wormhole only");
-    let pre = sfpu_reference::State::reset(&sfpu_reference::ResetValues::ZEROS);
+    let pre = sfpu_reference::State::reset(Arch::Blackhole, &sfpu_reference::ResetValues::ZEROS);
     match refused.run(Arch::Blackhole, &pre, &[0x8F00_0000]) {
         Err(ModelError::Unsupported(m)) => assert!(m.contains("wormhole only"), "{m}"),
         other => panic!("{other:?}"),
@@ -217,7 +217,7 @@ fn shell_dut(per_case: &str) -> Vec<String> {
 }
 
 fn zero_state() -> sfpu_reference::State {
-    sfpu_reference::State::reset(&sfpu_reference::ResetValues::ZEROS)
+    sfpu_reference::State::reset(Arch::Blackhole, &sfpu_reference::ResetValues::ZEROS)
 }
 
 fn failure_of(model: &ExternalModel) -> String {
@@ -389,7 +389,7 @@ fn mismatched_answers_restart_the_dut() {
         while read case; do echo '{"type":"result","id":"not-yours","state":{}}'; done"#;
     let model = spawn(&["sh".to_string(), "-c".to_string(), script.to_string()], Duration::from_secs(5));
     assert_eq!(model.describe(), "liar 1");
-    let pre = sfpu_reference::State::reset(&sfpu_reference::ResetValues::ZEROS);
+    let pre = sfpu_reference::State::reset(Arch::Blackhole, &sfpu_reference::ResetValues::ZEROS);
     for _ in 0..3 {
         match model.run(Arch::Blackhole, &pre, &[0x8F00_0000]) {
             Err(ModelError::Failed(m)) => assert!(

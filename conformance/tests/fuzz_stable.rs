@@ -129,11 +129,11 @@ fn decode_oracle_on_every_opcode() {
         for k in 0..64 {
             let fields = match k {
                 0 => 0,
-                1 => op.drawn_mask(),
+                1 => op.drawn_mask(Arch::Blackhole),
                 _ => rng.u32(),
             };
             let word = ((op.number() as u32) << 24) | (fields & 0x00FF_FFFF);
-            for w in [word, word & op.drawn_mask()] {
+            for w in [word, word & op.drawn_mask(Arch::Blackhole)] {
                 if let Err(e) = decode_oracle(&w.to_le_bytes()) {
                     panic!("{e}");
                 }

@@ -22,7 +22,7 @@ use sfpu_conformance::vectors::{
 use sfpu_conformance::{FastModel, Reference};
 use sfpu_fastpath::FastState;
 use sfpu_reference::State;
-use sfpu_reference::isa::Instr;
+use sfpu_reference::isa::{Arch, Instr, parse_instr};
 use sfpu_reference::state::{Hex, Index, LANES};
 
 /// The planted divergence: after an SFPIADD whose `VD < 8`, bit 0 of lane 3 of `LReg[VD]` is
@@ -54,7 +54,7 @@ fn flip_lane3_flag(instr: &Instr, s: &mut FastState) {
 }
 
 fn instr(text: &str) -> Instr {
-    text.parse().unwrap_or_else(|e| panic!("`{text}`: {e:?}"))
+    parse_instr(Arch::Blackhole, text).unwrap_or_else(|e| panic!("`{text}`: {e:?}"))
 }
 
 fn instrs(texts: &[&str]) -> Vec<Instr> {
@@ -144,7 +144,7 @@ fn planted_divergence_is_found_minimised_and_reported() {
     // SFPIADD with VD < 8), so the stream is the SFPIADD alone, and the shape is kept.
     assert_eq!(d.original_len, 6);
     assert_eq!(d.program, vec![instr("TTI_SFPIADD(7, 1, 2, 5)")]);
-    assert_eq!(d.program[0].encode(), SFPIADD_WORD);
+    assert_eq!(d.program[0].encode_blackhole(), SFPIADD_WORD);
     assert_eq!(d.found.index, 0);
     assert_eq!(d.instruction(), Some(&instr("TTI_SFPIADD(7, 1, 2, 5)")));
     assert_eq!(d.shape, "SFPIADD/mod1=5/LReg");

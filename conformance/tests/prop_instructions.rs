@@ -57,7 +57,7 @@ struct Shown(Instr);
 
 impl std::fmt::Debug for Shown {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} (0x{:08x})", self.0, self.0.encode())
+        write!(f, "{} (0x{:08x})", self.0.display(Arch::Blackhole), self.0.encode_blackhole())
     }
 }
 

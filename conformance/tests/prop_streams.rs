@@ -32,7 +32,7 @@ use sfpu_conformance::diff;
 use sfpu_conformance::generate::{Case, build, to_vector};
 use sfpu_conformance::taint::{Locations, Tracker, differing, footprint};
 use sfpu_fastpath::{FastMachine, FastState};
-use sfpu_reference::isa::{Instr, Opcode};
+use sfpu_reference::isa::{Arch, Instr, Opcode, parse_instr};
 use sfpu_reference::state::NUM_LREGS;
 use sfpu_reference::{Machine, Outcome, State};
 
@@ -54,7 +54,7 @@ enum Step {
 impl std::fmt::Debug for Step {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Step::Issue(i) => write!(f, "{i}"),
+            Step::Issue(i) => write!(f, "{}", i.display(Arch::Blackhole)),
             Step::Idle => write!(f, "idle"),
         }
     }
@@ -177,7 +177,12 @@ impl RefSfpu {
         for (k, s) in self.history.iter().enumerate() {
             match s {
                 Step::Issue(i) => {
-                    let _ = writeln!(out, "  {i}    // step {k}: 0x{:08x}", i.encode());
+                    let _ = writeln!(
+                        out,
+                        "  {}    // step {k}: 0x{:08x}",
+                        i.display(Arch::Blackhole),
+                        i.encode_blackhole()
+                    );
                 }
                 Step::Idle => {
                     let _ = writeln!(out, "  // step {k}: idle cycle");
@@ -210,7 +215,7 @@ const NOT_STACK: &[Opcode] = &{
 /// (and sometimes past them: flag-stack overflow and underflow are undefined behaviour the
 /// models must agree on reporting).
 fn predication(depth: i32) -> BoxedStrategy<Instr> {
-    let text = |t: &str| t.parse::<Instr>().unwrap_or(Instr::SFPNOP {});
+    let text = |t: &str| parse_instr(Arch::Blackhole, t).unwrap_or(Instr::SFPNOP {});
     let enable = Just(text("TTI_SFPENCC(1, 0, 0, 2)"));
     let disable = Just(text("TTI_SFPENCC(0, 0, 0, 2)"));
     // The other SFPPUSHC/SFPPOPC modes act on the top of the stack: undefined on an empty one,
@@ -269,11 +274,15 @@ fn template_write(history: &[Step]) -> BoxedStrategy<Instr> {
         // The lower half: fields of an instruction of the opcode in the upper half.
         let op = Opcode::from_u8((upper >> 8) as u8).unwrap_or(Opcode::SFPNOP);
         return instr_of(op, vec![])
-            .prop_map(|i| build(Opcode::SFPLOADI, &[("VD", 0), ("Mod0", 10), ("Imm16", i.encode() & 0xFFFF)]))
+            .prop_map(|i| {
+                build(Opcode::SFPLOADI, &[("VD", 0), ("Mod0", 10), ("Imm16", i.encode_blackhole() & 0xFFFF)])
+            })
             .boxed();
     }
     instr_among(&[])
-        .prop_map(|i| build(Opcode::SFPLOADI, &[("VD", 0), ("Mod0", 8), ("Imm16", i.encode() >> 16)]))
+        .prop_map(|i| {
+            build(Opcode::SFPLOADI, &[("VD", 0), ("Mod0", 8), ("Imm16", i.encode_blackhole() >> 16)])
+        })
         .boxed()
 }
 

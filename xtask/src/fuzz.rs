@@ -781,7 +781,13 @@ fn triage_with(
                             .program
                             .iter()
                             .enumerate()
-                            .map(|(i, instr)| format!("\n    {i:>3}  0x{:08x}  {instr}", instr.encode()))
+                            .map(|(i, instr)| {
+                                format!(
+                                    "\n    {i:>3}  0x{:08x}  {}",
+                                    instr.encode_blackhole(),
+                                    instr.display(Arch::Blackhole)
+                                )
+                            })
                             .collect::<String>()
                     })
                     .unwrap_or_else(|_| " (the input does not decode either)".to_string())

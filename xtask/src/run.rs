@@ -1,5 +1,6 @@
-//! `cargo xtask run PROGRAM [--state STATE] [--json] [--lint] [--trace]`: execute a program on the
-//! reference model's cycle-level machine and print the final state.
+//! `cargo xtask run PROGRAM [--arch ARCH] [--state STATE] [--json] [--lint] [--trace]`: execute a
+//! program on the reference model's cycle-level machine for Blackhole (the default) or Wormhole and
+//! print the final state.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -17,6 +18,10 @@ pub struct Args {
     /// The program: one `TT_...`/`TTI_...` instruction (or raw `0x...` word) per line; `#` and
     /// `//` start comments.
     program: PathBuf,
+    /// The chip: `blackhole` (the default) or `wormhole` (also `bh`, `wh`). A `--state` document
+    /// that names a chip (`arch: wormhole`) chooses it too; the two must agree.
+    #[arg(long)]
+    arch: Option<Arch>,
     /// The initial state, in the YAML/JSON state format (see vectors/README.md). Without it the
     /// run starts from the documented reset state with zeros wherever the documentation leaves the
     /// reset value unspecified.
@@ -37,7 +42,31 @@ pub struct Args {
 pub fn main(args: Args) -> Result<ExitCode> {
     let text = std::fs::read_to_string(&args.program)
         .with_context(|| format!("cannot read program {}", args.program.display()))?;
-    let program = match parse_program_with_warnings(Arch::Blackhole, &text) {
+    let (initial, reset_note) = match &args.state {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read state {}", path.display()))?;
+            let mut doc: StateDoc = if text.trim().is_empty() {
+                StateDoc::default()
+            } else {
+                serde_yaml::from_str(&text).with_context(|| format!("invalid state in {}", path.display()))?
+            };
+            // A document without `arch` is Blackhole's unless --arch says otherwise.
+            if let (Some(flag), Some(named)) = (args.arch, doc.arch)
+                && flag != named
+            {
+                bail!("--arch {flag}, but the state {} is for {named}", path.display());
+            }
+            doc.arch = args.arch.or(doc.arch);
+            (doc.to_state().with_context(|| format!("invalid state in {}", path.display()))?, None)
+        }
+        None => (
+            State::reset(args.arch.unwrap_or(Arch::Blackhole), &ResetValues::ZEROS),
+            Some("initial state: documented reset, zeros where the documentation leaves it unspecified"),
+        ),
+    };
+    let arch = initial.arch();
+    let program = match parse_program_with_warnings(arch, &text) {
         Ok((program, warnings)) => {
             for w in warnings {
                 errln!("{}:{}: warning: {}", args.program.display(), w.line, w.message);
@@ -45,17 +74,6 @@ pub fn main(args: Args) -> Result<ExitCode> {
             program
         }
         Err(e) => bail!("{}:{}: {}", args.program.display(), e.line.unwrap_or(0), e.kind),
-    };
-    let (initial, reset_note) = match &args.state {
-        Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("cannot read state {}", path.display()))?;
-            (State::from_yaml(&text).with_context(|| format!("invalid state in {}", path.display()))?, None)
-        }
-        None => (
-            State::reset(&ResetValues::ZEROS),
-            Some("initial state: documented reset, zeros where the documentation leaves it unspecified"),
-        ),
     };
 
     let findings = if args.lint { lint::lint(&initial, &program) } else { Vec::new() };
@@ -94,6 +112,7 @@ pub fn main(args: Args) -> Result<ExitCode> {
             .map(|f| serde_json::json!({"line": f.line, "clause": f.clause.id(), "lanes": format!("0x{:08x}", f.lanes)}))
             .collect();
         let doc = serde_json::json!({
+            "arch": arch.to_string(),
             "cycles": m.cycle(),
             "state": StateDoc::from_state(&s),
             "outcomes": notes,
@@ -101,6 +120,7 @@ pub fn main(args: Args) -> Result<ExitCode> {
         });
         outln!("{}", serde_json::to_string_pretty(&doc)?);
     } else {
+        outln!("# arch: {arch}");
         if let Some(note) = reset_note {
             outln!("# {note}");
         }
@@ -112,7 +132,13 @@ pub fn main(args: Args) -> Result<ExitCode> {
                     TraceKind::Discarded => "DISCARDED",
                     TraceKind::Stalled => "stall",
                 };
-                outln!("cycle {:>4}  {:<6} {:<9} {}", e.cycle, format!("{:?}", e.unit), what, e.instr);
+                outln!(
+                    "cycle {:>4}  {:<6} {:<9} {}",
+                    e.cycle,
+                    format!("{:?}", e.unit),
+                    what,
+                    e.instr.display(arch)
+                );
             }
             outln!();
         }
@@ -189,6 +215,7 @@ fn state_table(s: &State, cycles: u64) -> String {
     rest.LaneFlags = None;
     rest.UseLaneFlagsForLaneEnable = None;
     rest.FlagStack = None;
+    rest.arch = None;
     if rest != StateDoc::default() {
         let yaml = serde_yaml::to_string(&rest).unwrap_or_default();
         let _ = writeln!(t, "{}", yaml.trim_end());

@@ -112,3 +112,53 @@ fn run_lint_reports_a_documented_hazard_with_its_line() {
     let o = xtask(&["run", path.to_str().unwrap(), "--lint"]);
     assert_eq!(o.status.code(), Some(0), "stdout:\n{}", stdout(&o));
 }
+
+/// `--arch wormhole`: the saxpy kernel's SFPSTORE reads the SFPMAD result on the next cycle.
+/// Blackhole stalls it (10 cycles, no finding); Wormhole does not stall (9 cycles), and the linter
+/// flags the missing SFPNOP on the SFPSTORE's line (WormholeB0 `SFPMAD.md` "Instruction
+/// scheduling"). The values are the same: 4 * lane + 1 is exact on both FMA models.
+#[test]
+fn run_arch_wormhole_lints_the_missing_sfpnop() {
+    let o = xtask(&["run", saxpy().to_str().unwrap(), "--arch", "wormhole", "--lint", "--json"]);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "the lint finding makes the exit status 1\n{out}\n{}", stderr(&o));
+    let doc: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(doc["arch"], "wormhole");
+    assert_eq!(doc["state"]["arch"], "wormhole");
+    assert_eq!(doc["cycles"], 9);
+    let lint = doc["lint"].as_array().unwrap();
+    assert_eq!(lint.len(), 1, "{lint:?}");
+    assert_eq!(lint[0]["clause"], "wormhole-mad-result-read");
+    let text = std::fs::read_to_string(saxpy()).unwrap();
+    // The SFPSTORE right after the SFPMAD (1-based line numbers).
+    let store_line = text.lines().position(|l| l.trim_start().starts_with("TTI_SFPMAD")).unwrap() + 2;
+    assert_eq!(lint[0]["line"], store_line as u64);
+
+    let bh = xtask(&["run", saxpy().to_str().unwrap(), "--lint", "--json"]);
+    let doc: serde_json::Value = serde_json::from_str(&stdout(&bh)).expect("JSON");
+    assert!(bh.status.success());
+    assert_eq!(doc["arch"], "blackhole");
+    assert_eq!(doc["cycles"], 10);
+}
+
+/// A state document for Wormhole chooses the chip; one that sets a Blackhole-only location is
+/// refused, as is an `--arch` that disagrees with the document.
+#[test]
+fn run_takes_the_chip_from_the_state_document() {
+    let prog = scratch("wh_prog.sfpu", "TTI_SFPSHFT2(0, 3, 4, 4)\n");
+    let state = scratch("wh_state.yaml", "arch: wormhole\nSFPSHFT2_vc0: 0x77\nLReg: {3: 0x5}\n");
+    let o = xtask(&["run", prog.to_str().unwrap(), "--state", state.to_str().unwrap(), "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let doc: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON");
+    // Lane 0 of each group of 8 gets vc0[Lane + 7] = 0x77 (the SHFLSHR1 bug), the others L3[lane - 1].
+    assert_eq!(doc["state"]["LReg"]["4"][0], "0x00000077");
+    assert_eq!(doc["state"]["LReg"]["4"][1], "0x00000005");
+    let bad = scratch("wh_bad.yaml", "arch: wormhole\nAddressing: {DEST_SP_BASE_Base: 4}\n");
+    let o = xtask(&["run", prog.to_str().unwrap(), "--state", bad.to_str().unwrap()]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("only blackhole has this location"), "{}", stderr(&o));
+    let o =
+        xtask(&["run", prog.to_str().unwrap(), "--state", state.to_str().unwrap(), "--arch", "blackhole"]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("is for wormhole"), "{}", stderr(&o));
+}

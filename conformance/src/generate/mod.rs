@@ -57,7 +57,7 @@ pub fn to_vector(file: &str, case: &Case) -> Vector {
         let o = m.issue(&mut s, instr);
         tracker.step(instr, &o);
         outcome.merge(&o);
-        written |= hazard::actual(instr, &sfpu_reference::ops::Ctx::REGULAR).writes;
+        written |= hazard::actual(Arch::Blackhole, instr, &sfpu_reference::ops::Ctx::REGULAR).writes;
     }
     let tail = m.drain(&mut s);
     if let Some(last) = case.program.last() {
@@ -75,7 +75,10 @@ pub fn to_vector(file: &str, case: &Case) -> Vector {
         program: case
             .program
             .iter()
-            .map(|i| Word { word: sfpu_reference::state::Hex(i.encode()), text: i.to_string() })
+            .map(|i| Word {
+                word: sfpu_reference::state::Hex(i.encode_blackhole()),
+                text: i.display(Arch::Blackhole).to_string(),
+            })
             .collect(),
         pre: StateDoc::from_state(&case.pre),
         post: StateDoc::changes(&case.pre, &s, written & 0x1_00FF),
@@ -102,13 +105,21 @@ pub const SPEC_COMMITS: &[&str] = &[
     "093af9146945",
     "0f3f6b70850f",
     "135471044308",
+    "1392d237dca6",
     "18b6c91cd8cf",
     "241b4eafd498",
+    "2f0ad45d5791",
     "4042f5405b56",
     "41d2c717775a",
     "487985445df2",
+    "545c98a36757",
     "585749d1dcc6",
+    "9bb1ac3df6f3",
+    "a052bcc95da5",
+    "a981f40374e1",
+    "b7738d9ac14a",
     "ba533c05f430",
+    "c2e709d3f186",
     "c7cbab632460",
     "e99938d294d4",
     "f7fda211c86e",
@@ -321,7 +332,7 @@ pub fn modes(op: Opcode) -> Vec<(String, String)> {
 /// Builds an instruction of `op` from `fields` (name -> value); unset fields are zero.
 pub fn build(op: Opcode, fields: &[(&str, u32)]) -> Instr {
     let mut word = (op.number() as u32) << 24;
-    for f in op.fields() {
+    for f in op.fields(Arch::Blackhole) {
         if let Some(&(_, v)) = fields.iter().find(|(n, _)| *n == f.name) {
             word |= (v << f.lo) & f.mask();
         }
@@ -386,7 +397,7 @@ impl Variant {
 
 /// A reset state; for the instructions that use the PRNG, every lane's PRNG seeded differently.
 fn base_state(rng: &mut Rng, op: Opcode) -> State {
-    let mut s = State::reset(&ResetValues::ZEROS);
+    let mut s = State::reset(Arch::Blackhole, &ResetValues::ZEROS);
     if matches!(op, Opcode::SFPMOV | Opcode::SFPCAST | Opcode::SFPSTOCHRND) {
         s.PRNG = std::array::from_fn(|_| rng.u32());
     }
@@ -415,7 +426,7 @@ fn operand_roles(instr: &Instr) -> Vec<usize> {
 /// `variant`, dealing the pools to the instruction's operand roles in order.
 fn fill_operands(rng: &mut Rng, s: &mut State, instr: &Instr, variant: Variant) {
     use Opcode::*;
-    let access = hazard::actual(instr, &sfpu_reference::ops::Ctx::REGULAR);
+    let access = hazard::actual(Arch::Blackhole, instr, &sfpu_reference::ops::Ctx::REGULAR);
     let used = access.reads | access.writes;
     let fp_like = matches!(
         instr.opcode(),
@@ -556,14 +567,15 @@ fn sfpconfig_imm16(rng: &mut Rng, variant: Variant) -> u32 {
 
 /// Whether `op` has an immediate of 5 bits or more, which gets the `imm-*` variants.
 fn has_wide_immediate(op: Opcode) -> bool {
-    op != Opcode::SFPCONFIG && op.fields().iter().any(|f| f.name.starts_with("Imm") && f.bits >= 5)
+    op != Opcode::SFPCONFIG
+        && op.fields(Arch::Blackhole).iter().any(|f| f.name.starts_with("Imm") && f.bits >= 5)
 }
 
 /// Random values for the non-mode fields of an instruction of `op` in `variant`: registers,
 /// immediates (see [`immediate`]) and the other fields.
 fn random_fields(rng: &mut Rng, op: Opcode, variant: Variant) -> Vec<(&'static str, u32)> {
     let mut out = Vec::new();
-    for f in op.fields() {
+    for f in op.fields(Arch::Blackhole) {
         let max = (1u32 << f.bits) - 1;
         let v = match f.name {
             "VA" | "VB" | "VC" => {
@@ -608,7 +620,7 @@ pub fn opcode_cases(op: Opcode, rng: &mut Rng) -> Vec<Case> {
 /// The variants a lane instruction's cases use in `mode` (canonical form).
 fn variants_of(op: Opcode, mode: &str) -> Vec<Variant> {
     use Variant::*;
-    let has_vd = op.fields().iter().any(|f| f.name == "VD") && op != Opcode::SFPCONFIG;
+    let has_vd = op.fields(Arch::Blackhole).iter().any(|f| f.name == "VD") && op != Opcode::SFPCONFIG;
     let mut v = match op {
         // 256 mode values: three variants each keeps the file small. ROW_MASK matters because
         // SFPCONFIG ignores it (spec §2.4).

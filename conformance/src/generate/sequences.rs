@@ -2,7 +2,7 @@
 //! with addressing variants) and the multi-instruction sequences of `sequences.yaml`.
 
 use sfpu_reference::isa::{Arch, Instr, Opcode, parse_program};
-use sfpu_reference::ops::load_store::ComputeAddr;
+use sfpu_reference::ops::blackhole::load_store::ComputeAddr;
 use sfpu_reference::state::{AddrModSlot, LANES, LaneConfig, State};
 
 use super::operands::*;
@@ -17,7 +17,7 @@ fn program(text: &str) -> Vec<Instr> {
 }
 
 fn base(rng: &mut Rng) -> State {
-    let mut s = State::reset(&sfpu_reference::ResetValues::ZEROS);
+    let mut s = State::reset(Arch::Blackhole, &sfpu_reference::ResetValues::ZEROS);
     s.PRNG = std::array::from_fn(|_| rng.u32());
     s
 }
@@ -116,7 +116,7 @@ pub fn random_memory_case(op: Opcode, mode: &str, label: &str, rng: &mut Rng) ->
 /// One case of SFPLOAD, SFPSTORE or SFPLOADMACRO.
 fn memory_case(op: Opcode, mode: &str, label: &str, variant: MemVariant, rng: &mut Rng) -> Case {
     let mod0: u32 = mode.trim_start_matches("mod0=").parse().unwrap_or(0);
-    let mut s = State::reset(&sfpu_reference::ResetValues::ZEROS);
+    let mut s = State::reset(Arch::Blackhole, &sfpu_reference::ResetValues::ZEROS);
     let vd = match variant {
         MemVariant::DroppedVd | MemVariant::Vd8Dbl0 => 8 + rng.below(4),
         MemVariant::Vd12Dbl1 | MemVariant::Backdoor => 12 + rng.below(4),
@@ -239,10 +239,10 @@ fn memory_case(op: Opcode, mode: &str, label: &str, variant: MemVariant, rng: &m
 /// sub-unit, with a mix of delays and delay kinds.
 fn configure_macro(rng: &mut Rng, s: &mut State) {
     let templates = [
-        program("TTI_SFPABS(0, 0, 0, 1)")[0].encode(), // Simple: float |x|
-        program("TTI_SFPMAD(0, 10, 9, 0, 0)")[0].encode(), // MAD: x * 1.0 + 0
-        program("TTI_SFP_STOCH_RND(0, 0, 0, 0, 0, 1)")[0].encode(), // Round: to BF16 precision
-        program("TTI_SFPSTORE(0, 0, 0, 0)")[0].encode(), // Store
+        program("TTI_SFPABS(0, 0, 0, 1)")[0].encode_blackhole(), // Simple: float |x|
+        program("TTI_SFPMAD(0, 10, 9, 0, 0)")[0].encode_blackhole(), // MAD: x * 1.0 + 0
+        program("TTI_SFP_STOCH_RND(0, 0, 0, 0, 0, 1)")[0].encode_blackhole(), // Round: to BF16 precision
+        program("TTI_SFPSTORE(0, 0, 0, 0)")[0].encode_blackhole(), // Store
     ];
     let sequences = [
         // Simple: template 0 (SFPABS), delay 0. Store: selector 3, delay 3.
@@ -401,7 +401,7 @@ pub fn cases(rng: &mut Rng) -> Vec<Case> {
             s.Dst.DstBits[r][c] = if (r / 8) % 2 == 0 { hi as u16 } else { x as u16 };
         }
     }
-    let recip = program("TTI_SFPARECIP(0, 0, 0, 0)")[0].encode();
+    let recip = program("TTI_SFPARECIP(0, 0, 0, 0)")[0].encode_blackhole();
     s.LReg[1] = [recip; LANES];
     out.push(case(
         "loadmacro-reciprocal",

@@ -1,7 +1,7 @@
 //! Random instruction streams: up to 64 instructions of every opcode and mode, with predication
 //! blocks and SFPLOADMACRO configurations, from a random but well-formed initial state.
 
-use sfpu_reference::isa::{Arch, Instr, Opcode, decode};
+use sfpu_reference::isa::{Arch, Instr, Opcode, decode, parse_instr};
 use sfpu_reference::state::{FlagStack, FlagStackEntry, LANES, LaneConfig, Misc, State};
 
 use super::operands::*;
@@ -11,7 +11,7 @@ use super::{Case, build, random_case};
 /// predication state and flag stacks, a usable SFPLOADMACRO configuration, Dst rows 0..64, small
 /// RWC values and per-lane PRNG states.
 pub fn random_state(rng: &mut Rng) -> State {
-    let mut s = State::reset(&sfpu_reference::ResetValues::ZEROS);
+    let mut s = State::reset(Arch::Blackhole, &sfpu_reference::ResetValues::ZEROS);
     let pools = [
         FP_SPECIALS,
         INT_SPECIALS,
@@ -55,7 +55,7 @@ pub fn random_state(rng: &mut Rng) -> State {
         })
         .collect();
     // SFPLOADMACRO: templates from random instructions, sequences with random selectors.
-    let templates: [u32; 4] = std::array::from_fn(|_| random_instr(rng, None).encode());
+    let templates: [u32; 4] = std::array::from_fn(|_| random_instr(rng, None).encode_blackhole());
     let sequences: [u32; 4] = std::array::from_fn(|_| rng.u32() & 0x7F7F_7F7F & !0x0101_0101);
     let misc = rng.u32() & 0xFFF;
     for l in 0..LANES {
@@ -83,7 +83,7 @@ pub fn random_instr(rng: &mut Rng, only: Option<&[Opcode]>) -> Instr {
     };
     if rng.below(8) == 0 {
         // A raw word with random fields: decoding masks nothing, so clear the undrawn bits.
-        let word = ((op.number() as u32) << 24) | (rng.u32() & op.drawn_mask() & 0x00FF_FFFF);
+        let word = ((op.number() as u32) << 24) | (rng.u32() & op.drawn_mask(Arch::Blackhole) & 0x00FF_FFFF);
         return decode(Arch::Blackhole, word).unwrap_or(Instr::SFPNOP {});
     }
     random_case(op, rng).program[0]
@@ -93,7 +93,7 @@ pub fn random_instr(rng: &mut Rng, only: Option<&[Opcode]>) -> Instr {
 /// [`random_state`].
 pub fn random_stream(rng: &mut Rng, len: usize, only: Option<&[Opcode]>) -> Case {
     let mut program = Vec::new();
-    let text = |t: &str| -> Instr { t.parse().unwrap_or(Instr::SFPNOP {}) };
+    let text = |t: &str| -> Instr { parse_instr(Arch::Blackhole, t).unwrap_or(Instr::SFPNOP {}) };
     while program.len() < len.clamp(1, 64) {
         match rng.below(10) {
             0 => {

@@ -10,7 +10,7 @@ use sfpu_reference::isa::mods::{
     SFPCAST_MOD1_SM32_TO_FP32_RNS, SFPMAD_MOD1_INDIRECT_VA, SFPMAD_MOD1_NEGATE_VA, SFPMAD_MOD1_NEGATE_VC,
     SFPSTOCHRND_MOD1_FP32_TO_FP16A, SFPSTOCHRND_MOD1_FP32_TO_FP16B,
 };
-use sfpu_reference::isa::{Instr, Opcode, decode};
+use sfpu_reference::isa::{Arch, Instr, Opcode, decode};
 use sfpu_reference::ops::Ctx;
 use sfpu_reference::outcome::{Clause, Kind};
 use sfpu_reference::state::LANES;
@@ -357,7 +357,7 @@ pub fn operand_coverage(corpus: &Corpus) -> Vec<OperandClass> {
     for (file, v) in corpus.vectors() {
         let Some(word) = v.program.first() else { continue };
         let Ok(instr) = decode(file.arch, word.word.0) else { continue };
-        let reads = hazard::actual(&instr, &Ctx::REGULAR).reads;
+        let reads = hazard::actual(Arch::Blackhole, &instr, &Ctx::REGULAR).reads;
         let Ok(pre) = v.pre.to_state() else { continue };
         for reg in 0..8 {
             if (reads >> reg) & 1 != 0 {

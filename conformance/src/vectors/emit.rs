@@ -186,13 +186,12 @@ fn write_entry(
 /// non-SFPU opcode said as such.
 pub fn describe_word(word: u32) -> String {
     match decode(Arch::Blackhole, word) {
-        Ok(instr) => instr.to_string(),
+        Ok(instr) => instr.display(Arch::Blackhole).to_string(),
         Err(DecodeError::UndrawnBits { bits, .. }) => match decode_ignoring_undrawn(Arch::Blackhole, word) {
-            Ok((instr, _)) => format!("{instr} + undrawn bits 0x{bits:08x}"),
+            Ok((instr, _)) => format!("{} + undrawn bits 0x{bits:08x}", instr.display(Arch::Blackhole)),
             Err(_) => "not an instruction".to_string(),
         },
         Err(DecodeError::NotSfpu { opcode, .. }) => format!("opcode 0x{opcode:02x}: not an SFPU instruction"),
-        Err(_) => "not an instruction".to_string(),
     }
 }
 
@@ -318,7 +317,7 @@ fn per_lane(v: &Value) -> Option<[u32; LANES]> {
 /// How many times each lane's PRNG advanced from `pre` to `post` (at most 16; `?` when not
 /// reachable), as one digit per lane, lane 0 first, or one number when every lane agrees.
 fn describe_prng_advance(pre: &[u32; LANES], post: &[u32; LANES]) -> String {
-    let mut s = State::reset(&ResetValues::ZEROS);
+    let mut s = State::reset(Arch::Blackhole, &ResetValues::ZEROS);
     s.PRNG = *pre;
     let mut steps: [Option<u32>; LANES] = [None; LANES];
     for n in 0..=16u32 {

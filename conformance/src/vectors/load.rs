@@ -100,7 +100,7 @@ fn check_vector(file: &VectorFile, v: &Vector) -> Result<(), String> {
                 "{}: program[{i}]: the text `{}` is 0x{:08x}, not the word 0x{:08x}",
                 v.id,
                 w.text,
-                text.encode(),
+                text.encode_blackhole(),
                 w.word.0
             ));
         }

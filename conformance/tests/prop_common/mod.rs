@@ -14,7 +14,7 @@ use proptest::test_runner::{Config, FileFailurePersistence, RngSeed};
 use sfpu_conformance::generate::build;
 use sfpu_conformance::generate::operands::{FP_SPECIALS, INT_SPECIALS, Rng};
 use sfpu_reference::ResetValues;
-use sfpu_reference::isa::{Instr, Opcode};
+use sfpu_reference::isa::{Arch, Instr, Opcode};
 use sfpu_reference::state::{
     AddrModSlot, FlagStack, FlagStackEntry, LANES, LaneConfig, LoadMacroConfig, Misc, State,
 };
@@ -150,7 +150,7 @@ pub fn field_value(name: &'static str, bits: u32) -> BoxedStrategy<u32> {
 
 /// Instructions of `op` with random fields, then `fixed` (field name, value) pairs overriding them.
 pub fn instr_of(op: Opcode, fixed: Vec<(&'static str, u32)>) -> BoxedStrategy<Instr> {
-    let fields = op.fields();
+    let fields = op.fields(Arch::Blackhole);
     let strategies: Vec<BoxedStrategy<u32>> = fields.iter().map(|f| field_value(f.name, f.bits)).collect();
     strategies
         .prop_map(move |values| {
@@ -283,7 +283,12 @@ pub fn load_macro_config() -> impl Strategy<Value = LoadMacroConfig> {
     );
     (templates, proptest::array::uniform4(sequence_word()), 0u32..0x1000).prop_map(
         |((a, b, c, d), seq, misc)| LoadMacroConfig {
-            InstructionTemplate: [a.encode(), b.encode(), c.encode(), d.encode()],
+            InstructionTemplate: [
+                a.encode_blackhole(),
+                b.encode_blackhole(),
+                c.encode_blackhole(),
+                d.encode_blackhole(),
+            ],
             Sequence: seq,
             Misc: Misc::truncating(misc),
         },
@@ -444,7 +449,7 @@ impl StateParts {
 
     /// The architectural state.
     pub fn build(&self) -> State {
-        let mut s = State::reset(&ResetValues::ZEROS);
+        let mut s = State::reset(Arch::Blackhole, &ResetValues::ZEROS);
         for (r, lanes) in self.lregs.iter().enumerate() {
             s.LReg[r] = *lanes;
         }

@@ -177,8 +177,9 @@ pub fn execute_regular(s: &mut FastState, instr: &Instr, out: &mut Outcome) {
         let lanes = !s.lc().dbl;
         if lanes != 0 {
             out.note(Clause::BackdoorLoad, lanes);
-            if has_g12(instr) {
-                let word = instr.encode();
+            if has_g12(instr)
+                && let Ok(word) = instr.encode(sfpu_reference::isa::Arch::Blackhole)
+            {
                 let t = &mut s.lmc.template[(vd - 12) as usize & 3];
                 let m = crate::state::expand(lanes);
                 for l in 0..32 {

@@ -151,7 +151,7 @@ fn regular_unit(op: Opcode) -> u8 {
 
 /// Whether the instruction has a field called `name`.
 fn has_field(op: Opcode, name: &str) -> bool {
-    op.fields().iter().any(|f| f.name == name) || (name == "VB" && op == Opcode::SFPSHFT2)
+    op.fields(Arch::Blackhole).iter().any(|f| f.name == name) || (name == "VB" && op == Opcode::SFPSHFT2)
 }
 
 /// The instruction's `VD` field, if it has one (SFPCONFIG's selector included).

@@ -363,6 +363,7 @@ impl FastState {
             PRNG: self.prng,
             Dst: self.dst.clone(),
             Addressing: self.addressing,
+            Chip: sfpu_reference::state::Chip::Blackhole,
         }
     }
 

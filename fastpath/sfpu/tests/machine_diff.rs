@@ -167,7 +167,7 @@ mod decisions {
     use sfpu_fastpath::{FastMachine, FastState};
     use sfpu_reference::isa::{Arch, parse_instr};
     use sfpu_reference::state::{LANES, LoadMacroConfig, Misc};
-    use sfpu_reference::{Clause, Instr, Machine, Outcome, ResetValues, State, encode};
+    use sfpu_reference::{Clause, Instr, Machine, Outcome, ResetValues, State};
 
     fn instr(text: &str) -> Instr {
         parse_instr(Arch::Blackhole, text).unwrap()
@@ -199,7 +199,7 @@ mod decisions {
     /// The reset state (`ResetValues::ZEROS`: every lane enabled, `DISABLE_BACKDOOR_LOAD` clear)
     /// with the same `LoadMacroConfig` in every lane.
     fn state(templates: [u32; 4], sequences: [u32; 4]) -> State {
-        let mut s = State::reset(&ResetValues::ZEROS);
+        let mut s = State::reset(Arch::Blackhole, &ResetValues::ZEROS);
         let c = LoadMacroConfig {
             InstructionTemplate: templates,
             Sequence: sequences,
@@ -220,8 +220,8 @@ mod decisions {
         let mut outs = Vec::new();
         for (k, i) in prog.iter().enumerate() {
             let (o_ref, o_fast) = (rm.issue(&mut reference, i), fm.issue(&mut fast, i));
-            assert_eq!(o_ref, o_fast, "outcome of step {k} ({i})");
-            assert_eq!(rm.cycle(), fm.cycle(), "cycle after step {k} ({i})");
+            assert_eq!(o_ref, o_fast, "outcome of step {k} ({})", i.display(Arch::Blackhole));
+            assert_eq!(rm.cycle(), fm.cycle(), "cycle after step {k} ({})", i.display(Arch::Blackhole));
             outs.push(o_ref);
         }
         assert_eq!(fast.to_state(), reference, "final state");
@@ -240,14 +240,14 @@ mod decisions {
     fn config_and_backdoor_load_in_one_cycle_write_different_registers() {
         let config = instr("TTI_SFPCONFIG(0x1234, 0, 1)");
         let addi = instr("TTI_SFPADDI(0x3f80, 15, 0)");
-        let st = state([encode(&config), 0, 0, 0], [at(T0, 0), 0, 0, 0]);
+        let st = state([config.encode_blackhole(), 0, 0, 0], [at(T0, 0), 0, 0, 0]);
         let (outs, s, cycle) = both(&st, &[lm(0, 5, 0), addi]);
         assert_eq!(cycle, 2);
         assert_eq!(outs[1].lanes(Clause::LoadmacroRule), 0, "{}", outs[1]);
         assert_eq!(outs[1].lanes(Clause::BackdoorLoad), u32::MAX, "{}", outs[1]);
         for l in 0..LANES {
             assert_eq!(s.LoadMacroConfig[l].Sequence[1], 0x1234, "lane {l}");
-            assert_eq!(s.LoadMacroConfig[l].InstructionTemplate[3], encode(&addi), "lane {l}");
+            assert_eq!(s.LoadMacroConfig[l].InstructionTemplate[3], addi.encode_blackhole(), "lane {l}");
         }
     }
 
@@ -262,8 +262,10 @@ mod decisions {
     fn discarded_regular_instruction_after_scheduled_sfpswap_breaks_no_rule() {
         let swap = instr("TTI_SFPSWAP(0, 3, 0, 1)");
         let iadd = instr("TTI_SFPIADD(1, 6, 6, 5)");
-        let st =
-            state([encode(&swap), 0, 0, 0], [VB | at(T0, 0) | at(SEL_NOP, 0) << 8, at(SEL_NOP, 0), 0, 0]);
+        let st = state(
+            [swap.encode_blackhole(), 0, 0, 0],
+            [VB | at(T0, 0) | at(SEL_NOP, 0) << 8, at(SEL_NOP, 0), 0, 0],
+        );
         let (outs, _, cycle) = both(&st, &[lm(0, 1, 0), lm(1, 2, 4), iadd]);
         assert_eq!(cycle, 3);
         assert_eq!(outs[2].lanes(Clause::LoadmacroCollision), u32::MAX, "{}", outs[2]);
@@ -282,7 +284,7 @@ mod decisions {
     #[test]
     fn conflicting_writes_keep_the_later_sub_units_value() {
         let not = instr("TTI_SFPNOT(0, 0, 0, 0)");
-        let mut st = state([encode(&not), 0, 0, 0], [at(T0, 0), 0, 0, 0]);
+        let mut st = state([not.encode_blackhole(), 0, 0, 0], [at(T0, 0), 0, 0, 0]);
         for (r, v) in [(1, 2.0f32), (2, 3.0), (3, 1.0)] {
             st.LReg[r] = [v.to_bits(); LANES];
         }
@@ -303,8 +305,10 @@ mod decisions {
         let nop = instr("TTI_SFPNOP");
         for mode in 0..=6u32 {
             let shft2 = instr(&format!("TTI_SFPSHFT2(0, 0, 0, {mode})"));
-            let st =
-                state([encode(&iadd), encode(&shft2), 0, 0], [(L16 | at(T1, 0)) << 16, at(SEL_NOP, 0), 0, 0]);
+            let st = state(
+                [iadd.encode_blackhole(), shft2.encode_blackhole(), 0, 0],
+                [(L16 | at(T1, 0)) << 16, at(SEL_NOP, 0), 0, 0],
+            );
             let rule = (2..=4).contains(&mode);
             for third in [instr("TTI_SFPIADD(1, 6, 6, 5)"), instr("TTI_SFPLOADI(6, 2, 0x55)")] {
                 let (outs, _, cycle) = both(&st, &[lm(0, 1, 0), nop, third]);
@@ -313,7 +317,8 @@ mod decisions {
                 assert_eq!(
                     outs[2].lanes(Clause::LoadmacroRule) != 0,
                     rule,
-                    "mode {mode}, {third}: {}",
+                    "mode {mode}, {}: {}",
+                    third.display(Arch::Blackhole),
                     outs[2]
                 );
             }
@@ -337,13 +342,13 @@ mod decisions {
         let shft2 = instr("TTI_SFPSHFT2(4, 0, 0, 6)");
         let iadd = instr("TTI_SFPIADD(1, 6, 6, 5)");
         for (l16, rule) in [(0, true), (L16, false)] {
-            let st = state([0, encode(&shft2), 0, 0], [(l16 | VB | at(T1, 0)) << 16, 0, 0, 0]);
+            let st = state([0, shft2.encode_blackhole(), 0, 0], [(l16 | VB | at(T1, 0)) << 16, 0, 0, 0]);
             let (outs, _, _) = both(&st, &[lm(0, 1, 0), iadd]);
             assert_eq!(outs[1].lanes(Clause::LoadmacroRule) != 0, rule, "{}", outs[1]);
             assert_eq!(outs[1].lanes(Clause::LoadmacroCollision), 0, "{}", outs[1]);
         }
         // The other way round: a scheduled SFPIADD on Simple (not to L16) and a regular SFPSHFT2.
-        let st = state([encode(&iadd), 0, 0, 0], [at(T0, 0), 0, 0, 0]);
+        let st = state([iadd.encode_blackhole(), 0, 0, 0], [at(T0, 0), 0, 0, 0]);
         let (outs, _, _) = both(&st, &[lm(0, 1, 0), instr("TTI_SFPSHFT2(4, 0, 6, 6)")]);
         assert_ne!(outs[1].lanes(Clause::LoadmacroRule), 0, "{}", outs[1]);
     }

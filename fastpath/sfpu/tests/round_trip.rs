@@ -6,6 +6,7 @@ mod common;
 use common::Rng;
 use proptest::prelude::*;
 use sfpu_fastpath::FastState;
+use sfpu_reference::isa::Arch;
 use sfpu_reference::state::{ResetValues, State};
 
 #[test]
@@ -23,7 +24,7 @@ fn random_states_round_trip() {
 #[test]
 fn flag_stacks_of_every_depth_round_trip() {
     // Lane `l` gets depth `l % 9`, with entries drawn from the lane number.
-    let mut s = State::reset(&ResetValues::ZEROS);
+    let mut s = State::reset(Arch::Blackhole, &ResetValues::ZEROS);
     for l in 0..32 {
         let entries: Vec<_> = (0..l % 9)
             .map(|k| sfpu_reference::state::FlagStackEntry {
@@ -48,9 +49,10 @@ fn reset_matches_reference() {
             load_macro_config: 0xFFFF_FFFF,
             prng: 0x8000_0001,
             dst: 0xABCD,
+            sfpshft2_vc0: 0,
         },
     ] {
-        assert_eq!(FastState::reset(&rv).to_state(), State::reset(&rv));
+        assert_eq!(FastState::reset(&rv).to_state(), State::reset(Arch::Blackhole, &rv));
     }
 }
 

@@ -9,6 +9,17 @@
 //!
 //! All three compute `x * y + z` on raw FP32 bit patterns.
 
+use crate::isa::Arch;
+
+/// The chip's FMA model, as its pages' "IEEE754 conformance" sections select:
+/// [`fma_model_bh`] on Blackhole, [`fma_model_wh`] on Wormhole.
+pub fn fma_model(arch: Arch, x: u32, y: u32, z: u32) -> u32 {
+    match arch {
+        Arch::Blackhole => fma_model_bh(x, y, z),
+        Arch::Wormhole => fma_model_wh(x, y, z),
+    }
+}
+
 /// Sign bit of an FP32 pattern.
 pub const SIGN: u32 = 0x8000_0000;
 /// The canonical quiet NaN that the IEEE and Blackhole models return.

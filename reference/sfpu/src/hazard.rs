@@ -1,5 +1,6 @@
 //! Which LRegs an instruction reads and writes, as it really does and as Blackhole's automatic
-//! stall logic believes it does.
+//! stall logic believes it does, and the next-cycle rules Wormhole software must obey because
+//! Wormhole stalls only after SFPSWAP ([`wormhole_rules`]).
 //!
 //! Transcribes the "Instruction scheduling" sections of tt-isa-documentation BlackholeA0
 //! `SFPMAD.md` (the list of cases the stall logic misses), `SFPLUTFP32.md` (`Mod1Mirror`),
@@ -12,8 +13,9 @@
 #![allow(non_snake_case, reason = "names follow the ISA documentation")]
 
 use crate::isa::mods::*;
-use crate::isa::{Instr, Opcode};
+use crate::isa::{Arch, Instr, Opcode};
 use crate::ops::Ctx;
+use crate::outcome::{Clause, Outcome};
 
 /// Every LReg a normal instruction can read or write through indirection (`LReg[0..=16]`).
 pub const ALL_LREGS: u32 = 0x1_FFFF;
@@ -55,13 +57,30 @@ pub fn blocks_next_cycle(instr: &Instr) -> bool {
     }
 }
 
-/// The registers `instr` really reads and writes, with SFPLOADMACRO's overrides from `cx`.
-/// Indirect register selection counts as every register.
-pub fn actual(instr: &Instr, cx: &Ctx) -> Access {
+/// The registers `instr` really reads and writes on `arch`, with SFPLOADMACRO's overrides from
+/// `cx`. Indirect register selection counts as every register. The chips differ in SFPAND and
+/// SFPOR (Wormhole: `VD op= VC`, with `unsigned VB = VD;`) and SFPSHFT (Wormhole reads `VC` only
+/// without `ARG_IMM`).
+pub fn actual(arch: Arch, instr: &Instr, cx: &Ctx) -> Access {
     let vb = |f: usize| bit(cx.vb(f));
     let vc = |f: usize| bit(cx.vc(f));
     let vd = |f: usize| cx.vd(f);
     let implicit_vb = |f: usize| bit(cx.implicit_VB(cx.vd(f)));
+    if arch == Arch::Wormhole {
+        match *instr {
+            Instr::SFPAND { VC, VD, .. } | Instr::SFPOR { VC, VD, .. } => {
+                return Access { reads: vc(VC.idx()) | implicit_vb(VD.idx()), writes: bit(vd(VD.idx())) };
+            }
+            Instr::SFPSHFT { VC, VD, Mod1, .. } => {
+                let imm = Mod1.get() & SFPSHFT_MOD1_ARG_IMM != 0;
+                return Access {
+                    reads: if imm { 0 } else { vc(VC.idx()) } | implicit_vb(VD.idx()),
+                    writes: bit(vd(VD.idx())),
+                };
+            }
+            _ => {}
+        }
+    }
     match *instr {
         Instr::SFPLOAD { VD, Mod0, .. } => load_access(VD.idx(), Mod0.get()),
         Instr::SFPLOADMACRO { VDLo, VDHi, Mod0, .. } => {
@@ -218,7 +237,7 @@ fn load_access(VD: usize, Mod0: u32) -> Access {
 /// defined.
 pub fn stall_view(instr: &Instr) -> Access {
     let cx = Ctx::REGULAR;
-    let real = actual(instr, &cx);
+    let real = actual(Arch::Blackhole, instr, &cx);
     match *instr {
         // The logic ignores USE_VB and thinks VD is read, never VB.
         Instr::SFPAND { VC, VD, .. } | Instr::SFPOR { VC, VD, .. } => {
@@ -284,7 +303,92 @@ pub fn first_cycle_reads(instr: &Instr, cx: &Ctx) -> u32 {
                 bit(cx.vc(VC.idx())) | bit(cx.vd(VD.idx()))
             }
         }
-        _ => actual(instr, cx).reads,
+        _ => actual(Arch::Blackhole, instr, cx).reads,
+    }
+}
+
+/// Whether `instr` is one of the MAD-unit instructions whose result Wormhole software must not read
+/// on the next cycle (WormholeB0 `SFPMAD.md`, `SFPADD.md`, `SFPMUL.md`, `SFPADDI.md`, `SFPMULI.md`,
+/// `SFPLUT.md`, `SFPLUTFP32.md` § "Instruction scheduling").
+pub fn is_wormhole_mad_producer(instr: &Instr) -> bool {
+    use Opcode::*;
+    matches!(instr.opcode(), SFPMAD | SFPADD | SFPMUL | SFPADDI | SFPMULI | SFPLUT | SFPLUTFP32)
+}
+
+/// The instructions WormholeB0 `SFPSHFT2.md` forbids on the cycle after `SUBVEC_SHFLROR1_AND_COPY4`,
+/// `SUBVEC_SHFLROR1` or `SUBVEC_SHFLSHR1`.
+fn in_wormhole_shft2_list(instr: &Instr) -> bool {
+    use Opcode::*;
+    match instr {
+        Instr::SFPSHFT2 { Mod1, .. } => matches!(
+            Mod1.get(),
+            SFPSHFT2_MOD1_COPY4
+                | SFPSHFT2_MOD1_SUBVEC_CHAINED_COPY4
+                | SFPSHFT2_MOD1_SHFT_LREG
+                | SFPSHFT2_MOD1_SHFT_IMM
+        ),
+        _ => matches!(
+            instr.opcode(),
+            SFPABS
+                | SFPAND
+                | SFPCAST
+                | SFPDIVP2
+                | SFPEXEXP
+                | SFPEXMAN
+                | SFPIADD
+                | SFPLZ
+                | SFPMOV
+                | SFPNOT
+                | SFPOR
+                | SFPSETEXP
+                | SFPSETMAN
+                | SFPSETSGN
+                | SFPSHFT
+                | SFPSTOCHRND
+                | SFPXOR
+        ),
+    }
+}
+
+/// The Wormhole scheduling rules between an instruction executed on one cycle (`prev`, as issued
+/// with `prev_cx`) and one executed on the next (`next`), which Wormhole's hardware does not
+/// enforce (it stalls only after SFPSWAP): each rule broken is noted in `out`.
+///
+/// Transcribes the "Instruction scheduling" sections of WormholeB0 `SFPMAD.md`
+/// (@ `241b4eafd49839467d0d83b30feb12bc7f4b2d80`) and its siblings (no read of a location a
+/// MAD-unit instruction writes), and of `SFPSHFT2.md`
+/// (@ `a052bcc95da50343edb5ff0baff874e229266dc0`: after `SUBVEC_SHFLROR1_AND_COPY4` no read of
+/// `LReg[0..3]` and no write of `LReg[1..3]`; after `SUBVEC_SHFLROR1` / `SUBVEC_SHFLSHR1` with
+/// `VD < 8` no read of `LReg[VD]`; after any of the three none of the listed instructions). The
+/// pages say what software must ensure, not what happens otherwise, so a broken rule leaves the
+/// dependent results unspecified; the model still writes results at the end of their first cycle.
+pub fn wormhole_rules(prev: &Instr, prev_cx: &Ctx, next: &Instr, next_cx: &Ctx, out: &mut Outcome) {
+    let wh = Arch::Wormhole;
+    let next_access = actual(wh, next, next_cx);
+    if is_wormhole_mad_producer(prev) && actual(wh, prev, prev_cx).writes & next_access.reads != 0 {
+        out.note_all(Clause::WormholeMadResultRead);
+    }
+    if let Instr::SFPSHFT2 { VD, Mod1, .. } = *prev {
+        let vd = prev_cx.vd(VD.idx());
+        match Mod1.get() {
+            SFPSHFT2_MOD1_SUBVEC_SHFLROR1_AND_COPY4 => {
+                if next_access.reads & range(0, 3) != 0 {
+                    out.note_all(Clause::WormholeShflror1Copy4Read);
+                }
+                if next_access.writes & range(1, 3) != 0 {
+                    out.note_all(Clause::WormholeShflror1Copy4Write);
+                }
+            }
+            SFPSHFT2_MOD1_SUBVEC_SHFLROR1 | SFPSHFT2_MOD1_SUBVEC_SHFLSHR1
+                if vd < 8 && next_access.reads & bit(vd) != 0 =>
+            {
+                out.note_all(Clause::WormholeShflVdRead);
+            }
+            _ => {}
+        }
+        if matches!(Mod1.get(), 2..=4) && in_wormhole_shft2_list(next) {
+            out.note_all(Clause::WormholeShft2NextInstruction);
+        }
     }
 }
 
@@ -293,23 +397,23 @@ mod tests {
     use super::*;
 
     fn i(s: &str) -> Instr {
-        s.parse().unwrap()
+        crate::isa::parse_instr(Arch::Blackhole, s).unwrap()
     }
 
     #[test]
     fn documented_stall_logic_blind_spots() {
         // SFPIADD reads VD (VB = VD) but the logic does not see it.
         let iadd = i("TTI_SFPIADD(0, 1, 2, 0)");
-        assert_eq!(actual(&iadd, &Ctx::REGULAR).reads, (1 << 1) | (1 << 2));
+        assert_eq!(actual(Arch::Blackhole, &iadd, &Ctx::REGULAR).reads, (1 << 1) | (1 << 2));
         assert_eq!(stall_view(&iadd).reads, 1 << 1);
         // SFPAND with USE_VB reads VB=3 but the logic thinks VD=2.
         let and = i("TTI_SFPAND(3, 1, 2, 1)");
-        assert_eq!(actual(&and, &Ctx::REGULAR).reads, (1 << 3) | (1 << 1));
+        assert_eq!(actual(Arch::Blackhole, &and, &Ctx::REGULAR).reads, (1 << 3) | (1 << 1));
         assert_eq!(stall_view(&and).reads, (1 << 1) | (1 << 2));
         // SFPSHFT2 SHFT_LREG reads VB=4 (and VC=1), the logic thinks VD=5 (and VC=1): only the
         // VB read is mistaken (the earlier decision on modes 5/6; this assertion predated it).
         let sh = i("TTI_SFPSHFT2(4, 1, 5, 5)");
         assert_eq!(stall_view(&sh).reads, (1 << 5) | (1 << 1));
-        assert_eq!(actual(&sh, &Ctx::REGULAR).reads, (1 << 4) | (1 << 1));
+        assert_eq!(actual(Arch::Blackhole, &sh, &Ctx::REGULAR).reads, (1 << 4) | (1 << 1));
     }
 }

@@ -1,4 +1,4 @@
-//! A literal reference model of the Tenstorrent Blackhole A0 Vector Unit (SFPU).
+//! A literal reference model of the Tenstorrent Blackhole A0 and Wormhole B0 Vector Units (SFPU).
 //!
 //! Every instruction is a function that reads like the "Functional model" pseudocode of its
 //! page in [tt-isa-documentation](https://github.com/tenstorrent/tt-isa-documentation) and names
@@ -7,21 +7,32 @@
 //!
 //! The project's specification notes, `blackhole-sfpu.md`, restate the pages, record where the
 //! seed documents were wrong, and list every undefined or unspecified case; section numbers
-//! (`spec §3.1`) refer to them. Where the pages and the notes disagree, the pages win, and the code
+//! (`spec §3.1`) refer to them. `wormhole-vs-blackhole.md` lists every Wormhole difference
+//! (`WH §3.5`). Where the pages and the notes disagree, the pages win, and the code
 //! says so where it makes the choice (`// DEPARTURE:`).
 //!
 //! Pinned revisions: the instruction pages are cited with the commit each was read at; the FMA
 //! models come from `Miscellaneous/FMA/fma.c` @ `06c5af5b8b68c9e59e698ab76b59181b7dd47222`.
 //!
+//! Both chips share one [`Instr`] type and one [`State`] type; the chip is explicit wherever a
+//! word, a text or a state is produced or read ([`decode`]`(arch, ..)`, [`encode`]`(arch, ..)`,
+//! [`State::reset`]`(arch, ..)`, the state document's `arch`), and everything after that follows
+//! the state's chip ([`State::arch`]).
+//!
 //! Module map:
-//! * [`isa`]: the 42 instructions as types, encoding and decoding, the mode constants, and the
-//!   tt-llk macro text form (`TTI_SFPMAD(0, 1, 2, 3, 0)`).
-//! * [`state`]: the architectural state and its lossless YAML/JSON form.
+//! * [`isa`]: the instructions (42 on Blackhole, 38 on Wormhole) as types, each chip's encoding
+//!   and decoding, the mode constants, and each chip's tt-llk macro text form
+//!   (`TTI_SFPMAD(0, 1, 2, 3, 0)`).
+//! * [`state`]: the architectural state of either chip and its lossless YAML/JSON form.
 //! * [`fp`]: the IEEE, Blackhole and Wormhole FMA models.
-//! * [`ops`]: one module per instruction family, one function per instruction.
-//! * [`exec`]: [`step`], one instruction, and the dispatch to `ops`.
-//! * [`machine`]: the cycle-level [`Machine`], SFPLOADMACRO scheduling and the auto-stall logic.
-//! * [`hazard`]: read/write sets and the stall logic's view of them; [`lint`] checks programs.
+//! * [`ops`]: one function per instruction page: `ops::shared` (pages both chips share),
+//!   `ops::blackhole` and `ops::wormhole` (each chip's own pages, side by side).
+//! * [`exec`]: [`step`], one instruction, and the per-chip dispatch to `ops` (`exec::blackhole`,
+//!   `exec::wormhole`: one arm per opcode).
+//! * [`machine`]: the cycle-level [`Machine`], SFPLOADMACRO scheduling, Blackhole's auto-stall
+//!   logic and Wormhole's one stall (after SFPSWAP).
+//! * [`hazard`]: read/write sets, the stall logic's view of them, and Wormhole's software-managed
+//!   next-cycle rules; [`lint`] checks programs.
 //! * [`outcome`]: what the specification promises about an effect ([`Outcome`], [`Clause`]).
 
 #![forbid(unsafe_code)]
@@ -45,7 +56,7 @@ pub mod outcome;
 pub mod state;
 
 pub use exec::step;
-pub use isa::{Arch, DecodeError, Instr, Opcode, decode, encode};
+pub use isa::{Arch, DecodeError, EncodeError, Instr, Opcode, decode, encode};
 pub use machine::Machine;
 pub use outcome::{Clause, Kind, Outcome};
 pub use state::{ResetValues, State};

@@ -1,4 +1,5 @@
-//! Checks a program against the scheduling rules software must obey (spec §4.12 and the
+//! Checks a program against the scheduling rules software must obey on the state's chip (spec
+//! §4.12, Wormhole's missing-SFPNOP rules of `wormhole-vs-blackhole.md` §3.5, and the
 //! SFPLOADMACRO rules of §4.9, including the idle cycle `SFPSHFT2.md` asks for after a scheduled
 //! SFPSHFT2 in modes 2..4, and the Simple/Round `VD == 16` pairing of a scheduled instruction with
 //! a regular one), naming each violated rule with its line.
@@ -33,6 +34,11 @@ pub fn is_scheduling_rule(clause: Clause) -> bool {
             | Clause::SfpconfigDblChange
             | Clause::LoadmacroSelector1
             | Clause::LoadmacroStoreSlotNotStore
+            | Clause::WormholeMadResultRead
+            | Clause::WormholeShflror1Copy4Read
+            | Clause::WormholeShflror1Copy4Write
+            | Clause::WormholeShflVdRead
+            | Clause::WormholeShft2NextInstruction
     )
 }
 

@@ -4,7 +4,10 @@
 //! unspecified.
 //!
 //! Transcribes tt-isa-documentation BlackholeA0 `SFPLOADMACRO.md`
-//! (@ `f7fda211c86e1977ff430076cf52b96a7aba8cca`) § "Functional model" and its timing paragraphs,
+//! (@ `f7fda211c86e1977ff430076cf52b96a7aba8cca`) and WormholeB0 `SFPLOADMACRO.md`
+//! (@ `a981f40374e1e0a2833d88824f69c4e0487263cc`; the same functional model with Wormhole's
+//! `SFPLOAD`, two `AddrMod` bits and no SFPARECIP/SFPGT/SFPLE/SFPMUL24 to schedule)
+//! § "Functional model" and their timing paragraphs,
 //! and the "Instruction scheduling" sections cited in [`hazard`](crate::hazard), including the
 //! cautions of `SFPSWAP.md` (@ `585749d1dcc6bcc56f1d6ff2dd6b72682d57fcd1`) and `SFPSHFT2.md`
 //! (@ `135471044308278122aec9664bd5f0935429205f`) on those instructions inside SFPLOADMACRO
@@ -28,16 +31,22 @@
 //!    this cycle start counting next cycle, so delay `d` executes `d + 1` cycles later.
 //!
 //! Two-cycle results are written at the end of their first cycle (choice); reading them the next
-//! cycle is exactly what the stall logic prevents for regular instructions, and where it does not
-//! (its documented blind spots, and anything scheduled by SFPLOADMACRO) the read is reported as a
-//! hazard, whose result the documentation leaves unspecified.
+//! cycle is exactly what Blackhole's stall logic prevents for regular instructions, and where it
+//! does not (its documented blind spots, and anything scheduled by SFPLOADMACRO) the read is
+//! reported as a hazard, whose result the documentation leaves unspecified.
+//!
+//! Wormhole stalls only after SFPSWAP. Every other next-cycle rule of its pages is software's,
+//! and the machine checks them between everything executed on consecutive cycles
+//! ([`hazard::wormhole_rules`]): a broken rule is reported with its own clause
+//! (`wormhole-mad-result-read`, ...), and since the pages do not say what the hardware then does,
+//! the values are the model's (results written at the end of their first cycle) and unspecified.
 
 #![allow(non_snake_case, reason = "names follow the ISA documentation")]
 
 use crate::exec::execute;
 use crate::hazard;
 use crate::isa::{Arch, Instr, Opcode, SubUnit, U, decode_ignoring_undrawn};
-use crate::ops::{Ctx, ScheduledStore, load_store};
+use crate::ops::{Ctx, ScheduledStore, blackhole, wormhole};
 use crate::outcome::{Clause, Outcome};
 use crate::state::{LANES, State};
 
@@ -53,10 +62,14 @@ pub enum DelayKind {
 /// The four sub-units SFPLOADMACRO schedules onto, in the order of the Sequence bytes.
 pub const MACRO_UNITS: [SubUnit; 4] = [SubUnit::Simple, SubUnit::MAD, SubUnit::Round, SubUnit::Store];
 
-/// Whether `unit` can execute `op` when scheduled by SFPLOADMACRO (the table at the top of
-/// `SFPLOADMACRO.md`).
-pub fn can_execute(unit: SubUnit, op: Opcode) -> bool {
+/// Whether `unit` can execute `op` when scheduled by SFPLOADMACRO on `arch` (the table at the top
+/// of each chip's `SFPLOADMACRO.md`: Wormhole's lacks SFPARECIP, SFPGT and SFPLE on the simple
+/// sub-unit and SFPMUL24 on the MAD sub-unit, which Wormhole does not have).
+pub fn can_execute(arch: Arch, unit: SubUnit, op: Opcode) -> bool {
     use Opcode::*;
+    if !arch.has(op) {
+        return false;
+    }
     match unit {
         SubUnit::Simple => matches!(
             op,
@@ -166,6 +179,9 @@ pub struct Machine {
     /// A scheduled SFPSHFT2 in mode 2, 3 or 4 executed in the previous cycle (its next cycle
     /// must be idle).
     shft2_last_cycle: bool,
+    /// Wormhole: what executed in the previous cycle, for the next-cycle rules
+    /// ([`hazard::wormhole_rules`]).
+    last_cycle: Vec<(Instr, Ctx)>,
     trace: Option<Vec<TraceEvent>>,
 }
 
@@ -211,10 +227,13 @@ impl Machine {
     }
 
     /// The thread issues `instr`: after any stall cycles the hardware inserts, it executes in its
-    /// sub-unit alongside whatever SFPLOADMACRO scheduled for that cycle.
+    /// sub-unit alongside whatever SFPLOADMACRO scheduled for that cycle. The chip is `s`'s.
     pub fn issue(&mut self, s: &mut State, instr: &Instr) -> Outcome {
         let mut out = Outcome::defined();
-        let stalls = self.stall_cycles(instr, &mut out);
+        let stalls = match s.arch() {
+            Arch::Blackhole => self.stall_cycles(instr, &mut out),
+            Arch::Wormhole => self.stall_cycles_wormhole(instr, &mut out),
+        };
         for _ in 0..stalls {
             out.merge(&self.tick(s, None));
             self.record(instr.opcode().sub_unit(), *instr, TraceKind::Stalled);
@@ -262,11 +281,27 @@ impl Machine {
             if seen != 0 {
                 return 1;
             }
-            let real = hazard::actual(&prev.instr, &Ctx::REGULAR).writes
+            let real = hazard::actual(Arch::Blackhole, &prev.instr, &Ctx::REGULAR).writes
                 & hazard::first_cycle_reads(instr, &Ctx::REGULAR);
             if real != 0 {
                 out.note_all(Clause::Hazard);
             }
+        }
+        0
+    }
+
+    /// Wormhole's stall logic: the one automatic stall is after SFPSWAP, where the next cycle
+    /// accepts only SFPNOP (WormholeB0 `SFPSWAP.md` @ `585749d1dcc6bcc56f1d6ff2dd6b72682d57fcd1`
+    /// § "Instruction scheduling"); every other rule is software's ([`hazard::wormhole_rules`],
+    /// checked when the instructions execute).
+    fn stall_cycles_wormhole(&self, instr: &Instr, out: &mut Outcome) -> u32 {
+        let Some(prev) = self.previous.filter(|p| p.cycle == self.cycle) else { return 0 };
+        if prev.dbl_changed && vd_field(instr).is_some_and(|vd| vd >= 12) {
+            // SFPCONFIG.md: the next instruction may see either value of DISABLE_BACKDOOR_LOAD.
+            out.note_all(Clause::SfpconfigDblChange);
+        }
+        if matches!(prev.instr, Instr::SFPSWAP { .. }) && !matches!(instr, Instr::SFPNOP {}) {
+            return 1;
         }
         0
     }
@@ -300,12 +335,27 @@ impl Machine {
         // fixes one answer so that both models agree on it. Stable: scheduled instructions of
         // one sub-unit keep the order they were scheduled in.
         items.sort_by_key(|it| it.unit);
-        self.check_cycle_rules(&due, regular, &mut out);
+        let arch = s.arch();
+        self.check_cycle_rules(arch, &due, regular, &mut out);
 
-        // Hazards: two-cycle results of the previous cycle that no stall protected.
-        for item in &items {
-            if hazard::first_cycle_reads(&item.instr, &item.cx) & self.unprotected_writes != 0 {
-                out.note_all(Clause::Hazard);
+        match arch {
+            // Hazards: two-cycle results of the previous cycle that no stall protected.
+            Arch::Blackhole => {
+                for item in &items {
+                    if hazard::first_cycle_reads(&item.instr, &item.cx) & self.unprotected_writes != 0 {
+                        out.note_all(Clause::Hazard);
+                    }
+                }
+            }
+            // Wormhole: software's next-cycle rules, between everything that executed in the
+            // previous cycle and everything that executes in this one.
+            Arch::Wormhole => {
+                for (prev, prev_cx) in &self.last_cycle {
+                    for item in &items {
+                        hazard::wormhole_rules(prev, prev_cx, &item.instr, &item.cx, &mut out);
+                    }
+                }
+                self.last_cycle = items.iter().map(|it| (it.instr, it.cx)).collect();
             }
         }
 
@@ -327,7 +377,7 @@ impl Machine {
         }
         for item in &items {
             if hazard::is_two_cycle_producer(&item.instr) && !item.regular {
-                unprotected |= hazard::actual(&item.instr, &item.cx).writes;
+                unprotected |= hazard::actual(Arch::Blackhole, &item.instr, &item.cx).writes;
             }
             self.record(
                 item.unit,
@@ -340,7 +390,7 @@ impl Machine {
         if let Some(Item { instr, .. }) = items.iter().find(|it| it.regular)
             && hazard::is_two_cycle_producer(instr)
         {
-            unprotected |= hazard::actual(instr, &Ctx::REGULAR).writes;
+            unprotected |= hazard::actual(Arch::Blackhole, instr, &Ctx::REGULAR).writes;
         }
         self.unprotected_writes = unprotected;
         self.swap_last_cycle =
@@ -392,9 +442,11 @@ impl Machine {
         }
     }
 
-    /// The constraints of `SFPLOADMACRO.md` on what executes together (spec §4.9 step 5), and the
-    /// caution of `SFPSHFT2.md` on SFPSHFT2 inside SFPLOADMACRO sequences.
-    fn check_cycle_rules(&self, due: &[Scheduled], regular: Option<&Instr>, out: &mut Outcome) {
+    /// The constraints of `SFPLOADMACRO.md` on what executes together (spec §4.9 step 5; the same
+    /// on both chips), and the caution of Blackhole's `SFPSHFT2.md` on SFPSHFT2 inside
+    /// SFPLOADMACRO sequences (Wormhole's page has no such paragraph: its next-cycle rules apply to
+    /// scheduled instructions like any other, [`hazard::wormhole_rules`]).
+    fn check_cycle_rules(&self, arch: Arch, due: &[Scheduled], regular: Option<&Instr>, out: &mut Outcome) {
         let on = |unit: SubUnit| due.iter().find(|p| p.unit == unit);
         // The regular instruction executes unless a scheduled one arrives at its sub-unit
         // (`SFPLOADMACRO.md`: "the regular instruction is silently discarded").
@@ -446,7 +498,8 @@ impl Machine {
         // #2), what counts is what executes: a scheduled SFPNOP keeps its sub-unit idle even if it
         // discards a regular instruction (the collision is reported on its own). Broken, the rule
         // is reported as `LoadmacroRule`, the clause of the SFPSWAP rule.
-        if self.shft2_last_cycle
+        if arch == Arch::Blackhole
+            && self.shft2_last_cycle
             && [SubUnit::Load, SubUnit::Simple, SubUnit::MAD, SubUnit::Round, SubUnit::Store]
                 .into_iter()
                 .any(busy)
@@ -474,8 +527,12 @@ impl Machine {
         let MacroIndex = MacroIndex.idx();
         let config_state = base.unwrap_or(s).LoadMacroConfig;
 
-        // The SFPLOAD part.
-        let Addr = load_store::SFPLOAD(s, VD, Mod0, AddrMod.get(), Imm10, &mut out);
+        // The SFPLOAD part, as per the chip's SFPLOAD.
+        let arch = s.arch();
+        let Addr = match arch {
+            Arch::Blackhole => blackhole::load_store::SFPLOAD(s, VD, Mod0, AddrMod.get(), Imm10, &mut out),
+            Arch::Wormhole => wormhole::load_store::SFPLOAD(s, VD, Mod0, AddrMod.get(), Imm10, &mut out),
+        };
 
         // LoadMacroConfig may differ between lanes; this model schedules one instruction per
         // sub-unit for all lanes from lane 0's configuration, and reports any difference in what
@@ -512,7 +569,7 @@ impl Machine {
                 3 => Instr::SFPSTORE { VD: U::ZERO, Mod0: U::ZERO, AddrMod: U::ZERO, Imm10: U::ZERO },
                 sel => {
                     let word = lane0.InstructionTemplate[(sel - 4) as usize];
-                    match decode_ignoring_undrawn(Arch::Blackhole, word) {
+                    match decode_ignoring_undrawn(arch, word) {
                         Ok((insn, undrawn)) => {
                             if undrawn != 0 {
                                 out.note_all(Clause::UndrawnBits);
@@ -524,8 +581,8 @@ impl Machine {
                     }
                 }
             };
-            if !can_execute(SubUnit, Insn.opcode()) {
-                if !can_execute(SubUnit, Opcode::SFPNOP) {
+            if !can_execute(arch, SubUnit, Insn.opcode()) {
+                if !can_execute(arch, SubUnit, Opcode::SFPNOP) {
                     // The store sub-unit should not be fed SFPNOP.
                     out.note_all(Clause::LoadmacroStoreSlotNotStore); // UndefinedBehavior();
                     schedule.push((SubUnit, Delay, None));
@@ -535,9 +592,10 @@ impl Machine {
             }
 
             // Override instruction fields with values from the SFPLOADMACRO instruction.
-            let fields = Insn.opcode().fields();
+            // "Insn.VC is None": the chip's encoding of the opcode has no such field.
+            let fields = Insn.opcode().fields(arch);
             let has = |name: &str| fields.iter().any(|f| f.name == name);
-            let template_vd = field(&Insn, "VD").unwrap_or(0) as usize;
+            let template_vd = Insn.field("VD").unwrap_or(0) as usize;
             let mut cx = Ctx { scheduled: true, ..Ctx::REGULAR };
             if i != 3 {
                 let has_vb = has("VB") || Insn.opcode() == Opcode::SFPSHFT2;
@@ -583,16 +641,11 @@ impl Machine {
     }
 }
 
-/// The value of the field called `name`, if the instruction has one.
-fn field(instr: &Instr, name: &str) -> Option<u32> {
-    instr.field_values().into_iter().find(|(n, _)| *n == name).map(|(_, v)| v)
-}
-
 /// The instruction's VD field, if it names an LReg.
 fn vd_field(instr: &Instr) -> Option<usize> {
     match instr.opcode() {
         Opcode::SFPCONFIG | Opcode::SFPLOADMACRO | Opcode::SFPNOP => None,
-        _ => field(instr, "VD").map(|v| v as usize),
+        _ => instr.field("VD").map(|v| v as usize),
     }
 }
 

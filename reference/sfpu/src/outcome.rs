@@ -42,7 +42,8 @@ macro_rules! clauses {
         /// A clause of the specification under which an effect is not (fully) defined.
         ///
         /// Each clause has a stable kebab-case [`id`](Clause::id) used in golden vectors and
-        /// reports, the section of `blackhole-sfpu.md` that states it, and its [`Kind`].
+        /// reports, the section that states it (`§6.x` of `blackhole-sfpu.md`, or `WH §x` of
+        /// `wormhole-vs-blackhole.md`), and its [`Kind`].
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum Clause {
             $( $(#[doc = $doc])* $name, )*
@@ -114,12 +115,14 @@ clauses! {
     /// SFPSWAP Mod1 10..15 (current silicon: as 9).
     SfpswapReservedMod1 = (NonContractual, "sfpswap-reserved-mod1", "§6.2 item 8",
         "SFPSWAP Mod1 10..15 behave like 9 on current silicon"),
-    /// SFPCAST Mod1 > 3 (current silicon: Mod1 & 3).
+    /// SFPCAST reserved Mod1 values: Blackhole Mod1 > 3 (current silicon: Mod1 & 3), Wormhole
+    /// Mod1 > 1 (current silicon: Mod1 & 1; WormholeB0 `SFPCAST.md`).
     SfpcastReservedMod1 = (NonContractual, "sfpcast-reserved-mod1", "§6.2 item 9",
-        "SFPCAST Mod1 > 3 behave like Mod1 & 3 on current silicon"),
-    /// SFPSHFT Mod1 4, 6 or > 7.
+        "SFPCAST reserved Mod1 values behave like Mod1 & 3 (Blackhole, Mod1 > 3) or Mod1 & 1 (Wormhole, Mod1 > 1) on current silicon"),
+    /// SFPSHFT reserved Mod1 values: Blackhole 4, 6 or > 7; Wormhole > 1 (WormholeB0
+    /// `SFPSHFT.md`: current silicon uses Mod1 & 1).
     SfpshftReservedMod1 = (NonContractual, "sfpshft-reserved-mod1", "§6.2 item 10",
-        "SFPSHFT reserved Mod1 values (4, 6, > 7) on current silicon"),
+        "SFPSHFT reserved Mod1 values (Blackhole 4, 6, > 7; Wormhole > 1) on current silicon"),
     /// SFPMOV with Mod1 bit 2 set (current silicon: ignored).
     SfpmovReservedMod1 = (NonContractual, "sfpmov-reserved-mod1", "§6.2 item 11",
         "SFPMOV Mod1 bit 2 is ignored on current silicon"),
@@ -181,10 +184,61 @@ clauses! {
     /// SFPCONFIG writing the LReg[12] immediate constant.
     SfpconfigVd12Constant = (Unspecified, "sfpconfig-vd12-constant", "§6.3 item 26",
         "SFPCONFIG VD=12 immediate constant: upstream revisions disagree (0x37800000 @ 47385dd, 0x3B000000 @ f916ebc3)"),
+
+    // Wormhole B0 (wormhole-vs-blackhole.md; sections cited as "WH §").
+    /// An instruction executed on a chip that does not have it (an `Instr` built in Rust, since
+    /// no word of the chip decodes to it), such as SFPGT or an SFPAND with `Mod1 != 0` on
+    /// Wormhole. Nothing is executed.
+    NotOnChip = (Undefined, "not-on-chip", "WH §3.1",
+        "an instruction (opcode or field value) the chip's encoding cannot express was executed"),
+    /// Wormhole MAD-family Mod1 bits the Wormhole pages do not name (SFPMAD/SFPADD/SFPMUL bits 0
+    /// and 1, SFPADDI/SFPMULI bits 0..2): the functional model ignores them, the pages promise
+    /// nothing (Blackhole gives bits 0 and 1 meanings).
+    WormholeMadUnnamedMod1 = (Unspecified, "wormhole-mad-unnamed-mod1", "WH §4",
+        "Wormhole SFPMAD-family Mod1 bits the Wormhole pages do not name (ignored by the functional model)"),
+    /// Wormhole SFPSHFT2 SUBVEC_SHFLSHR1: lane 0 of each group of 8 gets `vc0[Lane + 7]` from the
+    /// last SHFLROR1[_AND_COPY4] with VD < 12 instead of 0 (`NonContractualBehavior`).
+    Sfpshft2Shflshr1StaleLane = (NonContractual, "sfpshft2-shflshr1-stale-lane", "WH §3.2",
+        "Wormhole SFPSHFT2 SUBVEC_SHFLSHR1 gives lane 0 of each group of 8 a stale value (the last SHFLROR1's VC) instead of 0"),
+    /// Wormhole SFPSHFT2 Mod1 7..15: the newest WormholeB0 page's `default: UndefinedBehavior();`.
+    Sfpshft2UndefinedMod1 = (Undefined, "sfpshft2-undefined-mod1", "WH §3.2",
+        "Wormhole SFPSHFT2 Mod1 7..15 are UndefinedBehavior"),
+    /// Wormhole: an instruction reading, on the next cycle, a location a MAD-unit instruction
+    /// (SFPMAD, SFPADD, SFPMUL, SFPADDI, SFPMULI, SFPLUT, SFPLUTFP32) writes; Wormhole does not
+    /// stall, software must insert SFPNOP.
+    WormholeMadResultRead = (Unspecified, "wormhole-mad-result-read", "WH §3.5",
+        "Wormhole: a MAD-unit result read on the next cycle (no automatic stall; software must insert SFPNOP)"),
+    /// Wormhole SFPSHFT2 SUBVEC_SHFLROR1_AND_COPY4 followed by an instruction reading LReg[0..3].
+    WormholeShflror1Copy4Read = (Unspecified, "wormhole-shflror1-copy4-read", "WH §3.5",
+        "Wormhole: LReg[0..3] read on the cycle after SFPSHFT2 SUBVEC_SHFLROR1_AND_COPY4"),
+    /// Wormhole SFPSHFT2 SUBVEC_SHFLROR1_AND_COPY4 followed by an instruction writing LReg[1..3].
+    WormholeShflror1Copy4Write = (Unspecified, "wormhole-shflror1-copy4-write", "WH §3.5",
+        "Wormhole: LReg[1..3] written on the cycle after SFPSHFT2 SUBVEC_SHFLROR1_AND_COPY4"),
+    /// Wormhole SFPSHFT2 SUBVEC_SHFLROR1 or SUBVEC_SHFLSHR1 with VD < 8 followed by an
+    /// instruction reading LReg[VD].
+    WormholeShflVdRead = (Unspecified, "wormhole-shfl-vd-read", "WH §3.5",
+        "Wormhole: LReg[VD] read on the cycle after SFPSHFT2 SUBVEC_SHFLROR1 / SUBVEC_SHFLSHR1"),
+    /// Wormhole SFPSHFT2 modes 2..4 followed by one of the simple or round instructions the page
+    /// lists.
+    WormholeShft2NextInstruction = (Unspecified, "wormhole-shft2-next-instruction", "WH §3.5",
+        "Wormhole: a listed simple/round instruction on the cycle after SFPSHFT2 modes 2..4"),
 }
 
 /// The number of [`Clause`]s.
 const CLAUSES: usize = Clause::ALL.len();
+const _: () = assert!(CLAUSES <= 64, "Outcome keeps one bit per clause in a u64");
+
+/// How many clauses an [`Outcome`] holds without allocating.
+const INLINE: usize = 12;
+
+/// The lane masks of the noted clauses.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum Lanes {
+    /// The masks of the noted clauses in clause order (at most [`INLINE`]), then zeros.
+    Inline([u32; INLINE]),
+    /// More clauses than fit inline: one mask per clause, indexed by clause.
+    Spilled(Box<[u32; CLAUSES]>),
+}
 
 /// The specification's verdict on one executed instruction (or program).
 ///
@@ -192,19 +246,25 @@ const CLAUSES: usize = Clause::ALL.len();
 /// with bit `i` for lane `i` ([`ALL_LANES`] when the clause is not per lane). Notes are kept
 /// sorted by clause, so two outcomes with the same notes compare equal.
 ///
-/// Representation: a fixed array of lane masks indexed by clause; a clause is noted exactly when
-/// its mask is non-zero. Nothing is allocated, recording a note is one OR, and the whole value is
-/// small enough (under 128 bytes) to be copied with a few vector moves rather than a `memcpy`
-/// call, which matters because the models return one per instruction.
+/// Representation: one bit per clause says which are noted, and their lane masks are kept in
+/// clause order in a small inline array, spilling to one mask per clause on the heap only when an
+/// outcome notes more than twelve clauses (a whole program's merged outcome, rarely). So the
+/// common empty outcome is a zero word and a few zero masks, nothing is allocated for it or for a
+/// typical note, recording a note is a few instructions, and the value stays small (64 bytes)
+/// however many clauses the specification grows. The form is canonical (inline exactly when at
+/// most twelve clauses are noted, unused slots zero), so the derived equality and hash compare
+/// notes.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Outcome {
-    /// The lanes of each clause, indexed by declaration order (0 when not noted).
-    lanes: [u32; CLAUSES],
+    /// Bit `c`: clause `c` (in declaration order) is noted.
+    noted: u64,
+    /// Their lane masks.
+    lanes: Lanes,
 }
 
 impl Default for Outcome {
     fn default() -> Outcome {
-        Outcome { lanes: [0; CLAUSES] }
+        Outcome { noted: 0, lanes: Lanes::Inline([0; INLINE]) }
     }
 }
 
@@ -218,16 +278,47 @@ impl Outcome {
     /// Whether the documentation fully defines the effect.
     #[inline]
     pub fn is_defined(&self) -> bool {
-        self.lanes.iter().fold(0, |acc, &l| acc | l) == 0
+        self.noted == 0
+    }
+
+    /// The inline slot of noted clause `c`.
+    #[inline]
+    fn rank(&self, c: usize) -> usize {
+        (self.noted & ((1u64 << c) - 1)).count_ones() as usize
     }
 
     /// Records that `clause` applies to the lanes in `lanes`. A zero mask records nothing.
     #[inline]
     pub fn note(&mut self, clause: Clause, lanes: u32) {
-        if lanes != 0 {
-            let c = clause as usize;
-            self.lanes[c] |= lanes;
+        if lanes == 0 {
+            return;
         }
+        let c = clause as usize;
+        let bit = 1u64 << c;
+        let count = self.noted.count_ones() as usize;
+        let rank = self.rank(c);
+        let noted = self.noted;
+        match &mut self.lanes {
+            Lanes::Inline(a) if noted & bit != 0 => a[rank] |= lanes,
+            Lanes::Inline(a) if count < INLINE => {
+                a.copy_within(rank..count, rank + 1);
+                a[rank] = lanes;
+            }
+            Lanes::Inline(a) => {
+                let mut all = Box::new([0u32; CLAUSES]);
+                let mut slot = 0;
+                for (k, mask) in all.iter_mut().enumerate() {
+                    if noted & (1u64 << k) != 0 {
+                        *mask = a[slot];
+                        slot += 1;
+                    }
+                }
+                all[c] |= lanes;
+                self.lanes = Lanes::Spilled(all);
+            }
+            Lanes::Spilled(all) => all[c] |= lanes,
+        }
+        self.noted |= bit;
     }
 
     /// Records that `clause` applies to `lane`.
@@ -244,20 +335,30 @@ impl Outcome {
 
     /// The notes, sorted by clause.
     pub fn notes(&self) -> impl Iterator<Item = (Clause, u32)> + '_ {
-        Clause::ALL.iter().zip(self.lanes.iter()).filter(|(_, l)| **l != 0).map(|(&c, &l)| (c, l))
+        Clause::ALL.iter().filter(|&&c| self.noted & (1u64 << c as usize) != 0).map(|&c| (c, self.lanes(c)))
     }
 
     /// The lanes `clause` was recorded for (0 if it was not).
     #[inline]
     pub fn lanes(&self, clause: Clause) -> u32 {
-        self.lanes[clause as usize]
+        let c = clause as usize;
+        if self.noted & (1u64 << c) == 0 {
+            return 0;
+        }
+        match &self.lanes {
+            Lanes::Inline(a) => a[self.rank(c)],
+            Lanes::Spilled(all) => all[c],
+        }
     }
 
     /// Adds every note of `other` to `self`.
     #[inline]
     pub fn merge(&mut self, other: &Outcome) {
-        for (a, b) in self.lanes.iter_mut().zip(other.lanes.iter()) {
-            *a |= *b;
+        if other.noted == 0 {
+            return;
+        }
+        for (clause, lanes) in other.notes() {
+            self.note(clause, lanes);
         }
     }
 
@@ -289,12 +390,34 @@ impl fmt::Display for Outcome {
 mod tests {
     use super::*;
 
-    /// Kept small on purpose (see the representation note on [`Outcome`]): with more clauses than
-    /// fit in 128 bytes, every `step` would copy its outcome through a `memcpy` call. If a new
-    /// clause trips this, consider a representation that keeps the common empty case cheap.
+    /// Kept small on purpose (see the representation note on [`Outcome`]): with more than 128
+    /// bytes, every `step` would copy its outcome through a `memcpy` call. The inline/spilled
+    /// representation keeps it at 64 bytes whatever the number of clauses.
     #[test]
     fn an_outcome_fits_in_128_bytes() {
         assert!(size_of::<Outcome>() <= 128, "{} bytes", size_of::<Outcome>());
+    }
+
+    /// Noting more clauses than fit inline spills, and the notes, their order and equality are
+    /// those of the inline form.
+    #[test]
+    fn many_notes_spill_and_compare_by_content() {
+        let mut a = Outcome::defined();
+        let mut b = Outcome::defined();
+        for (i, &c) in Clause::ALL.iter().enumerate() {
+            a.note(c, 1 << (i % 32));
+        }
+        for (i, &c) in Clause::ALL.iter().enumerate().rev() {
+            b.note(c, 1 << (i % 32));
+        }
+        assert_eq!(a, b);
+        assert_eq!(a.notes().count(), Clause::ALL.len());
+        for (i, &c) in Clause::ALL.iter().enumerate() {
+            assert_eq!(a.lanes(c), 1 << (i % 32), "{c:?}");
+        }
+        let mut c = Outcome::defined();
+        c.merge(&a);
+        assert_eq!(c, a);
     }
 
     #[test]
@@ -319,7 +442,7 @@ mod tests {
         for &c in Clause::ALL {
             assert!(seen.insert(c.id()), "duplicate id {}", c.id());
             assert_eq!(Clause::from_id(c.id()), Some(c));
-            assert!(c.section().starts_with("§6."), "{c:?}");
+            assert!(c.section().starts_with("§6.") || c.section().starts_with("WH §"), "{c:?}");
         }
     }
 

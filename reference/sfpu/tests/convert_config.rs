@@ -13,7 +13,7 @@
 mod common;
 use common::*;
 
-use sfpu_reference::ops::arecip::{exp_lut, recip_lut};
+use sfpu_reference::ops::blackhole::arecip::{exp_lut, recip_lut};
 use sfpu_reference::state::{LANES, LaneConfig, Misc};
 use sfpu_reference::{Clause, Outcome, State};
 use sha2::{Digest, Sha256};

@@ -17,6 +17,7 @@
 mod common;
 use common::*;
 
+use sfpu_reference::isa::Arch;
 use sfpu_reference::state::{LANES, LaneConfig, Misc};
 use sfpu_reference::{Clause, Kind, State};
 
@@ -1346,7 +1347,7 @@ fn implicit_vb_equals_vd() {
 /// part (Mod0 11 = ZERO) sets L1 to 0, and the template then runs on the Simple sub-unit with
 /// VC = 1 (the loaded register) and VD = 16 (spec §4.9).
 fn schedule_with_vd_16(s: &mut State, template: &str) {
-    let word = instr(template).encode();
+    let word = instr(template).encode(Arch::Blackhole).unwrap();
     for l in 0..LANES {
         let c = &mut s.LoadMacroConfig[l];
         c.InstructionTemplate[0] = word;

@@ -110,7 +110,7 @@ fn hand_encoded_template_words_agree_with_the_encoder() {
         (NOP, "TTI_SFPNOP"),
     ];
     for &(word, text) in cases {
-        assert_eq!(word, instr(text).encode(), "{text}");
+        assert_eq!(word, instr(text).encode(Arch::Blackhole).unwrap(), "{text}");
     }
     // 0x79001005: 0x79 << 24 | 1 << 12 | 5.
     assert_eq!(iadd_imm(1, 0, 0), 0x7900_1005);

@@ -55,11 +55,12 @@ impl Rng {
     pub fn instr(&mut self) -> Instr {
         loop {
             let op = Opcode::ALL[self.below(Opcode::ALL.len() as u32) as usize];
-            let mut word = ((op.number() as u32) << 24) | (self.u32() & op.drawn_mask() & 0x00FF_FFFF);
+            let mut word =
+                ((op.number() as u32) << 24) | (self.u32() & op.drawn_mask(Arch::Blackhole) & 0x00FF_FFFF);
             // Bias VD-like 4-bit fields towards small registers half the time, so results land
             // in writable registers often.
             if self.chance(1, 2) {
-                for f in op.fields() {
+                for f in op.fields(Arch::Blackhole) {
                     if f.bits == 4 && f.name.starts_with('V') {
                         let v = self.below(8);
                         word = (word & !f.mask()) | (v << f.lo);
@@ -78,7 +79,7 @@ impl Rng {
             self.u32()
         } else {
             let op = Opcode::ALL[self.below(Opcode::ALL.len() as u32) as usize];
-            ((op.number() as u32) << 24) | (self.u32() & op.drawn_mask() & 0x00FF_FFFF)
+            ((op.number() as u32) << 24) | (self.u32() & op.drawn_mask(Arch::Blackhole) & 0x00FF_FFFF)
         }
     }
 
@@ -107,7 +108,7 @@ impl Rng {
 
     /// A random state with interesting contents everywhere the instructions look.
     pub fn state(&mut self) -> State {
-        let mut s = State::reset(&ResetValues::ZEROS);
+        let mut s = State::reset(Arch::Blackhole, &ResetValues::ZEROS);
         for r in (0..8).chain(11..15).chain(16..17) {
             for l in 0..32 {
                 s.LReg[r][l] = self.value();

@@ -1,10 +1,17 @@
-//! The 42 Blackhole SFPU instructions as types, and their binary encoding.
+//! The SFPU instructions of Blackhole A0 (42) and Wormhole B0 (38) as types, and their binary
+//! encodings.
 //!
 //! One table, at the bottom of this file, lists every opcode with its fields, their widths and
-//! their bit positions; the [`Opcode`] and [`Instr`] types, the encoder and the decoder are all
-//! generated from it, so they cannot disagree. The table transcribes the bit layouts of
-//! tt-isa-documentation `Diagrams/Src/Bits32.lua` (the `*_BH` entries and the entries shared with
-//! Wormhole), as restated in `blackhole-sfpu.md` §1.
+//! their bit positions on each chip: first Blackhole's layout, which for every opcode so far draws
+//! every field at its widest and so is also the shape of the [`Instr`] variant, then
+//! `wormhole same` (the identical layout), `wormhole { .. }` (Wormhole's own layout, a subset of
+//! the fields, some narrower or elsewhere) or `wormhole none` (no such opcode on Wormhole). The
+//! [`Opcode`] and [`Instr`] types and the per-chip layouts are generated from it, so they cannot
+//! disagree. The table transcribes the bit layouts of tt-isa-documentation
+//! `Diagrams/Src/Bits32.lua` @ `c2e709d3f186ac5fe7073d6c65a2bc1b998b9e27` (the `*_BH` entries for
+//! Blackhole, the others for Wormhole and for both), as restated in `blackhole-sfpu.md` §1 and
+//! `wormhole-vs-blackhole.md` §3.1. Wormhole calls `SFPSTOCHRND`'s one-bit `[21]`
+//! `StochasticRounding`; here it is the low bit of the union field `RoundingMode`.
 //!
 //! Field names are the documentation's (`VA VB VC VD Mod0 Mod1 Imm16 ...`), so they are not snake
 //! case. Bits that no field covers ("undrawn" bits) must be zero: [`decode`](super::decode)
@@ -13,6 +20,7 @@
 
 #![allow(non_snake_case, reason = "field names follow the ISA documentation")]
 
+use super::Arch;
 use super::field::U;
 
 /// Which part of the Vector Unit executes an instruction (spec §1, `VectorUnit.md`, and the
@@ -53,8 +61,10 @@ macro_rules! instructions {
     ($(
         $(#[doc = $doc:literal])*
         $name:ident = $op:literal, $unit:ident { $($field:ident : $bits:literal @ $lo:literal),* $(,)? }
+            wormhole $wh:tt
     ),* $(,)?) => {
-        /// The SFPU opcodes of Blackhole A0 (bits `[31:24]` of the instruction word).
+        /// The SFPU opcodes of every modelled chip (bits `[31:24]` of the instruction word): the 42
+        /// of Blackhole A0, of which Wormhole B0 has 38 ([`Arch::opcodes`](super::Arch::opcodes)).
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         #[repr(u8)]
         pub enum Opcode {
@@ -62,7 +72,7 @@ macro_rules! instructions {
         }
 
         impl Opcode {
-            /// Every opcode, in numeric order.
+            /// Every opcode of every modelled chip, in numeric order.
             pub const ALL: &'static [Opcode] = &[$(Opcode::$name),*];
 
             /// The documentation's name for the opcode, such as `"SFPMAD"`.
@@ -70,7 +80,8 @@ macro_rules! instructions {
                 match self { $(Opcode::$name => stringify!($name)),* }
             }
 
-            /// The opcode whose number is `op`, if `op` is a Blackhole SFPU opcode.
+            /// The opcode whose number is `op`, if some modelled chip has it (whether a given
+            /// chip has it is [`Arch::has`](super::Arch::has)).
             pub const fn from_u8(op: u8) -> Option<Opcode> {
                 match op { $($op => Some(Opcode::$name),)* _ => None }
             }
@@ -85,22 +96,38 @@ macro_rules! instructions {
                 match self { $(Opcode::$name => SubUnit::$unit),* }
             }
 
-            /// The fields of the instruction word, most significant first.
-            pub const fn fields(self) -> &'static [FieldSpec] {
+            /// The fields of [`Instr`]'s variant for this opcode, most significant first: the union
+            /// of every chip's fields, each as wide as its widest encoding. The positions are
+            /// those of the chip that draws every field at its full width (Blackhole for every
+            /// opcode so far); a chip's own layout is [`layout`](Opcode::layout).
+            pub const fn union_fields(self) -> &'static [FieldSpec] {
                 match self {
                     $(Opcode::$name => &[$(FieldSpec { name: stringify!($field), lo: $lo, bits: $bits }),*]),*
                 }
             }
 
-            /// The bits of the instruction word that the opcode and its fields occupy.
-            pub const fn drawn_mask(self) -> u32 {
-                match self { $(Opcode::$name => 0xFF00_0000 $(| (((1u32 << $bits) - 1) << $lo))*),* }
+            /// The layout of the opcode's instruction words on `arch` (its fields, most
+            /// significant first), or `None` if `arch` does not have the opcode.
+            ///
+            /// Blackhole: `Diagrams/Src/Bits32.lua`, the `*_BH` entries and those shared with
+            /// Wormhole. Wormhole: the entries without the `_BH` suffix.
+            pub const fn layout(self, arch: super::Arch) -> Option<&'static [FieldSpec]> {
+                match arch {
+                    super::Arch::Blackhole => Some(self.union_fields()),
+                    super::Arch::Wormhole => match self {
+                        $(Opcode::$name => instructions!(@wh $wh [$($field : $bits @ $lo),*]),)*
+                    },
+                }
             }
         }
 
-        /// One Blackhole SFPU instruction with its fields, named as the documentation names them.
+        /// One SFPU instruction with its fields, named as the documentation names them.
         ///
-        /// Every field is a [`U<N>`] of the field's exact width, so every `Instr` is encodable.
+        /// One type serves every chip: each variant has the union of the fields the chips give
+        /// the opcode, each as wide as its widest encoding (a Wormhole `SFPAND` is
+        /// `SFPAND { VB: 0, Mod1: 0, .. }`, which means the same operation on Blackhole).
+        /// Every field is a [`U<N>`] of that width; whether a chip can express the instruction
+        /// is [`Instr::encode`]'s question.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         pub enum Instr {
             $( $(#[doc = $doc])* #[allow(missing_docs)] $name { $( $field: U<$bits> ),* }, )*
@@ -112,124 +139,186 @@ macro_rules! instructions {
                 match self { $(Instr::$name { .. } => Opcode::$name),* }
             }
 
-            /// The 32-bit instruction word. Undrawn bits are zero.
-            pub const fn encode(&self) -> u32 {
-                match *self {
-                    $(Instr::$name { $($field),* } => (($op as u32) << 24) $(| ($field.get() << $lo))*),*
-                }
-            }
-
-            /// Builds the instruction from the fields of `word`, ignoring its undrawn bits.
-            pub(crate) const fn from_fields(opcode: Opcode, word: u32) -> Instr {
-                match opcode {
-                    $(Opcode::$name => Instr::$name { $($field: U::from_masked(word >> $lo)),* }),*
-                }
-            }
-
-            /// The value of each field, most significant first, with the field's name.
+            /// The value of each field (the union of the chips' fields), most significant first,
+            /// with the field's name.
             pub fn field_values(&self) -> Vec<(&'static str, u32)> {
-                let word = self.encode();
-                self.opcode().fields().iter().map(|f| (f.name, (word & f.mask()) >> f.lo)).collect()
+                let mut out = Vec::with_capacity(8);
+                self.for_each_field(|name, value| out.push((name, value)));
+                out
+            }
+
+            /// Calls `f` with the name and value of every field, most significant first.
+            pub fn for_each_field(&self, mut f: impl FnMut(&'static str, u32)) {
+                match *self {
+                    $(Instr::$name { $($field),* } => { $( f(stringify!($field), $field.get()); )* }),*
+                }
+            }
+
+            /// The value of the field called `name`, if the instruction has one.
+            pub fn field(&self, name: &str) -> Option<u32> {
+                let mut found = None;
+                self.for_each_field(|n, v| if n == name { found = Some(v) });
+                found
+            }
+
+            /// Builds the instruction from the fields of `word` laid out as `layout` says,
+            /// ignoring its undrawn bits; a field the layout does not draw is 0.
+            pub(crate) fn from_layout(opcode: Opcode, layout: &[FieldSpec], word: u32) -> Instr {
+                let get = |name: &str| {
+                    layout.iter().find(|f| f.name == name).map_or(0, |f| (word & f.mask()) >> f.lo)
+                };
+                match opcode {
+                    $(Opcode::$name => Instr::$name { $($field: U::from_masked(get(stringify!($field)))),* }),*
+                }
             }
         }
+    };
+    (@wh same [$($f:ident : $b:literal @ $l:literal),*]) => {
+        Some(&[$(FieldSpec { name: stringify!($f), lo: $l, bits: $b }),*])
+    };
+    (@wh none [$($t:tt)*]) => { None };
+    (@wh { $($f:ident : $b:literal @ $l:literal),* $(,)? } [$($t:tt)*]) => {
+        Some(&[$(FieldSpec { name: stringify!($f), lo: $l, bits: $b }),*])
     };
 }
 
 instructions! {
     /// Load from Dst into an LReg, converting the format (spec §3.33, §4.3).
-    SFPLOAD = 0x70, Load { VD: 4 @ 20, Mod0: 4 @ 16, AddrMod: 3 @ 13, Imm10: 10 @ 0 },
+    SFPLOAD = 0x70, Load { VD: 4 @ 20, Mod0: 4 @ 16, AddrMod: 3 @ 13, Imm10: 10 @ 0 }
+        wormhole { VD: 4 @ 20, Mod0: 4 @ 16, AddrMod: 2 @ 14, Imm10: 10 @ 0 },
     /// Load an immediate into an LReg (spec §3.30).
-    SFPLOADI = 0x71, Load { VD: 4 @ 20, Mod0: 4 @ 16, Imm16: 16 @ 0 },
+    SFPLOADI = 0x71, Load { VD: 4 @ 20, Mod0: 4 @ 16, Imm16: 16 @ 0 }
+        wormhole same,
     /// Store an LReg to Dst, converting the format (spec §3.33, §4.3).
-    SFPSTORE = 0x72, Store { VD: 4 @ 20, Mod0: 4 @ 16, AddrMod: 3 @ 13, Imm10: 10 @ 0 },
+    SFPSTORE = 0x72, Store { VD: 4 @ 20, Mod0: 4 @ 16, AddrMod: 3 @ 13, Imm10: 10 @ 0 }
+        wormhole { VD: 4 @ 20, Mod0: 4 @ 16, AddrMod: 2 @ 14, Imm10: 10 @ 0 },
     /// Piecewise linear function with 8-bit coefficients (spec §3.4). The tt-llk macro's
     /// `dest_reg_addr` argument covers bits `[15:0]`, which the ISA does not draw.
-    SFPLUT = 0x73, MAD { VD: 4 @ 20, Mod0: 4 @ 16 },
+    SFPLUT = 0x73, MAD { VD: 4 @ 20, Mod0: 4 @ 16 }
+        wormhole same,
     /// Multiply by a BF16 immediate (spec §3.2).
-    SFPMULI = 0x74, MAD { Imm16: 16 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 },
+    SFPMULI = 0x74, MAD { Imm16: 16 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 }
+        wormhole same,
     /// Add a BF16 immediate (spec §3.2).
-    SFPADDI = 0x75, MAD { Imm16: 16 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 },
+    SFPADDI = 0x75, MAD { Imm16: 16 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 }
+        wormhole same,
     /// Add to or replace the exponent (spec §3.6).
-    SFPDIVP2 = 0x76, Simple { Imm8: 8 @ 12, VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 },
+    SFPDIVP2 = 0x76, Simple { Imm8: 8 @ 12, VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 }
+        wormhole same,
     /// Extract the exponent (spec §3.7).
-    SFPEXEXP = 0x77, Simple { VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 },
+    SFPEXEXP = 0x77, Simple { VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 }
+        wormhole same,
     /// Extract the mantissa (spec §3.8).
-    SFPEXMAN = 0x78, Simple { VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 },
+    SFPEXMAN = 0x78, Simple { VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 }
+        wormhole same,
     /// Integer add or subtract (spec §3.15). `Imm12` is signed.
-    SFPIADD = 0x79, Simple { Imm12: 12 @ 12, VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 },
+    SFPIADD = 0x79, Simple { Imm12: 12 @ 12, VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 }
+        wormhole same,
     /// Bitwise shift (spec §3.16). `Imm12` is signed.
-    SFPSHFT = 0x7A, Simple { Imm12: 12 @ 12, VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 },
+    SFPSHFT = 0x7A, Simple { Imm12: 12 @ 12, VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 }
+        wormhole same,
     /// Set LaneFlags from a comparison with zero (spec §3.18).
-    SFPSETCC = 0x7B, Simple { Imm1: 1 @ 12, VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 },
+    SFPSETCC = 0x7B, Simple { Imm1: 1 @ 12, VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 }
+        wormhole same,
     /// Move, negate, or read special registers (spec §3.19).
-    SFPMOV = 0x7C, Simple { VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 },
+    SFPMOV = 0x7C, Simple { VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 }
+        wormhole same,
     /// Absolute value, integer or float (spec §3.12).
-    SFPABS = 0x7D, Simple { VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 },
+    SFPABS = 0x7D, Simple { VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 }
+        wormhole same,
     /// Bitwise AND (spec §3.13).
-    SFPAND = 0x7E, Simple { VB: 4 @ 12, VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 },
+    SFPAND = 0x7E, Simple { VB: 4 @ 12, VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 }
+        wormhole { VC: 4 @ 8, VD: 4 @ 4 },
     /// Bitwise OR (spec §3.13).
-    SFPOR = 0x7F, Simple { VB: 4 @ 12, VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 },
+    SFPOR = 0x7F, Simple { VB: 4 @ 12, VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 }
+        wormhole { VC: 4 @ 8, VD: 4 @ 4 },
     /// Bitwise NOT (spec §3.13).
-    SFPNOT = 0x80, Simple { VC: 4 @ 8, VD: 4 @ 4 },
+    SFPNOT = 0x80, Simple { VC: 4 @ 8, VD: 4 @ 4 }
+        wormhole same,
     /// Count leading zeros (spec §3.14).
-    SFPLZ = 0x81, Simple { VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 },
+    SFPLZ = 0x81, Simple { VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 }
+        wormhole same,
     /// Replace the exponent (spec §3.9).
-    SFPSETEXP = 0x82, Simple { Imm8: 8 @ 12, VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 },
+    SFPSETEXP = 0x82, Simple { Imm8: 8 @ 12, VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 }
+        wormhole same,
     /// Replace the mantissa (spec §3.10). `Imm12` is unsigned.
-    SFPSETMAN = 0x83, Simple { Imm12: 12 @ 12, VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 },
+    SFPSETMAN = 0x83, Simple { Imm12: 12 @ 12, VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 }
+        wormhole same,
     /// Fused (partially) multiply-add `VD = ±(VA * VB) ± VC` (spec §3.1).
-    SFPMAD = 0x84, MAD { VA: 4 @ 16, VB: 4 @ 12, VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 },
+    SFPMAD = 0x84, MAD { VA: 4 @ 16, VB: 4 @ 12, VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 }
+        wormhole same,
     /// Same semantics as SFPMAD; preferred spelling when `VA == 10` (spec §3.1).
-    SFPADD = 0x85, MAD { VA: 4 @ 16, VB: 4 @ 12, VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 },
+    SFPADD = 0x85, MAD { VA: 4 @ 16, VB: 4 @ 12, VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 }
+        wormhole same,
     /// Same semantics as SFPMAD; preferred spelling when `VC == 9` (spec §3.1).
-    SFPMUL = 0x86, MAD { VA: 4 @ 16, VB: 4 @ 12, VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 },
+    SFPMUL = 0x86, MAD { VA: 4 @ 16, VB: 4 @ 12, VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 }
+        wormhole same,
     /// Push onto, or modify the top of, the flag stack (spec §3.27).
-    SFPPUSHC = 0x87, Simple { VD: 4 @ 4, Mod1: 4 @ 0 },
+    SFPPUSHC = 0x87, Simple { VD: 4 @ 4, Mod1: 4 @ 0 }
+        wormhole { VD: 4 @ 4 },
     /// Pop from, or read the top of, the flag stack (spec §3.28).
-    SFPPOPC = 0x88, Simple { VD: 4 @ 4, Mod1: 4 @ 0 },
+    SFPPOPC = 0x88, Simple { VD: 4 @ 4, Mod1: 4 @ 0 }
+        wormhole same,
     /// Replace the sign bit (spec §3.11).
-    SFPSETSGN = 0x89, Simple { Imm1: 1 @ 12, VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 },
+    SFPSETSGN = 0x89, Simple { Imm1: 1 @ 12, VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 }
+        wormhole same,
     /// Set LaneFlags and UseLaneFlagsForLaneEnable directly (spec §3.26).
-    SFPENCC = 0x8A, Simple { Imm2: 2 @ 12, VD: 4 @ 4, Mod1: 4 @ 0 },
+    SFPENCC = 0x8A, Simple { Imm2: 2 @ 12, VD: 4 @ 4, Mod1: 4 @ 0 }
+        wormhole same,
     /// Complement LaneFlags for an "else" block (spec §3.29).
-    SFPCOMPC = 0x8B, Simple { VD: 4 @ 4 },
+    SFPCOMPC = 0x8B, Simple { VD: 4 @ 4 }
+        wormhole same,
     /// Transpose (register, row) within each column of L0..3 and L4..7 (spec §3.25).
-    SFPTRANSP = 0x8C, Simple { VD: 4 @ 4 },
+    SFPTRANSP = 0x8C, Simple { VD: 4 @ 4 }
+        wormhole same,
     /// Bitwise XOR (spec §3.13).
-    SFPXOR = 0x8D, Simple { VC: 4 @ 8, VD: 4 @ 4 },
+    SFPXOR = 0x8D, Simple { VC: 4 @ 8, VD: 4 @ 4 }
+        wormhole same,
     /// Stochastic or deterministic rounding to reduced precision (spec §3.21). tt-llk spells
     /// the macro `SFP_STOCH_RND` and passes `UseImm5` as bit 3 of its `instr_mod1` argument.
     SFPSTOCHRND = 0x8E, Round {
         RoundingMode: 2 @ 21, Imm5: 5 @ 16, VB: 4 @ 12, VC: 4 @ 8, VD: 4 @ 4, UseImm5: 1 @ 3, Mod1: 3 @ 0
-    },
+    }
+        wormhole { RoundingMode: 1 @ 21, Imm5: 5 @ 16, VB: 4 @ 12, VC: 4 @ 8, VD: 4 @ 4, UseImm5: 1 @ 3, Mod1: 3 @ 0 },
     /// No operation (spec §3.32).
-    SFPNOP = 0x8F, Load {},
+    SFPNOP = 0x8F, Load {}
+        wormhole same,
     /// Integer to float and integer to integer conversions (spec §3.20).
-    SFPCAST = 0x90, Simple { VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 },
+    SFPCAST = 0x90, Simple { VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 }
+        wormhole same,
     /// Write LaneConfig, LoadMacroConfig or the programmable constants (spec §3.31).
-    SFPCONFIG = 0x91, Simple { Imm16: 16 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 },
+    SFPCONFIG = 0x91, Simple { Imm16: 16 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 }
+        wormhole same,
     /// Swap, or per-lane min/max (spec §3.24).
-    SFPSWAP = 0x92, Simple { VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 },
+    SFPSWAP = 0x92, Simple { VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 }
+        wormhole same,
     /// SFPLOAD plus a scheduled sequence of up to four instructions (spec §4.9). The LReg is
     /// `VD = VDHi << 2 | VDLo` and the address immediate `Imm10 = Imm9 << 1 | VDHi`.
     SFPLOADMACRO = 0x93, Load {
         MacroIndex: 2 @ 22, VDLo: 2 @ 20, Mod0: 4 @ 16, AddrMod: 3 @ 13, Imm9: 9 @ 1, VDHi: 1 @ 0
-    },
+    }
+        wormhole { MacroIndex: 2 @ 22, VDLo: 2 @ 20, Mod0: 4 @ 16, AddrMod: 2 @ 14, Imm9: 9 @ 1, VDHi: 1 @ 0 },
     /// Cross-lane shuffles and shifts on the round sub-unit (spec §3.17). Bits `[15:12]` are `VB`
     /// in every mode but `SHFT_IMM`, where all of `[23:12]` is the signed `Imm12`; the field is
     /// carried whole and [`Instr::SFPSHFT2`]'s `VB` is its low four bits.
-    SFPSHFT2 = 0x94, Round { Imm12: 12 @ 12, VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 },
+    SFPSHFT2 = 0x94, Round { Imm12: 12 @ 12, VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 }
+        wormhole same,
     /// Piecewise linear function with FP32 or FP16 coefficients (spec §3.5). `Mod1Mirror` only
     /// feeds the auto-stall logic.
-    SFPLUTFP32 = 0x95, MAD { Mod1Mirror: 4 @ 16, VD: 4 @ 4, Mod1: 4 @ 0 },
+    SFPLUTFP32 = 0x95, MAD { Mod1Mirror: 4 @ 16, VD: 4 @ 4, Mod1: 4 @ 0 }
+        wormhole { VD: 4 @ 4, Mod1: 4 @ 0 },
     /// Sign-magnitude `VD <= VC` comparison (spec §3.23).
-    SFPLE = 0x96, Simple { VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 },
+    SFPLE = 0x96, Simple { VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 }
+        wormhole none,
     /// Sign-magnitude `VD > VC` comparison (spec §3.23).
-    SFPGT = 0x97, Simple { VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 },
+    SFPGT = 0x97, Simple { VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 }
+        wormhole none,
     /// 23-bit by 23-bit integer multiply (spec §3.3).
-    SFPMUL24 = 0x98, MAD { VA: 4 @ 16, VB: 4 @ 12, VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 },
+    SFPMUL24 = 0x98, MAD { VA: 4 @ 16, VB: 4 @ 12, VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 }
+        wormhole none,
     /// Approximate reciprocal or exponential (spec §3.22).
-    SFPARECIP = 0x99, Simple { VB: 4 @ 12, VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 },
+    SFPARECIP = 0x99, Simple { VB: 4 @ 12, VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 }
+        wormhole none,
 }
 
 impl Opcode {
@@ -238,9 +327,30 @@ impl Opcode {
         self as u8
     }
 
-    /// The bits of the instruction word that no field covers and that must be zero.
-    pub const fn undrawn_mask(self) -> u32 {
-        !self.drawn_mask()
+    /// The fields of the opcode's instruction words on `arch`, most significant first; empty if
+    /// `arch` does not have the opcode (see [`layout`](Opcode::layout)).
+    pub const fn fields(self, arch: Arch) -> &'static [FieldSpec] {
+        match self.layout(arch) {
+            Some(fields) => fields,
+            None => &[],
+        }
+    }
+
+    /// The bits of `arch`'s instruction words that the opcode and its fields occupy.
+    pub const fn drawn_mask(self, arch: Arch) -> u32 {
+        let fields = self.fields(arch);
+        let mut mask = 0xFF00_0000;
+        let mut i = 0;
+        while i < fields.len() {
+            mask |= fields[i].mask();
+            i += 1;
+        }
+        mask
+    }
+
+    /// The bits of `arch`'s instruction words that no field covers and that must be zero.
+    pub const fn undrawn_mask(self, arch: Arch) -> u32 {
+        !self.drawn_mask(arch)
     }
 }
 
@@ -262,28 +372,63 @@ mod tests {
 
     #[test]
     fn fields_never_overlap() {
-        for op in Opcode::ALL {
-            let mut seen = 0xFF00_0000u32;
-            for f in op.fields() {
-                assert_eq!(seen & f.mask(), 0, "{op:?}.{} overlaps", f.name);
-                seen |= f.mask();
+        for arch in [Arch::Blackhole, Arch::Wormhole] {
+            for op in arch.opcodes() {
+                let mut seen = 0xFF00_0000u32;
+                for f in op.fields(arch) {
+                    assert_eq!(seen & f.mask(), 0, "{arch} {op:?}.{} overlaps", f.name);
+                    seen |= f.mask();
+                }
+                assert_eq!(seen, op.drawn_mask(arch));
             }
-            assert_eq!(seen, op.drawn_mask());
+        }
+    }
+
+    /// Every chip's field is a field of the union type, no wider than it.
+    #[test]
+    fn chip_layouts_fit_the_union_type() {
+        for arch in [Arch::Blackhole, Arch::Wormhole] {
+            for op in arch.opcodes() {
+                for f in op.fields(arch) {
+                    let u = op.union_fields().iter().find(|u| u.name == f.name);
+                    assert!(u.is_some_and(|u| u.bits >= f.bits), "{arch} {op:?}.{}", f.name);
+                }
+            }
         }
     }
 
     #[test]
     fn layouts_from_spec_table() {
         // Spot checks against spec §1 row by row (hand-derived masks).
-        assert_eq!(Opcode::SFPLOAD.undrawn_mask(), 0x0000_1C00); // [12:10]
-        assert_eq!(Opcode::SFPLOADMACRO.undrawn_mask(), 0x0000_1C00); // [12:10]
-        assert_eq!(Opcode::SFPLUT.undrawn_mask(), 0x0000_FFFF); // [15:0]
-        assert_eq!(Opcode::SFPMAD.undrawn_mask(), 0x00F0_0000); // [23:20]
-        assert_eq!(Opcode::SFPNOP.undrawn_mask(), 0x00FF_FFFF);
-        assert_eq!(Opcode::SFPSTOCHRND.undrawn_mask(), 0x0080_0000); // [23]
-        assert_eq!(Opcode::SFPLUTFP32.undrawn_mask(), 0x00F0_FF00); // [23:20] and [15:8]
-        assert_eq!(Opcode::SFPNOT.undrawn_mask(), 0x00FF_F00F);
-        assert_eq!(Opcode::SFPSHFT2.undrawn_mask(), 0);
-        assert_eq!(Opcode::SFPENCC.undrawn_mask(), 0x00FF_CF00);
+        let bh = Arch::Blackhole;
+        assert_eq!(Opcode::SFPLOAD.undrawn_mask(bh), 0x0000_1C00); // [12:10]
+        assert_eq!(Opcode::SFPLOADMACRO.undrawn_mask(bh), 0x0000_1C00); // [12:10]
+        assert_eq!(Opcode::SFPLUT.undrawn_mask(bh), 0x0000_FFFF); // [15:0]
+        assert_eq!(Opcode::SFPMAD.undrawn_mask(bh), 0x00F0_0000); // [23:20]
+        assert_eq!(Opcode::SFPNOP.undrawn_mask(bh), 0x00FF_FFFF);
+        assert_eq!(Opcode::SFPSTOCHRND.undrawn_mask(bh), 0x0080_0000); // [23]
+        assert_eq!(Opcode::SFPLUTFP32.undrawn_mask(bh), 0x00F0_FF00); // [23:20] and [15:8]
+        assert_eq!(Opcode::SFPNOT.undrawn_mask(bh), 0x00FF_F00F);
+        assert_eq!(Opcode::SFPSHFT2.undrawn_mask(bh), 0);
+        assert_eq!(Opcode::SFPENCC.undrawn_mask(bh), 0x00FF_CF00);
+    }
+
+    /// Wormhole's own layouts, against Bits32.lua's entries without `_BH` (hand-derived masks).
+    #[test]
+    fn wormhole_layouts_from_bits32() {
+        let wh = Arch::Wormhole;
+        assert_eq!(Opcode::SFPLOAD.undrawn_mask(wh), 0x0000_3C00); // [13:10]; AddrMod is [15:14]
+        assert_eq!(Opcode::SFPSTORE.undrawn_mask(wh), 0x0000_3C00);
+        assert_eq!(Opcode::SFPLOADMACRO.undrawn_mask(wh), 0x0000_3C00);
+        assert_eq!(Opcode::SFPAND.undrawn_mask(wh), 0x00FF_F00F); // no VB [15:12], no Mod1 [3:0]
+        assert_eq!(Opcode::SFPOR.undrawn_mask(wh), 0x00FF_F00F);
+        assert_eq!(Opcode::SFPPUSHC.undrawn_mask(wh), 0x00FF_FF0F); // [3:0] must be 0
+        assert_eq!(Opcode::SFPLUTFP32.undrawn_mask(wh), 0x00FF_FF00); // no Mod1Mirror [19:16]
+        assert_eq!(Opcode::SFPSTOCHRND.undrawn_mask(wh), 0x00C0_0000); // 1-bit StochasticRounding
+        assert_eq!(Opcode::SFPMAD.undrawn_mask(wh), Opcode::SFPMAD.undrawn_mask(Arch::Blackhole));
+        assert_eq!(wh.opcodes().len(), 38);
+        for op in [Opcode::SFPLE, Opcode::SFPGT, Opcode::SFPMUL24, Opcode::SFPARECIP] {
+            assert_eq!(op.layout(wh), None);
+        }
     }
 }

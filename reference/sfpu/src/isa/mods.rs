@@ -57,7 +57,6 @@ pub const ALIASES: &[Definition] = &[
         value: 0,
         pages: "tt-llk (upstream: SFPSTOCHRND_RND_NEAREST)",
     },
-    Definition { name: "SFPCAST_MOD1_RND_STOCH", value: 1, pages: "WormholeB0 SFPCAST.md" },
 ];
 
 definitions! {
@@ -135,6 +134,9 @@ definitions! {
     "SFPCAST_IntFloat.md, SFPCAST_IntInt.md, SFPCAST_IntAbs.md" {
         SFPCAST_MOD1_SM32_TO_FP32_RNE = 0, SFPCAST_MOD1_SM32_TO_FP32_RNS = 1, SFPCAST_MOD1_INT32_ABS = 2,
         SFPCAST_MOD1_INT32_SM32 = 3,
+    }
+    "WormholeB0 SFPCAST.md" {
+        SFPCAST_MOD1_RND_STOCH = 1,
     }
     "SFPCONFIG.md" {
         MOD1_IMM16_IS_VALUE = 1, MOD1_BITWISE_OR = 2, MOD1_BITWISE_AND = 4, MOD1_BITWISE_XOR = 6,

@@ -1,7 +1,8 @@
 //! The tt-llk macro text form of instructions: `TTI_SFPMAD(0, 1, 2, 3, 0)`.
 //!
-//! Each opcode is written with the argument list of its tt-llk `TT_OP_*` macro
-//! (`tt_llk_blackhole/common/inc/ckernel_ops.h`), so instruction sequences can be pasted from
+//! Each opcode is written with the argument list of its tt-llk `TT_OP_*` macro for the chip
+//! (`tt_llk_blackhole/common/inc/ckernel_ops.h`, and tt-llk commit
+//! 247358105940650e1e2c67c3a0b97404833d1410's `tt_llk_wormhole_b0/common/inc/ckernel_ops.h`), so instruction sequences can be pasted from
 //! kernels. Parsing evaluates the arguments, builds the word exactly as the macro does
 //! (`(opcode << 24) + (arg << shift) + ...`), and then [`decode`](super::decode)s it, so the text
 //! form can never mean something the binary form cannot. Arguments are integers (decimal, `0x`,
@@ -10,7 +11,6 @@
 //! `TT_SFPLOADMACRO((2 << 2) + 1, 3, ADDR_MOD_7, (100 << 1) + 0)` parses.
 
 use std::fmt;
-use std::str::FromStr;
 
 use super::{Arch, DecodeError, Instr, Opcode, decode};
 
@@ -47,12 +47,22 @@ const MAD_FORM: &[Arg] = &[
 ];
 /// `(imm16_math, lreg_dest, instr_mod1)`.
 const IMM16_FORM: &[Arg] = &[imm("imm16_math", 8, 16), arg("lreg_dest", 4, 4), arg("instr_mod1", 0, 4)];
-/// `(lreg_ind, instr_mod0, sfpu_addr_mode, dest_reg_addr)`.
-const MEM_FORM: &[Arg] = &[
+/// `(lreg_ind, instr_mod0, sfpu_addr_mode, dest_reg_addr)` on Blackhole: a 3-bit address mode at
+/// bit 13 (`tt_llk_blackhole/common/inc/ckernel_ops.h`).
+const MEM_FORM_BH: &[Arg] = &[
     arg("lreg_ind", 20, 4),
     arg("instr_mod0", 16, 4),
     arg("sfpu_addr_mode", 13, 3),
     imm("dest_reg_addr", 0, 13),
+];
+/// The same on Wormhole: a 2-bit address mode at bit 14 and 14 bits of address
+/// (`tt_llk_wormhole_b0/common/inc/ckernel_ops.h`, `TT_SFPLOAD_VALID`: `sfpu_addr_mode` 2 bits,
+/// `dest_reg_addr` 14 bits).
+const MEM_FORM_WH: &[Arg] = &[
+    arg("lreg_ind", 20, 4),
+    arg("instr_mod0", 16, 4),
+    arg("sfpu_addr_mode", 14, 2),
+    imm("dest_reg_addr", 0, 14),
 ];
 
 const NO_ARGS: &[Arg] = &[];
@@ -70,13 +80,20 @@ const STOCH_RND_FORM: &[Arg] = &[
     arg("instr_mod1", 0, 4),
 ];
 
-/// The tt-llk macro name (without `TT_`/`TTI_`) and argument list of `op`.
-fn macro_form(op: Opcode) -> (&'static str, &'static [Arg]) {
+/// The tt-llk macro name (without `TT_`/`TTI_`) and argument list of `op` on `arch`. The two
+/// chips' `ckernel_ops.h` differ only in the address mode of SFPLOAD, SFPSTORE and SFPLOADMACRO;
+/// every other SFPU macro has the same argument list on both (what a chip's encoding does not
+/// draw, [`decode`] refuses).
+fn macro_form(arch: Arch, op: Opcode) -> (&'static str, &'static [Arg]) {
     use Opcode::*;
+    let mem_form = match arch {
+        Arch::Blackhole => MEM_FORM_BH,
+        Arch::Wormhole => MEM_FORM_WH,
+    };
     match op {
-        SFPLOAD => ("SFPLOAD", MEM_FORM),
-        SFPSTORE => ("SFPSTORE", MEM_FORM),
-        SFPLOADMACRO => ("SFPLOADMACRO", MEM_FORM),
+        SFPLOAD => ("SFPLOAD", mem_form),
+        SFPSTORE => ("SFPSTORE", mem_form),
+        SFPLOADMACRO => ("SFPLOADMACRO", mem_form),
         SFPLOADI => ("SFPLOADI", LOADI_FORM),
         SFPLUT => ("SFPLUT", LUT_FORM),
         SFPMULI => ("SFPMULI", IMM16_FORM),
@@ -109,15 +126,33 @@ fn write_value(f: &mut fmt::Formatter<'_>, v: u32, hex: bool) -> fmt::Result {
     if hex && v >= 10 { write!(f, "0x{v:x}") } else { write!(f, "{v}") }
 }
 
-impl fmt::Display for Instr {
-    /// Writes the tt-llk macro form, for example `TTI_SFPMAD(0, 1, 2, 3, 0)`.
+/// An instruction in the tt-llk macro form of a chip ([`Instr::display`]).
+#[derive(Clone, Copy, Debug)]
+pub struct InstrDisplay<'a> {
+    instr: &'a Instr,
+    arch: Arch,
+}
+
+impl Instr {
+    /// The tt-llk macro form of the instruction on `arch`, for example
+    /// `TTI_SFPMAD(0, 1, 2, 3, 0)`. An instruction `arch` cannot encode prints as
+    /// `<not a wormhole instruction: ...>` with the [`EncodeError`](super::EncodeError).
+    pub fn display(&self, arch: Arch) -> InstrDisplay<'_> {
+        InstrDisplay { instr: self, arch }
+    }
+}
+
+impl fmt::Display for InstrDisplay<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let (name, args) = macro_form(self.opcode());
+        let word = match self.instr.encode(self.arch) {
+            Ok(word) => word,
+            Err(e) => return write!(f, "<not a {} instruction: {e}>", self.arch),
+        };
+        let (name, args) = macro_form(self.arch, self.instr.opcode());
         write!(f, "TTI_{name}")?;
         if args.is_empty() {
             return Ok(());
         }
-        let word = self.encode();
         f.write_str("(")?;
         for (i, a) in args.iter().enumerate() {
             if i > 0 {
@@ -452,7 +487,7 @@ pub fn parse_instr_with_warnings(arch: Arch, text: &str) -> Result<(Instr, Vec<S
         return Err(syntax().into());
     }
     let op = opcode_for_macro(name).ok_or_else(|| ParseErrorKind::UnknownInstruction(name.to_string()))?;
-    let (macro_name, form) = macro_form(op);
+    let (macro_name, form) = macro_form(arch, op);
     let args = match args_text {
         Some(text) => split_args(text).ok_or_else(syntax)?,
         None => Vec::new(),
@@ -501,14 +536,6 @@ pub fn parse_instr_with_warnings(arch: Arch, text: &str) -> Result<(Instr, Vec<S
         word += (value as u32) << a.shift;
     }
     Ok((decode(arch, word).map_err(ParseErrorKind::from)?, warnings))
-}
-
-impl FromStr for Instr {
-    type Err = ParseError;
-    /// Parses the tt-llk macro form of a Blackhole instruction.
-    fn from_str(s: &str) -> Result<Instr, ParseError> {
-        parse_instr(Arch::Blackhole, s)
-    }
 }
 
 /// A warning about one line of a program: see [`parse_instr_with_warnings`].
@@ -575,24 +602,31 @@ mod tests {
     use super::*;
 
     fn p(s: &str) -> Result<Instr, ParseError> {
-        s.parse()
+        parse_instr(Arch::Blackhole, s)
+    }
+
+    fn show(i: &Instr) -> String {
+        i.display(Arch::Blackhole).to_string()
     }
 
     #[test]
     fn display_matches_tt_llk() {
         let i = p("TTI_SFPMAD(0, 1, 2, 3, 0)").unwrap();
-        assert_eq!(i.encode(), 0x8400_1230);
-        assert_eq!(i.to_string(), "TTI_SFPMAD(0, 1, 2, 3, 0)");
-        assert_eq!(p("TTI_SFPNOP").unwrap().encode(), 0x8F00_0000);
-        assert_eq!(p("TTI_SFPNOP").unwrap().to_string(), "TTI_SFPNOP");
-        assert_eq!(p("TTI_SFPLOADI(2, 0, 0x3f80)").unwrap().encode(), 0x7120_3F80);
-        assert_eq!(p("TTI_SFPLOADI(2, 0, 0x3f80)").unwrap().to_string(), "TTI_SFPLOADI(2, 0, 0x3f80)");
+        assert_eq!(i.encode(Arch::Blackhole).unwrap(), 0x8400_1230);
+        assert_eq!(show(&i), "TTI_SFPMAD(0, 1, 2, 3, 0)");
+        assert_eq!(p("TTI_SFPNOP").unwrap().encode(Arch::Blackhole).unwrap(), 0x8F00_0000);
+        assert_eq!(show(&p("TTI_SFPNOP").unwrap()), "TTI_SFPNOP");
+        assert_eq!(p("TTI_SFPLOADI(2, 0, 0x3f80)").unwrap().encode(Arch::Blackhole).unwrap(), 0x7120_3F80);
+        assert_eq!(show(&p("TTI_SFPLOADI(2, 0, 0x3f80)").unwrap()), "TTI_SFPLOADI(2, 0, 0x3f80)");
     }
 
     #[test]
     fn kernel_style_arguments() {
         let i = p("TT_SFPLOAD(p_sfpu::LREG3, InstrModLoadStore::FP32, ADDR_MOD_7, 0x10);").unwrap();
-        assert_eq!(i.encode(), (0x70 << 24) | (3 << 20) | (3 << 16) | (7 << 13) | 0x10);
+        assert_eq!(
+            i.encode(Arch::Blackhole).unwrap(),
+            (0x70 << 24) | (3 << 20) | (3 << 16) | (7 << 13) | 0x10
+        );
         let m = p("TTI_SFPLOADMACRO((2 << 2) + 1, 3, 0, (100 << 1) + 1)").unwrap();
         assert_eq!(
             m,
@@ -607,12 +641,13 @@ mod tests {
         );
         let s = p("TTI_SFP_STOCH_RND(SFPSTOCHRND_RND_STOCH, 0, 0, 1, 2, SFPSTOCHRND_MOD1_FP32_TO_FP16B)")
             .unwrap();
-        assert_eq!(s.encode(), 0x8E20_0121);
+        assert_eq!(s.encode(Arch::Blackhole).unwrap(), 0x8E20_0121);
         assert_eq!(p("TTI_SFPSTOCHRND(1, 0, 0, 1, 2, 1)").unwrap(), s);
         assert_eq!(
             p("TTI_SFPMAD(LCONST_1, 0, LCONST_0, 4, SFPMAD_MOD1_NEGATE_VA | SFPMAD_MOD1_NEGATE_VC)")
                 .unwrap()
-                .encode(),
+                .encode(Arch::Blackhole)
+                .unwrap(),
             0x840A_0943
         );
     }
@@ -677,6 +712,30 @@ mod tests {
         assert_eq!(warnings.len(), 1);
         assert_eq!(warnings[0].line, 2);
         assert!(warnings[0].message.contains("of SFPSETCC, not of SFPIADD"), "{:?}", warnings);
+    }
+
+    /// Wormhole's argument lists: the address mode is 2 bits at bit 14
+    /// (`TT_OP_SFPLOAD(lreg_ind, instr_mod0, sfpu_addr_mode, dest_reg_addr)` of the Wormhole
+    /// `ckernel_ops.h`: `(lreg_ind << 20) + (instr_mod0 << 16) + (sfpu_addr_mode << 14) + dest_reg_addr`).
+    #[test]
+    fn wormhole_argument_lists() {
+        let wh = |t: &str| parse_instr(Arch::Wormhole, t);
+        let i = wh("TT_SFPLOAD(p_sfpu::LREG3, InstrModLoadStore::FP32, ADDR_MOD_3, 0x10)").unwrap();
+        assert_eq!(
+            i.encode(Arch::Wormhole).unwrap(),
+            (0x70 << 24) | (3 << 20) | (3 << 16) | (3 << 14) | 0x10
+        );
+        assert_eq!(i.display(Arch::Wormhole).to_string(), "TTI_SFPLOAD(3, 3, 3, 0x10)");
+        // ADDR_MOD_7 needs three bits: Blackhole only.
+        let err = wh("TTI_SFPLOAD(3, 3, 7, 0x10)").unwrap_err().to_string();
+        assert!(err.contains("does not fit in 2 bits"), "{err}");
+        // Fields Wormhole's encodings lack: SFPAND Mod1, SFPPUSHC Mod1, the new opcodes.
+        assert!(wh("TTI_SFPAND(0, 1, 2, 1)").unwrap_err().to_string().contains("does not use bits"));
+        assert!(wh("TTI_SFPPUSHC(0, 0, 0, 3)").unwrap_err().to_string().contains("does not use bits"));
+        assert!(wh("TTI_SFPGT(0, 1, 2, 1)").unwrap_err().to_string().contains("not a wormhole SFPU"));
+        // The same instruction does not print for a chip that cannot express it.
+        let and_vb = p("TTI_SFPAND(3, 1, 2, 1)").unwrap();
+        assert!(and_vb.display(Arch::Wormhole).to_string().starts_with("<not a wormhole instruction"));
     }
 
     #[test]

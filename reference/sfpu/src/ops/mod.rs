@@ -1,5 +1,15 @@
 //! The instructions, one family per module, each function transcribing one page's
-//! "Functional model".
+//! "Functional model", in one folder per chip plus one for what the chips share:
+//!
+//! * [`shared`]: pages that are the same on Blackhole and Wormhole (the Blackhole stubs point to
+//!   the Wormhole text, or both revisions have the same functional model): one transcription
+//!   serves both chips. The only chip dependence inside is the FMA model, which each chip's
+//!   "IEEE754 conformance" section selects ([`fp::fma_model`](crate::fp::fma_model)).
+//! * [`blackhole`]: Blackhole's own pages, including the instructions only Blackhole has.
+//! * [`wormhole`]: Wormhole's own pages, written in the same style as their Blackhole
+//!   counterparts (same file names, same function names) so the differences stand out.
+//!
+//! Which chip calls which function is [`exec`](crate::exec): one arm per opcode per chip.
 //!
 //! Every function here has the shape `SFPXXX(s, x, fields..., out)`: `s` is the state, `x` the
 //! [`Ctx`] saying how the instruction was issued, the fields are the instruction's (register
@@ -16,17 +26,9 @@
 
 #![allow(non_snake_case, reason = "names follow the ISA documentation")]
 
-pub mod arecip;
-pub mod cc;
-pub mod config;
-pub mod convert;
-pub mod field;
-pub mod integer;
-pub mod load_store;
-pub mod lut;
-pub mod mad;
-pub mod mov;
-pub mod shuffle;
+pub mod blackhole;
+pub mod shared;
+pub mod wormhole;
 
 use crate::state::State;
 

@@ -1,10 +1,15 @@
-//! The architectural state of one Blackhole Vector Unit, and the parts of the Tensix state that
-//! its instructions read.
+//! The architectural state of one Vector Unit (Blackhole A0 or Wormhole B0), and the parts of the
+//! Tensix state that its instructions read.
 //!
 //! Transcribes the state declarations of tt-isa-documentation BlackholeA0 `VectorUnit.md`
 //! ("Lane Predication Masks", "PRNG"), `LReg.md` (shared with Wormhole), `SFPCONFIG.md`
 //! (`LaneConfig`), `SFPLOADMACRO.md` (`LoadMacroConfig`), `Dst.md`, and the configuration and RWC
 //! fields named by `SFPLOAD.md` / `SFPSTORE.md`. Spec: `blackhole-sfpu.md` §2, §4.4, §4.9-§4.11.
+//! The state knows its chip ([`State::arch`]); what only one chip has is [`Chip`]
+//! (`wormhole-vs-blackhole.md` §3.4, §3.6, §7): WormholeB0 `VectorUnit.md`
+//! (@ `135471044308278122aec9664bd5f0935429205f`), `Dst.md`
+//! (@ `b7738d9ac14a34a4033d60dde9463466b23082e1`: no remap or swizzle) and `SFPSHFT2.md`
+//! (@ `a052bcc95da50343edb5ff0baff874e229266dc0`: the `vc0` latch).
 //!
 //! Names are the documentation's. Per-lane booleans are `[bool; 32]` here because the reference
 //! model is literal; the fast model keeps them as bit masks.
@@ -24,6 +29,8 @@ pub use dst::{
     DstEncodeFP16, DstEncodeFP32,
 };
 pub(crate) use serde_form::parse_uint;
+
+use crate::isa::Arch;
 pub use serde_form::{Hex, Index, PerLane, StateDoc, StateError, StateReadError};
 
 /// Lanes in the Vector Unit.
@@ -140,6 +147,12 @@ impl FlagStack {
         self.entries[self.len()] = entry;
         self.len += 1;
         Ok(())
+    }
+
+    /// The bottom entry, for modification, if any (Wormhole `SFPPOPC.md`'s `FlagStack.Bottom()`).
+    pub fn bottom_mut(&mut self) -> Option<&mut FlagStackEntry> {
+        let len = self.len();
+        self.entries[..len].first_mut()
     }
 
     /// Pops the top entry, if any.
@@ -297,6 +310,9 @@ pub struct ResetValues {
     pub prng: u32,
     /// Every cell of `DstBits`.
     pub dst: u16,
+    /// Every lane of Wormhole's SFPSHFT2 `vc0` latch ([`WormholeState::SFPSHFT2_vc0`]); unused on
+    /// Blackhole.
+    pub sfpshft2_vc0: u32,
 }
 
 impl ResetValues {
@@ -310,7 +326,34 @@ impl ResetValues {
         load_macro_config: 0,
         prng: 0,
         dst: 0,
+        sfpshft2_vc0: 0,
     };
+}
+
+/// The state only Wormhole keeps: hidden history of the hardware that a golden vector can set and
+/// a DUT can report.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct WormholeState {
+    /// The `vc0` of WormholeB0 `SFPSHFT2.md`: the `LReg[VC]` that the most recent
+    /// `SFPSHFT2_MOD1_SUBVEC_SHFLROR1_AND_COPY4` or `SFPSHFT2_MOD1_SUBVEC_SHFLROR1` with `VD < 12`
+    /// read, which `SFPSHFT2_MOD1_SUBVEC_SHFLSHR1` gives lane 0 of each group of 8 (as
+    /// `vc0[Lane + 7]`) because of a hardware bug. Its reset value is not documented
+    /// ([`ResetValues::sfpshft2_vc0`]).
+    pub SFPSHFT2_vc0: [u32; LANES],
+}
+
+/// The chip the state belongs to, with the state only that chip has.
+///
+/// Locations only Blackhole has (the `Sp` RWC, `DEST_SP_BASE_Base`, `SFPU_STACK_Incr`, the
+/// `SFPU_DEST_FMT` override, the Dst remap and swizzle bits of [`Addressing`]) stay in
+/// [`Addressing`] for both chips; on Wormhole they are never read, hold their defaults, and the
+/// serde form refuses to set them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Chip {
+    /// Blackhole A0.
+    Blackhole,
+    /// Wormhole B0, with its own state.
+    Wormhole(WormholeState),
 }
 
 /// The architectural state of one Vector Unit, plus the Dst register and the Tensix
@@ -338,14 +381,19 @@ pub struct State {
     pub Dst: Dst,
     /// Configuration and RWC state read by SFPLOAD, SFPSTORE and SFPLOADMACRO.
     pub Addressing: Addressing,
+    /// The chip, and the state only it has.
+    pub Chip: Chip,
 }
 
 impl State {
     /// The documented reset state, with `unspecified` supplying what the documentation leaves
     /// open: `LaneFlags` and `UseLaneFlagsForLaneEnable` false and flag stacks empty
     /// (`VectorUnit.md`), `DISABLE_BACKDOOR_LOAD` false (`SFPCONFIG.md`), the constant LRegs, and
-    /// every Dst row valid (`Dst.md`).
-    pub fn reset(unspecified: &ResetValues) -> State {
+    /// every Dst row valid (`Dst.md`), for the chip `arch`. Both chips' pages give the same reset
+    /// values (`LReg.md` is shared; both `VectorUnit.md`, `SFPCONFIG.md` and `Dst.md` say the
+    /// same); Wormhole's SFPSHFT2 `vc0` latch has none documented and takes
+    /// `unspecified.sfpshft2_vc0`.
+    pub fn reset(arch: Arch, unspecified: &ResetValues) -> State {
         let mut LReg = [[0u32; LANES]; NUM_LREGS];
         for (reg, row) in LReg.iter_mut().enumerate() {
             for (lane, v) in row.iter_mut().enumerate() {
@@ -372,6 +420,36 @@ impl State {
             PRNG: [unspecified.prng; LANES],
             Dst: Dst::filled(unspecified.dst),
             Addressing: Addressing::default(),
+            Chip: match arch {
+                Arch::Blackhole => Chip::Blackhole,
+                Arch::Wormhole => {
+                    Chip::Wormhole(WormholeState { SFPSHFT2_vc0: [unspecified.sfpshft2_vc0; LANES] })
+                }
+            },
+        }
+    }
+
+    /// The chip the state belongs to.
+    pub fn arch(&self) -> Arch {
+        match self.Chip {
+            Chip::Blackhole => Arch::Blackhole,
+            Chip::Wormhole(_) => Arch::Wormhole,
+        }
+    }
+
+    /// Wormhole's own state, if this is a Wormhole state.
+    pub fn wormhole(&self) -> Option<&WormholeState> {
+        match &self.Chip {
+            Chip::Wormhole(wh) => Some(wh),
+            Chip::Blackhole => None,
+        }
+    }
+
+    /// Wormhole's own state, for modification, if this is a Wormhole state.
+    pub fn wormhole_mut(&mut self) -> Option<&mut WormholeState> {
+        match &mut self.Chip {
+            Chip::Wormhole(wh) => Some(wh),
+            Chip::Blackhole => None,
         }
     }
 
@@ -409,11 +487,10 @@ mod tests {
 
     #[test]
     fn reset_follows_the_documentation() {
-        let s = State::reset(&ResetValues {
-            general_lregs: 0xAAAA_AAAA,
-            lane_config: 0x3FFFF,
-            ..ResetValues::ZEROS
-        });
+        let s = State::reset(
+            Arch::Blackhole,
+            &ResetValues { general_lregs: 0xAAAA_AAAA, lane_config: 0x3FFFF, ..ResetValues::ZEROS },
+        );
         assert_eq!(s.LReg[0][5], 0xAAAA_AAAA);
         assert_eq!(s.LReg[8][0], 0x3F56_594B);
         assert_eq!(s.LReg[10][31], 0x3F80_0000);
@@ -425,7 +502,7 @@ mod tests {
 
     #[test]
     fn lane_enable_truth_table() {
-        let mut s = State::reset(&ResetValues::ZEROS);
+        let mut s = State::reset(Arch::Blackhole, &ResetValues::ZEROS);
         assert!(s.IsLaneEnabled(9));
         s.UseLaneFlagsForLaneEnable[9] = true;
         assert!(!s.IsLaneEnabled(9));
@@ -440,7 +517,7 @@ mod tests {
 
     #[test]
     fn prng_step_by_hand() {
-        let mut s = State::reset(&ResetValues::ZEROS);
+        let mut s = State::reset(Arch::Blackhole, &ResetValues::ZEROS);
         // State 0: parity of no taps is 0, so the new bit 31 is 1.
         assert_eq!(s.AdvancePRNG(0), 0);
         assert_eq!(s.PRNG[0], 0x8000_0000);

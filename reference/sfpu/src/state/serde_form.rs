@@ -7,6 +7,7 @@
 //! Unknown fields and out-of-range values are errors.
 //!
 //! ```yaml
+//! arch: wormhole              # blackhole (the default when omitted) or wormhole
 //! LReg:                       # LReg index -> value(s); default 0 (constants 8, 9, 10, 15 are fixed)
 //!   0: "0x3f800000"           # one value for all lanes
 //!   3: ["0x00000000", ...]    # or exactly 32 values, lane 0 first
@@ -29,8 +30,12 @@
 //! Addressing:                 # ThreadConfig / Config / RWC fields, default 0 / false
 //!   SFPU_STACK_Incr: 4
 //!   ADDR_MOD: {3: {DestIncr: 2}}
-//!   RWC: {Dst: 8, Sp: 0}
+//!   RWC: {Dst: 8, Sp: 0}     # Sp, DEST_SP_BASE_Base, SFPU_STACK_Incr, SFPU_DEST_FMT_*,
+//!                             # DEST_ACCESS_CFG_*: Blackhole only
+//! SFPSHFT2_vc0: "0x00000000"  # Wormhole only: the SHFLSHR1 bug's latch, one value or 32
 //! ```
+//!
+//! A document for one chip that sets a location only the other chip has is refused.
 //!
 //! The format is documented for importers in `vectors/README.md`; this module is its
 //! implementation.
@@ -48,6 +53,7 @@ use super::{
     AddrModSlot, Addressing, DST_COLS, DST_ROWS, FLAG_STACK_CAPACITY, FlagStack, FlagStackEntry, LANES,
     LaneConfig, LoadMacroConfig, Misc, NUM_LREGS, ResetValues, Rwc, State, lreg_constant,
 };
+use crate::isa::Arch;
 
 /// A value in the serde form: written as a fixed-width hexadecimal string, read from an integer
 /// or a `0x`/`0b`/decimal string. `DIGITS` is the number of hex digits written.
@@ -454,6 +460,10 @@ pub struct AddressingDoc {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct StateDoc {
+    /// The chip (`blackhole` or `wormhole`); a document without it is for Blackhole, so the
+    /// Blackhole form omits it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub arch: Option<Arch>,
     /// LReg index -> value(s).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty", deserialize_with = "unique_keys")]
     pub LReg: BTreeMap<Index, PerLane<Hex<8>>>,
@@ -481,6 +491,9 @@ pub struct StateDoc {
     /// Configuration and RWCs.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub Addressing: Option<AddressingDoc>,
+    /// Wormhole only: the SFPSHFT2 `vc0` latch ([`WormholeState`](super::WormholeState)).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub SFPSHFT2_vc0: Option<PerLane<Hex<8>>>,
 }
 
 /// A state document that is well-formed but does not describe a valid [`State`].
@@ -505,9 +518,18 @@ fn bools_of(mask: u32) -> [bool; LANES] {
 }
 
 impl StateDoc {
-    /// The sparse form of `state`: every part equal to its default is omitted.
+    /// The sparse form of `state`: every part equal to its default is omitted (and `arch` for
+    /// Blackhole).
     pub fn from_state(state: &State) -> StateDoc {
         let mut doc = StateDoc::default();
+        if state.arch() != Arch::Blackhole {
+            doc.arch = Some(state.arch());
+        }
+        if let Some(wh) = state.wormhole()
+            && wh.SFPSHFT2_vc0.iter().any(|&v| v != 0)
+        {
+            doc.SFPSHFT2_vc0 = Some(PerLane::compact(&wh.SFPSHFT2_vc0.map(Hex)));
+        }
         for reg in 0..NUM_LREGS {
             if lreg_constant(reg, 0).is_some() || state.LReg[reg].iter().all(|&v| v == 0) {
                 continue;
@@ -670,20 +692,77 @@ impl StateDoc {
         if before.Addressing != after.Addressing {
             doc.Addressing = Some(full.Addressing.clone().unwrap_or_default());
         }
+        if let (Some(b), Some(a)) = (before.wormhole(), after.wormhole())
+            && b.SFPSHFT2_vc0 != a.SFPSHFT2_vc0
+        {
+            doc.SFPSHFT2_vc0 = Some(PerLane::compact(&a.SFPSHFT2_vc0.map(Hex)));
+        }
         doc
+    }
+
+    /// The chip the document is for (Blackhole when it does not say).
+    pub fn arch(&self) -> Arch {
+        self.arch.unwrap_or(Arch::Blackhole)
+    }
+
+    /// Refuses a document that sets a location only the other chip has.
+    fn check_chip(&self, arch: Arch) -> Result<(), StateError> {
+        let foreign = |location: &str, chip: Arch| {
+            Err(StateError::new(format!(
+                "{location}: only {chip} has this location, but the document is for {arch} (wormhole-vs-blackhole.md §3.4, §3.6)"
+            )))
+        };
+        match arch {
+            Arch::Blackhole => {
+                if self.SFPSHFT2_vc0.is_some() {
+                    return foreign("SFPSHFT2_vc0", Arch::Wormhole);
+                }
+            }
+            Arch::Wormhole => {
+                if let Some(a) = &self.Addressing {
+                    let blackhole_only = [
+                        ("Addressing.RWC.Sp", a.RWC.Sp != 0),
+                        ("Addressing.DEST_SP_BASE_Base", a.DEST_SP_BASE_Base != 0),
+                        ("Addressing.SFPU_STACK_Incr", a.SFPU_STACK_Incr != 0),
+                        ("Addressing.SFPU_DEST_FMT_Enable", a.SFPU_DEST_FMT_Enable),
+                        ("Addressing.SFPU_DEST_FMT_Base", a.SFPU_DEST_FMT_Base != 0),
+                        ("Addressing.DEST_ACCESS_CFG_remap_addrs", a.DEST_ACCESS_CFG_remap_addrs),
+                        ("Addressing.DEST_ACCESS_CFG_swizzle_32b", a.DEST_ACCESS_CFG_swizzle_32b),
+                    ];
+                    if let Some((location, _)) = blackhole_only.iter().find(|(_, set)| *set) {
+                        return foreign(location, Arch::Blackhole);
+                    }
+                }
+            }
+        }
+        Ok(())
     }
 
     /// The state this document describes: every omitted part takes its default (zero, false,
     /// empty, valid), the constant LRegs take their constants.
     pub fn to_state(&self) -> Result<State, StateError> {
-        let mut s = State::reset(&ResetValues::ZEROS);
+        let mut s = State::reset(self.arch(), &ResetValues::ZEROS);
         self.apply_to(&mut s)?;
         Ok(s)
     }
 
     /// Writes every part this document mentions into `s`, leaving the other parts as they are.
-    /// Golden vectors use this for their expected post-state, which lists only what changes.
+    /// Golden vectors use this for their expected post-state, which lists only what changes. A
+    /// document that names a chip must name `s`'s, and no document may set a location `s`'s chip
+    /// does not have.
     pub fn apply_to(&self, s: &mut State) -> Result<(), StateError> {
+        if let Some(arch) = self.arch
+            && arch != s.arch()
+        {
+            return Err(StateError::new(format!(
+                "arch: the document is for {arch}, the state for {}",
+                s.arch()
+            )));
+        }
+        self.check_chip(s.arch())?;
+        if let (Some(vc0), Some(wh)) = (&self.SFPSHFT2_vc0, s.wormhole_mut()) {
+            wh.SFPSHFT2_vc0 = vc0.expand().map(|h| h.0);
+        }
         for (&Index(reg), values) in &self.LReg {
             let reg = reg as usize;
             if reg >= NUM_LREGS {
@@ -907,7 +986,7 @@ mod tests {
     use super::*;
 
     fn rich_state() -> State {
-        let mut s = State::reset(&ResetValues::ZEROS);
+        let mut s = State::reset(Arch::Blackhole, &ResetValues::ZEROS);
         s.LReg[0] = [0x3F80_0000; LANES];
         s.LReg[3] = std::array::from_fn(|l| 0xDEAD_0000 | l as u32);
         s.LReg[16][7] = 0xFFFF_FFFF;
@@ -939,7 +1018,7 @@ mod tests {
         assert_eq!(State::from_yaml(&yaml).unwrap(), s, "{yaml}");
         let json = s.to_json();
         assert_eq!(State::from_yaml(&json).unwrap(), s, "{json}");
-        let empty = State::reset(&ResetValues::ZEROS);
+        let empty = State::reset(Arch::Blackhole, &ResetValues::ZEROS);
         assert_eq!(State::from_yaml(&empty.to_yaml()).unwrap(), empty);
         assert_eq!(State::from_yaml("").unwrap(), empty);
     }
@@ -982,6 +1061,79 @@ mod tests {
             s.FlagStack[17].top(),
             Some(FlagStackEntry { LaneFlags: true, UseLaneFlagsForLaneEnable: false })
         );
+    }
+
+    fn rich_wormhole_state() -> State {
+        let mut s = State::reset(Arch::Wormhole, &ResetValues::ZEROS);
+        s.LReg[1] = std::array::from_fn(|l| 0x1000 + l as u32);
+        s.LaneFlags[3] = true;
+        s.Addressing.ADDR_MOD[5].DestIncr = 4;
+        s.Addressing.RWC.ExtraAddrModBit = 1;
+        if let Some(wh) = s.wormhole_mut() {
+            wh.SFPSHFT2_vc0 = std::array::from_fn(|l| 0xC0DE_0000 | l as u32);
+        }
+        s
+    }
+
+    #[test]
+    fn wormhole_states_round_trip_exactly() {
+        let s = rich_wormhole_state();
+        let yaml = s.to_yaml();
+        assert!(yaml.contains("arch: wormhole"), "{yaml}");
+        assert_eq!(State::from_yaml(&yaml).unwrap(), s, "{yaml}");
+        assert_eq!(State::from_yaml(&s.to_json()).unwrap(), s);
+        let empty = State::reset(Arch::Wormhole, &ResetValues::ZEROS);
+        assert_eq!(empty.to_yaml(), "arch: wormhole\n");
+        assert_eq!(State::from_yaml(&empty.to_yaml()).unwrap(), empty);
+        // A document without `arch` is Blackhole's.
+        assert_eq!(State::from_yaml("LReg: {0: 1}").unwrap().arch(), Arch::Blackhole);
+        let mut after = s.clone();
+        if let Some(wh) = after.wormhole_mut() {
+            wh.SFPSHFT2_vc0[0] = 7;
+        }
+        let doc = StateDoc::changes(&s, &after, 0);
+        let mut t = s.clone();
+        doc.apply_to(&mut t).unwrap();
+        assert_eq!(t, after);
+    }
+
+    #[test]
+    fn the_other_chips_locations_are_refused() {
+        let cases = [
+            ("arch: wormhole\nAddressing: {RWC: {Sp: 1}}", "Addressing.RWC.Sp: only blackhole"),
+            (
+                "arch: wormhole\nAddressing: {DEST_SP_BASE_Base: 4}",
+                "Addressing.DEST_SP_BASE_Base: only blackhole",
+            ),
+            (
+                "arch: wormhole\nAddressing: {SFPU_STACK_Incr: 4}",
+                "Addressing.SFPU_STACK_Incr: only blackhole",
+            ),
+            (
+                "arch: wormhole\nAddressing: {SFPU_DEST_FMT_Enable: true}",
+                "SFPU_DEST_FMT_Enable: only blackhole",
+            ),
+            ("arch: wormhole\nAddressing: {SFPU_DEST_FMT_Base: 5}", "SFPU_DEST_FMT_Base: only blackhole"),
+            (
+                "arch: wormhole\nAddressing: {DEST_ACCESS_CFG_remap_addrs: true}",
+                "remap_addrs: only blackhole",
+            ),
+            (
+                "arch: wormhole\nAddressing: {DEST_ACCESS_CFG_swizzle_32b: true}",
+                "swizzle_32b: only blackhole",
+            ),
+            ("SFPSHFT2_vc0: 0x1", "SFPSHFT2_vc0: only wormhole"),
+            ("arch: blackhole\nSFPSHFT2_vc0: 0x1", "SFPSHFT2_vc0: only wormhole"),
+            ("arch: quasar", "unknown variant"),
+        ];
+        for (text, want) in cases {
+            let err = State::from_yaml(text).expect_err(text).to_string();
+            assert!(err.contains(want), "{text:?}: {err}");
+        }
+        // Applying a document for the other chip is refused too.
+        let doc: StateDoc = serde_yaml::from_str("arch: wormhole").unwrap();
+        let mut bh = State::reset(Arch::Blackhole, &ResetValues::ZEROS);
+        assert!(doc.apply_to(&mut bh).unwrap_err().to_string().contains("the document is for wormhole"));
     }
 
     #[test]

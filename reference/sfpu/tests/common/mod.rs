@@ -6,20 +6,37 @@
 
 #![allow(dead_code, reason = "each test file uses a different subset")]
 
+use sfpu_reference::isa::{Arch, parse_instr};
 use sfpu_reference::state::LANES;
 use sfpu_reference::{Instr, Outcome, ResetValues, State, step};
 
 /// Every lane.
 pub const ALL: u32 = 0xFFFF_FFFF;
 
-/// The documented reset state with zeros for everything unspecified.
+/// The documented Blackhole reset state with zeros for everything unspecified.
 pub fn reset() -> State {
-    State::reset(&ResetValues::ZEROS)
+    State::reset(Arch::Blackhole, &ResetValues::ZEROS)
 }
 
-/// Parses one instruction in tt-llk macro form, panicking with the parser's message.
+/// The documented reset state of `arch` with zeros for everything unspecified.
+pub fn reset_of(arch: Arch) -> State {
+    State::reset(arch, &ResetValues::ZEROS)
+}
+
+/// Parses one Blackhole instruction in tt-llk macro form, panicking with the parser's message.
 pub fn instr(text: &str) -> Instr {
-    text.parse().unwrap_or_else(|e| panic!("`{text}` does not parse: {e}"))
+    instr_of(Arch::Blackhole, text)
+}
+
+/// Parses one instruction of `arch` in tt-llk macro form, panicking with the parser's message.
+pub fn instr_of(arch: Arch, text: &str) -> Instr {
+    parse_instr(arch, text).unwrap_or_else(|e| panic!("`{text}` does not parse for {arch}: {e}"))
+}
+
+/// Parses (for the state's chip) and executes one instruction.
+pub fn run_on(s: &mut State, text: &str) -> Outcome {
+    let i = instr_of(s.arch(), text);
+    step(s, &i)
 }
 
 /// Parses and executes one instruction.

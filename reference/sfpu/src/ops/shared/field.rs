@@ -10,8 +10,8 @@
 
 #![allow(non_snake_case, reason = "names follow the ISA documentation")]
 
-use super::Ctx;
 use crate::isa::mods::*;
+use crate::ops::Ctx;
 use crate::state::{LANES, State};
 
 /// `SFPDIVP2`: lanewise replace the FP32 exponent with `Imm8`, or add `Imm8` to it (wrapping;

@@ -7,8 +7,8 @@
 
 #![allow(non_snake_case, reason = "names follow the ISA documentation")]
 
-use super::Ctx;
 use crate::isa::mods::*;
+use crate::ops::Ctx;
 use crate::outcome::{Clause, Outcome};
 use crate::state::{LANES, State};
 

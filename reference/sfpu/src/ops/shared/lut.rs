@@ -1,16 +1,20 @@
-//! Piecewise-linear lookup on the MAD sub-unit: SFPLUT (8-bit coefficients) and SFPLUTFP32 (FP32
-//! or FP16 coefficients).
+//! Piecewise-linear lookup on the MAD sub-unit, shared by both chips: SFPLUT (8-bit coefficients)
+//! and SFPLUTFP32 (FP32 or FP16 coefficients).
 //!
 //! Transcribes tt-isa-documentation BlackholeA0 `SFPLUT.md`
 //! (@ `487985445df2865103dcec7972bb5050af2fe27c`) and `SFPLUTFP32.md`
-//! (@ `585749d1dcc6bcc56f1d6ff2dd6b72682d57fcd1`) § "Functional model". Spec: `blackhole-sfpu.md`
-//! §3.4, §3.5, §4.5. `a * b + c` is "as per SFPMAD": [`fma_model_bh`].
+//! (@ `585749d1dcc6bcc56f1d6ff2dd6b72682d57fcd1`) § "Functional model". The Wormhole pages have the
+//! same functional models (WormholeB0 `SFPLUT.md` is the same revision; WormholeB0 `SFPLUTFP32.md`
+//! @ `135471044308278122aec9664bd5f0935429205f` differs only in its encoding, without
+//! `Mod1Mirror`, and its scheduling). Spec: `blackhole-sfpu.md` §3.4, §3.5, §4.5. `a * b + c` is
+//! "as per SFPMAD", which each chip's "IEEE754 conformance" section selects:
+//! [`fma_model`](crate::fp::fma_model) with the state's chip.
 
 #![allow(non_snake_case, reason = "names follow the ISA documentation")]
 
-use super::Ctx;
-use crate::fp::fma_model_bh;
+use crate::fp::fma_model;
 use crate::isa::mods::*;
+use crate::ops::Ctx;
 use crate::state::{LANES, State};
 
 /// `Lut8ToFp32(x)` of `SFPLUT.md` (spec §4.5): `±(1 + m/16) * 2^-e`, or 0 for `0xFF`.
@@ -54,7 +58,7 @@ pub fn SFPLUT(s: &mut State, cx: &Ctx, VD: usize, Mod0: u32) {
                 };
                 let a = Lut8ToFp32((coeffs >> 8) & 0xFF);
                 let c = Lut8ToFp32(coeffs & 0xFF);
-                let mut d = fma_model_bh(a, b, c); // compute a * b + c
+                let mut d = fma_model(s.arch(), a, b, c); // compute a * b + c (the chip's FMA model)
                 if Mod0 & SFPLUT_MOD0_SGN_RETAIN != 0 {
                     d = (d & 0x7FFF_FFFF) | (l3 & 0x8000_0000); // copy sign bit from l3
                 }
@@ -77,7 +81,7 @@ pub fn SFPLUT(s: &mut State, cx: &Ctx, VD: usize, Mod0: u32) {
 /// Transcribes BlackholeA0 `SFPLUTFP32.md` § "Functional model". The C model works on `float`:
 /// `fabsf` and `copysignf` are sign-bit operations on the raw patterns, the comparisons are IEEE
 /// comparisons (NaN compares false, so a NaN `LReg[3]` selects the last segment), and
-/// `a * b + c` is [`fma_model_bh`] (spec §6.3 item 28). Because `SFPLUTFP32_MOD1_FP16_3ENTRY_TABLE`
+/// `a * b + c` is the chip's FMA model (spec §6.3 item 28). Because `SFPLUTFP32_MOD1_FP16_3ENTRY_TABLE`
 /// includes the `SFPLUTFP32_MOD1_INDIRECT_VD` bit, that mode always writes `LReg[LReg[7] & 15]`.
 pub fn SFPLUTFP32(s: &mut State, cx: &Ctx, VD: usize, Mod1: u32) {
     for Lane in 0..LANES {
@@ -126,7 +130,7 @@ pub fn SFPLUTFP32(s: &mut State, cx: &Ctx, VD: usize, Mod1: u32) {
                     a = s.LReg[i][Lane];
                     c = s.LReg[4 + i][Lane];
                 }
-                let mut d = fma_model_bh(a, b, c); // float d = a * b + c;
+                let mut d = fma_model(s.arch(), a, b, c); // float d = a * b + c; (the chip's FMA model)
                 if Mod1 & SFPLUTFP32_MOD1_SGN_RETAIN != 0 {
                     d = (d & 0x7FFF_FFFF) | (l3 & 0x8000_0000); // d = copysignf(d, l3);
                 }

@@ -1,21 +1,24 @@
-//! Cross-lane and cross-register movement: SFPSHFT2 (round sub-unit), SFPSWAP and SFPTRANSP.
+//! Cross-lane and cross-register movement shared by both chips: SFPSWAP and SFPTRANSP, and the
+//! helpers both chips' SFPSHFT2 pages use.
 //!
-//! Transcribes tt-isa-documentation BlackholeA0 `SFPSHFT2.md`
-//! (@ `41d2c717775aef45b428b287144bd96353f4a9d6`), `SFPSWAP.md`
-//! (@ `ba533c05f430d0da6640877a31982d6b38b34e90`) and, for the Blackhole stub, WormholeB0
-//! `SFPTRANSP.md` § "Functional model". Spec: `blackhole-sfpu.md` §3.17, §3.24, §3.25.
+//! Transcribes tt-isa-documentation BlackholeA0 `SFPSWAP.md`
+//! (@ `ba533c05f430d0da6640877a31982d6b38b34e90`; WormholeB0 `SFPSWAP.md`
+//! @ `585749d1dcc6bcc56f1d6ff2dd6b72682d57fcd1` has the same functional model, Blackhole adds
+//! only a caution about SFPLOADMACRO) and, for the Blackhole stub, WormholeB0 `SFPTRANSP.md`
+//! § "Functional model". Spec: `blackhole-sfpu.md` §3.24, §3.25. Each chip's SFPSHFT2 is in
+//! `ops::{blackhole,wormhole}::shuffle`.
 
 #![allow(non_snake_case, reason = "names follow the ISA documentation")]
 
-use super::{Ctx, SignMagIsSmaller, sign_extend12};
 use crate::isa::mods::*;
+use crate::ops::{Ctx, SignMagIsSmaller};
 use crate::outcome::{Clause, Outcome};
 use crate::state::{LANES, State};
 
 /// `VD < 12 || LaneConfig.DISABLE_BACKDOOR_LOAD` where the page writes it outside any lane loop,
 /// so no lane is named (SFPTRANSP, SFPSHFT2 modes 2 and 3). When the lanes disagree the guard is
 /// unspecified (spec §6.3 item 15); this model then uses lane 0's `LaneConfig`.
-fn guard_outside_lane_loop(s: &State, cx: &Ctx, VD: usize, out: &mut Outcome) -> bool {
+pub fn guard_outside_lane_loop(s: &State, cx: &Ctx, VD: usize, out: &mut Outcome) -> bool {
     if VD < 12 {
         return true;
     }
@@ -27,118 +30,8 @@ fn guard_outside_lane_loop(s: &State, cx: &Ctx, VD: usize, out: &mut Outcome) ->
 }
 
 /// `Lane & 7 ? vc[Lane - 1] : vc[Lane + 7]`: rotate right by one lane within each group of 8.
-fn RotateRight(vc: &[u32; LANES], Lane: usize) -> u32 {
+pub fn RotateRight(vc: &[u32; LANES], Lane: usize) -> u32 {
     if Lane & 7 != 0 { vc[Lane - 1] } else { vc[Lane + 7] }
-}
-
-/// `SFPSHFT2`: `LReg[0..4]` shifting (COPY4 and its chained and rotating variants), lane rotation
-/// or shift within groups of 8, and bitwise shifts of `VB` by `VC` or `Imm12`.
-///
-/// Transcribes BlackholeA0 `SFPSHFT2.md` § "Functional model". `Imm12` is the whole field
-/// `[23:12]`; outside `SFPSHFT2_MOD1_SHFT_IMM` only its low four bits (`VB`) are drawn, and set
-/// upper bits are reported (spec §6.3 item 21). Mod1 7..15 have no case: no effect, reported
-/// (spec §6.3 item 20).
-pub fn SFPSHFT2(s: &mut State, cx: &Ctx, Imm12: u32, VC: usize, VD: usize, Mod1: u32, out: &mut Outcome) {
-    if Mod1 != SFPSHFT2_MOD1_SHFT_IMM && Imm12 >> 4 != 0 {
-        out.note_all(Clause::UndrawnBits);
-    }
-    // The VB field is bits [15:12]; SFPLOADMACRO may have replaced it (`Insn.VB = VD`).
-    let VB = cx.vb((Imm12 & 15) as usize);
-    match Mod1 {
-        SFPSHFT2_MOD1_COPY4 => {
-            for Lane in 0..LANES {
-                if VD < 12 || cx.DISABLE_BACKDOOR_LOAD(s, Lane) {
-                    if s.IsLaneEnabled(Lane) {
-                        s.LReg[0][Lane] = s.LReg[1][Lane];
-                        s.LReg[1][Lane] = s.LReg[2][Lane];
-                        s.LReg[2][Lane] = s.LReg[3][Lane];
-                        s.LReg[3][Lane] = 0;
-                    }
-                }
-            }
-        }
-        SFPSHFT2_MOD1_SUBVEC_CHAINED_COPY4 => {
-            let v0 = s.LReg[0];
-            for Lane in 0..LANES {
-                if VD < 12 || cx.DISABLE_BACKDOOR_LOAD(s, Lane) {
-                    if s.IsLaneEnabled(Lane) {
-                        s.LReg[0][Lane] = s.LReg[1][Lane];
-                        s.LReg[1][Lane] = s.LReg[2][Lane];
-                        s.LReg[2][Lane] = s.LReg[3][Lane];
-                        s.LReg[3][Lane] = if Lane < 24 { v0[Lane + 8] } else { 0 };
-                    }
-                }
-            }
-        }
-        SFPSHFT2_MOD1_SUBVEC_SHFLROR1_AND_COPY4 => {
-            if guard_outside_lane_loop(s, cx, VD, out) {
-                let vc = s.LReg[VC];
-                for Lane in 0..LANES {
-                    if s.IsLaneEnabled(Lane) {
-                        s.LReg[0][Lane] = s.LReg[1][Lane];
-                        s.LReg[1][Lane] = s.LReg[2][Lane];
-                        s.LReg[2][Lane] = s.LReg[3][Lane];
-                        s.LReg[3][Lane] = RotateRight(&vc, Lane);
-                    }
-                }
-            }
-        }
-        SFPSHFT2_MOD1_SUBVEC_SHFLROR1 => {
-            if guard_outside_lane_loop(s, cx, VD, out) {
-                let vc = s.LReg[VC];
-                if VD < 8 || VD == 16 {
-                    for Lane in 0..LANES {
-                        if s.IsLaneEnabled(Lane) {
-                            s.LReg[VD][Lane] = RotateRight(&vc, Lane);
-                        }
-                    }
-                }
-            }
-        }
-        SFPSHFT2_MOD1_SUBVEC_SHFLSHR1 => {
-            if VD < 8 || VD == 16 {
-                let vc = s.LReg[VC];
-                for Lane in 0..LANES {
-                    if s.IsLaneEnabled(Lane) {
-                        s.LReg[VD][Lane] = if Lane & 7 != 0 { vc[Lane - 1] } else { 0 };
-                    }
-                }
-            }
-        }
-        SFPSHFT2_MOD1_SHFT_LREG => {
-            if VD < 8 || VD == 16 {
-                for Lane in 0..LANES {
-                    if s.IsLaneEnabled(Lane) {
-                        let vc = s.LReg[VC][Lane] as i32;
-                        if vc >= 0 {
-                            s.LReg[VD][Lane] = s.LReg[VB][Lane] << (vc & 31);
-                        } else {
-                            s.LReg[VD][Lane] = s.LReg[VB][Lane] >> (vc.wrapping_neg() & 31);
-                        }
-                    }
-                }
-            }
-        }
-        SFPSHFT2_MOD1_SHFT_IMM => {
-            if VD < 8 || VD == 16 {
-                let Imm12 = sign_extend12(Imm12);
-                for Lane in 0..LANES {
-                    if s.IsLaneEnabled(Lane) {
-                        // unsigned VB = Imm12 & 15; (skipped when SFPLOADMACRO set Insn.VB = VD)
-                        if Imm12 >= 0 {
-                            s.LReg[VD][Lane] = s.LReg[VB][Lane] << (Imm12 & 31);
-                        } else {
-                            s.LReg[VD][Lane] = s.LReg[VB][Lane] >> (Imm12.wrapping_neg() & 31);
-                        }
-                    }
-                }
-            }
-        }
-        _ => {
-            // No case in the functional model.
-            out.note_all(Clause::Sfpshft2ReservedMod1);
-        }
-    }
 }
 
 /// `SFPSWAP`: lanewise unconditional swap of `VC` and `VD`, or a conditional swap leaving the

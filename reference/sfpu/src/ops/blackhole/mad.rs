@@ -9,9 +9,9 @@
 
 #![allow(non_snake_case, reason = "names follow the ISA documentation")]
 
-use super::Ctx;
 use crate::fp::fma_model_bh;
 use crate::isa::mods::*;
+use crate::ops::Ctx;
 use crate::outcome::{Clause, Outcome};
 use crate::state::{LANES, State};
 

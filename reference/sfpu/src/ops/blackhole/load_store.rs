@@ -1,21 +1,24 @@
-//! Data movement between Dst and the LRegs: SFPLOAD and SFPSTORE, with their format conversions,
-//! address computation and RWC updates.
+//! Blackhole's data movement between Dst and the LRegs: SFPLOAD and SFPSTORE, with their format
+//! conversions, address computation (with the Sp RWC) and RWC updates.
 //!
 //! Transcribes tt-isa-documentation BlackholeA0 `SFPLOAD.md`
 //! (@ `0f3f6b70850f1241f2ea1233f37129625850488a`) and `SFPSTORE.md`
 //! (@ `0f3f6b70850f1241f2ea1233f37129625850488a`) § "Functional model", the Dst helpers of `Dst.md`,
 //! and `ApplyPartialAddrMod` of WormholeB0 `RWCs.md` (Blackhole has no RWC page: spec §4.11, §6.3
-//! item 23). Spec: `blackhole-sfpu.md` §3.33, §4.3, §4.4, §4.11.
+//! item 23). The helpers both chips' pages share are in
+//! [`ops::shared::dst_formats`](crate::ops::shared::dst_formats). Spec: `blackhole-sfpu.md` §3.33,
+//! §4.3, §4.4, §4.11.
 
 #![allow(non_snake_case, reason = "names follow the ISA documentation")]
 
-use super::Ctx;
 use crate::isa::mods::*;
+use crate::ops::Ctx;
+use crate::ops::shared::dst_formats::{
+    ReadFP16, SignMag11ToFP16, SignMag11ToSignMag32, SignMag16ToSignMag32, ToBF16, ToFP16, note_dst,
+};
 use crate::outcome::{Clause, Outcome};
 use crate::state::addressing::data_format::*;
-use crate::state::{
-    DstAccess, DstDecodeBF16, DstDecodeFP32, DstEncodeBF16, DstEncodeFP16, DstEncodeFP32, LANES, State,
-};
+use crate::state::{DstDecodeBF16, DstDecodeFP32, DstEncodeBF16, DstEncodeFP16, DstEncodeFP32, LANES, State};
 
 /// Resolves `MOD0_FMT_SRCB` to `MOD0_FMT_FP32`, `MOD0_FMT_BF16` or `MOD0_FMT_FP16` from the
 /// configuration; other Mod0 values are returned unchanged. The same block opens SFPLOAD and
@@ -126,73 +129,11 @@ pub fn ApplyPartialAddrMod(s: &mut State, AddrMod: u32, out: &mut Outcome) {
     }
 }
 
-/// `ReadFP16(x, ENABLE_FP16A_INF)` of `SFPLOAD.md`.
-fn ReadFP16(x: u32, ENABLE_FP16A_INF: bool) -> u32 {
-    // Dst contained Sign, Man(10b), Exp(5b).
-    let Sign = (x >> 15) & 1;
-    let mut Man = (x >> 5) & 0x3FF;
-    let mut Exp = x & 0x1F;
-    if ENABLE_FP16A_INF && Exp == 0x1F && Man == 0x3FF {
-        // Remap the largest possible value to IEEE754 infinity.
-        Exp = 255;
-        Man = 0;
-    } else if Exp != 0 {
-        Exp += 112; // Rebias from the 5-bit to the 8-bit exponent.
-    } else {
-        // Denormals become some other denormal; later arithmetic flushes them to zero.
-    }
-    (Sign << 31) | (Exp << 23) | (Man << 13)
-}
-
 /// `SignMag9ToSignMag32(x)` of `SFPLOAD.md`: Dst holds Sign, Ignored(2b), Mag(8b), Ignored(5b).
 fn SignMag9ToSignMag32(x: u32) -> u32 {
     let Sign = (x >> 15) & 1;
     let Mag = (x >> 5) & 0xFF;
     (Sign << 31) | Mag
-}
-
-/// `SignMag11ToSignMag32(x)` of `SFPLOAD.md`: Dst holds Sign, Mag(10b), Ignored(5b).
-fn SignMag11ToSignMag32(x: u32) -> u32 {
-    let Sign = (x >> 15) & 1;
-    let Mag = (x >> 5) & 0x3FF;
-    (Sign << 31) | Mag
-}
-
-/// `SignMag16ToSignMag32(x)` of `SFPLOAD.md`: Dst holds Sign, Mag(15b).
-fn SignMag16ToSignMag32(x: u32) -> u32 {
-    let Sign = (x >> 15) & 1;
-    let Mag = x & 0x7FFF;
-    (Sign << 31) | Mag
-}
-
-/// `ToFP16(x)` of `SFPSTORE.md`: exponents <= 112 flush to signed zero, > 142 (and Inf, NaN)
-/// saturate to the pattern e=31, m=0x3FF; the mantissa is truncated.
-pub fn ToFP16(x: u32) -> u32 {
-    let Sign = x >> 31;
-    let mut Exp = ((x >> 23) & 0xFF) as i32 - 112;
-    let mut Man = x & 0x7F_FFFF;
-    if Exp <= 0 {
-        // Flush underflow and denormals to signed zero.
-        Exp = 0;
-        Man = 0;
-    } else if Exp > 31 {
-        // Saturate on overflow: Dst has no NaN or infinity, this is a huge finite value.
-        Exp = 31;
-        Man = 0x7F_FFFF;
-    }
-    Man >>= 13; // Truncate toward zero.
-    (Sign << 15) | ((Exp as u32) << 10) | Man
-}
-
-/// `ToBF16(x)` of `SFPSTORE.md`: flush denormals to signed zero, then truncate toward zero.
-pub fn ToBF16(x: u32) -> u32 {
-    let Sign = x & 0x8000_0000;
-    let Exp = x & 0x7F80_0000;
-    let mut Man = x & 0x007F_FFFF;
-    if Exp == 0 {
-        Man = 0;
-    }
-    (Sign | Exp | Man) >> 16
 }
 
 /// `ToFP32(x)` of `SFPSTORE.md`: flush denormals to signed zero.
@@ -204,26 +145,6 @@ pub fn ToFP32(x: u32) -> u32 {
         Man = 0;
     }
     Sign | Exp | Man
-}
-
-/// `SignMag11ToFP16(x)` of `SFPSTORE.md`: the Dst "integer 8" type, a sign, a 10-bit magnitude
-/// and the fixed exponent 16.
-fn SignMag11ToFP16(x: u32) -> u32 {
-    let Sign = (x >> 31) << 15;
-    let Exp = 16 << 10; // Fixed exponent.
-    let Man = x & 0x3FF;
-    Sign | Exp | Man
-}
-
-/// Records what the documentation says about one Dst access of `Lane`.
-fn note_dst(out: &mut Outcome, access: DstAccess, Lane: usize, write: bool) {
-    if !access.row_valid {
-        let clause = if write { Clause::DstUndefinedRowPartialWrite } else { Clause::DstUndefinedRowRead };
-        out.note_lane(clause, Lane);
-    }
-    if access.aliased {
-        out.note_lane(Clause::DstDebugAliasing, Lane);
-    }
 }
 
 /// `SFPLOAD`: move (up to) 32 datums from the even or odd columns of four consecutive Dst rows to
