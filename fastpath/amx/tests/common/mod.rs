@@ -109,19 +109,24 @@ impl Fmt {
     /// The §4.2 special inputs: ±0, ±min/max subnormal, ±min normal, ±1, ±max finite, ±Inf,
     /// ±qNaN, ±sNaN.
     pub fn specials(self) -> Vec<u64> {
+        (0..18).map(|k| self.special(k)).collect()
+    }
+
+    /// Special value `k` (0..18) of [`Fmt::specials`].
+    pub fn special(self, k: u64) -> u64 {
         let m = self.man_bits();
-        let positive = [
-            0,
-            1,
-            (1 << m) - 1,
-            1 << m,
-            self.one(),
-            self.inf() - 1,
-            self.inf(),
-            self.default_nan(),
-            self.inf() | 1,
-        ];
-        positive.iter().flat_map(|&p| [p, p | self.sign()]).collect()
+        let p = match (k / 2) % 9 {
+            0 => 0,
+            1 => 1,
+            2 => (1 << m) - 1,
+            3 => 1 << m,
+            4 => self.one(),
+            5 => self.inf() - 1,
+            6 => self.inf(),
+            7 => self.default_nan(),
+            _ => self.inf() | 1,
+        };
+        if k % 2 == 1 { p | self.sign() } else { p }
     }
 
     /// A value where arithmetic is interesting, in roughly equal parts: random bits, a special,
@@ -135,7 +140,7 @@ impl Fmt {
         let max_exp = (1 << self.exp_bits()) - 2;
         match rng.below(8) {
             0 | 1 => self.mask(r),
-            2 => rng.pick(&self.specials()),
+            2 => self.special(r % 18),
             3 => sign | (self.one() + (r % 64)).wrapping_sub(32),
             4 => {
                 let exp = (self.bias() + (r >> 4) % 13).wrapping_sub(6);
