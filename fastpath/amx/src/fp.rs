@@ -9,20 +9,21 @@
 //! * **f32, f64**: the native operations (`mul_add`, `*`, `+`), which are IEEE 754 with one RNE
 //!   rounding and keep subnormals. `mul_add` is a library call in the portable build and one
 //!   `vfmadd` instruction in the build [`crate::simd`] selects on FMA-capable CPUs.
-//! * **f16**: exact widening to f64 ([`f16_to_f64`]), then `x·y + z` in f64 **without** an FMA,
-//!   then our own RNE narrowing ([`narrow_f16`]). The product of two 11-bit significands has 22
-//!   bits, so `x·y` is exact in f64. The sum is exact too whenever the f16 result can be affected:
-//!   if the product is the larger term, every non-zero bit lies between 2^31 and 2^-48 (well
-//!   within 53 bits) unless the result overflows f16 anyway; if the addend is larger by more
-//!   than 2^31, the product is far below half an f16 ulp of it and the f64 rounding (at most one
-//!   f64 ulp of the addend) cannot reach an f16 rounding boundary. One rounding in effect, so
-//!   one correct RNE. Modes 10 and 11/12 are the same route with the product alone or `x + z`
-//!   (exact in f64: both terms lie between 2^16 and 2^-24). `half::f16::from_f64` is not used: it
-//!   double-rounds (§5).
+//! * **f16**: round to odd in f32. The inputs are widened exactly to f32 ([`f16_to_f32`]); the
+//!   product of two 11-bit significands has 22 bits and lies between 2^-48 and 2^32, so `x·y` is
+//!   exact in f32 (normal range, 24 bits). The sum `p + z` is rounded to nearest in f32, its exact
+//!   error recovered with TwoSum, and the sum moved one f32 ulp toward the error when it is
+//!   inexact and even: the sum rounded to odd at 24 bits ([`add_round_to_odd_f32`]). One RNE
+//!   narrowing to f16 ([`narrow_f16`]) then gives the correctly rounded result, because
+//!   24 ≥ 2·11 + 2 (the round-to-odd theorem; every non-zero sum is a multiple of 2^-48, so f32
+//!   is normal wherever it matters and keeps its 24 bits at f16's subnormal boundary too).
+//!   Mode 10 is the exact product narrowed once; modes 11 and 12 are `x + z` and `y + z`
+//!   through the same round-to-odd sum. This runs 8 lanes per AVX2 instruction where an f64
+//!   route would run 4. `half::f16::from_f64` is not used: it double-rounds (§5).
 //! * **bf16**: round to odd (§5, the notes' fast route, not the emulator's integer FMA).
 //!   `x·y` is exact in f64 (8 × 8 significand bits; the exponent range of a product of bf16
 //!   values, 2^256 to 2^-266, is inside f64's). The sum `p + z` is rounded to nearest in f64 and
-//!   its exact error recovered with TwoSum ([`add_round_to_odd`]); when the sum is inexact and its
+//!   its exact error recovered with TwoSum ([`add_round_to_odd_f64`]); when the sum is inexact and its
 //!   last bit is even, it is moved one f64 ulp toward the error, which gives the sum rounded to
 //!   odd at 53 bits. Rounding that to bf16 with RNE ([`narrow_bf16`]) is the correctly rounded
 //!   result because 53 ≥ 2·8 + 2 (the round-to-odd theorem; f64 is normal over the whole range
@@ -47,25 +48,8 @@ pub const F32_NAN: u32 = 0x7FC0_0000;
 /// The default NaN of f64 (§2.8).
 pub const F64_NAN: u64 = 0x7FF8_0000_0000_0000;
 
-/// 2^1008: scales an f16 bit pattern placed in an f64's low exponent bits to its value.
-const TWO_POW_1008: f64 = f64::from_bits((1008 + 1023) << 52);
-/// 2^112: the same for an f16 bit pattern placed in an f32.
+/// 2^112: scales an f16 bit pattern placed in an f32's low exponent bits to its value.
 const TWO_POW_112: f32 = f32::from_bits((112 + 127) << 23);
-
-/// An f16 as the f64 of the same value (exact for every value; ±Inf stay ±Inf, a NaN stays a
-/// NaN).
-///
-/// The 15 magnitude bits shifted into place form an f64 whose exponent field is the f16's (a
-/// subnormal f16 becomes a subnormal f64); multiplying by 2^1008 rebiases it. A power-of-two
-/// scaling with a normal result is exact, so the finite values need no normalisation loop.
-#[inline(always)]
-pub fn f16_to_f64(h: u16) -> f64 {
-    let mag = (h & 0x7FFF) as u64;
-    let finite = (f64::from_bits(mag << 42) * TWO_POW_1008).to_bits();
-    let special = if mag == 0x7C00 { f64::INFINITY.to_bits() } else { F64_NAN };
-    let bits = if mag >= 0x7C00 { special } else { finite };
-    f64::from_bits(bits | ((h as u64 & 0x8000) << 48))
-}
 
 /// A bf16 as the f64 of the same value (exact; a bf16 is the top half of an f32).
 #[inline(always)]
@@ -73,8 +57,12 @@ pub fn bf16_to_f64(h: u16) -> f64 {
     f32::from_bits((h as u32) << 16) as f64
 }
 
-/// The pair modes' widening of an f16 to f32 (§2.3): exact for every non-NaN value, subnormals
-/// included; a NaN becomes `0x7FC0_0000`. Same rebiasing trick as [`f16_to_f64`], with 2^112.
+/// An f16 widened to f32 (the pair modes' widening of §2.3, and the first step of the f16
+/// route): exact for every non-NaN value, subnormals included; a NaN becomes `0x7FC0_0000`.
+///
+/// The 15 magnitude bits shifted into place form an f32 whose exponent field is the f16's (a
+/// subnormal f16 becomes a subnormal f32); multiplying by 2^112 rebiases it. A power-of-two
+/// scaling with a normal result is exact, so no normalisation loop is needed.
 #[inline(always)]
 pub fn f16_to_f32(h: u16) -> u32 {
     let mag = (h & 0x7FFF) as u32;
@@ -95,55 +83,60 @@ pub fn bf16_to_f32(h: u16) -> u32 {
     if h & 0x7FFF > 0x7F80 { F32_NAN } else { (h as u32) << 16 }
 }
 
-/// `v` rounded to nearest, ties to even, into the binary format with `EB` exponent bits and `MB`
-/// fraction bits (returned as its bit pattern), with gradual underflow and overflow to ±Inf; a
-/// NaN gives that format's default NaN.
+/// 2^-81: added to a magnitude below 2^-126, it rounds that magnitude to a multiple of 2^-133
+/// (the ulp of 2^-81 in f64), bf16's subnormal grid.
+const TWO_POW_M81: f64 = f64::from_bits((1023 - 81) << 52);
+
+/// An f32 rounded to nearest, ties to even, to f16 (overflow to ±Inf, gradual underflow), a
+/// NaN to the default f16 NaN.
 ///
-/// The significand with its implicit bit is shifted right by the number of bits the target
-/// format cannot hold: `52 − MB` for a normal result, more for a subnormal one (at most 54,
-/// which leaves a zero and a remainder below half). For a normal result the biased exponent is
-/// added above the significand first, so a rounding carry out of the fraction increments the
-/// exponent, and out of the largest exponent gives the infinity pattern: no separate overflow
-/// check after rounding. Every step is a select, so it vectorises.
+/// Normal results (|v| ≥ 2^-14): the classic add-and-shift rounding on the bits, dropping the
+/// 13 fraction bits f16 lacks (`+ 0xFFF + lsb`, then `>> 13`), with the exponent rebiased by
+/// 127 − 15 afterwards; a carry out of the fraction increments the exponent, and past f16's
+/// largest exponent the result is clamped to the infinity pattern. Subnormal results: adding
+/// 0.5 to the magnitude makes the FPU round it to a multiple of 2^-24 (the ulp of 0.5 in f32),
+/// f16's subnormal grid, with RNE; the sum's low bits are then the f16 pattern (1024 is the
+/// smallest normal, 0x0400, which is right). Constant shifts and selects only: it vectorises
+/// 8 lanes per AVX2 instruction.
 #[inline(always)]
-pub fn narrow<const EB: u32, const MB: u32>(v: f64) -> u64 {
-    let bias = (1i64 << (EB - 1)) - 1;
-    let emin = 1 - bias;
+pub fn narrow_f16(v: f32) -> u16 {
     let b = v.to_bits();
-    let sign = (b >> 63) << (EB + MB);
-    let a = b & !(1u64 << 63);
-    let e = (a >> 52) as i64 - 1023;
-    let man = (a & ((1u64 << 52) - 1)) | (1u64 << 52);
-    let normal = e >= emin;
-    // `e - emin` < 2048 when normal, so the shift stays inside the u64.
-    let t = if normal { (((e - emin) as u64) << 52).wrapping_add(man) } else { man };
-    let sh = if normal { 52 - MB as i64 } else { (52 - MB as i64 + emin - e).min(54) } as u32;
-    let q = t >> sh;
-    let r = t & ((1u64 << sh) - 1);
-    let half = 1u64 << (sh - 1);
-    let up = (r > half) | ((r == half) & (q & 1 == 1));
-    let q = q + up as u64;
-    let inf = ((1u64 << EB) - 1) << MB;
-    let default_nan = inf | (1 << (MB - 1));
-    if a > 0x7FF0_0000_0000_0000 {
-        default_nan
-    } else if e > bias {
-        sign | inf
-    } else {
-        sign | q
-    }
+    let sign = (b >> 16) & 0x8000;
+    let a = b & 0x7FFF_FFFF;
+    let normal = ((a + 0xFFF + ((a >> 13) & 1)) >> 13).wrapping_sub((127 - 15) << 10);
+    let subnormal = (f32::from_bits(a) + 0.5).to_bits().wrapping_sub(0x3F00_0000);
+    let r = if a >= 0x3880_0000 { normal.min(0x7C00) } else { subnormal };
+    (if a > 0x7F80_0000 { F16_NAN as u32 } else { sign | r }) as u16
 }
 
-/// [`narrow`] to f16.
-#[inline(always)]
-pub fn narrow_f16(v: f64) -> u16 {
-    narrow::<5, 10>(v) as u16
-}
-
-/// [`narrow`] to bf16.
+/// An f64 rounded to nearest, ties to even, to bf16 (overflow to ±Inf, gradual underflow), a
+/// NaN to the default bf16 NaN. The same two paths as [`narrow_f16`]: add-and-shift dropping
+/// 45 fraction bits for |v| ≥ 2^-126, the exponent rebiased by 1023 − 127; below that, adding
+/// 2^-81 rounds the magnitude to bf16's subnormal grid 2^-133.
 #[inline(always)]
 pub fn narrow_bf16(v: f64) -> u16 {
-    narrow::<8, 7>(v) as u16
+    let b = v.to_bits();
+    let sign = (b >> 48) & 0x8000;
+    let a = b & 0x7FFF_FFFF_FFFF_FFFF;
+    let normal = ((a + 0x0FFF_FFFF_FFFF + ((a >> 45) & 1)) >> 45).wrapping_sub((1023 - 127) << 7);
+    let subnormal = (f64::from_bits(a) + TWO_POW_M81).to_bits().wrapping_sub(TWO_POW_M81.to_bits());
+    let r = if a >= (1023 - 126) << 52 { normal.min(0x7F80) } else { subnormal };
+    (if a > 0x7FF0_0000_0000_0000 { BF16_NAN as u64 } else { sign | r }) as u16
+}
+
+/// `p + z` rounded to odd at f32 precision, for `p`, `z` whose exact sum is a multiple of 2^-48
+/// below 2^34 in magnitude (always so for f16 operands): see [`add_round_to_odd_f64`], the same
+/// algorithm at 24 bits.
+#[inline(always)]
+pub fn add_round_to_odd_f32(p: f32, z: f32) -> f32 {
+    let s = p + z;
+    let bv = s - p;
+    let av = s - bv;
+    let err = (p - av) + (z - bv);
+    let sb = s.to_bits();
+    let inexact = (err != 0.0) & s.is_finite();
+    let step = if (err.to_bits() ^ sb) >> 31 == 0 { 1 } else { u32::MAX };
+    f32::from_bits(if inexact & (sb & 1 == 0) { sb.wrapping_add(step) } else { sb })
 }
 
 /// `p + z` rounded to odd at f64 precision, for finite or infinite `p`, `z` whose sum cannot
@@ -157,7 +150,7 @@ pub fn narrow_bf16(v: f64) -> u16 {
 /// multiples of 2^-266 and the f64 grid is finer there), so the step never crosses zero. When `s`
 /// is ±Inf or NaN the error is NaN and `s` is returned as it is.
 #[inline(always)]
-pub fn add_round_to_odd(p: f64, z: f64) -> f64 {
+pub fn add_round_to_odd_f64(p: f64, z: f64) -> f64 {
     let s = p + z;
     let bv = s - p;
     let av = s - bv;
@@ -236,30 +229,31 @@ pub fn canon_f64(v: f64) -> u64 {
     if v.is_nan() { F64_NAN } else { v.to_bits() }
 }
 
-/// f16 `z + x·y` (mode 0; mode 1 passes `x` with its sign flipped): one rounding, see the module
-/// docs for why `x·y + z` in f64 is exact where it matters.
+/// f16 `z + x·y` (mode 0; mode 1 passes `x` with its sign flipped): the exact product in f32,
+/// the sum rounded to odd, one RNE narrowing (see the module docs).
 #[inline(always)]
 pub fn f16_fma(x: u16, y: u16, z: u16) -> u16 {
-    narrow_f16(f16_to_f64(x) * f16_to_f64(y) + f16_to_f64(z))
+    let p = f32::from_bits(f16_to_f32(x)) * f32::from_bits(f16_to_f32(y));
+    narrow_f16(add_round_to_odd_f32(p, f32::from_bits(f16_to_f32(z))))
 }
 
-/// f16 `x·y` (mode 10): exact in f64, one narrowing.
+/// f16 `x·y` (mode 10): exact in f32, one narrowing.
 #[inline(always)]
 pub fn f16_mul(x: u16, y: u16) -> u16 {
-    narrow_f16(f16_to_f64(x) * f16_to_f64(y))
+    narrow_f16(f32::from_bits(f16_to_f32(x)) * f32::from_bits(f16_to_f32(y)))
 }
 
-/// f16 `z + a` (modes 11 and 12): exact in f64, one narrowing.
+/// f16 `z + a` (modes 11 and 12): the sum rounded to odd in f32, one narrowing.
 #[inline(always)]
 pub fn f16_add(z: u16, a: u16) -> u16 {
-    narrow_f16(f16_to_f64(z) + f16_to_f64(a))
+    narrow_f16(add_round_to_odd_f32(f32::from_bits(f16_to_f32(a)), f32::from_bits(f16_to_f32(z))))
 }
 
 /// bf16 `z + x·y` (mode 0; mode 1 passes `x` with its sign flipped): the exact product, the sum
 /// rounded to odd in f64, one RNE narrowing.
 #[inline(always)]
 pub fn bf16_fma(x: u16, y: u16, z: u16) -> u16 {
-    narrow_bf16(add_round_to_odd(bf16_to_f64(x) * bf16_to_f64(y), bf16_to_f64(z)))
+    narrow_bf16(add_round_to_odd_f64(bf16_to_f64(x) * bf16_to_f64(y), bf16_to_f64(z)))
 }
 
 /// bf16 `x·y` (mode 10, the emulator's `fma(x, y, −0)`): exact in f64, one narrowing.
@@ -272,7 +266,7 @@ pub fn bf16_mul(x: u16, y: u16) -> u16 {
 /// rounded to odd in f64, one RNE narrowing.
 #[inline(always)]
 pub fn bf16_add(z: u16, a: u16) -> u16 {
-    narrow_bf16(add_round_to_odd(bf16_to_f64(a), bf16_to_f64(z)))
+    narrow_bf16(add_round_to_odd_f64(bf16_to_f64(a), bf16_to_f64(z)))
 }
 
 /// f32 `z + x·y` (mode 0), the native correctly rounded `mul_add`.
@@ -319,43 +313,49 @@ mod tests {
 
     #[test]
     fn f16_widening_is_exact_at_the_edges() {
-        assert_eq!(f16_to_f64(0x0001), 2f64.powi(-24)); // min subnormal
-        assert_eq!(f16_to_f64(0x03FF), 1023.0 * 2f64.powi(-24)); // max subnormal
-        assert_eq!(f16_to_f64(0x0400), 2f64.powi(-14)); // min normal
-        assert_eq!(f16_to_f64(0x3C00), 1.0);
-        assert_eq!(f16_to_f64(0x7BFF), 65504.0);
-        assert_eq!(f16_to_f64(0xFC00), f64::NEG_INFINITY);
-        assert_eq!(f16_to_f64(0x8000).to_bits(), 0x8000_0000_0000_0000);
-        assert!(f16_to_f64(0x7C01).is_nan() && f16_to_f64(0xFE00).is_nan());
+        let f = |h| f32::from_bits(f16_to_f32(h));
+        assert_eq!(f(0x0001), 2f32.powi(-24)); // min subnormal
+        assert_eq!(f(0x03FF), 1023.0 * 2f32.powi(-24)); // max subnormal
+        assert_eq!(f(0x0400), 2f32.powi(-14)); // min normal
+        assert_eq!(f(0x3C00), 1.0);
+        assert_eq!(f(0x7BFF), 65504.0);
+        assert_eq!(f(0xFC00), f32::NEG_INFINITY);
+        assert_eq!(f16_to_f32(0x8000), 0x8000_0000);
         assert_eq!(f16_to_f32(0x0001), 0x3380_0000); // 2^-24 = 0x1.0p-24
         assert_eq!(f16_to_f32(0xC000), 0xC000_0000); // -2.0
         assert_eq!(f16_to_f32(0xFC01), F32_NAN);
         assert_eq!(bf16_to_f32(0xFF81), F32_NAN);
         assert_eq!(bf16_to_f32(0xFF80), 0xFF80_0000);
+        assert_eq!(bf16_to_f64(0x3F81), 1.0 + 2f64.powi(-7));
     }
 
     #[test]
     fn narrowing_rounds_to_nearest_even_once() {
-        // §5's example of half's double rounding: 1 + 2^-11 + 2^-40 is above the midpoint
-        // between 1 (0x3C00) and 1 + 2^-10 (0x3C01), so it rounds up.
-        assert_eq!(narrow_f16(1.0 + 2f64.powi(-11) + 2f64.powi(-40)), 0x3C01);
-        assert_eq!(narrow_f16(1.0 + 2f64.powi(-11)), 0x3C00); // tie, to even
-        assert_eq!(narrow_f16(1.0 + 3.0 * 2f64.powi(-11)), 0x3C02); // tie, to even (up)
+        // 1 + 2^-11 + 2^-20 is above the midpoint between 1 (0x3C00) and 1 + 2^-10 (0x3C01).
+        assert_eq!(narrow_f16(1.0 + 2f32.powi(-11) + 2f32.powi(-20)), 0x3C01);
+        assert_eq!(narrow_f16(1.0 + 2f32.powi(-11)), 0x3C00); // tie, to even
+        assert_eq!(narrow_f16(1.0 + 3.0 * 2f32.powi(-11)), 0x3C02); // tie, to even (up)
         assert_eq!(narrow_f16(65520.0), 0x7C00); // the overflow threshold is a tie to even: Inf
-        assert_eq!(narrow_f16(65519.99), 0x7BFF);
-        assert_eq!(narrow_f16(2f64.powi(-25)), 0x0000); // half the min subnormal: tie to 0
-        assert_eq!(narrow_f16(-(2f64.powi(-25) + 2f64.powi(-60))), 0x8001);
-        assert_eq!(narrow_f16(3.0 * 2f64.powi(-25)), 0x0002); // 1.5 min subnormals: tie to 2
-        assert_eq!(narrow_f16(2f64.powi(-14) - 2f64.powi(-25)), 0x0400); // rounds up into the normals
-        assert_eq!(narrow_f16(f64::NAN), F16_NAN);
-        assert_eq!(narrow_f16(-1e300), 0xFC00);
-        assert_eq!(narrow_f16(1e-300), 0x0000);
+        assert_eq!(narrow_f16(65519.996), 0x7BFF);
+        assert_eq!(narrow_f16(2f32.powi(-25)), 0x0000); // half the min subnormal: tie to 0
+        assert_eq!(narrow_f16(-(2f32.powi(-25) + 2f32.powi(-40))), 0x8001);
+        assert_eq!(narrow_f16(3.0 * 2f32.powi(-25)), 0x0002); // 1.5 min subnormals: tie to 2
+        assert_eq!(narrow_f16(2f32.powi(-14) - 2f32.powi(-25)), 0x0400); // tie up into the normals
+        assert_eq!(narrow_f16(f32::NAN), F16_NAN);
+        assert_eq!(narrow_f16(f32::NEG_INFINITY), 0xFC00);
+        assert_eq!(narrow_f16(-1e30), 0xFC00);
+        assert_eq!(narrow_f16(1e-30), 0x0000);
         // bf16: §5's sticky-loss example (1 + 2^-8 + 2^-40 goes up to 0x3F81).
         assert_eq!(narrow_bf16(1.0 + 2f64.powi(-8) + 2f64.powi(-40)), 0x3F81);
+        assert_eq!(narrow_bf16(1.0 + 2f64.powi(-8)), 0x3F80); // tie, to even
         assert_eq!(narrow_bf16(2f64.powi(-133)), 0x0001); // min subnormal
         assert_eq!(narrow_bf16(2f64.powi(-134)), 0x0000); // its half: tie to 0
+        assert_eq!(narrow_bf16(-3.0 * 2f64.powi(-134)), 0x8002); // 1.5 min subnormals: tie to 2
+        assert_eq!(narrow_bf16(2f64.powi(-126) - 2f64.powi(-134)), 0x0080); // tie up into the normals
         assert_eq!(narrow_bf16(f64::from(f32::MAX)), 0x7F80); // above the midpoint past bf16 max: Inf
+        assert_eq!(narrow_bf16(2f64.powi(200)), 0x7F80);
         assert_eq!(narrow_bf16(-0.0), 0x8000);
+        assert_eq!(narrow_bf16(f64::NAN), BF16_NAN);
     }
 
     #[test]

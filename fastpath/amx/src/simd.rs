@@ -102,11 +102,11 @@ pub(crate) fn run_at(level: Level, op: &Op, s: &mut State) {
     match level {
         #[cfg(target_arch = "x86_64")]
         Level::Avx2 if avx2_available_cached() => {
-            // SAFETY: the only requirement of a `#[target_feature]` function is that the CPU has
-            // the features it enables; `avx2_available_cached` has just confirmed all of them.
-            unsafe { x86::run_op_avx2(op, s) }
+            // SAFETY: `x86::run` requires a CPU with the features of `Level::Avx2`;
+            // `avx2_available_cached` has just confirmed all of them.
+            unsafe { x86::run(op, s) }
         }
-        _ => crate::exec::run_op(op, s),
+        _ => crate::exec::run_op::<crate::kernels::Portable>(op, s),
     }
 }
 
@@ -128,14 +128,166 @@ fn avx2_available_cached() -> bool {
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
-    use amx_reference::State;
+    use std::arch::x86_64::{
+        _MM_FROUND_TO_NEAREST_INT, _mm_extract_epi64, _mm_setr_epi16, _mm256_castps_si256, _mm256_cvtph_ps,
+        _mm256_cvtps_ph, _mm256_extract_epi64, _mm256_setr_ps,
+    };
 
+    use amx_reference::{AluMode, State};
+
+    use crate::fp;
+    use crate::kernels::{self, Kernels};
     use crate::plan::Op;
 
-    /// [`crate::exec::run_op`] compiled with AVX2, FMA and F16C (everything below it is
-    /// `#[inline(always)]`, so its whole body is compiled here with those features).
+    /// Runs `op` on `s` with the AVX2 copy of the data path.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have AVX2, FMA, F16C, BMI1, BMI2 and LZCNT ([`super::avx2_available`]).
+    #[inline]
+    pub unsafe fn run(op: &Op, s: &mut State) {
+        // SAFETY: the only requirement of a `#[target_feature]` function is that the CPU has the
+        // features it enables, which this function's caller guarantees.
+        unsafe { run_avx2(op, s) }
+    }
+
+    /// [`crate::exec::run_op`] compiled with AVX2, FMA and F16C, with [`Avx2`]'s kernels.
     #[target_feature(enable = "avx2,fma,f16c,bmi1,bmi2,lzcnt")]
-    pub fn run_op_avx2(op: &Op, s: &mut State) {
-        crate::exec::run_op(op, s)
+    fn run_avx2(op: &Op, s: &mut State) {
+        crate::exec::run_op::<Avx2>(op, s)
+    }
+
+    /// The kernels compiled with AVX2, FMA and F16C.
+    struct Avx2;
+
+    /// Defines each kernel as a `#[target_feature]` function (the row code inlined into it, so
+    /// compiled with those features) and [`Avx2`]'s [`Kernels`] implementation calling them.
+    macro_rules! avx2_kernels {
+        ($($name:ident($x:ty) => $body:expr;)*) => {
+            $(
+                #[target_feature(enable = "avx2,fma,f16c,bmi1,bmi2,lzcnt")]
+                fn $name(alu: AluMode, x: &$x, y: &$x, row: &mut [u8; 64], enable: u32) {
+                    $body(alu, x, y, row, enable)
+                }
+            )*
+
+            impl Kernels for Avx2 {
+                $(
+                    #[inline(always)]
+                    fn $name(alu: AluMode, x: &$x, y: &$x, row: &mut [u8; 64], enable: u32) {
+                        // SAFETY: `Avx2` is only used by `run_avx2`, whose callers guarantee the
+                        // CPU has the features the kernel enables.
+                        unsafe { $name(alu, x, y, row, enable) }
+                    }
+                )*
+            }
+        };
+    }
+
+    avx2_kernels! {
+        f16([u8; 64]) => f16_f16c;
+        bf16([u8; 64]) => kernels::bf16_row;
+        f32([u8; 64]) => kernels::f32_row;
+        f64([u8; 64]) => kernels::f64_row;
+        pair_f16([u8; 32]) => pair_f16_f16c;
+        pair_bf16([u8; 32]) => |alu, x, y, row, e| kernels::pair_row(alu, fp::bf16_to_f32, x, y, row, e);
+    }
+
+    /// Eight f16 lanes widened to f32 by F16C's `vcvtph2ps`: exact for every value (a NaN stays
+    /// a NaN, quieted; the callers canonicalise NaNs).
+    #[target_feature(enable = "avx2,fma,f16c,bmi1,bmi2,lzcnt")]
+    #[inline]
+    fn cvtph_ps8(h: &[u16; 8]) -> [f32; 8] {
+        let v = _mm_setr_epi16(
+            h[0] as i16,
+            h[1] as i16,
+            h[2] as i16,
+            h[3] as i16,
+            h[4] as i16,
+            h[5] as i16,
+            h[6] as i16,
+            h[7] as i16,
+        );
+        let f = _mm256_castps_si256(_mm256_cvtph_ps(v));
+        let w = [
+            _mm256_extract_epi64::<0>(f) as u64,
+            _mm256_extract_epi64::<1>(f) as u64,
+            _mm256_extract_epi64::<2>(f) as u64,
+            _mm256_extract_epi64::<3>(f) as u64,
+        ];
+        std::array::from_fn(|i| f32::from_bits((w[i / 2] >> (32 * (i % 2))) as u32))
+    }
+
+    /// Eight f32 lanes narrowed to f16 by F16C's `vcvtps2ph` with RNE (immediate 0): overflow to
+    /// ±Inf, gradual underflow, a NaN quieted with its sign (the callers pass the default NaN).
+    #[target_feature(enable = "avx2,fma,f16c,bmi1,bmi2,lzcnt")]
+    #[inline]
+    fn cvtps_ph8(v: &[f32; 8]) -> [u16; 8] {
+        let f = _mm256_setr_ps(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]);
+        let h = _mm256_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(f);
+        let w = [_mm_extract_epi64::<0>(h) as u64, _mm_extract_epi64::<1>(h) as u64];
+        std::array::from_fn(|i| (w[i / 4] >> (16 * (i % 4))) as u16)
+    }
+
+    /// `N` f16 lanes of `bytes` widened to f32 with F16C (`N` a multiple of 8).
+    #[target_feature(enable = "avx2,fma,f16c,bmi1,bmi2,lzcnt")]
+    #[inline]
+    fn widen_f16c<const N: usize>(bytes: &[u8]) -> [f32; N] {
+        let h: [u16; N] = kernels::lanes(bytes);
+        let mut out = [0f32; N];
+        for (o, c) in out.chunks_exact_mut(8).zip(h.chunks_exact(8)) {
+            let c: &[u16; 8] = c.try_into().unwrap_or(&[0; 8]);
+            o.copy_from_slice(&cvtph_ps8(c));
+        }
+        out
+    }
+
+    /// The f16 row kernel with F16C conversions: the arithmetic modes widen x, y and z with
+    /// `vcvtph2ps`, take the same round-to-odd f32 route as [`kernels::f16_row`] (see
+    /// [`crate::fp`]), replace a NaN by the default NaN (0x7FC0_0000, which narrows to 0x7E00)
+    /// and narrow with `vcvtps2ph` (RNE): the correctly rounded f16 result, like the portable
+    /// narrowing's. Select, min and max work on the bits and need no conversion.
+    #[target_feature(enable = "avx2,fma,f16c,bmi1,bmi2,lzcnt")]
+    #[inline]
+    fn f16_f16c(alu: AluMode, xb: &[u8; 64], yb: &[u8; 64], row: &mut [u8; 64], enable: u32) {
+        if matches!(alu, AluMode::Select | AluMode::Min | AluMode::Max) {
+            return kernels::f16_row(alu, xb, yb, row, enable);
+        }
+        let (x, y, z): ([f32; 32], [f32; 32], [f32; 32]) = (widen_f16c(xb), widen_f16c(yb), widen_f16c(row));
+        let mut r = [0f32; 32];
+        match alu {
+            AluMode::Fma => (0..32).for_each(|i| r[i] = fp::add_round_to_odd_f32(x[i] * y[i], z[i])),
+            AluMode::Fms => (0..32).for_each(|i| r[i] = fp::add_round_to_odd_f32(-x[i] * y[i], z[i])),
+            AluMode::Mul => (0..32).for_each(|i| r[i] = x[i] * y[i]),
+            AluMode::AddX => (0..32).for_each(|i| r[i] = fp::add_round_to_odd_f32(x[i], z[i])),
+            _ => (0..32).for_each(|i| r[i] = fp::add_round_to_odd_f32(y[i], z[i])),
+        }
+        for v in &mut r {
+            *v = f32::from_bits(fp::canon_f32(*v));
+        }
+        let mut o = [0u16; 32];
+        for (o, c) in o.chunks_exact_mut(8).zip(r.chunks_exact(8)) {
+            let c: &[f32; 8] = c.try_into().unwrap_or(&[0.0; 8]);
+            o.copy_from_slice(&cvtps_ph8(c));
+        }
+        let old: [u16; 32] = kernels::lanes(row);
+        kernels::blend_store(row, &old, &o, enable);
+    }
+
+    /// The f16 → f32 pair kernel with F16C widening (NaN → the default f32 NaN, §2.3), then the
+    /// f32 row kernel.
+    #[target_feature(enable = "avx2,fma,f16c,bmi1,bmi2,lzcnt")]
+    #[inline]
+    fn pair_f16_f16c(alu: AluMode, xb: &[u8; 32], yb: &[u8; 32], row: &mut [u8; 64], enable: u32) {
+        let (x, y): ([f32; 16], [f32; 16]) = (widen_f16c(xb), widen_f16c(yb));
+        let (mut xc, mut yc) = ([0u32; 16], [0u32; 16]);
+        for i in 0..16 {
+            xc[i] = fp::canon_f32(x[i]);
+            yc[i] = fp::canon_f32(y[i]);
+        }
+        let (x, y) = (xc, yc);
+        let z: [u32; 16] = kernels::lanes(row);
+        let o = kernels::f32_lanes(alu, &x, &y, &z);
+        kernels::blend_store(row, &z, &o, enable);
     }
 }

@@ -209,43 +209,54 @@ fn bf16_f32_pair_agrees_with_apfloat() {
     check_width(WIDTHS[5]);
 }
 
-/// The f64 → f16 and f64 → bf16 narrowings on their own, against apfloat's `convert_r`, on
-/// values built to sit on and next to every rounding boundary (ties, the subnormal range, the
-/// overflow threshold) plus random f64s.
+/// The f32 → f16 and f64 → bf16 narrowings on their own, against apfloat's `convert_r`, on
+/// values built to sit on and next to every rounding boundary (ties, the subnormal ranges, the
+/// overflow thresholds) plus random bit patterns.
 #[test]
 fn narrowing_agrees_with_apfloat() {
     let mut rng = Rng::new(0x4A77);
     let mut bad = Vec::new();
-    let one = |v: f64, bad: &mut Vec<String>| {
-        let d = Double::from_bits(v.to_bits() as u128);
+    let to_f16 = |v: f32, bad: &mut Vec<String>| {
         let mut li = false;
-        let h: Half = d.convert_r(RNE, &mut li).value;
-        let b: BFloat = d.convert_r(RNE, &mut li).value;
-        let (h, b) = (
-            if h.is_nan() { 0x7E00 } else { h.to_bits() as u16 },
-            if b.is_nan() { 0x7FC0 } else { b.to_bits() as u16 },
-        );
-        let (fh, fb) = (amx_fastpath::fp::narrow_f16(v), amx_fastpath::fp::narrow_bf16(v));
-        if (fh, fb) != (h, b) && bad.len() < 20 {
+        let h: Half = Single::from_bits(v.to_bits() as u128).convert_r(RNE, &mut li).value;
+        let want = if h.is_nan() { 0x7E00 } else { h.to_bits() as u16 };
+        let got = amx_fastpath::fp::narrow_f16(v);
+        if got != want && bad.len() < 20 {
+            bad.push(format!("f16 of {v:e} (0x{:08x}): fast 0x{got:04x}, apfloat 0x{want:04x}", v.to_bits()));
+        }
+    };
+    let to_bf16 = |v: f64, bad: &mut Vec<String>| {
+        let mut li = false;
+        let b: BFloat = Double::from_bits(v.to_bits() as u128).convert_r(RNE, &mut li).value;
+        let want = if b.is_nan() { 0x7FC0 } else { b.to_bits() as u16 };
+        let got = amx_fastpath::fp::narrow_bf16(v);
+        if got != want && bad.len() < 20 {
             bad.push(format!(
-                "{v:e} (0x{:016x}): fast f16 0x{fh:04x} bf16 0x{fb:04x}, apfloat 0x{h:04x} 0x{b:04x}",
+                "bf16 of {v:e} (0x{:016x}): fast 0x{got:04x}, apfloat 0x{want:04x}",
                 v.to_bits()
             ));
         }
     };
     for _ in 0..cases("AMX_ORACLE_CASES", 40_000) * 10 {
         let r = rng.next();
-        // An exponent in the interesting range of either format, and a significand that is
-        // random, or a tie of the f16 or bf16 grid, or one off a tie.
-        let exp = 1023 - 140 + (r >> 52) % 160;
-        let man = match rng.below(4) {
-            0 => r & ((1 << 52) - 1),
-            1 => (r & ((1 << 52) - 1) & !((1 << 42) - 1)) | (1 << 41),
-            2 => (r & ((1 << 52) - 1) & !((1 << 45) - 1)) | (1 << 44),
-            _ => ((r & ((1 << 52) - 1) & !((1 << 42) - 1)) | (1 << 41)) ^ 1,
+        // An exponent around the target's range, and a significand that is random, a tie of the
+        // target grid, or one off a tie.
+        let (e32, m32) = (127 - 30 + ((r >> 40) % 50) as u32, r as u32 & 0x7F_FFFF);
+        let m32 = match rng.below(3) {
+            0 => m32,
+            1 => (m32 & !0x1FFF) | 0x1000,
+            _ => ((m32 & !0x1FFF) | 0x1000) ^ 1,
         };
-        one(f64::from_bits((r & (1 << 63)) | (exp << 52) | man), &mut bad);
-        one(f64::from_bits(rng.next()), &mut bad);
+        to_f16(f32::from_bits(((r >> 63) as u32) << 31 | e32 << 23 | m32), &mut bad);
+        to_f16(f32::from_bits(rng.next() as u32), &mut bad);
+        let (e64, m64) = (1023 - 140 + (r >> 52) % 275, r & ((1 << 52) - 1));
+        let m64 = match rng.below(3) {
+            0 => m64,
+            1 => (m64 & !((1 << 45) - 1)) | (1 << 44),
+            _ => ((m64 & !((1 << 45) - 1)) | (1 << 44)) ^ 1,
+        };
+        to_bf16(f64::from_bits((r & (1 << 63)) | (e64 << 52) | m64), &mut bad);
+        to_bf16(f64::from_bits(rng.next()), &mut bad);
     }
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
