@@ -50,7 +50,7 @@ fn window<'a>(pool: &'a [[u8; 64]; 8], off: u16, spare: &'a mut [u8; 64]) -> &'a
 /// borrowed straight from the pool when it needs no gather and does not wrap, otherwise built
 /// in `buf`.
 #[inline(always)]
-fn fetch<'a, T: Lane, const N: usize>(
+fn fetch<'a, K: Kernels, T: Lane, const N: usize>(
     f: &Fetch,
     pool: &'a [[u8; 64]; 8],
     it: usize,
@@ -60,7 +60,7 @@ fn fetch<'a, T: Lane, const N: usize>(
         Source::Zero => &ZEROS,
         Source::Window if f.identity => window(pool, f.off[it & 3], buf),
         Source::Window => {
-            gather_window::<T, N>(f, pool, it, buf);
+            gather_window::<K, T, N>(f, pool, it, buf);
             buf
         }
         Source::Indexed { tbl, ib } => {
@@ -74,12 +74,15 @@ fn fetch<'a, T: Lane, const N: usize>(
 /// compiler hoisted the table's 32 entries into registers before the loop of every operand,
 /// needed or not.
 #[inline(never)]
-fn gather_window<T: Lane, const N: usize>(f: &Fetch, pool: &[[u8; 64]; 8], it: usize, buf: &mut [u8; 64]) {
+fn gather_window<K: Kernels, T: Lane, const N: usize>(
+    f: &Fetch,
+    pool: &[[u8; 64]; 8],
+    it: usize,
+    buf: &mut [u8; 64],
+) {
     let mut spare = [0u8; 64];
     let w = window(pool, f.off[it & 3], &mut spare);
-    for (k, &g) in f.gather.iter().take(N).enumerate() {
-        T::read(w, g as usize & (N - 1)).write(buf, k);
-    }
+    K::gather::<T, N>(w, f, buf);
 }
 
 /// An indexed operand into `buf` (§2.7): the indices are at most 32 × 4 bits, the window's first
@@ -109,7 +112,7 @@ fn gather_indexed<T: Lane, const N: usize>(
 
 /// Every iteration of a one-row width: fetch X and Y, then the kernel on the Z row.
 #[inline(always)]
-fn one_row<T: Lane, const N: usize>(
+fn one_row<K: Kernels, T: Lane, const N: usize>(
     op: &Op,
     s: &mut State,
     kernel: impl Fn(&[u8; 64], &[u8; 64], &mut [u8; 64], u32),
@@ -121,8 +124,8 @@ fn one_row<T: Lane, const N: usize>(
             continue;
         }
         let (mut xb, mut yb) = ([0u8; 64], [0u8; 64]);
-        let x = fetch::<T, N>(&op.x, &s.X, it, &mut xb);
-        let y = fetch::<T, N>(&op.y, &s.Y, it, &mut yb);
+        let x = fetch::<K, T, N>(&op.x, &s.X, it, &mut xb);
+        let y = fetch::<K, T, N>(&op.y, &s.Y, it, &mut yb);
         kernel(x, y, row, op.enable);
     }
 }
@@ -131,12 +134,12 @@ fn one_row<T: Lane, const N: usize>(
 /// lanes, then the odd ones); the first 32 bytes go to the even row's kernel, the rest to the
 /// odd row's.
 #[inline(always)]
-fn pair_rows(op: &Op, s: &mut State, kernel: impl Fn(&[u8; 32], &[u8; 32], &mut [u8; 64], u32)) {
+fn pair_rows<K: Kernels>(op: &Op, s: &mut State, kernel: impl Fn(&[u8; 32], &[u8; 32], &mut [u8; 64], u32)) {
     for it in 0..(op.iters.min(4) as usize) {
         let even = op.rows[it & 3] as usize & 62;
         let (mut xb, mut yb) = ([0u8; 64], [0u8; 64]);
-        let x = fetch::<u16, 32>(&op.x, &s.X, it, &mut xb);
-        let y = fetch::<u16, 32>(&op.y, &s.Y, it, &mut yb);
+        let x = fetch::<K, u16, 32>(&op.x, &s.X, it, &mut xb);
+        let y = fetch::<K, u16, 32>(&op.y, &s.Y, it, &mut yb);
         let (x_even, x_odd) = x.split_at(32);
         let (y_even, y_odd) = y.split_at(32);
         for (row, xh, yh, enable) in
@@ -162,14 +165,14 @@ fn pair_rows(op: &Op, s: &mut State, kernel: impl Fn(&[u8; 32], &[u8; 32], &mut 
 pub(crate) fn run_op<K: Kernels>(op: &Op, s: &mut State) {
     let alu = op.alu;
     match op.kernel {
-        Kernel::F16 => one_row::<u16, 32>(op, s, |x, y, row, e| K::f16(alu, x, y, row, e)),
-        Kernel::Bf16 => one_row::<u16, 32>(op, s, |x, y, row, e| K::bf16(alu, x, y, row, e)),
-        Kernel::F32 => one_row::<u32, 16>(op, s, |x, y, row, e| K::f32(alu, x, y, row, e)),
-        Kernel::F64 => one_row::<u64, 8>(op, s, |x, y, row, e| K::f64(alu, x, y, row, e)),
-        Kernel::PairF16 => pair_rows(op, s, |x, y, row, e| K::pair_f16(alu, x, y, row, e)),
-        Kernel::PairBf16 => pair_rows(op, s, |x, y, row, e| K::pair_bf16(alu, x, y, row, e)),
+        Kernel::F16 => one_row::<K, u16, 32>(op, s, |x, y, row, e| K::f16(alu, x, y, row, e)),
+        Kernel::Bf16 => one_row::<K, u16, 32>(op, s, |x, y, row, e| K::bf16(alu, x, y, row, e)),
+        Kernel::F32 => one_row::<K, u32, 16>(op, s, |x, y, row, e| K::f32(alu, x, y, row, e)),
+        Kernel::F64 => one_row::<K, u64, 8>(op, s, |x, y, row, e| K::f64(alu, x, y, row, e)),
+        Kernel::PairF16 => pair_rows::<K>(op, s, |x, y, row, e| K::pair_f16(alu, x, y, row, e)),
+        Kernel::PairBf16 => pair_rows::<K>(op, s, |x, y, row, e| K::pair_bf16(alu, x, y, row, e)),
         Kernel::PlantedBf16ViaF32 => {
-            one_row::<u16, 32>(op, s, |x, y, row, e| crate::planted::bf16_row_via_f32(alu, x, y, row, e))
+            one_row::<K, u16, 32>(op, s, |x, y, row, e| crate::planted::bf16_row_via_f32(alu, x, y, row, e))
         }
     }
 }

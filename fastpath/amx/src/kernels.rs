@@ -157,6 +157,16 @@ pub fn pair_row(
 /// kept out of line (a kernel inlined into the fetch code lost its clean vector loop to the
 /// surrounding shuffles and cost several times more).
 pub(crate) trait Kernels {
+    /// The fetched vector `w` permuted by a fetch's gather: kernel lane `k` gets lane
+    /// `f.gather[k]` of `w` (`N` lanes of `T`), which is byte `b` getting byte `f.bytes[b]`.
+    /// The portable version moves lanes; [`crate::simd`] permutes bytes with vector shuffles.
+    #[inline(always)]
+    fn gather<T: Lane, const N: usize>(w: &[u8; 64], f: &crate::plan::Fetch, out: &mut [u8; 64]) {
+        for (k, &g) in f.gather.iter().take(N).enumerate() {
+            T::read(w, g as usize & (N - 1)).write(out, k);
+        }
+    }
+
     fn f16(alu: AluMode, x: &[u8; 64], y: &[u8; 64], row: &mut [u8; 64], enable: u32);
     fn bf16(alu: AluMode, x: &[u8; 64], y: &[u8; 64], row: &mut [u8; 64], enable: u32);
     fn f32(alu: AluMode, x: &[u8; 64], y: &[u8; 64], row: &mut [u8; 64], enable: u32);

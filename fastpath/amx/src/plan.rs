@@ -45,6 +45,10 @@ pub(crate) struct Fetch {
     /// the indexed expansion's, before any shuffle). Entries past the kernel's lane count are
     /// never read. A static table: a plan copies no tables.
     pub gather: &'static [u8; 32],
+    /// The same permutation on bytes: byte `b` of the gathered vector is byte `bytes[b]` of the
+    /// fetched one (for the SIMD byte permute of [`crate::simd`]).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code, reason = "only the x86-64 permute reads it"))]
+    pub bytes: &'static [u8; 64],
     /// `gather` is the identity, so it can be skipped.
     pub identity: bool,
     /// The pool byte offset (0..511) of each iteration's window.
@@ -177,6 +181,51 @@ static GATHER: [[[[u8; 32]; 4]; 4]; 2] = {
             shape += 1;
         }
         p += 1;
+    }
+    t
+};
+
+/// [`GATHER`] on bytes: `GATHER_BYTES[planted][shape][shuffle][b]` is `g·eb + b mod eb` for the
+/// lane `g` that kernel lane `b / eb` reads.
+static GATHER_BYTES: [[[[u8; 64]; 4]; 4]; 2] = {
+    let mut t = [[[[0u8; 64]; 4]; 4]; 2];
+    let mut p = 0;
+    while p < 2 {
+        let mut shape = 0;
+        while shape < 4 {
+            let eb = 64 / SHAPES[shape].0;
+            let mut shuf = 0;
+            while shuf < 4 {
+                let mut b = 0;
+                while b < 64 {
+                    t[p][shape][shuf][b] = (GATHER[p][shape][shuf][b / eb] as usize * eb + b % eb) as u8;
+                    b += 1;
+                }
+                shuf += 1;
+            }
+            shape += 1;
+        }
+        p += 1;
+    }
+    t
+};
+
+/// `SPLAT_BYTES[lg][i]`: [`SPLAT`] on bytes for `eb = 2^lg` (`lg` 1, 2, 3; row 0 unused).
+static SPLAT_BYTES: [[[u8; 64]; 32]; 4] = {
+    let mut t = [[[0u8; 64]; 32]; 4];
+    let mut lg = 1;
+    while lg < 4 {
+        let eb = 1 << lg;
+        let mut i = 0;
+        while i < 32 {
+            let mut b = 0;
+            while b < 64 {
+                t[lg][i][b] = ((i * eb) % 64 + b % eb) as u8;
+                b += 1;
+            }
+            i += 1;
+        }
+        lg += 1;
     }
     t
 };
@@ -347,22 +396,27 @@ impl Plan {
             Some((tbl, ib, idxy)) if idxy == y => Source::Indexed { tbl, ib: ib as u8 },
             _ => Source::Window,
         };
-        let tables = &GATHER[(planted == Some(PlantedBug::ShuffleS1Swapped)) as usize];
-        let shape = if pair { 3 } else { lg as usize - 1 }; // the index into SHAPES
+        let planted_shuffle = (planted == Some(PlantedBug::ShuffleS1Swapped)) as usize;
+        let (tables, byte_tables) = (&GATHER[planted_shuffle], &GATHER_BYTES[planted_shuffle]);
+        let shape = if pair { 3 } else { lg - 1 }; // the index into SHAPES
         // X lane i reads shuffled X lane (xlane0 ? 0 : i); Y lane i reads shuffled Y lane
         // (broadcast ? n : i), "taken after the Y shuffle" (§2.4). A fixed lane is read by every
         // kernel lane; its source is the one-row table's entry (the pair interleave does not
         // matter when every lane reads the same one).
         let fetch = |source: Source, shuf: u8, fixed: Option<usize>, off: usize, step: usize| {
             let shuf = (shuf & 3) as usize;
-            let (gather, identity) = match fixed {
-                None => (&tables[shape][shuf], !pair && (shuf == 0 || (EC == 8 && shuf == 3))),
+            let (gather, bytes, identity) = match fixed {
+                None => {
+                    let identity = !pair && (shuf == 0 || (EC == 8 && shuf == 3));
+                    (&tables[shape][shuf], &byte_tables[shape][shuf], identity)
+                }
                 Some(i) => {
-                    (&SPLAT[tables[if pair { 0 } else { shape }][shuf][i & (EC - 1)] as usize & 31], false)
+                    let lane = tables[if pair { 0 } else { shape }][shuf][i & (EC - 1)] as usize & 31;
+                    (&SPLAT[lane], &SPLAT_BYTES[lg][lane], false)
                 }
             };
             let off = [0, 1, 2, 3].map(|it| ((off + it * step) & 511) as u16);
-            Fetch { source, gather, identity, off }
+            Fetch { source, gather, bytes, identity, off }
         };
         let x = fetch(source(false, zero_x, uses_x), XSHUF, xlane0.then_some(0), xoff, xstep);
         let y = fetch(source(true, zero_y, uses_y), YSHUF, broadcast.then_some(n), yoff, ystep);
@@ -406,5 +460,9 @@ mod tests {
         assert_eq!(GATHER[0][3][0][16..20], [1, 3, 5, 7]);
         // The planted S1 takes the halves in the wrong order: 4 0 5 1 ... for EC=8.
         assert_eq!(GATHER[1][2][1][..4], [4, 0, 5, 1]);
+        // On bytes: f64 S1's second lane is lane 4, bytes 32..40; a broadcast of f32 lane 3 reads
+        // bytes 12..16 in every lane.
+        assert_eq!(GATHER_BYTES[0][2][1][8..16], [32, 33, 34, 35, 36, 37, 38, 39]);
+        assert_eq!(SPLAT_BYTES[2][3][..8], [12, 13, 14, 15, 12, 13, 14, 15]);
     }
 }

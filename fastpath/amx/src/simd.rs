@@ -129,15 +129,17 @@ fn avx2_available_cached() -> bool {
 #[cfg(target_arch = "x86_64")]
 mod x86 {
     use std::arch::x86_64::{
-        _MM_FROUND_TO_NEAREST_INT, _mm_extract_epi64, _mm_setr_epi16, _mm256_castps_si256, _mm256_cvtph_ps,
-        _mm256_cvtps_ph, _mm256_extract_epi64, _mm256_setr_ps,
+        _MM_FROUND_TO_NEAREST_INT, _mm_extract_epi64, _mm_setr_epi16, _mm256_and_si256, _mm256_blendv_epi8,
+        _mm256_castps_si256, _mm256_cmpeq_epi8, _mm256_cvtph_ps, _mm256_cvtps_ph, _mm256_extract_epi64,
+        _mm256_loadu_si256, _mm256_permute2x128_si256, _mm256_set1_epi8, _mm256_setr_ps, _mm256_shuffle_epi8,
+        _mm256_srli_epi16, _mm256_storeu_si256,
     };
 
     use amx_reference::{AluMode, State};
 
     use crate::fp;
-    use crate::kernels::{self, Kernels};
-    use crate::plan::Op;
+    use crate::kernels::{self, Kernels, Lane};
+    use crate::plan::{Fetch, Op};
 
     /// Runs `op` on `s` with the AVX2 copy of the data path.
     ///
@@ -172,6 +174,12 @@ mod x86 {
             )*
 
             impl Kernels for Avx2 {
+                #[inline(always)]
+                fn gather<T: Lane, const N: usize>(w: &[u8; 64], f: &Fetch, out: &mut [u8; 64]) {
+                    // SAFETY: as for the kernels below.
+                    unsafe { permute64(w, f.bytes, out) }
+                }
+
                 $(
                     #[inline(always)]
                     fn $name(alu: AluMode, x: &$x, y: &$x, row: &mut [u8; 64], enable: u32) {
@@ -186,11 +194,45 @@ mod x86 {
 
     avx2_kernels! {
         f16([u8; 64]) => f16_f16c;
-        bf16([u8; 64]) => kernels::bf16_row;
+        bf16([u8; 64]) => bf16_via_f32;
         f32([u8; 64]) => kernels::f32_row;
         f64([u8; 64]) => kernels::f64_row;
         pair_f16([u8; 32]) => pair_f16_f16c;
         pair_bf16([u8; 32]) => |alu, x, y, row, e| kernels::pair_row(alu, fp::bf16_to_f32, x, y, row, e);
+    }
+
+    /// `out[b] = w[idx[b]]` for the 64 bytes (every `idx[b]` < 64): a gather of any lane width
+    /// with AVX2. `vpshufb` picks bytes only within a 16-byte lane, so each of the four 16-byte
+    /// chunks of `w` is broadcast to both lanes of a register, shuffled by the low four bits of
+    /// the indices, and the four results are blended by the indices' chunk number (bits 5:4):
+    /// 4 shuffles and 3 blends per 32 output bytes instead of 8 to 32 scalar moves followed by
+    /// a store-forwarding stall when the kernel loads the vector.
+    #[target_feature(enable = "avx2,fma,f16c,bmi1,bmi2,lzcnt")]
+    #[inline]
+    fn permute64(w: &[u8; 64], idx: &[u8; 64], out: &mut [u8; 64]) {
+        // SAFETY: each load reads 32 bytes starting at byte 0 or 32 of a 64-byte array, and
+        // `_mm256_loadu_si256` has no alignment requirement.
+        let (w0, w1) =
+            unsafe { (_mm256_loadu_si256(w.as_ptr().cast()), _mm256_loadu_si256(w[32..].as_ptr().cast())) };
+        let chunks = [
+            _mm256_permute2x128_si256::<0x00>(w0, w0),
+            _mm256_permute2x128_si256::<0x11>(w0, w0),
+            _mm256_permute2x128_si256::<0x00>(w1, w1),
+            _mm256_permute2x128_si256::<0x11>(w1, w1),
+        ];
+        for half in 0..2 {
+            // SAFETY: reads bytes 32·half .. 32·half + 32 of a 64-byte array, unaligned allowed.
+            let ix = unsafe { _mm256_loadu_si256(idx[32 * half..].as_ptr().cast()) };
+            let low = _mm256_and_si256(ix, _mm256_set1_epi8(0x0F));
+            let chunk = _mm256_and_si256(_mm256_srli_epi16::<4>(ix), _mm256_set1_epi8(3));
+            let mut r = _mm256_shuffle_epi8(chunks[0], low);
+            for (c, &src) in chunks.iter().enumerate().skip(1) {
+                let here = _mm256_cmpeq_epi8(chunk, _mm256_set1_epi8(c as i8));
+                r = _mm256_blendv_epi8(r, _mm256_shuffle_epi8(src, low), here);
+            }
+            // SAFETY: writes bytes 32·half .. 32·half + 32 of a 64-byte array, unaligned allowed.
+            unsafe { _mm256_storeu_si256(out[32 * half..].as_mut_ptr().cast(), r) };
+        }
     }
 
     /// Eight f16 lanes widened to f32 by F16C's `vcvtph2ps`: exact for every value (a NaN stays
@@ -272,6 +314,55 @@ mod x86 {
         }
         let old: [u16; 32] = kernels::lanes(row);
         kernels::blend_store(row, &old, &o, enable);
+    }
+
+    /// The bf16 row kernel with the hardware's f32 arithmetic: the arithmetic modes compute
+    /// `r = RN24(v)` of the exact result `v` with one f32 instruction (bf16 → f32 is exact, so
+    /// `vfmadd` rounds the exact `x·y + z` once), then narrow `r` to bf16 with RNE on the bits
+    /// (`(b + 0x7FFF + lsb) >> 16`, exact for subnormals, overflow and ±Inf). That equals the
+    /// correctly rounded RNE8(v) unless `r` is exactly a bf16 midpoint: the midpoints are f32
+    /// values and RN24 is monotonic, so `r` and `v` lie on the same side of every other one (an
+    /// f32 overflow to Inf happens only above bf16's own overflow threshold). The lanes where `r`
+    /// is a midpoint (low 16 bits 0x8000; about 1 in 65 536 random lanes, more with short
+    /// significands) take the round-to-odd route of [`kernels::bf16_row`]. Select, min and max
+    /// work on the bits.
+    #[target_feature(enable = "avx2,fma,f16c,bmi1,bmi2,lzcnt")]
+    #[inline]
+    fn bf16_via_f32(alu: AluMode, xb: &[u8; 64], yb: &[u8; 64], row: &mut [u8; 64], enable: u32) {
+        if matches!(alu, AluMode::Select | AluMode::Min | AluMode::Max) {
+            return kernels::bf16_row(alu, xb, yb, row, enable);
+        }
+        let (x, y, z): ([u16; 32], [u16; 32], [u16; 32]) =
+            (kernels::lanes(xb), kernels::lanes(yb), kernels::lanes(row));
+        let f = |h: u16| f32::from_bits((h as u32) << 16);
+        let mut r = [0u32; 32];
+        match alu {
+            AluMode::Fma => (0..32).for_each(|i| r[i] = f(x[i]).mul_add(f(y[i]), f(z[i])).to_bits()),
+            AluMode::Fms => (0..32).for_each(|i| r[i] = (-f(x[i])).mul_add(f(y[i]), f(z[i])).to_bits()),
+            AluMode::Mul => (0..32).for_each(|i| r[i] = (f(x[i]) * f(y[i])).to_bits()),
+            AluMode::AddX => (0..32).for_each(|i| r[i] = (f(z[i]) + f(x[i])).to_bits()),
+            _ => (0..32).for_each(|i| r[i] = (f(z[i]) + f(y[i])).to_bits()),
+        }
+        let mut o = [0u16; 32];
+        let mut midpoints = 0u32;
+        for i in 0..32 {
+            let b = r[i];
+            let nan = b & 0x7FFF_FFFF > 0x7F80_0000;
+            o[i] = if nan { fp::BF16_NAN } else { ((b + 0x7FFF + ((b >> 16) & 1)) >> 16) as u16 };
+            midpoints |= ((b & 0xFFFF == 0x8000) as u32) << i;
+        }
+        while midpoints != 0 {
+            let i = midpoints.trailing_zeros() as usize & 31;
+            midpoints &= midpoints - 1;
+            o[i] = match alu {
+                AluMode::Fma => fp::bf16_fma(x[i], y[i], z[i]),
+                AluMode::Fms => fp::bf16_fma(x[i] ^ 0x8000, y[i], z[i]),
+                AluMode::Mul => fp::bf16_mul(x[i], y[i]),
+                AluMode::AddX => fp::bf16_add(z[i], x[i]),
+                _ => fp::bf16_add(z[i], y[i]),
+            };
+        }
+        kernels::blend_store(row, &z, &o, enable);
     }
 
     /// The f16 → f32 pair kernel with F16C widening (NaN → the default f32 NaN, §2.3), then the

@@ -187,6 +187,15 @@ fn f16_agrees_with_apfloat() {
 #[test]
 fn bf16_agrees_with_apfloat() {
     check_width(WIDTHS[1]);
+    // The AVX2 bf16 kernel computes in f32 and sends the lanes whose f32 result is exactly a
+    // bf16 midpoint (low 16 bits 0x8000) to the round-to-odd route: the triples above must
+    // exercise that route too (short significands and tiny addends make such results).
+    let f = |h: u64| f32::from_bits((h as u32) << 16);
+    let t = triples(WIDTHS[1], cases("AMX_ORACLE_CASES", 40_000), 0xA9F1);
+    let midpoints =
+        t.iter().filter(|&&(x, y, z)| f(x).mul_add(f(y), f(z)).to_bits() & 0xFFFF == 0x8000).count();
+    assert!(midpoints >= 100, "only {midpoints} triples reach the midpoint fallback");
+    eprintln!("bf16: {midpoints} triples' f32 FMA results are bf16 midpoints (the fallback route)");
 }
 
 #[test]
