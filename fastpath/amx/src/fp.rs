@@ -14,20 +14,26 @@
 //!   exact in f32 (normal range, 24 bits). The sum `p + z` is rounded to nearest in f32, its exact
 //!   error recovered with TwoSum, and the sum moved one f32 ulp toward the error when it is
 //!   inexact and even: the sum rounded to odd at 24 bits ([`add_round_to_odd_f32`]). One RNE
-//!   narrowing to f16 ([`narrow_f16`]) then gives the correctly rounded result, because
-//!   24 ≥ 2·11 + 2 (the round-to-odd theorem; every non-zero sum is a multiple of 2^-48, so f32
-//!   is normal wherever it matters and keeps its 24 bits at f16's subnormal boundary too).
+//!   narrowing to f16 ([`narrow_f16`]) then gives the correctly rounded result: rounding to odd
+//!   at p bits then to nearest at q bits equals rounding to nearest at q bits when p ≥ q + 2
+//!   (Boldo and Melquiond, "Emulation of FMA and correctly rounded sums: proved algorithms using
+//!   rounding to odd", 2008), and here p = 24, q = 11 (24 = 2·11 + 2 also meets the notes'
+//!   stricter bound). The intermediate never underflows: every non-zero sum is a multiple of
+//!   2^-48 below 2^34, inside f32's normal range, and TwoSum is exact there.
 //!   Mode 10 is the exact product narrowed once; modes 11 and 12 are `x + z` and `y + z`
 //!   through the same round-to-odd sum. This runs 8 lanes per AVX2 instruction where an f64
-//!   route would run 4. `half::f16::from_f64` is not used: it double-rounds (§5).
+//!   route would run 4; the AVX2 level widens and narrows with F16C instead of the bit
+//!   formulas. `half::f16::from_f64` is not used: it double-rounds (§5).
 //! * **bf16**: round to odd (§5, the notes' fast route, not the emulator's integer FMA).
 //!   `x·y` is exact in f64 (8 × 8 significand bits; the exponent range of a product of bf16
 //!   values, 2^256 to 2^-266, is inside f64's). The sum `p + z` is rounded to nearest in f64 and
 //!   its exact error recovered with TwoSum ([`add_round_to_odd_f64`]); when the sum is inexact and its
 //!   last bit is even, it is moved one f64 ulp toward the error, which gives the sum rounded to
 //!   odd at 53 bits. Rounding that to bf16 with RNE ([`narrow_bf16`]) is the correctly rounded
-//!   result because 53 ≥ 2·8 + 2 (the round-to-odd theorem; f64 is normal over the whole range
-//!   involved, so the 53 bits hold at bf16's subnormal boundary too). A plain f32 or f64 FMA
+//!   result by the same theorem (53 ≥ 8 + 2, and ≥ 2·8 + 2 as the notes put it; f64 is normal
+//!   over the whole range involved, so the 53 bits hold at bf16's subnormal boundary too). The
+//!   AVX2 level ([`crate::simd`]) reaches the same bits faster with the hardware's f32 result,
+//!   falling back to this route on bf16 midpoints. A plain f32 or f64 FMA
 //!   followed by a narrowing double-rounds (§5 counts 41 800 and 31 987 errors in 20M).
 //!   Modes 10, 11 and 12 are the product alone (exact, one narrowing), `x + z` and `y + z`
 //!   through the same round-to-odd sum.

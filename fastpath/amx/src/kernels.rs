@@ -10,7 +10,7 @@
 //! `x` is negated before the multiply (§2.2, corsix/amx `f3582ce`).
 //!
 //! A kernel takes X and Y as the 64 bytes of their already-fetched vectors (window, indexed
-//! expansion, shuffle and broadcast applied by [`crate::exec`]) and the Z row itself, so it
+//! expansion, shuffle and broadcast applied by `exec.rs`) and the Z row itself, so it
 //! knows nothing about offsets or rows, and every load and store of a lane array is one whole
 //! vector from or to memory the kernel itself reads or writes in the same shape.
 
@@ -152,7 +152,7 @@ pub fn pair_row(
     blend_store(row, &z, &o, enable);
 }
 
-/// The kernels of one instruction-set level: [`crate::exec`] runs every row through these, and
+/// The kernels of one instruction-set level: `exec.rs` runs every row through these, and
 /// [`crate::simd`] provides one set per level, each compiled for its level's instructions and
 /// kept out of line (a kernel inlined into the fetch code lost its clean vector loop to the
 /// surrounding shuffles and cost several times more).

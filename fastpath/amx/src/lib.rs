@@ -25,40 +25,51 @@
 //! asks whether the lane is enabled, which X and Y lane it reads, which Z slot it writes, and
 //! dispatches the ALU mode and format per lane through a software floating-point model. Here:
 //!
-//! * **A plan per operand** ([`Plan`], `plan.rs`): decode once, then precompute the rows of each
-//!   iteration, the window offsets of each iteration (steps, BMODE, the indexed step and the M4
-//!   masking folded in), the enabled lanes as a bit mask, and one gather table per operand that
-//!   composes the shuffle, the broadcast of Y lane N or X lane 0, and the pair modes' row
-//!   interleave. An operation that enables no lane becomes a no-op plan. A plan can be reused
-//!   on many states ([`Plan::run`], [`Plan::run_many`]).
-//! * **Whole-vector data path** (`exec.rs`): per iteration, each operand is one 64-byte window
-//!   copy and one gather (or, for an indexed operand, indices unpacked from one `u128` and a
-//!   gather from the table register); the ALU runs on every lane of the row in a loop with a
-//!   branch-free body ([`kernels`]); the enabled lanes are blended in. The pair modes are an
-//!   f32 row kernel run on each half of the deinterleaved, widened inputs.
-//! * **Native arithmetic where it is exact** ([`fp`]): f32 and f64 use the hardware
-//!   (`mul_add`, `*`, `+`); f16 goes through f64 without an FMA (the product is exact and the
-//!   sum exact wherever it matters); bf16 uses the notes' round-to-odd route (exact product in
-//!   f64, TwoSum, round to odd, one RNE narrowing) instead of an integer FMA; min, max and
-//!   `x ≤ 0` compare order keys of the bits. [`fp`]'s module docs argue each route's exactness.
+//! * **A plan per operand** ([`Plan`], `plan.rs`): the operand's bits decoded directly (§1.4,
+//!   not through `amx_reference::decode`), then the rows of each iteration, the window offsets
+//!   of each iteration (steps, BMODE, the indexed step and the M4 masking folded in), the
+//!   enabled lanes as a bit mask, and, per operand, a static gather table that composes the
+//!   shuffle, the broadcast of Y lane N or X lane 0 and the pair modes' row interleave. Sizes
+//!   are powers of two, so there is no division. An operation that enables no lane is a no-op
+//!   plan. A plan can be reused on many states ([`Plan::run`], [`Plan::run_many`]).
+//! * **Whole-vector data path** (`exec.rs`, [`kernels`]): per iteration, each operand is a
+//!   64-byte window borrowed from the pool (copied only when it wraps past byte 511), permuted
+//!   by its gather table when needed (or expanded from a table register for an indexed load);
+//!   then one out-of-line kernel call reads the Z row, computes every lane in a loop with a
+//!   branch-free body, blends the enabled lanes in and writes the row. The pair modes are an f32
+//!   kernel on each half of the deinterleaved, widened inputs.
+//! * **Exact routes per format** ([`fp`], whose docs give each argument):
+//!
+//!   | Format | Portable level | AVX2 level |
+//!   |---|---|---|
+//!   | f32, f64 | native `mul_add`, `*`, `+` | the same, one `vfmadd` per 8 or 4 lanes |
+//!   | f16 | exact product in f32, sum rounded to odd by TwoSum, RNE narrowing on the bits | the same route, widening and narrowing by F16C |
+//!   | bf16 | exact product in f64, sum rounded to odd by TwoSum, RNE narrowing on the bits | the hardware's f32 result narrowed on the bits, exact unless it is a bf16 midpoint; those lanes take the round-to-odd route |
+//!   | pairs | exact widening to f32, then f32 | F16C widening for f16, then f32 |
+//!   | min, max, `x ≤ 0` | order keys on the bits | the same |
+//!
+//!   Every NaN result becomes the format's default NaN (§2.8); mode 4 passes `y` raw.
 //! * **Run-time SIMD selection** ([`simd`]): the data path is compiled for the baseline target
-//!   and for AVX2 + FMA + F16C; the best the CPU has runs.
+//!   and for AVX2 + FMA + F16C, which adds the F16C conversions, the bf16 f32 route and a
+//!   64-byte byte permute for the gathers; the best level the CPU has runs.
 //!
 //! # Module map
 //!
 //! | Module | What | Notes |
 //! |---|---|---|
-//! | [`Plan`] (`plan.rs`) | decode, steps, BMODE, M4 masking, lane masks, gather tables, rows | §1.4, §2.1, §2.3–§2.7 |
-//! | `exec.rs` | window, indexed expand, gathers, row loops, blend | §2.1, §2.3, §2.7 |
-//! | [`kernels`] | one whole-row ALU per Z format | §2.2 |
+//! | [`Plan`] (`plan.rs`) | decode, steps, BMODE, M4 masking, lane masks, gather tables, rows | §1.3–§1.4, §2.1, §2.3–§2.7 |
+//! | `exec.rs` | windows, gathers, indexed expansion, the iteration loops | §2.1, §2.3, §2.7 |
+//! | [`kernels`] | one whole-row kernel per Z format: read, compute, blend, write | §2.2, §2.3, §2.4 |
 //! | [`fp`] | lane arithmetic on bits per format: routes, narrowing, min/max, default NaN | §2.8, §5 |
-//! | [`simd`] | run-time selection of the instruction-set level | |
+//! | [`simd`] | the levels, CPU detection, the AVX2 kernels, F16C and the byte permute | |
 //!
 //! Nothing panics, for any operand, any chip and any state: every index into a register is
-//! masked to its range.
+//! masked to its range. The floating-point environment is Rust's default (round to nearest
+//! even, no flush-to-zero, no denormals-are-zero), which is what §2.8 asks for; a host that
+//! changed MXCSR behind Rust's back would change the native f32/f64 results (the reference's too).
 
-// The one exception, the call of the AVX2 copy of the data path after CPU detection, is in
-// `simd`, with its safety argument.
+// The exceptions, the calls of the AVX2 code after CPU detection and the byte permute's vector
+// loads, are in `simd`, each with its safety argument.
 #![deny(unsafe_code)]
 #![deny(missing_docs)]
 

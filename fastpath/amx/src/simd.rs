@@ -1,23 +1,33 @@
-//! Run-time selection of the instruction-set level the data path runs with.
+//! Run-time selection of the instruction-set level the data path runs with, and the AVX2
+//! level's own kernels.
 //!
 //! Why: the default `x86_64` target promises only SSE2. There, `f32::mul_add` and
-//! `f64::mul_add` are calls of the C library's `fmaf`/`fma` (correct, but one call per lane),
-//! and the integer parts of the f16/bf16 routes (64-bit variable shifts and compares in
-//! [`crate::fp::narrow`]) have no vector form. With AVX2 and FMA, `mul_add` is one `vfmadd`
-//! instruction over four f64 or eight f32 lanes and the narrowing vectorises too.
+//! `f64::mul_add` are calls of the C library's `fmaf`/`fma` (correct, one call per lane), there
+//! is no f16 conversion instruction and no byte shuffle. With AVX2, FMA and F16C: `mul_add` is
+//! one `vfmadd` over eight f32 or four f64 lanes, f16 is widened and narrowed eight lanes at a
+//! time, and a gather is a few byte shuffles.
 //!
-//! How: the whole execution of a plan ([`crate::exec`], with the kernels and lane arithmetic it
-//! inlines) is compiled twice from the same source: once for the baseline target and once inside
-//! a `#[target_feature(enable = "avx2,fma,f16c,bmi1,bmi2,lzcnt")]` function. Which copy runs is
-//! decided per instruction from [`level`], which asks the CPU once
-//! (`is_x86_feature_detected!`). The one `unsafe` of the crate is the call of that function after
-//! the check that makes it sound. Both copies compute the same function by construction (one
-//! source, IEEE operations whose results do not depend on the instructions chosen); the test
-//! `tests/simd.rs` runs every level the machine has against the portable one anyway, on random
-//! operands and states and on the edge cases of every format. `AMX_FASTPATH_PORTABLE=1` (or
-//! [`set_level`]) forces the portable copy everywhere.
+//! How: the data path (`exec.rs`) is generic over a set of kernels
+//! (`kernels::Kernels`) and compiled twice: with the portable kernels for the baseline
+//! target, and inside a `#[target_feature(enable = "avx2,fma,f16c,bmi1,bmi2,lzcnt")]` function
+//! with the AVX2 kernels (`x86::Avx2`). Each AVX2 kernel is itself a `#[target_feature]`
+//! function, out of line: the f32 and f64 kernels are the portable source compiled with those
+//! features; the f16 kernel converts with F16C (`vcvtph2ps`, `vcvtps2ph` with RNE) around the
+//! same round-to-odd f32 arithmetic; the bf16 kernel uses the f32 hardware result and falls back
+//! to round to odd on bf16 midpoints (its docs give the argument); gathers use a 64-byte byte
+//! permute built from `vpshufb`. Which copy runs is decided per instruction from [`level`],
+//! which asks the CPU once (`is_x86_feature_detected!`).
+//!
+//! `unsafe` here, and nowhere else in the crate: the calls of `#[target_feature]` functions,
+//! each after (or under the contract of) the check that makes it sound, and the unaligned
+//! 32-byte loads and stores of the byte permute, each within a 64-byte array. Every result is
+//! the same at every level (the formats' IEEE results do not depend on the instructions chosen);
+//! `tests/simd.rs` checks every level the machine has against the portable one on random
+//! operations and states biased to every format's edge cases, and `tests/oracle.rs` checks every
+//! level against rustc_apfloat. `AMX_FASTPATH_PORTABLE=1` (or [`set_level`]) forces the portable
+//! copy everywhere.
 
-#![allow(unsafe_code, reason = "the one call of a #[target_feature] function, after detection")]
+#![allow(unsafe_code, reason = "#[target_feature] calls after detection, and the byte permute's loads")]
 
 use std::sync::atomic::{AtomicU8, Ordering};
 
