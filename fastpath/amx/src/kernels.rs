@@ -19,9 +19,18 @@ use amx_reference::AluMode;
 use crate::fp;
 
 /// A lane type: an unsigned integer read and written little-endian.
-pub(crate) trait Lane: Copy + Default + Eq {
+pub(crate) trait Lane:
+    Copy
+    + Default
+    + Eq
+    + std::ops::BitAnd<Output = Self>
+    + std::ops::BitOr<Output = Self>
+    + std::ops::Not<Output = Self>
+{
     /// Bytes per lane.
     const BYTES: usize;
+    /// All ones if `bit` is 1, all zeros if it is 0.
+    fn mask(bit: u32) -> Self;
     /// Lane `i` of `b`.
     fn read(b: &[u8], i: usize) -> Self;
     /// Sets lane `i` of `b`.
@@ -32,6 +41,10 @@ macro_rules! lane_impl {
     ($t:ty) => {
         impl Lane for $t {
             const BYTES: usize = std::mem::size_of::<$t>();
+            #[inline(always)]
+            fn mask(bit: u32) -> $t {
+                (bit as $t & 1).wrapping_neg()
+            }
             #[inline(always)]
             fn read(b: &[u8], i: usize) -> $t {
                 let mut a = [0u8; std::mem::size_of::<$t>()];
@@ -63,9 +76,14 @@ pub(crate) fn lanes<T: Lane, const N: usize>(bytes: &[u8]) -> [T; N] {
 /// `old` (the lanes' values before) into the others.
 #[inline(always)]
 pub(crate) fn blend_store<T: Lane, const N: usize>(row: &mut [u8], old: &[T; N], new: &[T; N], enable: u32) {
-    let mut o = [T::default(); N];
-    for i in 0..N {
-        o[i] = if (enable >> i) & 1 != 0 { new[i] } else { old[i] };
+    let all = if N >= 32 { u32::MAX } else { (1u32 << N) - 1 };
+    let mut o = *new;
+    if enable & all != all {
+        // Branch-free: an all-ones mask per enabled lane.
+        for i in 0..N {
+            let m = T::mask(enable >> i);
+            o[i] = (new[i] & m) | (old[i] & !m);
+        }
     }
     for (i, v) in o.iter().enumerate() {
         v.write(row, i);

@@ -354,23 +354,23 @@ mod x86 {
             _ => (0..32).for_each(|i| r[i] = (f(z[i]) + f(y[i])).to_bits()),
         }
         let mut o = [0u16; 32];
-        let mut midpoints = 0u32;
+        let mut any_midpoint = 0u32;
         for i in 0..32 {
             let b = r[i];
             let nan = b & 0x7FFF_FFFF > 0x7F80_0000;
             o[i] = if nan { fp::BF16_NAN } else { ((b + 0x7FFF + ((b >> 16) & 1)) >> 16) as u16 };
-            midpoints |= ((b & 0xFFFF == 0x8000) as u32) << i;
+            any_midpoint |= (b & 0xFFFF == 0x8000) as u32;
         }
-        while midpoints != 0 {
-            let i = midpoints.trailing_zeros() as usize & 31;
-            midpoints &= midpoints - 1;
-            o[i] = match alu {
-                AluMode::Fma => fp::bf16_fma(x[i], y[i], z[i]),
-                AluMode::Fms => fp::bf16_fma(x[i] ^ 0x8000, y[i], z[i]),
-                AluMode::Mul => fp::bf16_mul(x[i], y[i]),
-                AluMode::AddX => fp::bf16_add(z[i], x[i]),
-                _ => fp::bf16_add(z[i], y[i]),
-            };
+        if any_midpoint != 0 {
+            for i in (0..32).filter(|&i| r[i] & 0xFFFF == 0x8000) {
+                o[i] = match alu {
+                    AluMode::Fma => fp::bf16_fma(x[i], y[i], z[i]),
+                    AluMode::Fms => fp::bf16_fma(x[i] ^ 0x8000, y[i], z[i]),
+                    AluMode::Mul => fp::bf16_mul(x[i], y[i]),
+                    AluMode::AddX => fp::bf16_add(z[i], x[i]),
+                    _ => fp::bf16_add(z[i], y[i]),
+                };
+            }
         }
         kernels::blend_store(row, &z, &o, enable);
     }
