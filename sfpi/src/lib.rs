@@ -30,6 +30,7 @@
 //!   the SFPNOPs of the scheduling rules; [`Lowered::text`] is the tt-llk text form.
 //! * [`tile`]: tile formats, Dst layouts and conversions; [`run`]: running programs on the
 //!   reference and fast models and comparing with the meaning.
+//! * [`kernels`]: the corpus and its registry ([`kernels::registry`], [`kernels::KernelDef::build`]).
 //!
 //! Sources: seed 003 (SFPI), tenstorrent/sfpi `include/sfpi.h`, `sfpi_lib.h`, the per-chip
 //! `sfpi_imp.h` / `sfpi_lib.h` / `sfpi_hw.h` (which instruction each operation becomes), the
@@ -42,10 +43,12 @@
 pub mod cond;
 pub mod error;
 pub mod ir;
+pub mod kernels;
 pub mod library;
 pub mod lower;
 pub mod meaning;
 pub mod prepare;
+pub mod rng;
 pub mod record;
 pub mod run;
 pub mod tile;
