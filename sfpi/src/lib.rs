@@ -30,7 +30,9 @@
 //!   the SFPNOPs of the scheduling rules; [`Lowered::text`] is the tt-llk text form.
 //! * [`tile`]: tile formats, Dst layouts and conversions; [`run`]: running programs on the
 //!   reference and fast models and comparing with the meaning.
-//! * [`kernels`]: the corpus and its registry ([`kernels::registry`], [`kernels::KernelDef::build`]).
+//! * [`kernels`]: the corpus and its registry ([`kernels::registry`], [`kernels::KernelDef::build`]);
+//!   [`accuracy`]: ULP error against an f64 oracle ([`accuracy::accuracy`],
+//!   [`accuracy::chip_difference`]).
 //!
 //! Sources: seed 003 (SFPI), tenstorrent/sfpi `include/sfpi.h`, `sfpi_lib.h`, the per-chip
 //! `sfpi_imp.h` / `sfpi_lib.h` / `sfpi_hw.h` (which instruction each operation becomes), the
@@ -40,6 +42,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod accuracy;
 pub mod cond;
 pub mod error;
 pub mod ir;
@@ -48,8 +51,8 @@ pub mod library;
 pub mod lower;
 pub mod meaning;
 pub mod prepare;
-pub mod rng;
 pub mod record;
+pub mod rng;
 pub mod run;
 pub mod tile;
 pub mod vector;
