@@ -16,6 +16,64 @@ use crate::lower::LowerOptions;
 use crate::run::Engine;
 use crate::tile::{self, TileFormat};
 
+/// f64 fields that may be infinite or NaN (an error against a non-finite output, the last
+/// histogram edge): JSON has no such numbers, so they are written as the strings `"inf"`,
+/// `"-inf"` and `"nan"`.
+mod nonfinite {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    #[derive(Serialize, Deserialize)]
+    #[serde(untagged)]
+    enum Repr {
+        Num(f64),
+        Text(String),
+    }
+
+    fn to(x: f64) -> Repr {
+        if x.is_finite() {
+            Repr::Num(x)
+        } else if x.is_nan() {
+            Repr::Text("nan".into())
+        } else if x > 0.0 {
+            Repr::Text("inf".into())
+        } else {
+            Repr::Text("-inf".into())
+        }
+    }
+
+    fn from<E: serde::de::Error>(r: Repr) -> Result<f64, E> {
+        match r {
+            Repr::Num(x) => Ok(x),
+            Repr::Text(t) => match t.as_str() {
+                "inf" => Ok(f64::INFINITY),
+                "-inf" => Ok(f64::NEG_INFINITY),
+                "nan" => Ok(f64::NAN),
+                _ => Err(E::custom(format!("not a number: {t}"))),
+            },
+        }
+    }
+
+    pub fn serialize<S: Serializer>(x: &f64, s: S) -> Result<S::Ok, S::Error> {
+        to(*x).serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+        from(Repr::deserialize(d)?)
+    }
+
+    pub mod vec {
+        use super::*;
+
+        pub fn serialize<S: Serializer>(x: &[f64], s: S) -> Result<S::Ok, S::Error> {
+            x.iter().map(|v| to(*v)).collect::<Vec<_>>().serialize(s)
+        }
+
+        pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<f64>, D::Error> {
+            Vec::<Repr>::deserialize(d)?.into_iter().map(from).collect()
+        }
+    }
+}
+
 /// Random tiles per accuracy run (plus one tile of special values).
 pub const RANDOM_TILES: u64 = 4;
 /// How many worst inputs a result keeps.
@@ -27,6 +85,7 @@ pub struct Bucket {
     /// Lower edge (exclusive, except for the first bucket).
     pub lo: f64,
     /// Upper edge (inclusive); infinity for the last.
+    #[serde(with = "nonfinite")]
     pub hi: f64,
     /// Samples in the bucket.
     pub count: u64,
@@ -36,16 +95,20 @@ pub struct Bucket {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Sample {
     /// The inputs (one per input tile), as numbers.
+    #[serde(with = "nonfinite::vec")]
     pub inputs: Vec<f64>,
     /// The inputs in their tiles' encodings.
     pub input_bits: Vec<u32>,
     /// The kernel's output, as a number.
+    #[serde(with = "nonfinite")]
     pub output: f64,
     /// The output as the lane held it.
     pub output_bits: u32,
     /// The f64 oracle's value.
+    #[serde(with = "nonfinite")]
     pub expected: f64,
     /// The error in ULPs.
+    #[serde(with = "nonfinite")]
     pub ulp: f64,
 }
 
@@ -63,8 +126,10 @@ pub struct Accuracy {
     /// Inputs evaluated.
     pub samples: u64,
     /// The largest error, in ULPs.
+    #[serde(with = "nonfinite")]
     pub max_ulp: f64,
     /// The mean error, in ULPs.
+    #[serde(with = "nonfinite")]
     pub mean_ulp: f64,
     /// The kernel's documented bound on the largest error.
     pub bound_max_ulp: f64,
@@ -258,8 +323,10 @@ pub struct ChipDifference {
     /// Lanes whose output bits differ.
     pub differing: u64,
     /// The largest difference between the two outputs, in ULPs of the Blackhole output.
+    #[serde(with = "nonfinite")]
     pub max_ulp: f64,
     /// The mean difference over the differing lanes, in ULPs.
+    #[serde(with = "nonfinite")]
     pub mean_ulp: f64,
     /// The smallest and largest first input among the differing lanes (where they are).
     pub input_span: Option<(f64, f64)>,
@@ -271,6 +338,7 @@ pub struct ChipDifference {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct LaneDifference {
     /// The inputs.
+    #[serde(with = "nonfinite::vec")]
     pub inputs: Vec<f64>,
     /// The inputs' bits.
     pub input_bits: Vec<u32>,
@@ -279,6 +347,7 @@ pub struct LaneDifference {
     /// Wormhole's output bits.
     pub wormhole: u32,
     /// The difference in ULPs.
+    #[serde(with = "nonfinite")]
     pub ulp: f64,
 }
 

@@ -103,7 +103,17 @@ fn step(a: &mut Alloc<'_>, arch: Arch, i: usize, vi: &VInstr) -> Result<(), Kern
     let mut temps: Vec<u8> = Vec::new();
     let fixed: u8 = vi.uses.iter().fold(0, |m, (_, c)| if let UseC::Fixed(p) = c { m | 1 << p } else { m });
 
-    // 1. Fixed operands.
+    // 1. Fixed operands, as a parallel move: move out of the way whatever is not wanted there,
+    //    then move (or, for a value wanted in two places or a register that must stay, copy)
+    //    each operand into its register, breaking cycles through a free register.
+    struct Move {
+        k: usize,
+        p: u8,
+        opnd: Opnd,
+        relocate: bool,
+        done: bool,
+    }
+    let mut moves: Vec<Move> = Vec::new();
     for (k, &(opnd, c)) in vi.uses.iter().enumerate() {
         let UseC::Fixed(p) = c else { continue };
         if a.slots[p as usize] == Slot::Reserved {
@@ -112,44 +122,70 @@ fn step(a: &mut Alloc<'_>, arch: Arch, i: usize, vi: &VInstr) -> Result<(), Kern
                 what: format!("{} needs LReg[{p}], which the kernel reserves through l_reg", vi.what),
             });
         }
-        if let Opnd::V(v) = opnd
-            && a.reg_of[v as usize] == Some(p)
+        let first = !moves.iter().any(|m| m.opnd == opnd);
+        moves.push(Move { k, p, opnd, relocate: first && matches!(opnd, Opnd::V(_)), done: false });
+    }
+    for m in &moves {
+        if let Slot::Value(w) = a.slots[m.p as usize]
+            && !moves.iter().any(|o| o.opnd == Opnd::V(w))
         {
-            regs[k] = p;
-            continue;
-        }
-        // Move the occupant out of the way if it is still needed.
-        if let Slot::Value(w) = a.slots[p as usize] {
             if a.last_use[w as usize] >= i {
                 let Some(to) = a.free_reg(fixed) else { return Err(a.out_of_registers(vi.what)) };
-                a.mov(p, to);
+                a.mov(m.p, to);
                 a.set(to, Slot::Value(w));
             }
-            a.set(p, Slot::Free);
+            a.set(m.p, Slot::Free);
         }
-        let from = match opnd {
-            Opnd::V(v) => a.reg_of[v as usize].ok_or_else(|| a.out_of_registers(vi.what))?,
-            Opnd::P(n) => n,
-        };
-        a.mov(from, p);
-        let other_fixed_use = vi
-            .uses
-            .iter()
-            .enumerate()
-            .any(|(j, (o, c))| j != k && *o == opnd && matches!(c, UseC::Fixed(q) if *q != p));
-        match opnd {
-            // Relocate the value unless its old home is another fixed slot of this instruction
-            // or it is needed in another one.
-            Opnd::V(v) if fixed >> from & 1 == 0 && !other_fixed_use && from < 8 => {
-                a.set(from, Slot::Free);
-                a.set(p, Slot::Value(v));
-            }
-            _ => {
-                a.set(p, Slot::Temp);
-                temps.push(p);
-            }
+    }
+    let src = |a: &Alloc<'_>, o: Opnd| match o {
+        Opnd::V(v) => a.reg_of[v as usize],
+        Opnd::P(n) => Some(n),
+    };
+    loop {
+        let pending: Vec<usize> = (0..moves.len()).filter(|&j| !moves[j].done).collect();
+        if pending.is_empty() {
+            break;
         }
-        regs[k] = p;
+        let mut progressed = false;
+        for &j in &pending {
+            let from = src(a, moves[j].opnd).ok_or_else(|| a.out_of_registers(vi.what))?;
+            let p = moves[j].p;
+            if from == p {
+                moves[j].done = true;
+                regs[moves[j].k] = p;
+                progressed = true;
+                break;
+            }
+            let blocked = pending.iter().any(|&o| o != j && src(a, moves[o].opnd) == Some(p));
+            if blocked {
+                continue;
+            }
+            a.mov(from, p);
+            match moves[j].opnd {
+                Opnd::V(v) if moves[j].relocate && from < 8 => {
+                    a.set(from, Slot::Free);
+                    a.set(p, Slot::Value(v));
+                }
+                _ => {
+                    a.set(p, Slot::Temp);
+                    temps.push(p);
+                }
+            }
+            moves[j].done = true;
+            regs[moves[j].k] = p;
+            progressed = true;
+            break;
+        }
+        if !progressed {
+            // A cycle: park one operand in a free register.
+            let j = pending[0];
+            let Opnd::V(v) = moves[j].opnd else { return Err(a.out_of_registers(vi.what)) };
+            let from = src(a, moves[j].opnd).ok_or_else(|| a.out_of_registers(vi.what))?;
+            let Some(to) = a.free_reg(fixed) else { return Err(a.out_of_registers(vi.what)) };
+            a.mov(from, to);
+            a.set(from, Slot::Free);
+            a.set(to, Slot::Value(v));
+        }
     }
 
     // 2. The other operands.
