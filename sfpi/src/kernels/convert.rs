@@ -55,7 +55,8 @@ fn to_uint16() {
 }
 
 const HALF: &str = "SFPSTOCHRND's round-to-nearest mode (ties away from zero) is within half a unit of \
-                    the value: bound 0.5";
+                    the value: bound 0.5; 0.25 on average for evenly spread fractions (mean bound 0.3 \
+                    for sampling; 0.5 for the integer kinds, whose inputs include many exact halves)";
 
 fn to_int(
     name: &'static str,
@@ -114,8 +115,9 @@ pub fn kernels() -> Vec<KernelDef> {
                 oracle: |x| x[0],
                 ulp: Ulp::Output,
                 max_ulp: 0.5,
-                mean_ulp: 0.25,
-                why: "SFPCAST rounds the magnitude to nearest even: within half an ULP",
+                mean_ulp: 0.3,
+                why: "SFPCAST rounds the magnitude to nearest even: within half an ULP; 0.25 on average \
+                      for evenly spread fractions (bound 0.3 for sampling)",
             }),
         },
         KernelDef {
@@ -160,7 +162,7 @@ pub fn kernels() -> Vec<KernelDef> {
                 oracle: |x| x[0],
                 ulp: Ulp::Mantissa(10),
                 max_ulp: 0.5,
-                mean_ulp: 0.25,
+                mean_ulp: 0.3,
                 why: HALF,
             }),
         },
@@ -175,7 +177,7 @@ pub fn kernels() -> Vec<KernelDef> {
                 oracle: |x| x[0],
                 ulp: Ulp::Mantissa(7),
                 max_ulp: 0.5,
-                mean_ulp: 0.25,
+                mean_ulp: 0.3,
                 why: HALF,
             }),
         },
