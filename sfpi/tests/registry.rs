@@ -122,3 +122,20 @@ fn sort4_sorts_every_lane() {
         }
     }
 }
+
+#[test]
+fn registry_entries_serialise() {
+    for k in registry() {
+        let info = k.info();
+        let json = serde_json::to_string(&info).unwrap();
+        let back: sfpi::kernels::KernelInfo = serde_json::from_str(&json).unwrap();
+        // serde_json's default float parsing may differ in the last bit; compare as JSON values.
+        let again: serde_json::Value = serde_json::to_value(&back).unwrap();
+        assert_eq!(again, serde_json::from_str::<serde_json::Value>(&json).unwrap(), "{}", k.name);
+        assert_eq!(back.name, info.name);
+        assert_eq!(info.accuracy_bound.is_some(), k.numeric.is_some());
+    }
+    let json = serde_json::to_string(&find("exp").unwrap().info()).unwrap();
+    assert!(json.contains("\"chips\":[\"blackhole\",\"wormhole\"]"), "{json}");
+    assert!(json.contains("\"format\":\"fp32\""), "{json}");
+}

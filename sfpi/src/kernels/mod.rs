@@ -157,6 +157,36 @@ pub struct KernelDef {
     pub numeric: Option<Numeric>,
 }
 
+/// What the registry says about a kernel, in serialisable form (for reports and vector files).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct KernelInfo {
+    /// The kernel's name.
+    pub name: String,
+    /// What it computes and how.
+    pub description: String,
+    /// The chips it supports.
+    pub chips: Vec<Arch>,
+    /// Its input tiles, with their documented ranges.
+    pub inputs: Vec<TileInput>,
+    /// Its output tiles.
+    pub outputs: Vec<TileOutput>,
+    /// For a numerical kernel: the unit, the bounds and their reasoning.
+    pub accuracy_bound: Option<Bound>,
+}
+
+/// A numerical kernel's documented accuracy bound.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Bound {
+    /// The unit.
+    pub unit: Ulp,
+    /// The bound on the largest error.
+    pub max_ulp: f64,
+    /// The bound on the mean error.
+    pub mean_ulp: f64,
+    /// How the bounds follow from the algorithm.
+    pub why: String,
+}
+
 /// A kernel made ready for one chip: the lowered whole-tile program and the state it starts
 /// from.
 #[derive(Clone, Debug)]
@@ -218,6 +248,23 @@ pub fn encode(format: TileFormat, x: f64, range: &InputRange) -> u32 {
 }
 
 impl KernelDef {
+    /// The registry entry in serialisable form.
+    pub fn info(&self) -> KernelInfo {
+        KernelInfo {
+            name: self.name.to_string(),
+            description: self.description.to_string(),
+            chips: self.chips.clone(),
+            inputs: self.inputs.clone(),
+            outputs: self.outputs.clone(),
+            accuracy_bound: self.numeric.as_ref().map(|n| Bound {
+                unit: n.ulp,
+                max_ulp: n.max_ulp,
+                mean_ulp: n.mean_ulp,
+                why: n.why.to_string(),
+            }),
+        }
+    }
+
     /// Records the kernel and prepares it for `arch`.
     pub fn chip_kernel(&self, arch: Arch) -> Result<ChipKernel, KernelError> {
         if !self.chips.contains(&arch) {
