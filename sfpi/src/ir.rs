@@ -151,7 +151,7 @@ pub enum Op {
     },
     /// A snapshot of constant register `n` (8..=15) as a value.
     ConstReg(u8),
-    /// `l_reg[n]` read: the value `LReg[n]` held when the kernel started.
+    /// `l_reg[n]` read: the value `LReg[n]` holds at that point.
     LRegIn(u8),
     /// `a + b` on floats.
     FAdd(Src, Src),

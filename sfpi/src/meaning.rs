@@ -63,9 +63,9 @@ pub fn evaluate(k: &ChipKernel, initial: &State, rows: u32) -> Result<Expected, 
         m.exec(&k.body, u32::MAX)?;
     }
     let mut lregs = Vec::new();
-    for (reg, out) in m.lreg_out.iter().enumerate() {
-        if let Some(out) = out {
-            lregs.push((reg as u8, *out));
+    for reg in 0..8 {
+        if m.lregs_set[reg] {
+            lregs.push((reg as u8, m.lregs[reg]));
         }
     }
     let mut consts = Vec::new();
@@ -83,8 +83,10 @@ struct Interp<'a> {
     vals: Vec<Lanes>,
     consts: [[u32; 32]; 16],
     consts_set: [bool; 16],
-    lreg_in: [[u32; 32]; 8],
-    lreg_out: [Option<[u32; 32]>; 8],
+    /// `LReg[0..8]` as `l_reg` sees them: the initial values, updated by `l_reg[n].set(..)`.
+    lregs: [[u32; 32]; 8],
+    /// The LRegs the body sets.
+    lregs_set: [bool; 8],
     dst: Dst,
     mode: FloatMode,
     prng: [u32; 32],
@@ -134,12 +136,12 @@ impl<'a> Interp<'a> {
     fn new(k: &'a ChipKernel, s: &State) -> Interp<'a> {
         let mut consts = [[0u32; 32]; 16];
         consts[12..=14].copy_from_slice(&s.LReg[12..=14]);
-        let mut lreg_in = [[0u32; 32]; 8];
-        lreg_in.copy_from_slice(&s.LReg[0..8]);
-        let mut lreg_out = [None; 8];
+        let mut lregs = [[0u32; 32]; 8];
+        lregs.copy_from_slice(&s.LReg[0..8]);
+        let mut lregs_set = [false; 8];
         crate::ir::walk(&k.body, &mut |st| {
             if let Stmt::SetLReg { reg, .. } = st {
-                lreg_out[*reg as usize & 7] = Some(s.LReg[*reg as usize & 7]);
+                lregs_set[*reg as usize & 7] = true;
             }
         });
         Interp {
@@ -148,8 +150,8 @@ impl<'a> Interp<'a> {
             vals: vec![[None; 32]; k.values.len()],
             consts,
             consts_set: [false; 16],
-            lreg_in,
-            lreg_out,
+            lregs,
+            lregs_set,
             dst: s.Dst.clone(),
             mode: tile::float_mode(s),
             prng: s.PRNG,
@@ -249,9 +251,7 @@ impl<'a> Interp<'a> {
                         let Some(v) = self.get(*value, l) else {
                             return Err(KernelError::UndefinedStore { kernel: self.k.name.clone(), lane: l });
                         };
-                        if let Some(out) = self.lreg_out[*reg as usize & 7].as_mut() {
-                            out[l] = v;
-                        }
+                        self.lregs[*reg as usize & 7][l] = v;
                     }
                 }
                 Stmt::SetConst { reg, value } => {
@@ -375,7 +375,7 @@ impl<'a> Interp<'a> {
             }
             Op::Imm { bits, .. } => bits,
             Op::ConstReg(n) => self.constant(n, l),
-            Op::LRegIn(n) => self.lreg_in[n as usize & 7][l],
+            Op::LRegIn(n) => self.lregs[n as usize & 7][l],
             Op::FAdd(..) | Op::FSub(..) | Op::FMul(..) | Op::Mad { .. } => {
                 let (a, b, c, na, nc) = op.mad_form(self.arch)?;
                 let (a, b, c) = (g(a)?, g(b)?, g(c)?);

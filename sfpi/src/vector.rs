@@ -633,10 +633,10 @@ pub struct LReg {
 #[derive(Clone, Copy, Debug)]
 pub struct LRegFile;
 
-/// `l_reg[LRegs::LRegN]` (seed 003 § "Assigning LRegs"): reading gives the value the register held
-/// when the kernel started ("pre-loaded" by an earlier function); `.set(v)` leaves `v` there
-/// (in the enabled lanes) when the kernel ends. A register the kernel touches this way is not
-/// used for anything else in the kernel.
+/// `l_reg[LRegs::LRegN]` (seed 003 § "Assigning LRegs"): reading gives the value the register
+/// holds at that point (what an earlier function "pre-loaded", until the kernel sets it);
+/// `.set(v)` writes `v` there in the enabled lanes, and it is there when the kernel ends. A
+/// register the kernel touches this way is not used for anything else in the kernel.
 pub const l_reg: LRegFile = LRegFile;
 
 static LREGS: [LReg; 8] = [

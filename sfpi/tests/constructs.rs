@@ -814,3 +814,43 @@ fn unsigned_comparisons_and_operators() {
         assert_eq!(int_row(&s, 2), lanes(|l| (l as u32 * 100 + 7) >> 1), "{arch}");
     }
 }
+
+#[test]
+fn l_reg_holds_its_value_across_rows() {
+    // Each row reads LReg1, stores it, and doubles it in the lanes where it is below 100; the
+    // value read stays the one read even after the register is set (x is used after the set).
+    // Over three rows: row r stores the value after r doublings (capped once it reaches 100).
+    for arch in CHIPS {
+        let k = Kernel::record("lreg_rows", || {
+            let x = vFloat::from(l_reg[LRegs::LReg1]);
+            v_if(x.lt(100.0), || l_reg[LRegs::LReg1].set(x * 2.0)).v_endif();
+            dst_reg[0].set(x + 0.5);
+        })
+        .unwrap();
+        let init = state(arch, tile::TileFormat::Fp32, &[], &[(1, lanes(|l| f(l as f32 * 4.0)))]);
+        let s = run_rows(arch, &k, &init, 3).unwrap();
+        let after = |x0: f32, r: u32| (0..r).fold(x0, |x, _| if x < 100.0 { 2.0 * x } else { x });
+        for r in 0..3 {
+            assert_eq!(
+                frow(&s, r),
+                std::array::from_fn(|l| after(l as f32 * 4.0, r) + 0.5),
+                "{arch} row {r}"
+            );
+        }
+        assert_eq!(s.LReg[1], lanes(|l| f(after(l as f32 * 4.0, 3))), "{arch}");
+    }
+}
+
+#[test]
+fn init_may_use_vconstneg1() {
+    // On Wormhole a - b reads vConstNeg1 (LReg[11]): it is programmed before the init part runs.
+    for arch in CHIPS {
+        let s = run_with_init(
+            arch,
+            &[],
+            || vConstFloatPrgm2.set(vFloat::from(3.0) - vFloat::from(1.0)),
+            || dst_reg[0].set(vFloat::from(vConstFloatPrgm2)),
+        );
+        assert!(all(row(&s, 0), f(2.0)), "{arch}");
+    }
+}

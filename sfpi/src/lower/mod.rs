@@ -5,9 +5,9 @@
 //!    format (`MOD0_FMT_SRCB` for `vFloat`, `MOD0_FMT_INT32_SM` for `vInt`/`vUInt`, with SFPI's
 //!    no-increment address modifier: 3 on Wormhole, 7 on Blackhole).
 //! 2. [`regalloc`]: registers `LReg[0..=7]`, no spilling.
-//! 3. [`Lowered::program`]: the init part, the prologue (`vConstNeg1` programmed with SFPCONFIG if
-//!    the kernel reads `LReg[11]`, predication enabled with SFPENCC if the kernel predicates), the
-//!    body once per row with that row's addresses, the epilogue (predication disabled).
+//! 3. [`Lowered::program`]: `vConstNeg1` programmed with SFPCONFIG if the kernel reads `LReg[11]`,
+//!    the init part, predication enabled with SFPENCC if the body predicates, the body once per
+//!    row with that row's addresses, predication disabled.
 //! 4. [`schedule`]: the SFPNOPs the scheduling rules require.
 //!
 //! The result is printable in tt-llk text form ([`Lowered::text`]) and clean under the
@@ -134,11 +134,13 @@ impl Lowered {
                 ),
             });
         }
-        let mut p = self.init.clone();
+        let mut p = Vec::new();
         if self.uses_neg1 {
-            // SFPCONFIG_DEST_LREG11 with MOD1_IMM16_IS_VALUE: LReg[11] = -1.0, SFPI's vConstNeg1.
+            // SFPCONFIG_DEST_LREG11 with MOD1_IMM16_IS_VALUE: LReg[11] = -1.0, SFPI's vConstNeg1
+            // (before the init part, which may read it too).
             p.push(Instr::SFPCONFIG { Imm16: f(0), VD: f(11), Mod1: f(MOD1_IMM16_IS_VALUE) });
         }
+        p.extend(self.init.iter().copied());
         if self.uses_predication {
             // SFPENCC_MOD1_EI_RI with both immediate bits: UseLaneFlagsForLaneEnable and
             // LaneFlags set in every lane.

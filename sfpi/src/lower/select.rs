@@ -96,6 +96,8 @@ pub(crate) struct Selector<'k> {
     uses_neg1: bool,
     /// How many times each value is read (for the merge coalescing).
     uses: &'k HashMap<ValueId, u32>,
+    /// The LRegs the body sets through `l_reg`.
+    written_lregs: u8,
 }
 
 impl<'k> Selector<'k> {
@@ -117,10 +119,16 @@ impl<'k> Selector<'k> {
             in_init,
             uses_neg1: false,
             uses,
+            written_lregs: 0,
         }
     }
 
     pub(crate) fn run(mut self, stmts: &[Stmt]) -> Result<Selected, KernelError> {
+        crate::ir::walk(stmts, &mut |s| {
+            if let Stmt::SetLReg { reg, .. } = s {
+                self.written_lregs |= 1 << (reg & 7);
+            }
+        });
         self.stmts(stmts, Frame::Root)?;
         Ok(Selected { vinstrs: self.out, uses_neg1: self.uses_neg1 })
     }
@@ -317,8 +325,21 @@ impl<'k> Selector<'k> {
                 }
             }
             Op::LRegIn(n) => {
-                self.loc.insert(id, Opnd::P(n));
-                return Ok(());
+                if self.written_lregs >> (n & 7) & 1 == 0 {
+                    self.loc.insert(id, Opnd::P(n));
+                    return Ok(());
+                }
+                // The body also sets l_reg[n]: take a snapshot, so that the value read stays what
+                // it was when a later `.set` overwrites the register.
+                let o = Opnd::P(n);
+                let d = self.vreg();
+                self.emit(
+                    MOp::Mov { mod1: SFPMOV_MOD1_ALL_LANES_ENABLED },
+                    vec![(o, UseC::Any)],
+                    vec![(d, DefC::Any)],
+                    what,
+                );
+                d
             }
             Op::FAdd(..) | Op::FSub(..) | Op::FMul(..) | Op::Mad { .. } => {
                 let Some((a, b, c, na, nc)) = op.mad_form(arch) else {

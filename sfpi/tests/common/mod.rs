@@ -48,15 +48,20 @@ pub fn state(arch: Arch, format: TileFormat, rows: Rows<'_>, lregs: &[(usize, [u
 /// Runs `k` (one row) on `arch` from `initial`, after checking that the program lints clean, that
 /// the model notes nothing undefined, and that the machine's result is the kernel's meaning.
 pub fn run_on(arch: Arch, k: &Kernel, initial: &State) -> Result<State, KernelError> {
+    run_rows(arch, k, initial, 1)
+}
+
+/// As [`run_on`], for `rows` rows (row `r` sees `dst_reg[n]` at `n + r`).
+pub fn run_rows(arch: Arch, k: &Kernel, initial: &State, rows: u32) -> Result<State, KernelError> {
     let ck = k.for_chip(arch)?;
     let lowered = ck.lower()?;
-    let program = lowered.program(1)?;
+    let program = lowered.program(rows)?;
     let lint = lint_findings(&program, initial);
-    assert!(lint.is_empty(), "{} on {arch}: lint findings {lint:?}\n{}", k.name, lowered.text(1)?);
+    assert!(lint.is_empty(), "{} on {arch}: lint findings {lint:?}\n{}", k.name, lowered.text(rows)?);
     let r = run(Engine::Reference, &program, initial).expect("the reference model runs every chip");
     let notes = undefined_notes(&r);
     assert!(notes.is_empty(), "{} on {arch}: {notes:?}", k.name);
-    let expected = sfpi::meaning::evaluate(&ck, initial, 1)?;
+    let expected = sfpi::meaning::evaluate(&ck, initial, rows)?;
     let mismatches = compare(&expected, &r.state);
     assert!(
         mismatches.is_empty(),
