@@ -16,7 +16,7 @@
 //! })
 //! .unwrap();
 //! let lowered = kernel.for_chip(Arch::Wormhole).unwrap().lower().unwrap();
-//! println!("{}", lowered.text(1).unwrap()); // TTI_SFPENCC(3, 0, 10), TTI_SFPLOAD(...), ...
+//! println!("{}", lowered.text(1).unwrap()); // TTI_SFPCONFIG(0, 11, 1), TTI_SFPNOP, TTI_SFPENCC(3, 0, 0, 10), ...
 //! ```
 //!
 //! Module map:

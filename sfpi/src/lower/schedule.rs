@@ -49,7 +49,10 @@ pub(crate) fn reads(i: &Instr) -> u32 {
         Instr::SFPSHFT { VC, VD, .. } | Instr::SFPAND { VC, VD, .. } | Instr::SFPOR { VC, VD, .. } => {
             bit(VC.get()) | bit(VD.get())
         }
-        Instr::SFPXOR { VC, VD } | Instr::SFPSWAP { VC, VD, .. } => bit(VC.get()) | bit(VD.get()),
+        Instr::SFPXOR { VC, VD } => bit(VC.get()) | bit(VD.get()),
+        // With LaneConfig's ENABLE_DEST_INDEX, SFPSWAP also exchanges LReg[4..=7] (argmin), so
+        // it counts as reading them too.
+        Instr::SFPSWAP { VC, VD, .. } => bit(VC.get()) | bit(VD.get()) | 0xF0,
         Instr::SFPSETEXP { VC, VD, Mod1, .. }
         | Instr::SFPSETMAN { VC, VD, Mod1, .. }
         | Instr::SFPSETSGN { VC, VD, Mod1, .. } => {
