@@ -3,7 +3,7 @@
 //! boundary), on each chip; and where Blackhole and Wormhole give different outputs.
 //!
 //! The outputs are the reference model's ([`Engine::Reference`]) running the lowered whole-tile
-//! program; the oracle is [`Numeric::oracle`] in f64. An ULP is that of the exact result in the
+//! program; the oracle is [`Numeric::oracle`](crate::kernels::Numeric::oracle) in f64. An ULP is that of the exact result in the
 //! kernel's unit ([`Ulp`]): for FP32 `2^(e - 23)` where `2^e <= |exact| < 2^(e+1)` (with `e` at
 //! least -126), and so on for the narrower formats. Everything is deterministic in the seed.
 

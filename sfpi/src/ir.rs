@@ -7,7 +7,7 @@
 //! [`Stmt::Block`] (`v_block`) and [`Stmt::And`] (`v_and`).
 //!
 //! The same tree is read twice: by the per-lane meaning ([`crate::meaning`]) and by the lowering
-//! to SFPU instructions ([`crate::lower`]). What a floating-point operation computes on each chip
+//! to SFPU instructions ([`crate::lower`](mod@crate::lower)). What a floating-point operation computes on each chip
 //! (which multiply-add form SFPI's lowering uses) is defined once, here, by [`Op::mad_form`]: both
 //! readers follow it, because it is part of what the kernel means (SFPI's `a - b` is a different
 //! multiply-add on Wormhole, which has no negate modifiers, than on Blackhole).

@@ -26,7 +26,7 @@
 //! * [`record`]: [`Kernel::record`] and the scoping rules; [`ir`]: what is recorded;
 //!   [`prepare`]: [`Kernel::for_chip`] (chip checks, MAD generation).
 //! * [`meaning`]: the kernel evaluated lane by lane in plain Rust.
-//! * [`lower`]: instruction selection, register allocation, predication through the flag stack,
+//! * [`lower`](mod@lower): instruction selection, register allocation, predication through the flag stack,
 //!   the SFPNOPs of the scheduling rules; [`Lowered::text`] is the tt-llk text form.
 //! * [`tile`]: tile formats, Dst layouts and conversions; [`run`]: running programs on the
 //!   reference and fast models and comparing with the meaning.

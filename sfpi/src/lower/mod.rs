@@ -1,14 +1,14 @@
 //! Lowering a kernel to an SFPU program for its chip, as the SFPI compiler does.
 //!
-//! 1. [`select`]: statements to machine operations on virtual registers; predication through the
+//! 1. `select`: statements to machine operations on virtual registers; predication through the
 //!    flag stack; constants through SFPLOADI; `dst_reg` through SFPLOAD / SFPSTORE in the tile's
 //!    format (`MOD0_FMT_SRCB` for `vFloat`, `MOD0_FMT_INT32_SM` for `vInt`/`vUInt`, with SFPI's
 //!    no-increment address modifier: 3 on Wormhole, 7 on Blackhole).
-//! 2. [`regalloc`]: registers `LReg[0..=7]`, no spilling.
+//! 2. `regalloc`: registers `LReg[0..=7]`, no spilling.
 //! 3. [`Lowered::program`]: `vConstNeg1` programmed with SFPCONFIG if the kernel reads `LReg[11]`,
 //!    the init part, predication enabled with SFPENCC if the body predicates, the body once per
 //!    row with that row's addresses, predication disabled.
-//! 4. [`schedule`]: the SFPNOPs the scheduling rules require.
+//! 4. `schedule`: the SFPNOPs the scheduling rules require.
 //!
 //! The result is printable in tt-llk text form ([`Lowered::text`]) and clean under the
 //! scheduling linter (`sfpu_reference::lint`; the tests check every kernel of the corpus).
