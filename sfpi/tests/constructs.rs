@@ -854,3 +854,21 @@ fn init_may_use_vconstneg1() {
         assert!(all(row(&s, 0), f(2.0)), "{arch}");
     }
 }
+
+#[test]
+fn dst_reg_compares_and_stores_directly() {
+    // The seed's __vDReg comparisons and dst_reg-to-dst_reg assignment: dst_reg[1] = dst_reg[0]
+    // where dst_reg[0] < 0.5 (as a vFloat), and vConstTileId stored where it is at least 40.
+    for arch in CHIPS {
+        let s = run_mixed(arch, &[(0, lanes(|l| f(l as f32 / 8.0)))], &[], || {
+            v_if(dst_reg[0].lt(0.5), || dst_reg[1].set(dst_reg[0]))
+                .v_else(|| dst_reg[1].set(vConst1))
+                .v_endif();
+            v_if(vInt::from(vConstTileId).ge(40), || dst_reg[2].set(vConstTileId))
+                .v_else(|| dst_reg[2].set(0))
+                .v_endif();
+        });
+        assert_eq!(frow(&s, 1), std::array::from_fn(|l| if l < 4 { l as f32 / 8.0 } else { 1.0 }), "{arch}");
+        assert_eq!(int_row(&s, 2), lanes(|l| if 2 * l >= 40 { 2 * l as u32 } else { 0 }), "{arch}");
+    }
+}
