@@ -1,5 +1,5 @@
 //! `FastState::from_state` / `to_state` are lossless, and `FastState::reset` mirrors
-//! `State::reset`.
+//! `State::reset`, on both chips.
 
 mod common;
 
@@ -49,10 +49,14 @@ fn reset_matches_reference() {
             load_macro_config: 0xFFFF_FFFF,
             prng: 0x8000_0001,
             dst: 0xABCD,
-            sfpshft2_vc0: 0,
+            sfpshft2_vc0: 0x1357_9BDF,
         },
     ] {
-        assert_eq!(FastState::reset(&rv).to_state(), State::reset(Arch::Blackhole, &rv));
+        for arch in Arch::ALL {
+            let f = FastState::reset(arch, &rv);
+            assert_eq!(f.arch(), arch);
+            assert_eq!(f.to_state(), State::reset(arch, &rv), "{arch}");
+        }
     }
 }
 
