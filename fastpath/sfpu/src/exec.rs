@@ -196,16 +196,24 @@ pub fn execute(s: &mut FastState, instr: &Instr, cx: &Ctx, out: &mut Outcome) {
     use Instr::*;
     match *instr {
         SFPLOAD { VD, Mod0, AddrMod, Imm10 } => {
-            ops::load_store::sfpload(s, VD.get(), Mod0.get(), AddrMod.get(), Imm10.get(), out);
+            ops::blackhole::load_store::sfpload(s, VD.get(), Mod0.get(), AddrMod.get(), Imm10.get(), out);
         }
         SFPLOADI { VD, Mod0, Imm16 } => ops::load_store::sfploadi(s, VD.get(), Mod0.get(), Imm16.get(), out),
         SFPSTORE { VD, Mod0, AddrMod, Imm10 } => {
-            ops::load_store::sfpstore(s, VD.get(), Mod0.get(), AddrMod.get(), Imm10.get(), cx, out);
+            ops::blackhole::load_store::sfpstore(
+                s,
+                VD.get(),
+                Mod0.get(),
+                AddrMod.get(),
+                Imm10.get(),
+                cx,
+                out,
+            );
         }
         SFPLOADMACRO { VDLo, Mod0, AddrMod, Imm9, VDHi, .. } => {
             let vd = (VDHi.get() << 2) | VDLo.get();
             let imm10 = (Imm9.get() << 1) | VDHi.get();
-            ops::load_store::sfpload(s, vd, Mod0.get(), AddrMod.get(), imm10, out);
+            ops::blackhole::load_store::sfpload(s, vd, Mod0.get(), AddrMod.get(), imm10, out);
         }
         SFPLUT { VD, Mod0 } => ops::lut::sfplut(s, VD.get(), Mod0.get(), cx),
         SFPLUTFP32 { VD, Mod1, .. } => ops::lut::sfplutfp32(s, VD.get(), Mod1.get(), cx),
@@ -217,7 +225,7 @@ pub fn execute(s: &mut FastState, instr: &Instr, cx: &Ctx, out: &mut Outcome) {
         SFPADDI { Imm16, VD, Mod1 } => ops::mad::sfpaddi(s, Imm16.get(), VD.get(), Mod1.get(), cx),
         SFPMULI { Imm16, VD, Mod1 } => ops::mad::sfpmuli(s, Imm16.get(), VD.get(), Mod1.get(), cx),
         SFPMUL24 { VA, VB, VC, VD, Mod1 } => {
-            ops::mad::sfpmul24(s, VA.get(), VB.get(), VC.get(), VD.get(), Mod1.get(), cx, out);
+            ops::blackhole::mul24::sfpmul24(s, VA.get(), VB.get(), VC.get(), VD.get(), Mod1.get(), cx, out);
         }
         SFPDIVP2 { Imm8, VC, VD, Mod1 } => {
             ops::field::sfpdivp2(s, Imm8.get(), VC.get(), VD.get(), Mod1.get(), cx)
@@ -237,14 +245,14 @@ pub fn execute(s: &mut FastState, instr: &Instr, cx: &Ctx, out: &mut Outcome) {
             ops::integer::sfpiadd(s, Imm12.get(), VC.get(), VD.get(), Mod1.get(), cx)
         }
         SFPSHFT { Imm12, VC, VD, Mod1 } => {
-            ops::integer::sfpshft(s, Imm12.get(), VC.get(), VD.get(), Mod1.get(), cx, out);
+            ops::blackhole::integer::sfpshft(s, Imm12.get(), VC.get(), VD.get(), Mod1.get(), cx, out);
         }
         SFPABS { VC, VD, Mod1 } => ops::integer::sfpabs(s, VC.get(), VD.get(), Mod1.get(), cx),
         SFPAND { VB, VC, VD, Mod1 } => {
-            ops::integer::sfpandor(s, false, VB.get(), VC.get(), VD.get(), Mod1.get(), cx)
+            ops::blackhole::integer::sfpandor(s, false, VB.get(), VC.get(), VD.get(), Mod1.get(), cx)
         }
         SFPOR { VB, VC, VD, Mod1 } => {
-            ops::integer::sfpandor(s, true, VB.get(), VC.get(), VD.get(), Mod1.get(), cx)
+            ops::blackhole::integer::sfpandor(s, true, VB.get(), VC.get(), VD.get(), Mod1.get(), cx)
         }
         SFPXOR { VC, VD } => ops::integer::sfpxor(s, VC.get(), VD.get(), cx),
         SFPNOT { VC, VD } => ops::integer::sfpnot(s, VC.get(), VD.get(), cx),
@@ -253,17 +261,19 @@ pub fn execute(s: &mut FastState, instr: &Instr, cx: &Ctx, out: &mut Outcome) {
             ops::cc::sfpsetcc(s, Imm1.get(), VC.get(), VD.get(), Mod1.get(), cx)
         }
         SFPENCC { Imm2, VD, Mod1 } => ops::cc::sfpencc(s, Imm2.get(), VD.get(), Mod1.get(), cx),
-        SFPPUSHC { VD, Mod1 } => ops::cc::sfppushc(s, VD.get(), Mod1.get(), cx, out),
-        SFPPOPC { VD, Mod1 } => ops::cc::sfppopc(s, VD.get(), Mod1.get(), cx, out),
+        SFPPUSHC { VD, Mod1 } => ops::blackhole::cc::sfppushc(s, VD.get(), Mod1.get(), cx, out),
+        SFPPOPC { VD, Mod1 } => ops::blackhole::cc::sfppopc(s, VD.get(), Mod1.get(), cx, out),
         SFPCOMPC { VD } => ops::cc::sfpcompc(s, VD.get(), cx),
-        SFPGT { VC, VD, Mod1 } => ops::cc::sfpgtle(s, true, VC.get(), VD.get(), Mod1.get(), cx),
-        SFPLE { VC, VD, Mod1 } => ops::cc::sfpgtle(s, false, VC.get(), VD.get(), Mod1.get(), cx),
+        SFPGT { VC, VD, Mod1 } => ops::blackhole::cc::sfpgtle(s, true, VC.get(), VD.get(), Mod1.get(), cx),
+        SFPLE { VC, VD, Mod1 } => ops::blackhole::cc::sfpgtle(s, false, VC.get(), VD.get(), Mod1.get(), cx),
         SFPMOV { VC, VD, Mod1 } => ops::mov::sfpmov(s, VC.get(), VD.get(), Mod1.get(), cx, out),
         SFPNOP {} => {}
         SFPCONFIG { Imm16, VD, Mod1 } => {
             ops::config::sfpconfig(s, Imm16.get(), VD.get(), Mod1.get(), cx, out)
         }
-        SFPCAST { VC, VD, Mod1 } => ops::convert::sfpcast(s, VC.get(), VD.get(), Mod1.get(), cx, out),
+        SFPCAST { VC, VD, Mod1 } => {
+            ops::blackhole::convert::sfpcast(s, VC.get(), VD.get(), Mod1.get(), cx, out)
+        }
         SFPSTOCHRND { RoundingMode, Imm5, VB, VC, VD, UseImm5, Mod1 } => ops::convert::sfpstochrnd(
             s,
             ops::convert::StochRnd {
@@ -279,12 +289,12 @@ pub fn execute(s: &mut FastState, instr: &Instr, cx: &Ctx, out: &mut Outcome) {
             out,
         ),
         SFPARECIP { VB, VC, VD, Mod1 } => {
-            ops::arecip::sfparecip(s, VB.get(), VC.get(), VD.get(), Mod1.get(), cx, out)
+            ops::blackhole::arecip::sfparecip(s, VB.get(), VC.get(), VD.get(), Mod1.get(), cx, out)
         }
         SFPSWAP { VC, VD, Mod1 } => ops::shuffle::sfpswap(s, VC.get(), VD.get(), Mod1.get(), cx, out),
         SFPTRANSP { VD } => ops::shuffle::sfptransp(s, VD.get(), cx, out),
         SFPSHFT2 { Imm12, VC, VD, Mod1 } => {
-            ops::shuffle::sfpshft2(s, Imm12.get(), VC.get(), VD.get(), Mod1.get(), cx, out)
+            ops::blackhole::shuffle::sfpshft2(s, Imm12.get(), VC.get(), VD.get(), Mod1.get(), cx, out)
         }
     }
 }

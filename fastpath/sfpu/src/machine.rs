@@ -615,7 +615,8 @@ impl FastMachine {
             // load itself cannot change it.
             let vd = (VDHi.get() << 2) | VDLo.get();
             let imm10 = (Imm9.get() << 1) | VDHi.get();
-            let addr = crate::ops::load_store::sfpload(s, vd, Mod0.get(), AddrMod.get(), imm10, out);
+            let addr =
+                crate::ops::blackhole::load_store::sfpload(s, vd, Mod0.get(), AddrMod.get(), imm10, out);
             self.schedule(s, MacroIndex.get(), vd, Mod0.get(), imm10, addr, out);
         } else {
             exec::execute_regular(s, &it.instr, out);
