@@ -38,7 +38,9 @@ pub struct StochRnd {
     pub mod1: u32,
 }
 
-/// SFPSTOCHRND, all three flavours.
+/// SFPSTOCHRND, all three flavours. On Wormhole `rounding_mode` is the one-bit
+/// `StochasticRounding` (0 nearest, 1 stochastic): the same two values, so the same code; its
+/// values 2 and 3 do not exist there (such an instruction is not executed, see `exec.rs`).
 pub fn sfpstochrnd(s: &mut FastState, f: StochRnd, cx: &Ctx, out: &mut Outcome) {
     let vd = cx.vd(f.vd);
     let int_int = f.mod1 == 4 || f.mod1 == 5;

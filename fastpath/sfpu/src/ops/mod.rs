@@ -28,6 +28,7 @@ pub mod lut;
 pub mod mad;
 pub mod mov;
 pub mod shuffle;
+pub mod wormhole;
 
 use crate::state::{FastState, blend};
 
