@@ -52,6 +52,7 @@
 pub mod exec;
 pub mod footprint;
 pub mod fp;
+pub mod hazard;
 pub mod machine;
 pub mod ops;
 pub mod simd;

@@ -111,17 +111,11 @@ fn wormhole_random_instructions_random_states() {
                 }
             }
         }
-        loop {
-            // SFPLOADMACRO's Wormhole schedule comes with the machine's Wormhole support.
-            let i = r.instr_on(Arch::Wormhole);
-            if i.opcode() != Opcode::SFPLOADMACRO {
-                return i;
-            }
-        }
+        r.instr_on(Arch::Wormhole)
     });
 }
 
-/// SFPLOADMACRO runs whole schedules; give it its own share of cases.
+/// SFPLOADMACRO runs whole schedules; give it its own share of cases, on each chip.
 fn loadmacro_only(arch: Arch) -> impl Fn(&mut Rng) -> Instr {
     move |r| loop {
         let i = r.instr_on(arch);
@@ -134,4 +128,49 @@ fn loadmacro_only(arch: Arch) -> impl Fn(&mut Rng) -> Instr {
 #[test]
 fn loadmacro_heavy() {
     run(Arch::Blackhole, 0x5EED_0002, cases() / 4, loadmacro_only(Arch::Blackhole));
+}
+
+#[test]
+fn wormhole_loadmacro_heavy() {
+    run(Arch::Wormhole, 0x5EED_0004, cases() / 4, loadmacro_only(Arch::Wormhole));
+}
+
+/// Wormhole's SFPSHFT2 `SUBVEC_SHFLSHR1` (WormholeB0 `SFPSHFT2.md`, by hand from the page): lane 0
+/// of each group of eight gets `vc0[Lane + 7]`, the `LReg[VC]` the last `SUBVEC_SHFLROR1[_AND_COPY4]`
+/// with `VD < 12` read; the others get `vc[Lane - 1]`. `SUBVEC_SHFLROR1` with `VD = VC = 9` zeroes
+/// the latch, as the page says. Blackhole shifts in zeros.
+#[test]
+fn wormhole_shflshr1_stale_lane_by_hand() {
+    use sfpu_reference::isa::parse_instr;
+    use sfpu_reference::{Clause, ResetValues, State};
+    for arch in Arch::ALL {
+        let mut st = State::reset(arch, &ResetValues::ZEROS);
+        st.LReg[4] = std::array::from_fn(|l| 0x4000 + l as u32);
+        st.LReg[6] = std::array::from_fn(|l| 0x6000 + l as u32);
+        let (shflror1, shflshr1, clear) = (
+            parse_instr(arch, "TTI_SFPSHFT2(0, 4, 5, 3)").unwrap(),
+            parse_instr(arch, "TTI_SFPSHFT2(0, 6, 7, 4)").unwrap(),
+            parse_instr(arch, "TTI_SFPSHFT2(0, 9, 9, 3)").unwrap(),
+        );
+        for (prog, stale) in [(vec![shflror1, shflshr1], 0x4000u32), (vec![shflror1, clear, shflshr1], 0)] {
+            let mut fast = FastState::from_state(&st);
+            let mut reference = st.clone();
+            let mut last = Default::default();
+            for i in &prog {
+                let o_ref = sfpu_reference::step(&mut reference, i);
+                let o_fast = sfpu_fastpath::step(&mut fast, i);
+                assert_eq!(o_fast, o_ref, "{arch} {i:?}");
+                last = o_fast;
+            }
+            assert_eq!(fast.to_state(), reference, "{arch}");
+            let want: [u32; 32] = std::array::from_fn(|l| match (arch, l & 7) {
+                (Arch::Wormhole, 0) if stale != 0 => stale + l as u32 + 7,
+                (_, 0) => 0,
+                _ => 0x6000 + l as u32 - 1,
+            });
+            assert_eq!(reference.LReg[7], want, "{arch}, {} instructions", prog.len());
+            let want_lanes = if arch == Arch::Wormhole { 0x0101_0101 } else { 0 };
+            assert_eq!(last.lanes(Clause::Sfpshft2Shflshr1StaleLane), want_lanes, "{arch}");
+        }
+    }
 }

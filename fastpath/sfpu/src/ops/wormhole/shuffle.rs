@@ -9,9 +9,11 @@
 //!
 //! The latch: "`vc0` is whatever the most recent `SFPSHFT2_MOD1_SUBVEC_SHFLROR1_AND_COPY4` or
 //! `SFPSHFT2_MOD1_SUBVEC_SHFLROR1` with `VD < 12` observed when executing its `auto vc =
-//! LReg[VC]`": the whole register (all 32 lanes, whatever their enables), taken when that line
-//! executes, i.e. when the mode's `VD < 12 || DISABLE_BACKDOOR_LOAD` guard passes. The stale
-//! value is `NonContractualBehavior`: the lanes that get it are reported.
+//! LReg[VC]`": the whole register (all 32 lanes, whatever their enables), taken by those two modes
+//! when their `VD` (as executed: SFPLOADMACRO's override for a scheduled one) is below 12. With
+//! `VD >= 12` and `DISABLE_BACKDOOR_LOAD` set the model's line runs too, but the page's sentence
+//! names only `VD < 12`, and the reference reads it the same way. The stale value is
+//! `NonContractualBehavior`: the lanes that get it are reported.
 
 use sfpu_reference::outcome::{Clause, Outcome};
 
@@ -66,7 +68,9 @@ pub fn sfpshft2(
                 return;
             }
             let v = s.lreg[vc];
-            latch(s, &v);
+            if vd < 12 {
+                latch(s, &v);
+            }
             let m = g & en;
             let rot = rotate_right8(&v);
             let l1 = s.lreg[1];
@@ -83,7 +87,9 @@ pub fn sfpshft2(
                 return;
             }
             let v = s.lreg[vc];
-            latch(s, &v);
+            if vd < 12 {
+                latch(s, &v);
+            }
             if w8(vd) {
                 blend(&mut s.lreg[vd], &rotate_right8(&v), g & en);
             }
