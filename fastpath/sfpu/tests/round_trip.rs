@@ -12,8 +12,8 @@ use sfpu_reference::state::{ResetValues, State};
 #[test]
 fn random_states_round_trip() {
     let mut r = Rng(42);
-    for _ in 0..300 {
-        let s = r.state();
+    for k in 0..300 {
+        let s = r.state_on(Arch::ALL[k % 2]);
         let f = FastState::from_state(&s);
         assert_eq!(f.to_state(), s);
         // And the other way: converting the converted state gives the same fast state.
@@ -64,8 +64,11 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
     #[test]
-    fn round_trip_any_seed(seed in any::<u64>()) {
-        let s = Rng(seed).state();
-        prop_assert_eq!(FastState::from_state(&s).to_state(), s);
+    fn round_trip_any_seed(seed in any::<u64>(), wormhole in any::<bool>()) {
+        let arch = if wormhole { Arch::Wormhole } else { Arch::Blackhole };
+        let s = Rng(seed).state_on(arch);
+        let f = FastState::from_state(&s);
+        prop_assert_eq!(f.arch(), arch);
+        prop_assert_eq!(f.to_state(), s);
     }
 }
