@@ -181,12 +181,26 @@ pub fn has_g12(arch: Arch, instr: &Instr) -> bool {
 /// reported under [`Clause::BackdoorLoad`], because the pages do not say which instructions,
 /// lanes or side effects are involved.
 pub fn execute_regular(s: &mut FastState, instr: &Instr, out: &mut Outcome) {
-    let arch = s.arch();
+    if s.is_wormhole() { regular_wormhole(s, instr, out) } else { regular::<false>(s, instr, out) }
+}
+
+/// [`regular`] for Wormhole, kept out of line: with both copies inlined here, the Blackhole path
+/// paid for the larger function (a few instructions per call, measured with cachegrind).
+#[inline(never)]
+fn regular_wormhole(s: &mut FastState, instr: &Instr, out: &mut Outcome) {
+    regular::<true>(s, instr, out)
+}
+
+/// [`execute_regular`] on the chip of `WH` (`true`: Wormhole), which the caller has checked is the
+/// state's: one copy per chip, so that the chip is a constant inside.
+#[inline(always)]
+fn regular<const WH: bool>(s: &mut FastState, instr: &Instr, out: &mut Outcome) {
+    let arch = if WH { Arch::Wormhole } else { Arch::Blackhole };
     if !on_chip(arch, instr) {
         out.note_all(Clause::NotOnChip);
         return;
     }
-    execute(s, instr, &Ctx::REGULAR, out);
+    execute_on::<WH>(s, instr, &Ctx::REGULAR, out);
     if let Some(vd) = backdoor_vd(instr).filter(|&vd| vd >= 12) {
         let lanes = !s.lc().dbl;
         if lanes != 0 {
@@ -207,8 +221,17 @@ pub fn execute_regular(s: &mut FastState, instr: &Instr, out: &mut Outcome) {
 /// Executes the functional model of `instr` once, as `cx` says (no pipeline), on the state's
 /// chip. SFPLOADMACRO here is only its SFPLOAD part; the scheduling is the machine's.
 pub fn execute(s: &mut FastState, instr: &Instr, cx: &Ctx, out: &mut Outcome) {
+    if s.is_wormhole() {
+        execute_on::<true>(s, instr, cx, out)
+    } else {
+        execute_on::<false>(s, instr, cx, out)
+    }
+}
+
+/// [`execute`] on the chip of `WH` (`true`: Wormhole), which must be the state's: compiled once per
+/// chip, the chip a constant in each copy.
+fn execute_on<const WH: bool>(s: &mut FastState, instr: &Instr, cx: &Ctx, out: &mut Outcome) {
     use Instr::*;
-    let wormhole = s.is_wormhole();
     match *instr {
         SFPLOAD { VD, Mod0, AddrMod, Imm10 } => {
             sfpload(s, VD.get(), Mod0.get(), AddrMod.get(), Imm10.get(), out);
@@ -216,7 +239,7 @@ pub fn execute(s: &mut FastState, instr: &Instr, cx: &Ctx, out: &mut Outcome) {
         SFPLOADI { VD, Mod0, Imm16 } => ops::load_store::sfploadi(s, VD.get(), Mod0.get(), Imm16.get(), out),
         SFPSTORE { VD, Mod0, AddrMod, Imm10 } => {
             let (vd, mod0, addr_mod, imm10) = (VD.get(), Mod0.get(), AddrMod.get(), Imm10.get());
-            if wormhole {
+            if WH {
                 wh::load_store::sfpstore(s, vd, mod0, addr_mod, imm10, cx, out);
             } else {
                 bh::load_store::sfpstore(s, vd, mod0, addr_mod, imm10, cx, out);
@@ -255,7 +278,7 @@ pub fn execute(s: &mut FastState, instr: &Instr, cx: &Ctx, out: &mut Outcome) {
         }
         SFPSHFT { Imm12, VC, VD, Mod1 } => {
             let (imm12, vc, vd, mod1) = (Imm12.get(), VC.get(), VD.get(), Mod1.get());
-            if wormhole {
+            if WH {
                 wh::integer::sfpshft(s, imm12, vc, vd, mod1, cx, out);
             } else {
                 bh::integer::sfpshft(s, imm12, vc, vd, mod1, cx, out);
@@ -264,7 +287,7 @@ pub fn execute(s: &mut FastState, instr: &Instr, cx: &Ctx, out: &mut Outcome) {
         SFPABS { VC, VD, Mod1 } => ops::integer::sfpabs(s, VC.get(), VD.get(), Mod1.get(), cx),
         SFPAND { VB, VC, VD, Mod1 } | SFPOR { VB, VC, VD, Mod1 } => {
             let or = matches!(instr, SFPOR { .. });
-            if wormhole {
+            if WH {
                 wh::integer::sfpandor(s, or, VC.get(), VD.get(), cx);
             } else {
                 bh::integer::sfpandor(s, or, VB.get(), VC.get(), VD.get(), Mod1.get(), cx);
@@ -278,14 +301,14 @@ pub fn execute(s: &mut FastState, instr: &Instr, cx: &Ctx, out: &mut Outcome) {
         }
         SFPENCC { Imm2, VD, Mod1 } => ops::cc::sfpencc(s, Imm2.get(), VD.get(), Mod1.get(), cx),
         SFPPUSHC { VD, Mod1 } => {
-            if wormhole {
+            if WH {
                 wh::cc::sfppushc(s, VD.get(), cx, out);
             } else {
                 bh::cc::sfppushc(s, VD.get(), Mod1.get(), cx, out);
             }
         }
         SFPPOPC { VD, Mod1 } => {
-            if wormhole {
+            if WH {
                 wh::cc::sfppopc(s, VD.get(), Mod1.get(), cx, out);
             } else {
                 bh::cc::sfppopc(s, VD.get(), Mod1.get(), cx, out);
@@ -298,7 +321,7 @@ pub fn execute(s: &mut FastState, instr: &Instr, cx: &Ctx, out: &mut Outcome) {
             ops::config::sfpconfig(s, Imm16.get(), VD.get(), Mod1.get(), cx, out)
         }
         SFPCAST { VC, VD, Mod1 } => {
-            if wormhole {
+            if WH {
                 wh::convert::sfpcast(s, VC.get(), VD.get(), Mod1.get(), cx, out);
             } else {
                 bh::convert::sfpcast(s, VC.get(), VD.get(), Mod1.get(), cx, out);
@@ -322,14 +345,14 @@ pub fn execute(s: &mut FastState, instr: &Instr, cx: &Ctx, out: &mut Outcome) {
         SFPTRANSP { VD } => ops::shuffle::sfptransp(s, VD.get(), cx, out),
         SFPSHFT2 { Imm12, VC, VD, Mod1 } => {
             let (imm12, vc, vd, mod1) = (Imm12.get(), VC.get(), VD.get(), Mod1.get());
-            if wormhole {
+            if WH {
                 wh::shuffle::sfpshft2(s, imm12, vc, vd, mod1, cx, out);
             } else {
                 bh::shuffle::sfpshft2(s, imm12, vc, vd, mod1, cx, out);
             }
         }
         // Blackhole's own instructions.
-        _ if wormhole => out.note(Clause::NotOnChip, cx.lanes),
+        _ if WH => out.note(Clause::NotOnChip, cx.lanes),
         SFPGT { VC, VD, Mod1 } => bh::cc::sfpgtle(s, true, VC.get(), VD.get(), Mod1.get(), cx),
         SFPLE { VC, VD, Mod1 } => bh::cc::sfpgtle(s, false, VC.get(), VD.get(), Mod1.get(), cx),
         SFPMUL24 { VA, VB, VC, VD, Mod1 } => {

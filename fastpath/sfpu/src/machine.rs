@@ -412,6 +412,7 @@ impl FastMachine {
     /// Advances one cycle, executing what is due, with `regular` issued by the thread.
     fn run_cycle(&mut self, s: &mut FastState, regular: Option<&Instr>, out: &mut Outcome) {
         self.cycle += 1;
+        let wormhole = s.is_wormhole();
 
         // 1. What arrives this cycle: the pending entries that were ready at the cycle's start.
         let mut due = 0u64;
@@ -453,7 +454,7 @@ impl FastMachine {
             if unit != LOAD && due_units & (1 << unit) != 0 {
                 out.note_all(Clause::LoadmacroCollision);
                 self.record(unit, *r, TraceWhat::Discarded);
-            } else if !exec::on_chip(s.arch(), r) {
+            } else if wormhole && !exec::on_chip(Arch::Wormhole, r) {
                 // Not one of the chip's instructions (`Instr` is both chips'): nothing executes.
                 out.note_all(Clause::NotOnChip);
             } else {
@@ -484,7 +485,7 @@ impl FastMachine {
             if let Some(r) = reg.filter(|_| self.prev_scheduled_swap || self.prev_scheduled_shft2) {
                 self.check_rules(&[r], out);
             }
-            if let Some(r) = reg.filter(|_| !self.wh_prev.is_quiet()) {
+            if wormhole && let Some(r) = reg.filter(|_| !self.wh_prev.is_quiet()) {
                 self.wh_prev.check(&r.instr, &r.cx, out);
             }
             if let Some(r) = reg {
@@ -494,7 +495,7 @@ impl FastMachine {
                     self.dbl_changed |= dbl_before ^ s.lc().dbl;
                 }
             }
-            self.finish_cycle(s.arch(), issued, reg, &[], 0);
+            self.finish_cycle(wormhole, issued, reg, &[], 0);
             return;
         }
 
@@ -535,7 +536,7 @@ impl FastMachine {
         {
             out.note_all(Clause::Hazard);
         }
-        if !self.wh_prev.is_quiet() {
+        if wormhole && !self.wh_prev.is_quiet() {
             for it in order {
                 self.wh_prev.check(&it.instr, &it.cx, out);
             }
@@ -591,13 +592,13 @@ impl FastMachine {
             match it.instr {
                 Instr::SFPSWAP { .. } => quiet_next |= QUIET_AFTER_SWAP,
                 // BlackholeA0 `SFPSHFT2.md`; Wormhole's next-cycle rules are `hazard`'s.
-                Instr::SFPSHFT2 { Mod1, .. } if matches!(Mod1.get(), 2..=4) && !s.is_wormhole() => {
+                Instr::SFPSHFT2 { Mod1, .. } if matches!(Mod1.get(), 2..=4) && !wormhole => {
                     quiet_next |= IDLE_AFTER_SHFT2
                 }
                 _ => {}
             }
         }
-        self.finish_cycle(s.arch(), issued, reg, order, quiet_next);
+        self.finish_cycle(wormhole, issued, reg, order, quiet_next);
         self.bufs = bufs;
     }
 
@@ -611,7 +612,7 @@ impl FastMachine {
     /// needs is [`WormholeCycle`] (MAD-unit writes, SFPSHFT2 modes 2..4) of everything executed.
     fn finish_cycle(
         &mut self,
-        arch: Arch,
+        wormhole: bool,
         issued: Option<Instr>,
         reg: Option<Item>,
         scheduled_and_regular: &[Item],
@@ -619,7 +620,7 @@ impl FastMachine {
     ) {
         let executed = if scheduled_and_regular.is_empty() { reg.as_slice() } else { scheduled_and_regular };
         self.prev_scheduled_swap = quiet_next & QUIET_AFTER_SWAP != 0;
-        if arch == Arch::Wormhole {
+        if wormhole {
             let mut next = WormholeCycle::default();
             for it in executed {
                 next.add(&it.instr, &it.cx);

@@ -105,23 +105,34 @@ pub fn apply_partial_addr_mod(s: &mut FastState, addr_mod: u32, out: &mut Outcom
     }
 }
 
-/// `Adj16` (`Dst.md`): the identity, except for Blackhole's `DEST_ACCESS_CFG_remap_addrs`
-/// (Blackhole only; Wormhole's `Dst.md` has no remapping).
+/// Blackhole's `Dst` row remapping (`DEST_ACCESS_CFG_remap_addrs`, `..._swizzle_32b`), as it
+/// applies to `s`: never on Wormhole, whose `Dst.md` has none.
 #[inline(always)]
-fn adj16(s: &FastState, r: u32) -> u32 {
+fn remapping(s: &FastState) -> (bool, bool) {
+    let a = &s.addressing;
+    if s.is_wormhole() {
+        (false, false)
+    } else {
+        (a.DEST_ACCESS_CFG_remap_addrs, a.DEST_ACCESS_CFG_swizzle_32b)
+    }
+}
+
+/// `Adj16` (`Dst.md`): the identity, except under Blackhole's `remap_addrs`.
+#[inline(always)]
+fn adj16(remap: bool, r: u32) -> u32 {
     let mut r = r & 0x3FF;
-    if !s.is_wormhole() && s.addressing.DEST_ACCESS_CFG_remap_addrs {
+    if remap {
         r = (r & 0x3C7) ^ ((r & 0x030) >> 1) ^ ((r & 0x008) << 2);
     }
     r
 }
 
 /// `Adj32` (`Dst.md`): the physical row of the high half; the low half is 8 rows further.
-/// Blackhole also applies `Adj16` and `DEST_ACCESS_CFG_swizzle_32b` first.
+/// Blackhole also applies `Adj16` and `swizzle_32b` first.
 #[inline(always)]
-fn adj32(s: &FastState, r: u32) -> u32 {
-    let mut r = adj16(s, r);
-    if !s.is_wormhole() && s.addressing.DEST_ACCESS_CFG_swizzle_32b {
+fn adj32((remap, swizzle): (bool, bool), r: u32) -> u32 {
+    let mut r = adj16(remap, r);
+    if swizzle {
         r = (r & 0x3F3) ^ ((r & 0x018) >> 1) ^ ((r & 0x004) << 1);
     }
     ((r & 0x1F8) << 1) | (r & 0x207)
@@ -226,12 +237,13 @@ impl Rows {
     pub(crate) fn new(s: &FastState, addr: u32, col_x: u32) -> Rows {
         let base = addr & !3 & 0x3FF;
         let aliased = s.addressing.DBG_FEATURE_DISABLE_bit11;
+        let remap = remapping(s);
         let mut r = Rows { logical: [0; 4], phys16: [0; 4], phys32: [0; 4], col: [0; 32] };
         for row in 0..4 {
             let lr = (base + row as u32) & 0x3FF;
             r.logical[row] = lr;
-            r.phys32[row] = adj32(s, lr) as usize;
-            r.phys16[row] = if aliased { r.phys32[row] } else { adj16(s, lr) as usize };
+            r.phys32[row] = adj32(remap, lr) as usize;
+            r.phys16[row] = if aliased { r.phys32[row] } else { adj16(remap.0, lr) as usize };
         }
         let odd = addr & 2 != 0;
         for lane in 0..32 {
