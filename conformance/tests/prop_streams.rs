@@ -219,6 +219,10 @@ const NOT_STACK: &[Opcode] = &{
     out
 };
 
+/// The timing-relevant instructions: MAD results read soon after, swaps, stores.
+const TIMING: &[Opcode] =
+    &[Opcode::SFPMAD, Opcode::SFPSWAP, Opcode::SFPSTORE, Opcode::SFPLOAD, Opcode::SFPNOP];
+
 /// A predication instruction of `arch`, biased by the current nesting depth towards well-formed
 /// blocks (and sometimes past them: flag-stack overflow and underflow are undefined behaviour the
 /// models must agree on reporting).
@@ -323,16 +327,19 @@ impl<const WH: bool> ReferenceStateMachine for SfpuRef<WH> {
         prop_oneof![
             // Everything but the flag-stack instructions, which `predication` emits.
             12 => issue(
-                (instr_among_on(arch, NOT_STACK), prop::bool::weighted(0.9)).prop_map(move |(i, defined)| match i {
-                    // SFPLOADI's reserved Mod0 values are undefined: mostly a defined one.
-                    Instr::SFPLOADI { .. } if defined => {
-                        let f = i.field_values();
-                        let get = |n: &str| f.iter().find(|(k, _)| *k == n).map_or(0, |&(_, v)| v);
-                        let mod0 = [0, 1, 2, 4, 8, 10][(get("Mod0") % 6) as usize];
-                        build(Opcode::SFPLOADI, &[("VD", get("VD")), ("Mod0", mod0), ("Imm16", get("Imm16"))])
-                    }
-                    other => other,
-                }).boxed()
+                (instr_among_on(arch, NOT_STACK), prop::bool::weighted(0.9))
+                    .prop_map(move |(i, defined)| match i {
+                        // SFPLOADI's reserved Mod0 values are undefined: mostly a defined one.
+                        Instr::SFPLOADI { .. } if defined => {
+                            let f = i.field_values();
+                            let get = |n: &str| f.iter().find(|(k, _)| *k == n).map_or(0, |&(_, v)| v);
+                            let mod0 = [0, 1, 2, 4, 8, 10][(get("Mod0") % 6) as usize];
+                            let fields = [("VD", get("VD")), ("Mod0", mod0), ("Imm16", get("Imm16"))];
+                            build(Opcode::SFPLOADI, &fields)
+                        }
+                        other => other,
+                    })
+                    .boxed()
             ),
             1 => Just(Step::Idle),
             5 => issue(predication(arch, state.depth)),
@@ -341,7 +348,7 @@ impl<const WH: bool> ReferenceStateMachine for SfpuRef<WH> {
             template_weight => issue(template_write(&state.history)),
             // The timing-relevant instructions: MAD results read soon after, swaps, stores, and on
             // Wormhole SFPSHFT2's shuffles (whose next-cycle rules are software's).
-            2 => issue(instr_among_on(arch, &[Opcode::SFPMAD, Opcode::SFPSWAP, Opcode::SFPSTORE, Opcode::SFPLOAD, Opcode::SFPNOP])),
+            2 => issue(instr_among_on(arch, TIMING)),
             if WH { 2 } else { 0 } => issue(instr_of_on(arch, Opcode::SFPSHFT2, vec![])),
         ]
         .boxed()
