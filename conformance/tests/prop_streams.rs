@@ -16,7 +16,7 @@
 //! simplified) and prints it in `TTI_...` form with a YAML snippet for a regressions file; its seed
 //! is appended to `conformance/proptest-regressions/prop_streams.txt` (commit it) and replayed
 //! first on every later run. Environment:
-//! * `SFPU_PROPTEST_CASES=N`: number of streams per chip (default 1000 on Blackhole, 600 on
+//! * `SFPU_PROPTEST_CASES=N`: number of streams per chip (default 1000 on Blackhole, 500 on
 //!   Wormhole; `N=20000` for a long run, on both);
 //! * `SFPU_PROPTEST_SEED=S`: another base seed (decimal or `0x` hex).
 
@@ -519,7 +519,7 @@ fn streams_agree_after_every_step() {
 fn run_streams<const WH: bool>() {
     let arch = arch_of::<WH>();
     // Blackhole keeps the name (and seed) it had before Wormhole was added.
-    let (name, n) = if WH { ("prop_streams/wormhole", cases(600)) } else { ("prop_streams", cases(1000)) };
+    let (name, n) = if WH { ("prop_streams/wormhole", cases(500)) } else { ("prop_streams", cases(1000)) };
     let config = config(n, name, PERSISTENCE);
     let mut runner = TestRunner::new(config.clone());
     let result = runner.run(&SfpuRef::<WH>::sequential_strategy(1..=64), |(initial, steps, seen)| {

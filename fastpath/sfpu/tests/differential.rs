@@ -41,9 +41,9 @@ fn run_case(st: &sfpu_reference::State, instr: &Instr) -> Option<(bool, String)>
     Some((excused, msg))
 }
 
-/// Cases per chip: `FASTPATH_DIFF_CASES`, or 70,000 (Blackhole and Wormhole each).
+/// Cases per chip: `FASTPATH_DIFF_CASES`, or 60,000 (Blackhole and Wormhole each).
 fn cases() -> u32 {
-    std::env::var("FASTPATH_DIFF_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(70_000)
+    std::env::var("FASTPATH_DIFF_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(60_000)
 }
 
 fn run(arch: Arch, seed: u64, n: u32, pick: impl Fn(&mut Rng) -> Instr) {
