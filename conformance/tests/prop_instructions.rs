@@ -1,7 +1,9 @@
-//! Differential property test, one instruction at a time: for every opcode and every value of its
-//! mode field (reserved ones included, as `sfpu_conformance::generate::modes` lists them), random
-//! other fields and a random state biased towards the operand classes of the golden vectors; the
-//! fast model (`FastModel`) must produce the reference's post-state and `Outcome` bit for bit.
+//! Differential property test, one instruction at a time, on both chips: for every opcode of the
+//! chip and every value of its mode field (reserved ones included, as
+//! `sfpu_conformance::generate::modes` lists them, less the values the chip's encoding cannot
+//! hold), random other fields and a random state of the chip biased towards the operand classes of
+//! the golden vectors; the fast model (`FastModel`) must produce the reference's post-state and
+//! `Outcome` bit for bit.
 //!
 //! The comparison is the golden vectors' own: the case becomes a vector with
 //! `generate::to_vector` (the reference's result, its outcome, and the locations undefined or
@@ -11,9 +13,11 @@
 //!
 //! Every (opcode, mode) cell gets its own proptest runner with a fixed seed, so a default run is
 //! the same everywhere. Environment:
-//! * `SFPU_PROPTEST_CASES=N`: cases per cell (default 8; `N=1000` for a long run);
+//! * `SFPU_PROPTEST_CASES=N`: cases per cell (default 8 on Blackhole, 3 on Wormhole, whose cells
+//!   differ from Blackhole's only in a few pages; `N=1000` for a long run, on both);
 //! * `SFPU_PROPTEST_SEED=S`: another base seed (decimal or `0x` hex) to explore other cases;
-//! * `SFPU_PROPTEST_OPS=SFPMAD,SFPLUT`: only these opcodes.
+//! * `SFPU_PROPTEST_OPS=SFPMAD,SFPLUT`: only these opcodes;
+//! * `SFPU_PROPTEST_ARCH=wormhole`: only this chip.
 //!
 //! A failure shrinks to a minimal instruction and state and prints the instruction in `TTI_...`
 //! form, the differing locations, and a YAML snippet to paste into a regressions file; its seed is
@@ -42,6 +46,8 @@ const PERSISTENCE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/proptest-regress
 /// instruction.
 #[derive(Clone, Debug)]
 struct Input {
+    /// The chip.
+    arch: Arch,
     /// The instruction, as its `TTI_...` text in `Debug` output.
     instr: Shown,
     parts: StateParts,
@@ -51,13 +57,14 @@ struct Input {
     lreg7_index: bool,
 }
 
-/// An instruction whose `Debug` is its `TTI_...` text.
+/// An instruction whose `Debug` is its `TTI_...` text on its chip.
 #[derive(Clone, Copy)]
-struct Shown(Instr);
+struct Shown(Instr, Arch);
 
 impl std::fmt::Debug for Shown {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} (0x{:08x})", self.0.display(Arch::Blackhole), self.0.encode_blackhole())
+        let word = self.0.encode(self.1).unwrap_or_else(|_| self.0.encode_blackhole());
+        write!(f, "{} (0x{word:08x}, {})", self.0.display(self.1), self.1)
     }
 }
 
@@ -72,7 +79,7 @@ fn is_fma_family(op: Opcode) -> bool {
 /// The case an input stands for.
 fn case_of(op: Opcode, mode: &str, input: &Input) -> Case {
     let instr = input.instr.0;
-    let mut pre = input.parts.build();
+    let mut pre = input.parts.build_on(input.arch);
     // Data where the instruction's Dst address points, beyond the low rows the state fills.
     if let Some(seed) = input.parts.dst_seed {
         let imm10 = match op {
@@ -108,15 +115,16 @@ fn case_of(op: Opcode, mode: &str, input: &Input) -> Case {
     }
 }
 
-fn input_strategy(op: Opcode, mode: &str) -> impl Strategy<Value = Input> {
+fn input_strategy(arch: Arch, op: Opcode, mode: &str) -> impl Strategy<Value = Input> {
     (
-        instr_of(op, mode_fields(mode)),
-        state_parts(),
+        instr_of_on(arch, op, mode_fields(mode)),
+        state_parts_on(arch),
         proptest::option::weighted(0.5, any::<u64>()),
         prop::bool::weighted(0.3),
     )
-        .prop_map(|(instr, parts, fma, lreg7_index)| Input {
-            instr: Shown(instr),
+        .prop_map(move |(instr, parts, fma, lreg7_index)| Input {
+            arch,
+            instr: Shown(instr, arch),
             parts,
             fma,
             lreg7_index,
@@ -133,13 +141,8 @@ struct Counts {
     everything: u64,
 }
 
-fn file() -> VectorFile {
-    VectorFile {
-        format: FORMAT.to_string(),
-        arch: Arch::Blackhole,
-        file: "prop".to_string(),
-        vectors: vec![],
-    }
+fn file(arch: Arch) -> VectorFile {
+    VectorFile { format: FORMAT.to_string(), arch, file: "prop".to_string(), vectors: vec![] }
 }
 
 fn vector_of(op: Opcode, mode: &str, input: &Input) -> Vector {
@@ -148,14 +151,18 @@ fn vector_of(op: Opcode, mode: &str, input: &Input) -> Vector {
     v
 }
 
-/// Runs one (opcode, mode) cell; returns its counts, or the failure report.
-fn run_cell(op: Opcode, mode: &str, cases: u32) -> Result<Counts, String> {
+/// Runs one (chip, opcode, mode) cell; returns its counts, or the failure report.
+fn run_cell(arch: Arch, op: Opcode, mode: &str, cases: u32) -> Result<Counts, String> {
     let counts = Mutex::new(Counts::default());
-    let name = format!("prop_instructions/{}/{mode}", op.name());
+    // Blackhole's cells keep the names (and seeds) they had before Wormhole was added.
+    let name = match arch {
+        Arch::Blackhole => format!("prop_instructions/{}/{mode}", op.name()),
+        _ => format!("prop_instructions/{arch}/{}/{mode}", op.name()),
+    };
     let mut runner = TestRunner::new(config(cases, &name, PERSISTENCE));
-    let result = runner.run(&input_strategy(op, mode), |input| {
+    let result = runner.run(&input_strategy(arch, op, mode), |input| {
         let v = vector_of(op, mode, &input);
-        let r = run_vector(&FastModel, &file(), &v, Strictness::Silicon);
+        let r = run_vector(&FastModel, &file(arch), &v, Strictness::Silicon);
         {
             let mut c = counts.lock().unwrap_or_else(|e| e.into_inner());
             c.cases += 1;
@@ -175,7 +182,7 @@ fn run_cell(op: Opcode, mode: &str, cases: u32) -> Result<Counts, String> {
         Err(TestError::Fail(reason, input)) => {
             let v = vector_of(op, mode, &input);
             Err(format!(
-                "{} {mode}: the fast model differs from the reference (minimal case after shrinking)\n\
+                "{arch} {} {mode}: the fast model differs from the reference (minimal case after shrinking)\n\
                  instruction: {:?}\n{reason}\n\
                  replay: cargo test -p sfpu-conformance --test prop_instructions \
                  (the seed is in conformance/proptest-regressions/prop_instructions.txt; \
@@ -187,11 +194,12 @@ fn run_cell(op: Opcode, mode: &str, cases: u32) -> Result<Counts, String> {
                 regression_snippet(&v, "prop_instructions"),
             ))
         }
-        Err(TestError::Abort(why)) => Err(format!("{} {mode}: proptest aborted: {why}", op.name())),
+        Err(TestError::Abort(why)) => Err(format!("{arch} {} {mode}: proptest aborted: {why}", op.name())),
     }
 }
 
-/// Every mode value of every instruction agrees on the fast model and the reference.
+/// Every mode value of every instruction agrees on the fast model and the reference, on both
+/// chips.
 #[test]
 fn every_instruction_and_mode_agrees() {
     let only: Vec<String> = std::env::var("SFPU_PROPTEST_OPS")
@@ -200,32 +208,62 @@ fn every_instruction_and_mode_agrees() {
         .map(|s| s.trim().to_ascii_uppercase())
         .filter(|s| !s.is_empty())
         .collect();
-    let cells: Vec<(Opcode, String)> = Opcode::ALL
+    let chips: Vec<Arch> = match std::env::var("SFPU_PROPTEST_ARCH") {
+        Ok(a) if !a.trim().is_empty() => {
+            vec![a.trim().parse().expect("SFPU_PROPTEST_ARCH: blackhole or wormhole")]
+        }
+        _ => Arch::ALL.to_vec(),
+    };
+    let cells: Vec<(Arch, Opcode, String)> = chips
         .iter()
-        .filter(|op| only.is_empty() || only.iter().any(|o| o == op.name()))
-        .flat_map(|&op| modes(op).into_iter().map(move |(mode, _)| (op, mode)))
+        .flat_map(|&arch| {
+            let only = &only;
+            arch.opcodes()
+                .iter()
+                .filter(move |op| only.is_empty() || only.iter().any(|o| o == op.name()))
+                .flat_map(move |&op| {
+                    let modes: Vec<String> = match arch {
+                        Arch::Blackhole => modes(op).into_iter().map(|(m, _)| m).collect(),
+                        _ => modes_on(arch, op),
+                    };
+                    modes.into_iter().map(move |mode| (arch, op, mode))
+                })
+        })
         .collect();
     assert!(!cells.is_empty(), "SFPU_PROPTEST_OPS selects no opcode");
-    // SFPCONFIG has 256 cells and SFPSTOCHRND 32; give them fewer cases each so that every
-    // opcode gets a similar share of the time.
-    let per_cell = |op: Opcode| {
-        let n = cases(8);
+    // SFPCONFIG has 256 cells and SFPSTOCHRND 32 (16 on Wormhole); give them fewer cases each so
+    // that every opcode gets a similar share of the time. Wormhole's cells get half Blackhole's
+    // cases by default (3 rather than 8): most of its pages are Blackhole's.
+    // Wormhole's SFPAND, SFPOR and SFPPUSHC have one cell where Blackhole has sixteen: four times
+    // the cases.
+    let cells_of = |arch: Arch, op: Opcode| cells.iter().filter(|c| c.0 == arch && c.1 == op).count();
+    let per_cell = |arch: Arch, op: Opcode| {
+        let n = match arch {
+            Arch::Blackhole => cases(8),
+            _ => cases(3),
+        };
         match op {
             Opcode::SFPCONFIG => n.div_ceil(8).max(2),
             Opcode::SFPSTOCHRND => n.div_ceil(2).max(2),
+            Opcode::SFPAND | Opcode::SFPOR | Opcode::SFPPUSHC if cells_of(arch, op) == 1 => n * 4,
             _ => n,
         }
     };
     // proptest's value trees for a whole state are deep: run on threads with large stacks.
     let pool = rayon::ThreadPoolBuilder::new().stack_size(STACK).build().expect("a thread pool");
-    let results: Vec<(Opcode, String, Result<Counts, String>)> = pool.install(|| {
-        cells.par_iter().map(|(op, mode)| (*op, mode.clone(), run_cell(*op, mode, per_cell(*op)))).collect()
+    let results: Vec<(Arch, Opcode, String, Result<Counts, String>)> = pool.install(|| {
+        cells
+            .par_iter()
+            .map(|(arch, op, mode)| {
+                (*arch, *op, mode.clone(), run_cell(*arch, *op, mode, per_cell(*arch, *op)))
+            })
+            .collect()
     });
 
-    let mut per_op: BTreeMap<&str, (u64, Counts)> = BTreeMap::new();
+    let mut per_op: BTreeMap<(Arch, &str), (u64, Counts)> = BTreeMap::new();
     let mut failures = Vec::new();
-    for (op, _mode, r) in &results {
-        let e = per_op.entry(op.name()).or_default();
+    for (arch, op, _mode, r) in &results {
+        let e = per_op.entry((*arch, op.name())).or_default();
         e.0 += 1;
         match r {
             Ok(c) => {
@@ -236,16 +274,26 @@ fn every_instruction_and_mode_agrees() {
             Err(report) => failures.push(report.clone()),
         }
     }
-    eprintln!("{:<14} {:>6} {:>8} {:>8} {:>10}", "instruction", "modes", "cases", "tainted", "undefined");
+    eprintln!(
+        "{:<10} {:<14} {:>6} {:>8} {:>8} {:>10}",
+        "chip", "instruction", "modes", "cases", "tainted", "undefined"
+    );
     let mut total = Counts::default();
-    for (name, (cells, c)) in &per_op {
-        eprintln!("{name:<14} {cells:>6} {:>8} {:>8} {:>10}", c.cases, c.tainted, c.everything);
+    for ((arch, name), (cells, c)) in &per_op {
+        eprintln!(
+            "{:<10} {name:<14} {cells:>6} {:>8} {:>8} {:>10}",
+            arch.to_string(),
+            c.cases,
+            c.tainted,
+            c.everything
+        );
         total.cases += c.cases;
         total.tainted += c.tainted;
         total.everything += c.everything;
     }
     eprintln!(
-        "{:<14} {:>6} {:>8} {:>8} {:>10}",
+        "{:<10} {:<14} {:>6} {:>8} {:>8} {:>10}",
+        "",
         "total",
         results.len(),
         total.cases,

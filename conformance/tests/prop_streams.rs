@@ -1,6 +1,7 @@
-//! Differential property test of instruction streams, with `proptest-state-machine`: the
-//! reference `Machine` is the reference state machine, the fast model's `FastMachine` the system
-//! under test. A stream is up to 64 steps, each an issued instruction (every opcode, every mode,
+//! Differential property test of instruction streams on both chips, with
+//! `proptest-state-machine`: the reference `Machine` is the reference state machine, the fast
+//! model's `FastMachine` the system under test. A stream is up to 64 steps, each an issued
+//! instruction of the chip (every opcode, every mode,
 //! predication blocks built from SFPPUSHC/SFPSETCC/SFPGT/SFPLE/SFPCOMPC/SFPPOPC/SFPENCC, nested,
 //! SFPLOADMACRO with a LoadMacroConfig whose macros do things, SFPCONFIG and backdoor loads
 //! rewriting it) or an idle cycle; after every step the full state, the step's `Outcome` and the
@@ -15,7 +16,8 @@
 //! simplified) and prints it in `TTI_...` form with a YAML snippet for a regressions file; its seed
 //! is appended to `conformance/proptest-regressions/prop_streams.txt` (commit it) and replayed
 //! first on every later run. Environment:
-//! * `SFPU_PROPTEST_CASES=N`: number of streams (default 1000; `N=20000` for a long run);
+//! * `SFPU_PROPTEST_CASES=N`: number of streams per chip (default 1000 on Blackhole, 500 on
+//!   Wormhole; `N=20000` for a long run, on both);
 //! * `SFPU_PROPTEST_SEED=S`: another base seed (decimal or `0x` hex).
 
 mod prop_common;
@@ -29,7 +31,7 @@ use proptest::test_runner::{TestError, TestRunner};
 use proptest_state_machine::{ReferenceStateMachine, StateMachineTest};
 use sfpu_conformance::campaign::regression_snippet;
 use sfpu_conformance::diff;
-use sfpu_conformance::generate::{Case, build, to_vector};
+use sfpu_conformance::generate::{Case, to_vector};
 use sfpu_conformance::taint::{Locations, Tracker, differing, footprint};
 use sfpu_fastpath::{FastMachine, FastState};
 use sfpu_reference::isa::{Arch, Instr, Opcode, parse_instr};
@@ -42,19 +44,24 @@ const PERSISTENCE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/proptest-regress
 /// panics of shrinking quiet.
 const MARKER: &str = "SFPU stream divergence";
 
-/// One step of a stream.
+/// The chip of a test's type parameter (`WH`: Wormhole).
+const fn arch_of<const WH: bool>() -> Arch {
+    if WH { Arch::Wormhole } else { Arch::Blackhole }
+}
+
+/// One step of a stream on the chip of `WH`.
 #[derive(Clone, Copy)]
-enum Step {
+enum Step<const WH: bool> {
     /// The thread issues an instruction.
     Issue(Instr),
     /// A cycle in which the thread issues nothing.
     Idle,
 }
 
-impl std::fmt::Debug for Step {
+impl<const WH: bool> std::fmt::Debug for Step<WH> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Step::Issue(i) => write!(f, "{}", i.display(Arch::Blackhole)),
+            Step::Issue(i) => write!(f, "{}", i.display(arch_of::<WH>())),
             Step::Idle => write!(f, "idle"),
         }
     }
@@ -63,12 +70,12 @@ impl std::fmt::Debug for Step {
 /// The reference side: the reference state and machine, the taint of what the specification does
 /// not promise, and what the stream has done so far.
 #[derive(Clone)]
-struct RefSfpu {
+struct RefSfpu<const WH: bool> {
     pre: State,
     state: State,
     machine: Machine,
     tracker: Tracker,
-    history: Vec<Step>,
+    history: Vec<Step<WH>>,
     /// The outcome of the last step.
     last: Outcome,
     /// Whether the last step's outcome may legitimately differ (it read tainted state).
@@ -78,7 +85,7 @@ struct RefSfpu {
     last_macro: Option<Instr>,
 }
 
-impl std::fmt::Debug for RefSfpu {
+impl<const WH: bool> std::fmt::Debug for RefSfpu<WH> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "initial state ({}; the whole state is in the YAML snippet)", summary(&self.pre))
     }
@@ -106,8 +113,8 @@ fn tainted_reads(tainted: &Locations, instr: &Instr) -> bool {
     lanes != 0 || (f.reads.dst && tainted.Dst) || (f.reads.addressing && tainted.Addressing) || f.everything
 }
 
-impl RefSfpu {
-    fn new(pre: State) -> RefSfpu {
+impl<const WH: bool> RefSfpu<WH> {
+    fn new(pre: State) -> RefSfpu<WH> {
         RefSfpu {
             state: pre.clone(),
             pre,
@@ -177,11 +184,12 @@ impl RefSfpu {
         for (k, s) in self.history.iter().enumerate() {
             match s {
                 Step::Issue(i) => {
+                    let arch = arch_of::<WH>();
                     let _ = writeln!(
                         out,
                         "  {}    // step {k}: 0x{:08x}",
-                        i.display(Arch::Blackhole),
-                        i.encode_blackhole()
+                        i.display(arch),
+                        i.encode(arch).unwrap_or_else(|_| i.encode_blackhole())
                     );
                 }
                 Step::Idle => {
@@ -193,7 +201,7 @@ impl RefSfpu {
     }
 }
 
-struct SfpuRef;
+struct SfpuRef<const WH: bool>;
 
 /// Every opcode but SFPPUSHC and SFPPOPC.
 const NOT_STACK: &[Opcode] = &{
@@ -211,11 +219,15 @@ const NOT_STACK: &[Opcode] = &{
     out
 };
 
-/// A predication instruction, biased by the current nesting depth towards well-formed blocks
-/// (and sometimes past them: flag-stack overflow and underflow are undefined behaviour the
+/// The timing-relevant instructions: MAD results read soon after, swaps, stores.
+const TIMING: &[Opcode] =
+    &[Opcode::SFPMAD, Opcode::SFPSWAP, Opcode::SFPSTORE, Opcode::SFPLOAD, Opcode::SFPNOP];
+
+/// A predication instruction of `arch`, biased by the current nesting depth towards well-formed
+/// blocks (and sometimes past them: flag-stack overflow and underflow are undefined behaviour the
 /// models must agree on reporting).
-fn predication(depth: i32) -> BoxedStrategy<Instr> {
-    let text = |t: &str| parse_instr(Arch::Blackhole, t).unwrap_or(Instr::SFPNOP {});
+fn predication(arch: Arch, depth: i32) -> BoxedStrategy<Instr> {
+    let text = |t: &str| parse_instr(arch, t).unwrap_or(Instr::SFPNOP {});
     let enable = Just(text("TTI_SFPENCC(1, 0, 0, 2)"));
     let disable = Just(text("TTI_SFPENCC(0, 0, 0, 2)"));
     // The other SFPPUSHC/SFPPOPC modes act on the top of the stack: undefined on an empty one,
@@ -223,16 +235,16 @@ fn predication(depth: i32) -> BoxedStrategy<Instr> {
     let other = if depth >= 1 { 2 } else { 0 };
     let push = prop_oneof![
         8 => Just(text("TTI_SFPPUSHC(0, 0, 0, 0)")),
-        other => instr_of(Opcode::SFPPUSHC, vec![]),
-        1 => instr_of(Opcode::SFPPUSHC, vec![]),
+        other => instr_of_on(arch, Opcode::SFPPUSHC, vec![]),
+        1 => instr_of_on(arch, Opcode::SFPPUSHC, vec![]),
     ];
     let pop = prop_oneof![
         8 => Just(text("TTI_SFPPOPC(0, 0, 0, 0)")),
-        other => instr_of(Opcode::SFPPOPC, vec![]),
-        1 => instr_of(Opcode::SFPPOPC, vec![]),
+        other => instr_of_on(arch, Opcode::SFPPOPC, vec![]),
+        1 => instr_of_on(arch, Opcode::SFPPOPC, vec![]),
     ];
-    let cond = instr_among(&[Opcode::SFPSETCC, Opcode::SFPGT, Opcode::SFPLE, Opcode::SFPENCC]);
-    let compc = instr_of(Opcode::SFPCOMPC, vec![]);
+    let cond = instr_among_on(arch, &[Opcode::SFPSETCC, Opcode::SFPGT, Opcode::SFPLE, Opcode::SFPENCC]);
+    let compc = instr_of_on(arch, Opcode::SFPCOMPC, vec![]);
     let (w_push, w_pop) = match depth {
         ..=0 => (6, 1),
         1..=3 => (3, 3),
@@ -250,9 +262,13 @@ fn predication(depth: i32) -> BoxedStrategy<Instr> {
 }
 
 /// The next step of writing an instruction template through `LReg[0]`: SFPLOADI the upper half
-/// of an instruction word, then the lower half, then SFPCONFIG it into `InstructionTemplate`.
-fn template_write(history: &[Step]) -> BoxedStrategy<Instr> {
-    let loadi = |s: Option<&Step>, mod0: u32| match s {
+/// of an instruction word of the chip, then the lower half, then SFPCONFIG it into
+/// `InstructionTemplate`.
+fn template_write<const WH: bool>(history: &[Step<WH>]) -> BoxedStrategy<Instr> {
+    let arch = arch_of::<WH>();
+    let build = move |op: Opcode, fields: &[(&str, u32)]| build_on(arch, op, fields);
+    let word = move |i: &Instr| i.encode(arch).unwrap_or(0);
+    let loadi = |s: Option<&Step<WH>>, mod0: u32| match s {
         Some(Step::Issue(i @ Instr::SFPLOADI { .. })) => {
             let f = i.field_values();
             let get = |n: &str| f.iter().find(|(k, _)| *k == n).map(|&(_, v)| v);
@@ -265,74 +281,80 @@ fn template_write(history: &[Step]) -> BoxedStrategy<Instr> {
     if loadi(last, 10).is_some() && loadi(before, 8).is_some() {
         // Write L0 (per column) into a template, all columns or a lane mask of columns.
         return (0u32..4, prop_oneof![Just(0u32), Just(8u32)], any::<u16>())
-            .prop_map(|(vd, mod1, imm)| {
+            .prop_map(move |(vd, mod1, imm)| {
                 build(Opcode::SFPCONFIG, &[("VD", vd), ("Mod1", mod1), ("Imm16", imm as u32)])
             })
             .boxed();
     }
     if let Some(upper) = loadi(last, 8) {
         // The lower half: fields of an instruction of the opcode in the upper half.
-        let op = Opcode::from_u8((upper >> 8) as u8).unwrap_or(Opcode::SFPNOP);
-        return instr_of(op, vec![])
-            .prop_map(|i| {
-                build(Opcode::SFPLOADI, &[("VD", 0), ("Mod0", 10), ("Imm16", i.encode_blackhole() & 0xFFFF)])
+        let op = Opcode::from_u8((upper >> 8) as u8).filter(|&op| arch.has(op)).unwrap_or(Opcode::SFPNOP);
+        return instr_of_on(arch, op, vec![])
+            .prop_map(move |i| {
+                build(Opcode::SFPLOADI, &[("VD", 0), ("Mod0", 10), ("Imm16", word(&i) & 0xFFFF)])
             })
             .boxed();
     }
-    instr_among(&[])
-        .prop_map(|i| {
-            build(Opcode::SFPLOADI, &[("VD", 0), ("Mod0", 8), ("Imm16", i.encode_blackhole() >> 16)])
-        })
+    instr_among_on(arch, &[])
+        .prop_map(move |i| build(Opcode::SFPLOADI, &[("VD", 0), ("Mod0", 8), ("Imm16", word(&i) >> 16)]))
         .boxed()
 }
 
-impl ReferenceStateMachine for SfpuRef {
-    type State = RefSfpu;
-    type Transition = Step;
+impl<const WH: bool> ReferenceStateMachine for SfpuRef<WH> {
+    type State = RefSfpu<WH>;
+    type Transition = Step<WH>;
 
-    fn init_state() -> BoxedStrategy<RefSfpu> {
+    fn init_state() -> BoxedStrategy<RefSfpu<WH>> {
         // Mostly a tame state (shallow stacks, uniform LoadMacroConfig), so that most streams
         // are not undefined as a whole.
-        (state_parts(), prop::bool::weighted(0.85))
-            .prop_map(|(mut p, tame)| {
+        let arch = arch_of::<WH>();
+        (state_parts_on(arch), prop::bool::weighted(0.85))
+            .prop_map(move |(mut p, tame)| {
                 if tame {
                     p.tame(2);
                 }
-                RefSfpu::new(p.build())
+                RefSfpu::new(p.build_on(arch))
             })
             .boxed()
     }
 
-    fn transitions(state: &RefSfpu) -> BoxedStrategy<Step> {
+    fn transitions(state: &RefSfpu<WH>) -> BoxedStrategy<Step<WH>> {
+        let arch = arch_of::<WH>();
+        let build = move |op: Opcode, fields: &[(&str, u32)]| build_on(arch, op, fields);
         let issue = |s: BoxedStrategy<Instr>| s.prop_map(Step::Issue);
         let in_template_write = matches!(state.history.last(), Some(Step::Issue(Instr::SFPLOADI { .. })));
         let template_weight = if in_template_write { 6 } else { 1 };
         prop_oneof![
             // Everything but the flag-stack instructions, which `predication` emits.
             12 => issue(
-                (instr_among(NOT_STACK), prop::bool::weighted(0.9)).prop_map(|(i, defined)| match i {
-                    // SFPLOADI's reserved Mod0 values are undefined: mostly a defined one.
-                    Instr::SFPLOADI { .. } if defined => {
-                        let f = i.field_values();
-                        let get = |n: &str| f.iter().find(|(k, _)| *k == n).map_or(0, |&(_, v)| v);
-                        let mod0 = [0, 1, 2, 4, 8, 10][(get("Mod0") % 6) as usize];
-                        build(Opcode::SFPLOADI, &[("VD", get("VD")), ("Mod0", mod0), ("Imm16", get("Imm16"))])
-                    }
-                    other => other,
-                }).boxed()
+                (instr_among_on(arch, NOT_STACK), prop::bool::weighted(0.9))
+                    .prop_map(move |(i, defined)| match i {
+                        // SFPLOADI's reserved Mod0 values are undefined: mostly a defined one.
+                        Instr::SFPLOADI { .. } if defined => {
+                            let f = i.field_values();
+                            let get = |n: &str| f.iter().find(|(k, _)| *k == n).map_or(0, |&(_, v)| v);
+                            let mod0 = [0, 1, 2, 4, 8, 10][(get("Mod0") % 6) as usize];
+                            let fields = [("VD", get("VD")), ("Mod0", mod0), ("Imm16", get("Imm16"))];
+                            build(Opcode::SFPLOADI, &fields)
+                        }
+                        other => other,
+                    })
+                    .boxed()
             ),
             1 => Just(Step::Idle),
-            5 => issue(predication(state.depth)),
-            2 => issue(instr_of(Opcode::SFPLOADMACRO, vec![])),
-            1 => issue(instr_of(Opcode::SFPCONFIG, vec![])),
+            5 => issue(predication(arch, state.depth)),
+            2 => issue(instr_of_on(arch, Opcode::SFPLOADMACRO, vec![])),
+            1 => issue(instr_of_on(arch, Opcode::SFPCONFIG, vec![])),
             template_weight => issue(template_write(&state.history)),
-            // The timing-relevant instructions: MAD results read soon after, swaps, stores.
-            2 => issue(instr_among(&[Opcode::SFPMAD, Opcode::SFPSWAP, Opcode::SFPSTORE, Opcode::SFPLOAD, Opcode::SFPNOP])),
+            // The timing-relevant instructions: MAD results read soon after, swaps, stores, and on
+            // Wormhole SFPSHFT2's shuffles (whose next-cycle rules are software's).
+            2 => issue(instr_among_on(arch, TIMING)),
+            if WH { 2 } else { 0 } => issue(instr_of_on(arch, Opcode::SFPSHFT2, vec![])),
         ]
         .boxed()
     }
 
-    fn apply(mut s: RefSfpu, step: &Step) -> RefSfpu {
+    fn apply(mut s: RefSfpu<WH>, step: &Step<WH>) -> RefSfpu<WH> {
         let pending_before = !s.machine.pending().is_empty();
         let o = match step {
             Step::Issue(i) => s.machine.issue(&mut s.state, i),
@@ -357,41 +379,52 @@ impl ReferenceStateMachine for SfpuRef {
     }
 }
 
-static STREAMS: AtomicU64 = AtomicU64::new(0);
-static STEPS: AtomicU64 = AtomicU64::new(0);
-static TAINTED_STEPS: AtomicU64 = AtomicU64::new(0);
-static TAINTED_STREAMS: AtomicU64 = AtomicU64::new(0);
-static UNDEFINED_STREAMS: AtomicU64 = AtomicU64::new(0);
-static EXCUSED_OUTCOMES: AtomicU64 = AtomicU64::new(0);
-static MACROS: AtomicU64 = AtomicU64::new(0);
+// Counters, per chip (index `WH as usize`; the chips run one after the other).
+static STREAMS: [AtomicU64; 2] = [AtomicU64::new(0), AtomicU64::new(0)];
+static STEPS: [AtomicU64; 2] = [AtomicU64::new(0), AtomicU64::new(0)];
+static TAINTED_STEPS: [AtomicU64; 2] = [AtomicU64::new(0), AtomicU64::new(0)];
+static TAINTED_STREAMS: [AtomicU64; 2] = [AtomicU64::new(0), AtomicU64::new(0)];
+static UNDEFINED_STREAMS: [AtomicU64; 2] = [AtomicU64::new(0), AtomicU64::new(0)];
+static EXCUSED_OUTCOMES: [AtomicU64; 2] = [AtomicU64::new(0), AtomicU64::new(0)];
+static MACROS: [AtomicU64; 2] = [AtomicU64::new(0), AtomicU64::new(0)];
 
 /// The system under test: the fast model, and the latest reference side (for the final drain).
-struct Sut {
+struct Sut<const WH: bool> {
     fast: FastState,
     machine: FastMachine,
-    reference: Option<RefSfpu>,
+    reference: Option<RefSfpu<WH>>,
 }
 
 /// Compares the fast model with the reference after a step (`what` names it); panics with the
 /// stream, the differences and a regression snippet on a divergence.
-fn compare(what: &str, r: &RefSfpu, fast: &FastState, fm: &FastMachine, o_fast: &Outcome) {
+fn compare<const WH: bool>(
+    what: &str,
+    r: &RefSfpu<WH>,
+    fast: &FastState,
+    fm: &FastMachine,
+    o_fast: &Outcome,
+) {
+    let c = WH as usize;
     let actual = fast.to_state();
     let skip = &r.tracker.unpromised;
     let d = differing(&r.state, &actual, skip);
     let outcome_differs = *o_fast != r.last;
     if outcome_differs && r.excused {
-        EXCUSED_OUTCOMES.fetch_add(1, Ordering::Relaxed);
+        EXCUSED_OUTCOMES[c].fetch_add(1, Ordering::Relaxed);
     }
     let outcome_fails = outcome_differs && !r.excused;
     let cycle_fails = fm.cycle() != r.machine.cycle() && !skip.all;
     if !skip.is_empty() {
-        TAINTED_STEPS.fetch_add(1, Ordering::Relaxed);
+        TAINTED_STEPS[c].fetch_add(1, Ordering::Relaxed);
     }
     if d.is_empty() && !outcome_fails && !cycle_fails {
         return;
     }
-    let mut msg =
-        format!("{MARKER} {what} (step {} of the stream below)\n", r.history.len().saturating_sub(1));
+    let mut msg = format!(
+        "{MARKER} {what} (step {} of the {} stream below)\n",
+        r.history.len().saturating_sub(1),
+        arch_of::<WH>()
+    );
     msg += "stream:\n";
     msg += &r.listing();
     if !d.is_empty() {
@@ -417,26 +450,27 @@ fn compare(what: &str, r: &RefSfpu, fast: &FastState, fm: &FastMachine, o_fast: 
     panic!("{msg}");
 }
 
-impl StateMachineTest for Sut {
-    type SystemUnderTest = Sut;
-    type Reference = SfpuRef;
+impl<const WH: bool> StateMachineTest for Sut<WH> {
+    type SystemUnderTest = Sut<WH>;
+    type Reference = SfpuRef<WH>;
 
-    fn init_test(r: &RefSfpu) -> Sut {
+    fn init_test(r: &RefSfpu<WH>) -> Sut<WH> {
         Sut { fast: FastState::from_state(&r.pre), machine: FastMachine::new(), reference: None }
     }
 
-    fn apply(mut sut: Sut, r: &RefSfpu, step: Step) -> Sut {
+    fn apply(mut sut: Sut<WH>, r: &RefSfpu<WH>, step: Step<WH>) -> Sut<WH> {
         let o = match step {
             Step::Issue(i) => sut.machine.issue(&mut sut.fast, &i),
             Step::Idle => sut.machine.idle(&mut sut.fast),
         };
-        STEPS.fetch_add(1, Ordering::Relaxed);
+        STEPS[WH as usize].fetch_add(1, Ordering::Relaxed);
         compare("after a step", r, &sut.fast, &sut.machine, &o);
         sut.reference = Some(r.clone());
         sut
     }
 
-    fn teardown(mut sut: Sut) {
+    fn teardown(mut sut: Sut<WH>) {
+        let c = WH as usize;
         let Some(mut r) = sut.reference.take() else { return };
         let pending_before = !r.machine.pending().is_empty();
         let o_ref = r.machine.drain(&mut r.state);
@@ -444,20 +478,21 @@ impl StateMachineTest for Sut {
         r.account(None, &o_ref, pending_before);
         r.last = o_ref;
         compare("after the final drain", &r, &sut.fast, &sut.machine, &o_fast);
-        STREAMS.fetch_add(1, Ordering::Relaxed);
+        STREAMS[c].fetch_add(1, Ordering::Relaxed);
         if r.history.iter().any(|s| matches!(s, Step::Issue(i) if i.opcode() == Opcode::SFPLOADMACRO)) {
-            MACROS.fetch_add(1, Ordering::Relaxed);
+            MACROS[c].fetch_add(1, Ordering::Relaxed);
         }
         if !r.tracker.unpromised.is_empty() {
-            TAINTED_STREAMS.fetch_add(1, Ordering::Relaxed);
+            TAINTED_STREAMS[c].fetch_add(1, Ordering::Relaxed);
         }
         if r.tracker.unpromised.all {
-            UNDEFINED_STREAMS.fetch_add(1, Ordering::Relaxed);
+            UNDEFINED_STREAMS[c].fetch_add(1, Ordering::Relaxed);
         }
     }
 }
 
-/// Random streams agree on the fast model and the reference after every step and the drain.
+/// Random streams agree on the fast model and the reference after every step and the drain, on
+/// Blackhole and then on Wormhole.
 #[test]
 fn streams_agree_after_every_step() {
     // Shrinking panics many times; keep the divergence panics quiet (the final one is reported).
@@ -469,7 +504,11 @@ fn streams_agree_after_every_step() {
         }
     }));
     // proptest's value trees for a whole state are deep: run on a thread with a large stack.
-    let run = std::thread::Builder::new().stack_size(STACK).spawn(run_streams).expect("a thread");
+    let both = || {
+        run_streams::<false>();
+        run_streams::<true>();
+    };
+    let run = std::thread::Builder::new().stack_size(STACK).spawn(both).expect("a thread");
     let result = run.join();
     let _ = std::panic::take_hook();
     if let Err(e) = result {
@@ -477,28 +516,32 @@ fn streams_agree_after_every_step() {
     }
 }
 
-fn run_streams() {
-    let config = config(cases(1000), "prop_streams", PERSISTENCE);
+fn run_streams<const WH: bool>() {
+    let arch = arch_of::<WH>();
+    // Blackhole keeps the name (and seed) it had before Wormhole was added.
+    let (name, n) = if WH { ("prop_streams/wormhole", cases(500)) } else { ("prop_streams", cases(1000)) };
+    let config = config(n, name, PERSISTENCE);
     let mut runner = TestRunner::new(config.clone());
-    let result = runner.run(&SfpuRef::sequential_strategy(1..=64), |(initial, steps, seen)| {
-        Sut::test_sequential(config.clone(), initial, steps, seen);
+    let result = runner.run(&SfpuRef::<WH>::sequential_strategy(1..=64), |(initial, steps, seen)| {
+        Sut::<WH>::test_sequential(config.clone(), initial, steps, seen);
         Ok(())
     });
+    let c = WH as usize;
     eprintln!(
-        "streams {} (with SFPLOADMACRO {}), steps {}; tainted: streams {} (undefined behaviour {}), steps {}, \
-         excused outcome differences {}",
-        STREAMS.load(Ordering::Relaxed),
-        MACROS.load(Ordering::Relaxed),
-        STEPS.load(Ordering::Relaxed),
-        TAINTED_STREAMS.load(Ordering::Relaxed),
-        UNDEFINED_STREAMS.load(Ordering::Relaxed),
-        TAINTED_STEPS.load(Ordering::Relaxed),
-        EXCUSED_OUTCOMES.load(Ordering::Relaxed),
+        "{arch}: streams {} (with SFPLOADMACRO {}), steps {}; tainted: streams {} (undefined behaviour {}), \
+         steps {}, excused outcome differences {}",
+        STREAMS[c].load(Ordering::Relaxed),
+        MACROS[c].load(Ordering::Relaxed),
+        STEPS[c].load(Ordering::Relaxed),
+        TAINTED_STREAMS[c].load(Ordering::Relaxed),
+        UNDEFINED_STREAMS[c].load(Ordering::Relaxed),
+        TAINTED_STEPS[c].load(Ordering::Relaxed),
+        EXCUSED_OUTCOMES[c].load(Ordering::Relaxed),
     );
     match result {
         Ok(()) => {}
         Err(TestError::Fail(reason, (_, steps, _))) => {
-            panic!("minimal failing stream ({} steps): {steps:?}\n{reason}", steps.len())
+            panic!("{arch}: minimal failing stream ({} steps): {steps:?}\n{reason}", steps.len())
         }
         Err(TestError::Abort(why)) => panic!("proptest aborted: {why}"),
     }

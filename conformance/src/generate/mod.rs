@@ -46,8 +46,10 @@ pub struct Case {
     pub pre: State,
 }
 
-/// Runs `case` on the reference model and turns it into a vector of `file`.
+/// Runs `case` on the reference model and turns it into a vector of `file`. The chip is the
+/// initial state's: the words and their text are that chip's encoding.
 pub fn to_vector(file: &str, case: &Case) -> Vector {
+    let arch = case.pre.arch();
     let mut s = case.pre.clone();
     let mut m = Machine::new();
     let mut tracker = Tracker::default();
@@ -57,7 +59,7 @@ pub fn to_vector(file: &str, case: &Case) -> Vector {
         let o = m.issue(&mut s, instr);
         tracker.step(instr, &o);
         outcome.merge(&o);
-        written |= hazard::actual(Arch::Blackhole, instr, &sfpu_reference::ops::Ctx::REGULAR).writes;
+        written |= hazard::actual(arch, instr, &sfpu_reference::ops::Ctx::REGULAR).writes;
     }
     let tail = m.drain(&mut s);
     if let Some(last) = case.program.last() {
@@ -76,8 +78,10 @@ pub fn to_vector(file: &str, case: &Case) -> Vector {
             .program
             .iter()
             .map(|i| Word {
-                word: sfpu_reference::state::Hex(i.encode_blackhole()),
-                text: i.display(Arch::Blackhole).to_string(),
+                // An instruction the chip cannot express has no word of its own; its Blackhole
+                // word stands in (the vector's run then decodes it as the chip does).
+                word: sfpu_reference::state::Hex(i.encode(arch).unwrap_or_else(|_| i.encode_blackhole())),
+                text: i.display(arch).to_string(),
             })
             .collect(),
         pre: StateDoc::from_state(&case.pre),

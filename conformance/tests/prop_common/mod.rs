@@ -1,7 +1,8 @@
 //! Shared proptest strategies of the differential property tests (`prop_instructions.rs`,
 //! `prop_streams.rs`): lane values biased towards the operand classes of the golden vectors,
 //! random instruction fields, and whole architectural states, all shrinking towards simple values
-//! (0, all lanes enabled, empty flag stacks, reset configuration).
+//! (0, all lanes enabled, empty flag stacks, reset configuration). Instructions and states are of
+//! either chip (the `_on(arch)` forms; the plain forms are Blackhole's).
 //!
 //! Also the test configuration: case counts scaled by `SFPU_PROPTEST_CASES`, a fixed RNG seed
 //! (`SFPU_PROPTEST_SEED` changes it) and failure persistence into `conformance/proptest-regressions/`.
@@ -11,10 +12,9 @@
 use proptest::prelude::*;
 use proptest::sample::select;
 use proptest::test_runner::{Config, FileFailurePersistence, RngSeed};
-use sfpu_conformance::generate::build;
 use sfpu_conformance::generate::operands::{FP_SPECIALS, INT_SPECIALS, Rng};
 use sfpu_reference::ResetValues;
-use sfpu_reference::isa::{Arch, Instr, Opcode};
+use sfpu_reference::isa::{Arch, Instr, Opcode, decode};
 use sfpu_reference::state::{
     AddrModSlot, FlagStack, FlagStackEntry, LANES, LaneConfig, LoadMacroConfig, Misc, State,
 };
@@ -148,9 +148,27 @@ pub fn field_value(name: &'static str, bits: u32) -> BoxedStrategy<u32> {
     }
 }
 
+/// Builds an instruction of `op` for `arch` from `fields` (name -> value); unset fields are zero,
+/// fields `arch` does not have are ignored, values are masked to `arch`'s widths
+/// (`sfpu_conformance::generate::build` for either chip).
+pub fn build_on(arch: Arch, op: Opcode, fields: &[(&str, u32)]) -> Instr {
+    let mut word = (op.number() as u32) << 24;
+    for f in op.fields(arch) {
+        if let Some(&(_, v)) = fields.iter().find(|(n, _)| *n == f.name) {
+            word |= (v << f.lo) & f.mask();
+        }
+    }
+    decode(arch, word).unwrap_or(Instr::SFPNOP {})
+}
+
 /// Instructions of `op` with random fields, then `fixed` (field name, value) pairs overriding them.
 pub fn instr_of(op: Opcode, fixed: Vec<(&'static str, u32)>) -> BoxedStrategy<Instr> {
-    let fields = op.fields(Arch::Blackhole);
+    instr_of_on(Arch::Blackhole, op, fixed)
+}
+
+/// [`instr_of`] for chip `arch` (its fields and widths; `op` must be one of its opcodes).
+pub fn instr_of_on(arch: Arch, op: Opcode, fixed: Vec<(&'static str, u32)>) -> BoxedStrategy<Instr> {
+    let fields = op.fields(arch);
     let strategies: Vec<BoxedStrategy<u32>> = fields.iter().map(|f| field_value(f.name, f.bits)).collect();
     strategies
         .prop_map(move |values| {
@@ -160,7 +178,7 @@ pub fn instr_of(op: Opcode, fixed: Vec<(&'static str, u32)>) -> BoxedStrategy<In
                     f.1 = v;
                 }
             }
-            build(op, &named)
+            build_on(arch, op, &named)
         })
         .boxed()
 }
@@ -186,8 +204,28 @@ pub fn mode_fields(mode: &str) -> Vec<(&'static str, u32)> {
 
 /// Any instruction of `ops` (every opcode if empty), every mode value possible.
 pub fn instr_among(ops: &[Opcode]) -> BoxedStrategy<Instr> {
-    let ops: Vec<Opcode> = if ops.is_empty() { Opcode::ALL.to_vec() } else { ops.to_vec() };
-    select(ops).prop_flat_map(|op| instr_of(op, Vec::new())).boxed()
+    instr_among_on(Arch::Blackhole, ops)
+}
+
+/// [`instr_among`] for chip `arch`: the opcodes of `ops` it has (all of its opcodes if empty).
+pub fn instr_among_on(arch: Arch, ops: &[Opcode]) -> BoxedStrategy<Instr> {
+    let ops: Vec<Opcode> = if ops.is_empty() { arch.opcodes().to_vec() } else { ops.to_vec() };
+    let ops: Vec<Opcode> = ops.into_iter().filter(|&op| arch.has(op)).collect();
+    select(ops).prop_flat_map(move |op| instr_of_on(arch, op, Vec::new())).boxed()
+}
+
+/// The mode cells of `op` on chip `arch`: `sfpu_conformance::generate::modes(op)` (Blackhole's
+/// every value of the mode field), keeping those whose fixed fields `arch` has and can hold; if
+/// none is left (Wormhole's SFPAND, SFPOR and SFPPUSHC have no `Mod1`), the one cell `none`.
+pub fn modes_on(arch: Arch, op: Opcode) -> Vec<String> {
+    let fits = |mode: &str| {
+        mode_fields(mode)
+            .iter()
+            .all(|&(name, value)| op.fields(arch).iter().any(|f| f.name == name && value >> f.bits == 0))
+    };
+    let kept: Vec<String> =
+        sfpu_conformance::generate::modes(op).into_iter().map(|(m, _)| m).filter(|m| fits(m)).collect();
+    if kept.is_empty() { vec!["none".to_string()] } else { kept }
 }
 
 /// The opcodes the Simple sub-unit can execute when scheduled by SFPLOADMACRO (spec §4.9).
@@ -270,25 +308,26 @@ fn sequence_word() -> impl Strategy<Value = u32> + Clone {
 /// sub-unit `k` (template 3 an SFPSTORE), sequences select them with random delays, and `Misc` is
 /// random (delay kinds, store formats).
 pub fn load_macro_config() -> impl Strategy<Value = LoadMacroConfig> {
+    load_macro_config_on(Arch::Blackhole)
+}
+
+/// [`load_macro_config`] with chip `arch`'s instructions and encodings in the templates.
+pub fn load_macro_config_on(arch: Arch) -> impl Strategy<Value = LoadMacroConfig> {
     let templates = (
-        instr_among(SIMPLE_UNIT),
-        instr_among(MAD_UNIT),
+        instr_among_on(arch, SIMPLE_UNIT),
+        instr_among_on(arch, MAD_UNIT),
         // Mostly a rounding whose flavour is fully specified.
         prop_oneof![
-            3 => instr_of(Opcode::SFPSTOCHRND, vec![("UseImm5", 0), ("RoundingMode", 0)]),
-            1 => instr_of(Opcode::SFPSTOCHRND, vec![("UseImm5", 0), ("RoundingMode", 1)]),
-            1 => instr_among(ROUND_UNIT),
+            3 => instr_of_on(arch, Opcode::SFPSTOCHRND, vec![("UseImm5", 0), ("RoundingMode", 0)]),
+            1 => instr_of_on(arch, Opcode::SFPSTOCHRND, vec![("UseImm5", 0), ("RoundingMode", 1)]),
+            1 => instr_among_on(arch, ROUND_UNIT),
         ],
-        instr_of(Opcode::SFPSTORE, Vec::new()),
+        instr_of_on(arch, Opcode::SFPSTORE, Vec::new()),
     );
+    let word = move |i: Instr| i.encode(arch).unwrap_or(0);
     (templates, proptest::array::uniform4(sequence_word()), 0u32..0x1000).prop_map(
-        |((a, b, c, d), seq, misc)| LoadMacroConfig {
-            InstructionTemplate: [
-                a.encode_blackhole(),
-                b.encode_blackhole(),
-                c.encode_blackhole(),
-                d.encode_blackhole(),
-            ],
+        move |((a, b, c, d), seq, misc)| LoadMacroConfig {
+            InstructionTemplate: [word(a), word(b), word(c), word(d)],
             Sequence: seq,
             Misc: Misc::truncating(misc),
         },
@@ -318,6 +357,8 @@ pub struct StateParts {
     pub lmc: (LoadMacroConfig, Option<u32>),
     /// PRNG per lane.
     pub prng: [u32; LANES],
+    /// Wormhole's SFPSHFT2 `vc0` latch (unused on Blackhole).
+    pub vc0: [u32; LANES],
     /// The seed Dst rows 0..128 are filled from (`None`: zero).
     pub dst_seed: Option<u64>,
     /// The addressing configuration.
@@ -380,6 +421,12 @@ fn addressing() -> impl Strategy<Value = AddressingParts> {
 /// Random states biased towards the operand classes, predication patterns and configurations the
 /// instructions react to; shrinks towards zeros, all lanes enabled, reset configuration.
 pub fn state_parts() -> impl Strategy<Value = StateParts> {
+    state_parts_on(Arch::Blackhole)
+}
+
+/// [`state_parts`] whose LoadMacroConfig holds chip `arch`'s instructions (build the state with
+/// [`StateParts::build_on`]).
+pub fn state_parts_on(arch: Arch) -> impl Strategy<Value = StateParts> {
     let lregs = proptest::array::uniform8(register());
     let programmable =
         proptest::option::weighted(0.3, proptest::array::uniform4(proptest::array::uniform8(any_lane())));
@@ -395,11 +442,14 @@ pub fn state_parts() -> impl Strategy<Value = StateParts> {
         1 => proptest::array::uniform32((prop_oneof![2 => Just(0usize), 3 => 0usize..=8], any::<u16>())),
     ];
     let lane_config = proptest::array::uniform8(lane_config_column());
-    let lmc = (load_macro_config(), proptest::option::weighted(0.05, any::<u32>()));
-    let prng = proptest::array::uniform32(any::<u32>());
+    let lmc = (load_macro_config_on(arch), proptest::option::weighted(0.05, any::<u32>()));
+    let prng = (proptest::array::uniform32(any::<u32>()), proptest::array::uniform32(any_lane()));
     let dst_seed = proptest::option::weighted(0.9, any::<u64>());
     ((lregs, programmable, lreg16, flags, stacks), (lane_config, lmc, prng, dst_seed, addressing())).prop_map(
-        |((lregs, programmable, lreg16, flags, stacks), (lane_config, lmc, prng, dst_seed, addressing))| {
+        |(
+            (lregs, programmable, lreg16, flags, stacks),
+            (lane_config, lmc, (prng, vc0), dst_seed, addressing),
+        )| {
             StateParts {
                 lregs,
                 programmable,
@@ -409,6 +459,7 @@ pub fn state_parts() -> impl Strategy<Value = StateParts> {
                 lane_config,
                 lmc,
                 prng,
+                vc0,
                 dst_seed,
                 addressing,
             }
@@ -428,7 +479,8 @@ pub fn fill_dst(s: &mut State, seed: u64, rows: std::ops::Range<usize>) {
 impl StateParts {
     /// Makes the state less likely to make a whole stream undefined or unspecified: shallow flag
     /// stacks (at most `max_depth`), the same LoadMacroConfig in every lane with no undefined
-    /// sequence selector, and the Wormhole-only address-modifier bits clear.
+    /// sequence selector, and the address-modifier bits Blackhole reads only under an
+    /// unspecified reading clear (harmless on Wormhole, whose page defines them).
     pub fn tame(&mut self, max_depth: usize) {
         for st in &mut self.stacks {
             st.0 = st.0.min(max_depth);
@@ -447,9 +499,19 @@ impl StateParts {
         self.addressing.remap.3 = false;
     }
 
-    /// The architectural state.
+    /// The architectural state (Blackhole).
     pub fn build(&self) -> State {
-        let mut s = State::reset(Arch::Blackhole, &ResetValues::ZEROS);
+        self.build_on(Arch::Blackhole)
+    }
+
+    /// The architectural state of chip `arch`. On Wormhole the `vc0` latch is set, and the
+    /// locations only Blackhole has (the `Sp` RWC and its base and increment, `SFPU_DEST_FMT`, the
+    /// Dst remap and swizzle bits) keep their defaults, as a Wormhole state must (`State` docs).
+    pub fn build_on(&self, arch: Arch) -> State {
+        let mut s = State::reset(arch, &ResetValues::ZEROS);
+        if let Some(wh) = s.wormhole_mut() {
+            wh.SFPSHFT2_vc0 = self.vc0;
+        }
         for (r, lanes) in self.lregs.iter().enumerate() {
             s.LReg[r] = *lanes;
         }
@@ -517,6 +579,15 @@ impl StateParts {
         ad.DEST_ACCESS_CFG_swizzle_32b = swizzle;
         ad.RWC.ExtraAddrModBit = extra as u16;
         ad.ADDR_MOD_SET_Base = set_base;
+        if arch == Arch::Wormhole {
+            ad.RWC.Sp = 0;
+            ad.SFPU_STACK_Incr = 0;
+            ad.DEST_SP_BASE_Base = 0;
+            ad.SFPU_DEST_FMT_Enable = false;
+            ad.SFPU_DEST_FMT_Base = 0;
+            ad.DEST_ACCESS_CFG_remap_addrs = false;
+            ad.DEST_ACCESS_CFG_swizzle_32b = false;
+        }
         s
     }
 }

@@ -2,21 +2,28 @@
 //! [`ops`], the per-lane `VD < 12 || DISABLE_BACKDOOR_LOAD` guard, and the
 //! backdoor-load rule that sits outside the pages' functional models.
 //!
-//! Implements: BlackholeA0 `SFPCONFIG.md` (the `DISABLE_BACKDOOR_LOAD` row of the LaneConfig
-//! table and the comment in its `VD` 0..3 case), `SFPLOADMACRO.md` (how scheduled instructions
-//! differ: `DISABLE_BACKDOOR_LOAD` reads as true, implicit `VB = VD` / `VC = VD` skipped, overridden
-//! `VB` / `VC` / `VD`), and spec §2.5 (which instructions carry the guard).
+//! Implements: `SFPCONFIG.md` (the `DISABLE_BACKDOOR_LOAD` row of the LaneConfig table and the
+//! comment in its `VD` 0..3 case; the same on both chips), `SFPLOADMACRO.md` (how scheduled
+//! instructions differ: `DISABLE_BACKDOOR_LOAD` reads as true, implicit `VB = VD` / `VC = VD`
+//! skipped, overridden `VB` / `VC` / `VD`), and spec §2.5 (which instructions carry the guard).
+//!
+//! The chip: [`execute`] is the one place that picks a chip's function for an instruction whose
+//! page differs between the chips ([`ops::blackhole`], [`ops::wormhole`]); the shared pages take
+//! the state, whose [`FastState::arch`] they consult where a page has a one-chip detail. An
+//! instruction the state's chip cannot encode (an opcode it lacks, a field it does not have, a value
+//! too wide for its field: `Instr` is the union of both chips' instructions) executes nothing and is
+//! reported as [`Clause::NotOnChip`] ([`on_chip`]).
 //!
 //! [`step`] is the single-instruction view used for differential testing: a regular instruction
 //! runs directly (nothing can stall it or collide with it when it is alone); a lone SFPLOADMACRO
 //! runs its load part and then its whole schedule on a fresh [`FastMachine`],
 //! as the reference's `step` contract says.
 
-use sfpu_reference::isa::{Instr, Opcode};
+use sfpu_reference::isa::{Arch, Instr, Opcode};
 use sfpu_reference::outcome::{Clause, Outcome};
 
 use crate::machine::FastMachine;
-use crate::ops;
+use crate::ops::{self, blackhole as bh, wormhole as wh};
 use crate::state::{ALL, FastState};
 
 /// How an instruction is being executed: issued by the thread, or scheduled by SFPLOADMACRO with
@@ -143,9 +150,9 @@ pub fn backdoor_vd(instr: &Instr) -> Option<u32> {
     })
 }
 
-/// Whether the functional model of `instr` (in the mode it is used in) guards its effect with
-/// `VD < 12 || DISABLE_BACKDOOR_LOAD` (spec §2.5 "G12 present").
-pub fn has_g12(instr: &Instr) -> bool {
+/// Whether the functional model of `instr` (in the mode it is used in) on chip `arch` guards its
+/// effect with `VD < 12 || DISABLE_BACKDOOR_LOAD` (spec §2.5 "G12 present").
+pub fn has_g12(arch: Arch, instr: &Instr) -> bool {
     use Instr::*;
     match *instr {
         SFPMAD { .. } | SFPADD { .. } | SFPMUL { .. } | SFPADDI { .. } | SFPMULI { .. } => true,
@@ -153,7 +160,9 @@ pub fn has_g12(instr: &Instr) -> bool {
         SFPMOV { .. } | SFPSWAP { .. } | SFPGT { .. } | SFPLE { .. } | SFPSETCC { .. } => true,
         SFPENCC { .. } | SFPPUSHC { .. } | SFPPOPC { .. } | SFPCOMPC { .. } | SFPTRANSP { .. } => true,
         SFPSTORE { .. } => true,
-        SFPCAST { Mod1, .. } => Mod1.get() & 3 < 2,
+        // Blackhole's INT32_ABS and INT32_SM32 flavours have no guard; Wormhole's SFPCAST is one
+        // conversion, guarded.
+        SFPCAST { Mod1, .. } => arch == Arch::Wormhole || Mod1.get() & 3 < 2,
         SFPSHFT2 { Mod1, .. } => Mod1.get() < 4,
         _ => false,
     }
@@ -172,13 +181,32 @@ pub fn has_g12(instr: &Instr) -> bool {
 /// reported under [`Clause::BackdoorLoad`], because the pages do not say which instructions,
 /// lanes or side effects are involved.
 pub fn execute_regular(s: &mut FastState, instr: &Instr, out: &mut Outcome) {
-    execute(s, instr, &Ctx::REGULAR, out);
+    if s.is_wormhole() { regular_wormhole(s, instr, out) } else { regular::<false>(s, instr, out) }
+}
+
+/// [`regular`] for Wormhole, kept out of line: with both copies inlined here, the Blackhole path
+/// paid for the larger function (a few instructions per call, measured with cachegrind).
+#[inline(never)]
+fn regular_wormhole(s: &mut FastState, instr: &Instr, out: &mut Outcome) {
+    regular::<true>(s, instr, out)
+}
+
+/// [`execute_regular`] on the chip of `WH` (`true`: Wormhole), which the caller has checked is the
+/// state's: one copy per chip, so that the chip is a constant inside.
+#[inline(always)]
+fn regular<const WH: bool>(s: &mut FastState, instr: &Instr, out: &mut Outcome) {
+    let arch = if WH { Arch::Wormhole } else { Arch::Blackhole };
+    if !on_chip(arch, instr) {
+        out.note_all(Clause::NotOnChip);
+        return;
+    }
+    execute_on::<WH>(s, instr, &Ctx::REGULAR, out);
     if let Some(vd) = backdoor_vd(instr).filter(|&vd| vd >= 12) {
         let lanes = !s.lc().dbl;
         if lanes != 0 {
             out.note(Clause::BackdoorLoad, lanes);
-            if has_g12(instr)
-                && let Ok(word) = instr.encode(sfpu_reference::isa::Arch::Blackhole)
+            if has_g12(arch, instr)
+                && let Ok(word) = instr.encode(arch)
             {
                 let t = &mut s.lmc.template[(vd - 12) as usize & 3];
                 let m = crate::state::expand(lanes);
@@ -190,35 +218,47 @@ pub fn execute_regular(s: &mut FastState, instr: &Instr, out: &mut Outcome) {
     }
 }
 
-/// Executes the functional model of `instr` once, as `cx` says (no pipeline). SFPLOADMACRO here is
-/// only its SFPLOAD part; the scheduling is the machine's.
+/// Executes the functional model of `instr` once, as `cx` says (no pipeline), on the state's
+/// chip. SFPLOADMACRO here is only its SFPLOAD part; the scheduling is the machine's.
 pub fn execute(s: &mut FastState, instr: &Instr, cx: &Ctx, out: &mut Outcome) {
+    if s.is_wormhole() {
+        execute_on::<true>(s, instr, cx, out)
+    } else {
+        execute_on::<false>(s, instr, cx, out)
+    }
+}
+
+/// [`execute`] on the chip of `WH` (`true`: Wormhole), which must be the state's: compiled once per
+/// chip, the chip a constant in each copy.
+fn execute_on<const WH: bool>(s: &mut FastState, instr: &Instr, cx: &Ctx, out: &mut Outcome) {
     use Instr::*;
     match *instr {
         SFPLOAD { VD, Mod0, AddrMod, Imm10 } => {
-            ops::load_store::sfpload(s, VD.get(), Mod0.get(), AddrMod.get(), Imm10.get(), out);
+            sfpload(s, VD.get(), Mod0.get(), AddrMod.get(), Imm10.get(), out);
         }
         SFPLOADI { VD, Mod0, Imm16 } => ops::load_store::sfploadi(s, VD.get(), Mod0.get(), Imm16.get(), out),
         SFPSTORE { VD, Mod0, AddrMod, Imm10 } => {
-            ops::load_store::sfpstore(s, VD.get(), Mod0.get(), AddrMod.get(), Imm10.get(), cx, out);
+            let (vd, mod0, addr_mod, imm10) = (VD.get(), Mod0.get(), AddrMod.get(), Imm10.get());
+            if WH {
+                wh::load_store::sfpstore(s, vd, mod0, addr_mod, imm10, cx, out);
+            } else {
+                bh::load_store::sfpstore(s, vd, mod0, addr_mod, imm10, cx, out);
+            }
         }
         SFPLOADMACRO { VDLo, Mod0, AddrMod, Imm9, VDHi, .. } => {
             let vd = (VDHi.get() << 2) | VDLo.get();
             let imm10 = (Imm9.get() << 1) | VDHi.get();
-            ops::load_store::sfpload(s, vd, Mod0.get(), AddrMod.get(), imm10, out);
+            sfpload(s, vd, Mod0.get(), AddrMod.get(), imm10, out);
         }
         SFPLUT { VD, Mod0 } => ops::lut::sfplut(s, VD.get(), Mod0.get(), cx),
         SFPLUTFP32 { VD, Mod1, .. } => ops::lut::sfplutfp32(s, VD.get(), Mod1.get(), cx),
         SFPMAD { VA, VB, VC, VD, Mod1 }
         | SFPADD { VA, VB, VC, VD, Mod1 }
         | SFPMUL { VA, VB, VC, VD, Mod1 } => {
-            ops::mad::sfpmad(s, VA.get(), VB.get(), VC.get(), VD.get(), Mod1.get(), cx);
+            ops::mad::sfpmad(s, VA.get(), VB.get(), VC.get(), VD.get(), Mod1.get(), cx, out);
         }
-        SFPADDI { Imm16, VD, Mod1 } => ops::mad::sfpaddi(s, Imm16.get(), VD.get(), Mod1.get(), cx),
-        SFPMULI { Imm16, VD, Mod1 } => ops::mad::sfpmuli(s, Imm16.get(), VD.get(), Mod1.get(), cx),
-        SFPMUL24 { VA, VB, VC, VD, Mod1 } => {
-            ops::mad::sfpmul24(s, VA.get(), VB.get(), VC.get(), VD.get(), Mod1.get(), cx, out);
-        }
+        SFPADDI { Imm16, VD, Mod1 } => ops::mad::sfpaddi(s, Imm16.get(), VD.get(), Mod1.get(), cx, out),
+        SFPMULI { Imm16, VD, Mod1 } => ops::mad::sfpmuli(s, Imm16.get(), VD.get(), Mod1.get(), cx, out),
         SFPDIVP2 { Imm8, VC, VD, Mod1 } => {
             ops::field::sfpdivp2(s, Imm8.get(), VC.get(), VD.get(), Mod1.get(), cx)
         }
@@ -237,14 +277,21 @@ pub fn execute(s: &mut FastState, instr: &Instr, cx: &Ctx, out: &mut Outcome) {
             ops::integer::sfpiadd(s, Imm12.get(), VC.get(), VD.get(), Mod1.get(), cx)
         }
         SFPSHFT { Imm12, VC, VD, Mod1 } => {
-            ops::integer::sfpshft(s, Imm12.get(), VC.get(), VD.get(), Mod1.get(), cx, out);
+            let (imm12, vc, vd, mod1) = (Imm12.get(), VC.get(), VD.get(), Mod1.get());
+            if WH {
+                wh::integer::sfpshft(s, imm12, vc, vd, mod1, cx, out);
+            } else {
+                bh::integer::sfpshft(s, imm12, vc, vd, mod1, cx, out);
+            }
         }
         SFPABS { VC, VD, Mod1 } => ops::integer::sfpabs(s, VC.get(), VD.get(), Mod1.get(), cx),
-        SFPAND { VB, VC, VD, Mod1 } => {
-            ops::integer::sfpandor(s, false, VB.get(), VC.get(), VD.get(), Mod1.get(), cx)
-        }
-        SFPOR { VB, VC, VD, Mod1 } => {
-            ops::integer::sfpandor(s, true, VB.get(), VC.get(), VD.get(), Mod1.get(), cx)
+        SFPAND { VB, VC, VD, Mod1 } | SFPOR { VB, VC, VD, Mod1 } => {
+            let or = matches!(instr, SFPOR { .. });
+            if WH {
+                wh::integer::sfpandor(s, or, VC.get(), VD.get(), cx);
+            } else {
+                bh::integer::sfpandor(s, or, VB.get(), VC.get(), VD.get(), Mod1.get(), cx);
+            }
         }
         SFPXOR { VC, VD } => ops::integer::sfpxor(s, VC.get(), VD.get(), cx),
         SFPNOT { VC, VD } => ops::integer::sfpnot(s, VC.get(), VD.get(), cx),
@@ -253,17 +300,33 @@ pub fn execute(s: &mut FastState, instr: &Instr, cx: &Ctx, out: &mut Outcome) {
             ops::cc::sfpsetcc(s, Imm1.get(), VC.get(), VD.get(), Mod1.get(), cx)
         }
         SFPENCC { Imm2, VD, Mod1 } => ops::cc::sfpencc(s, Imm2.get(), VD.get(), Mod1.get(), cx),
-        SFPPUSHC { VD, Mod1 } => ops::cc::sfppushc(s, VD.get(), Mod1.get(), cx, out),
-        SFPPOPC { VD, Mod1 } => ops::cc::sfppopc(s, VD.get(), Mod1.get(), cx, out),
+        SFPPUSHC { VD, Mod1 } => {
+            if WH {
+                wh::cc::sfppushc(s, VD.get(), cx, out);
+            } else {
+                bh::cc::sfppushc(s, VD.get(), Mod1.get(), cx, out);
+            }
+        }
+        SFPPOPC { VD, Mod1 } => {
+            if WH {
+                wh::cc::sfppopc(s, VD.get(), Mod1.get(), cx, out);
+            } else {
+                bh::cc::sfppopc(s, VD.get(), Mod1.get(), cx, out);
+            }
+        }
         SFPCOMPC { VD } => ops::cc::sfpcompc(s, VD.get(), cx),
-        SFPGT { VC, VD, Mod1 } => ops::cc::sfpgtle(s, true, VC.get(), VD.get(), Mod1.get(), cx),
-        SFPLE { VC, VD, Mod1 } => ops::cc::sfpgtle(s, false, VC.get(), VD.get(), Mod1.get(), cx),
         SFPMOV { VC, VD, Mod1 } => ops::mov::sfpmov(s, VC.get(), VD.get(), Mod1.get(), cx, out),
         SFPNOP {} => {}
         SFPCONFIG { Imm16, VD, Mod1 } => {
             ops::config::sfpconfig(s, Imm16.get(), VD.get(), Mod1.get(), cx, out)
         }
-        SFPCAST { VC, VD, Mod1 } => ops::convert::sfpcast(s, VC.get(), VD.get(), Mod1.get(), cx, out),
+        SFPCAST { VC, VD, Mod1 } => {
+            if WH {
+                wh::convert::sfpcast(s, VC.get(), VD.get(), Mod1.get(), cx, out);
+            } else {
+                bh::convert::sfpcast(s, VC.get(), VD.get(), Mod1.get(), cx, out);
+            }
+        }
         SFPSTOCHRND { RoundingMode, Imm5, VB, VC, VD, UseImm5, Mod1 } => ops::convert::sfpstochrnd(
             s,
             ops::convert::StochRnd {
@@ -278,14 +341,63 @@ pub fn execute(s: &mut FastState, instr: &Instr, cx: &Ctx, out: &mut Outcome) {
             cx,
             out,
         ),
-        SFPARECIP { VB, VC, VD, Mod1 } => {
-            ops::arecip::sfparecip(s, VB.get(), VC.get(), VD.get(), Mod1.get(), cx, out)
-        }
         SFPSWAP { VC, VD, Mod1 } => ops::shuffle::sfpswap(s, VC.get(), VD.get(), Mod1.get(), cx, out),
         SFPTRANSP { VD } => ops::shuffle::sfptransp(s, VD.get(), cx, out),
         SFPSHFT2 { Imm12, VC, VD, Mod1 } => {
-            ops::shuffle::sfpshft2(s, Imm12.get(), VC.get(), VD.get(), Mod1.get(), cx, out)
+            let (imm12, vc, vd, mod1) = (Imm12.get(), VC.get(), VD.get(), Mod1.get());
+            if WH {
+                wh::shuffle::sfpshft2(s, imm12, vc, vd, mod1, cx, out);
+            } else {
+                bh::shuffle::sfpshft2(s, imm12, vc, vd, mod1, cx, out);
+            }
         }
+        // Blackhole's own instructions.
+        _ if WH => out.note(Clause::NotOnChip, cx.lanes),
+        SFPGT { VC, VD, Mod1 } => bh::cc::sfpgtle(s, true, VC.get(), VD.get(), Mod1.get(), cx),
+        SFPLE { VC, VD, Mod1 } => bh::cc::sfpgtle(s, false, VC.get(), VD.get(), Mod1.get(), cx),
+        SFPMUL24 { VA, VB, VC, VD, Mod1 } => {
+            bh::mul24::sfpmul24(s, VA.get(), VB.get(), VC.get(), VD.get(), Mod1.get(), cx, out);
+        }
+        SFPARECIP { VB, VC, VD, Mod1 } => {
+            bh::arecip::sfparecip(s, VB.get(), VC.get(), VD.get(), Mod1.get(), cx, out)
+        }
+    }
+}
+
+/// The SFPLOAD of the state's chip (also the load part of SFPLOADMACRO). Returns the computed
+/// `Addr`, which an SFPLOADMACRO passes to the SFPSTORE it schedules.
+#[inline]
+pub fn sfpload(s: &mut FastState, vd: u32, mod0: u32, addr_mod: u32, imm10: u32, out: &mut Outcome) -> u32 {
+    if s.is_wormhole() {
+        wh::load_store::sfpload(s, vd, mod0, addr_mod, imm10, out)
+    } else {
+        bh::load_store::sfpload(s, vd, mod0, addr_mod, imm10, out)
+    }
+}
+
+/// Whether chip `arch` can express `instr`: its opcode exists on the chip, and every field is one
+/// the chip's encoding has and fits its width there (the same question as
+/// `instr.encode(arch).is_ok()`, answered without building the word). Every Blackhole instruction
+/// is on Blackhole; Wormhole lacks SFPLE, SFPGT, SFPMUL24 and SFPARECIP, has two `AddrMod` bits,
+/// no `VB` or `Mod1` on SFPAND / SFPOR, no `Mod1` on SFPPUSHC, no `Mod1Mirror` on SFPLUTFP32 and a
+/// one-bit rounding field on SFPSTOCHRND (`Diagrams/Src/Bits32.lua`, `wormhole-vs-blackhole.md`
+/// §3.1).
+#[inline]
+pub fn on_chip(arch: Arch, instr: &Instr) -> bool {
+    use Instr::*;
+    if arch == Arch::Blackhole {
+        return true;
+    }
+    match *instr {
+        SFPLE { .. } | SFPGT { .. } | SFPMUL24 { .. } | SFPARECIP { .. } => false,
+        SFPLOAD { AddrMod, .. } | SFPSTORE { AddrMod, .. } | SFPLOADMACRO { AddrMod, .. } => {
+            AddrMod.get() < 4
+        }
+        SFPAND { VB, Mod1, .. } | SFPOR { VB, Mod1, .. } => VB.get() == 0 && Mod1.get() == 0,
+        SFPPUSHC { Mod1, .. } => Mod1.get() == 0,
+        SFPLUTFP32 { Mod1Mirror, .. } => Mod1Mirror.get() == 0,
+        SFPSTOCHRND { RoundingMode, .. } => RoundingMode.get() < 2,
+        _ => true,
     }
 }
 
@@ -303,4 +415,38 @@ pub fn is_two_cycle_producer(op: Opcode) -> bool {
             | Opcode::SFPLUTFP32
             | Opcode::SFPMUL24
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sfpu_reference::isa::decode;
+
+    /// [`on_chip`] answers what `Instr::encode` answers (the shared vocabulary's per-chip layouts,
+    /// from `Bits32.lua`), for every Blackhole instruction word shape.
+    #[test]
+    fn on_chip_is_encodability() {
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let mut seen = [0u32; 2];
+        for _ in 0..200_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let op = Opcode::ALL[(x % Opcode::ALL.len() as u64) as usize];
+            // Fields random, but each one zero half the time, so both answers are common.
+            let mut word = (op.number() as u32) << 24;
+            for (k, f) in op.fields(Arch::Blackhole).iter().enumerate() {
+                if (x >> (20 + k)) & 1 != 0 {
+                    word |= ((x >> 32) as u32) & f.mask();
+                }
+            }
+            let Ok(i) = decode(Arch::Blackhole, word) else { continue };
+            for arch in Arch::ALL {
+                let want = i.encode(arch).is_ok();
+                assert_eq!(on_chip(arch, &i), want, "{arch} {i:?}");
+                seen[want as usize] += 1;
+            }
+        }
+        assert!(seen[0] > 1000 && seen[1] > 1000, "{seen:?}");
+    }
 }

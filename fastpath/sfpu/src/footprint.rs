@@ -12,7 +12,9 @@
 //! A footprint is a set of coarse locations: each LReg as a whole, the predication state
 //! (`LaneFlags`, `UseLaneFlagsForLaneEnable`, the flag stacks), `LaneConfig`, `LoadMacroConfig`,
 //! the PRNG states, the RWCs, the rest of the addressing configuration, and Dst. It only has to be
-//! a superset of what the instruction touches; too large a set only costs speed. Whether it is
+//! a superset of what the instruction touches; too large a set only costs speed. Wormhole's
+//! SFPSHFT2 `vc0` latch is not a location here: only SFPSHFT2 reads or writes it, and only the
+//! round sub-unit executes SFPSHFT2, so at most one instruction of a cycle touches it. Whether it is
 //! large enough is checked by the differential tests (every multi-instruction cycle of the
 //! SFPLOADMACRO streams runs this way and is compared with the reference after every instruction).
 

@@ -1,7 +1,9 @@
-//! Floating-point and bit-level helpers of the fast model: the 32-lane Blackhole FMA, the LUT
-//! coefficient decoders, the approximate reciprocal / exponential, and the sign-magnitude order.
+//! Floating-point and bit-level helpers of the fast model: the 32-lane Blackhole and Wormhole
+//! FMAs, the LUT coefficient decoders, the approximate reciprocal / exponential, and the
+//! sign-magnitude order.
 //!
-//! Implements: `Miscellaneous/FMA/fma.c` (`fma_model_bh`, restated step by step in spec §4.1),
+//! Implements: `Miscellaneous/FMA/fma.c` @ `06c5af5b` (`fma_model_bh`, restated step by step in
+//! spec §4.1, and `fma_model_wh`, whose differences `wormhole-vs-blackhole.md` §2 lists),
 //! BlackholeA0 `SFPLUT.md` (`Lut8ToFp32`), `SFPLUTFP32.md` (`Lut16ToFp32`), `SFPARECIP.md`
 //! (`ApproxRecip`, `ApproxExp` and their tables), and `SFPSWAP.md` / `SFPGT.md`
 //! (`SignMagIsSmaller`).
@@ -26,8 +28,17 @@
 //! * the magnitude addition `R = P ± Z` never exceeds 2^29, so the C model's two's-complement
 //!   trick (`~z + p + 1` in mixed widths) is just `|P - Z|` or `P + Z`.
 //!
-//! Equality with `sfpu_reference::fp::fma_model_bh` is proven by `tests/fma_exact.rs` (millions
-//! of random and edge triples), which uses the reference only as the oracle.
+//! [`fma_wh`] is the same formulation of Wormhole's model, step for step (`fma.c` writes its
+//! models "in a similar style" so that the differences stand out; so do these two). Wormhole's
+//! NaN results are not final where they arise: the C model keeps computing and ORs the rest of the
+//! result into `sign | 0x7F800001`, so here the pending NaN is one more per-lane value that the
+//! final select uses.
+//!
+//! Equality with `sfpu_reference::fp::fma_model_bh` and `fma_model_wh` is proven by
+//! `tests/fma_exact.rs` (millions of random and edge triples; the Wormhole run takes `10^7` or
+//! more with `SFPU_FMA_WH_TRIPLES`), which uses the reference only as the oracle.
+
+use sfpu_reference::isa::Arch;
 
 /// The canonical NaN every Blackhole FMA NaN result uses (`SFPMAD.md`).
 pub const CANONICAL_NAN: u32 = 0x7FC0_0000;
@@ -138,6 +149,126 @@ pub fn fma_bh(x: u32, y: u32, z: u32) -> u32 {
     }
 }
 
+/// Wormhole FMA `x * y + z` on raw FP32 bit patterns, branch-free (`fma_model_wh` of `fma.c`,
+/// `wormhole-vs-blackhole.md` §2; WormholeB0 `SFPMAD.md` "IEEE754 conformance / divergence").
+///
+/// Written in the same steps as [`fma_bh`] so that the differences stand out; those are:
+/// * a NaN result is `sign | 0x7F800001` (the sign of the product for an invalid operation, of `z`
+///   for a NaN `z`) and is not final: the rest of the computation still runs and ORs its exponent
+///   and mantissa bits into it (a product that underflows or is zero counts as zero there, and an
+///   exponent above 255 as 255);
+/// * a finite product whose exponent overflows, plus an infinite `z` of the other sign, is an
+///   invalid operation (Blackhole returns `z`);
+/// * every zero result is +0 (a negligible product with a zero `z`, an exact cancellation, a
+///   flushed denormal);
+/// * the normalising right shift keeps only bit 0 as its sticky bit (the hardware drops bit 1
+///   when it shifts by 2), so a result can be 1 ulp low;
+/// * a result whose exponent is negative after normalisation is flushed before rounding, and an
+///   exponent of exactly 0 is assembled without its hidden bit, so it survives only if rounding
+///   carries into the normal range.
+#[inline(always)]
+pub fn fma_wh(x: u32, y: u32, z: u32) -> u32 {
+    const MAN: u32 = 0x007F_FFFF;
+    const HIDDEN: u32 = 0x0080_0000;
+    const SIGN: u32 = 0x8000_0000;
+    const INF: u32 = 0x7F80_0000;
+    const NAN_BITS: u32 = 0x7F80_0001;
+
+    // Step 1: unpack with denormals-are-zero.
+    let ex = (x >> 23) & 0xFF;
+    let ey = (y >> 23) & 0xFF;
+    let ez = (z >> 23) & 0xFF;
+    let mx = if ex == 0 { 0 } else { (x & MAN) | HIDDEN };
+    let my = if ey == 0 { 0 } else { (y & MAN) | HIDDEN };
+    let mz = if ez == 0 { 0 } else { (z & MAN) | HIDDEN };
+    let zs = z & SIGN;
+    let ps = (x ^ y) & SIGN;
+
+    // Steps 2-4: exact product, three guard bits, narrowed to 28 bits plus sticky.
+    let prod = (mx as u64) * (my as u64);
+    let p = ((prod >> 20) as u32) | ((prod & 0xF_FFFF != 0) as u32);
+    let pe = (ex + ey) as i32 - 127;
+    let zm = mz << 3;
+
+    // Step 5: Inf / NaN inputs, or a product exponent that overflowed. Only the non-NaN results
+    // are final here; a NaN is remembered and the computation goes on.
+    let x_special = ex == 0xFF;
+    let y_special = ey == 0xFF;
+    let z_special = ez == 0xFF;
+    let p_overflow = pe >= 255;
+    let z_inf = z_special & (mz == HIDDEN);
+    let invalid = (x_special & ((mx != HIDDEN) | (my == 0)))
+        | (y_special & ((my != HIDDEN) | (mx == 0)))
+        | (z_inf & (x_special | y_special | p_overflow) & (zs != ps));
+    let z_nan = z_special & (mz != HIDDEN);
+    let special = x_special | y_special | z_special | p_overflow;
+    let nan = if !special {
+        0
+    } else if invalid {
+        ps | NAN_BITS
+    } else if z_nan {
+        zs | NAN_BITS
+    } else {
+        0
+    };
+    let special_final = special & (nan == 0);
+    let special_r = if z_special { z } else { ps | INF };
+    // `if (p_e > 255) p_e = 255;` (only reachable with a special input; harmless otherwise).
+    let pe = pe.min(255);
+
+    // Step 6: negligible product: final (`z`, or +0) unless a NaN is pending, in which case the
+    // product counts as zero.
+    let negligible = (p == 0) | (pe < 0);
+    let negligible_r = if mz != 0 { z } else { 0 };
+    let p = if negligible { 0 } else { p };
+    let pe = if negligible { 0 } else { pe };
+
+    // Step 7: align with semi-sticky shifts (as in `fma_bh`; `pe >= 0` here).
+    let ez_i = ez as i32;
+    let p_bigger = pe >= ez_i;
+    let re = if p_bigger { pe } else { ez_i };
+    let small = if p_bigger { zm } else { p };
+    let shifted = semi_sticky_shift(small, (pe - ez_i).unsigned_abs());
+    let pa = if p_bigger { p } else { shifted };
+    let za = if p_bigger { shifted } else { zm };
+
+    // Step 8: add magnitudes.
+    let rs = if pa >= za { ps } else { zs };
+    let r = if ps == zs { pa + za } else { pa.abs_diff(za) };
+
+    // Step 10: normalise so the leading one sits at bit 26 (`r < 2^29`, so `n <= 2`); the right
+    // shift's sticky bit is bit 0 alone (the hardware bug).
+    let n = 5 - r.leading_zeros() as i32;
+    let e = re + n;
+    let overflow = e >= 255;
+    let underflow = e < 0;
+    let left = r << ((n.wrapping_neg() as u32) & 31);
+    let right = (r >> ((n as u32) & 31)) | (r & 1);
+    let rn = if n <= 0 { left } else { right };
+
+    // Steps 11-13: assemble (an exponent of 0 has no hidden bit), round to nearest even, flush
+    // what is still denormal after rounding.
+    let mut out = (((e as u32) & 0xFF) << 23).wrapping_add((rn >> 3) & MAN);
+    out = out.wrapping_add((((rn & 7) + (out & 1)) > 4) as u32);
+    let flushed = out < HIDDEN;
+    let main_r = (if nan != 0 { nan } else { rs }) | out;
+    let overflow_r = if nan != 0 { nan } else { rs | INF };
+
+    if special_final {
+        special_r
+    } else if negligible & (nan == 0) {
+        negligible_r
+    } else if r == 0 {
+        nan
+    } else if overflow {
+        overflow_r
+    } else if underflow | flushed {
+        nan
+    } else {
+        main_r
+    }
+}
+
 /// The C model's `semi_sticky_shift` for a value below 2^28: `v >> s`, OR-ing a sticky one into
 /// the result only if the result is non-zero and a one was shifted out. Counts of 28 and more
 /// shift everything out, so clamping to 31 is exact (and keeps the shift defined). The shifted-out
@@ -158,6 +289,26 @@ pub fn fma32(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u32; 32]) {
         return;
     }
     crate::simd::fma32_portable(a, b, c, out);
+}
+
+/// [`fma_wh`] over 32 lanes: `out[i] = a[i] * b[i] + c[i]` with Wormhole's numerics (the AVX2
+/// copy where the CPU has it, as for [`fma32`]).
+#[inline]
+pub fn fma32_wh(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u32; 32]) {
+    if crate::simd::level() == crate::simd::Level::Avx2 && crate::simd::fma32_wh_avx2(a, b, c, out).is_some()
+    {
+        return;
+    }
+    crate::simd::fma32_wh_portable(a, b, c, out);
+}
+
+/// The FMA of chip `arch` over 32 lanes: [`fma32`] (Blackhole) or [`fma32_wh`] (Wormhole).
+#[inline]
+pub fn fma32_of(arch: Arch, a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u32; 32]) {
+    match arch {
+        Arch::Blackhole => fma32(a, b, c, out),
+        Arch::Wormhole => fma32_wh(a, b, c, out),
+    }
 }
 
 /// `Lut8ToFp32` (BlackholeA0 `SFPLUT.md`): `0xFF` is 0, otherwise `±(1 + m/16) * 2^-e`.
@@ -308,6 +459,39 @@ mod tests {
         ];
         for (x, y, z, want) in cases {
             assert_eq!(fma_bh(x, y, z), want, "{x:08x} * {y:08x} + {z:08x}");
+        }
+    }
+
+    #[test]
+    fn wormhole_fma_examples() {
+        // (x, y, z, Wormhole result): the measured examples of wormhole-vs-blackhole.md §2, and
+        // hand calculations from fma.c's fma_model_wh.
+        let cases = [
+            // §2: the sticky-bit bug leaves the result 1 ulp below Blackhole's b200199b.
+            (0x37F7_9EEE, 0xB97C_1302, 0xAFC6_0601, 0xB200_199A),
+            // §2: a product that overflows plus -Inf: NaN (Blackhole: -Inf).
+            (0x7149_F2CA, 0x7149_F2CA, 0xFF80_0000, 0x7F80_0001),
+            // 1 * 1 + -1: exact cancellation is +0 on Wormhole.
+            (0x3F80_0000, 0x3F80_0000, 0xBF80_0000, 0x0000_0000),
+            // -0 * 1 + -0: +0 (Blackhole: -0).
+            (0x8000_0000, 0x3F80_0000, 0x8000_0000, 0x0000_0000),
+            // A negligible product with a zero z: +0.
+            (0x8080_0000, 0x3F00_0000, 0x8000_0000, 0x0000_0000),
+            // NaN * 1 + 1: invalid, sign of the product; the sum's exponent 255 overflows, so the
+            // pending NaN is returned as it is.
+            (0x7FC0_0000, 0x3F80_0000, 0x3F80_0000, 0x7F80_0001),
+            // 1 * 1 + -NaN: z's sign.
+            (0x3F80_0000, 0x3F80_0000, 0xFFC0_0000, 0xFF80_0001),
+            // Inf * 0: invalid; the product counts as zero, z = 1.0 (exponent 127) is ORed in:
+            // 0x7F800001 | 0x3F800000.
+            (0x7F80_0000, 0x0000_0000, 0x3F80_0000, 0x7F80_0001),
+            // Inf * 2 + 1: +Inf (not a NaN).
+            (0x7F80_0000, 0x4000_0000, 0x3F80_0000, 0x7F80_0000),
+            // 2 * 3 + 1 = 7, exactly.
+            (0x4000_0000, 0x4040_0000, 0x3F80_0000, 0x40E0_0000),
+        ];
+        for (x, y, z, want) in cases {
+            assert_eq!(fma_wh(x, y, z), want, "{x:08x} * {y:08x} + {z:08x}");
         }
     }
 

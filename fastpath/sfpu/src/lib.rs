@@ -1,13 +1,17 @@
-//! An optimised, independent second implementation of the Tenstorrent Blackhole A0 Vector Unit
-//! (SFPU): all 42 instructions in every mode, and the cycle-level SFPLOADMACRO schedule with the
-//! automatic stalls.
+//! An optimised, independent second implementation of the Tenstorrent Blackhole A0 and Wormhole B0
+//! Vector Units (SFPU): every instruction of each chip in every mode (42 on Blackhole, 38 on
+//! Wormhole), and the cycle-level SFPLOADMACRO schedule with each chip's stalls and scheduling
+//! rules. The chip is the state's: [`FastState::from_state`] takes it from the snapshot,
+//! [`FastState::reset`] from its argument, and [`step`] and [`FastMachine`] follow it.
 //!
-//! Written from the documentation (the tt-isa-documentation pages, the bit-exact FMA models of `Miscellaneous/FMA/fma.c`, and the project's spec
-//! notes `blackhole-sfpu.md`), *not* from the reference model `sfpu-reference`, so that comparing
-//! the two means something. From the reference crate it uses only the shared vocabulary: the
-//! instruction types and decoder (`isa`), the architectural `State` it converts to and from
-//! (`state`), and the specification verdict type (`outcome`). The reference's FMA model, its
-//! `step` and its `Machine` appear only in this crate's tests, as oracles.
+//! Written from the documentation (the tt-isa-documentation BlackholeA0 and WormholeB0 pages, the
+//! bit-exact FMA models of `Miscellaneous/FMA/fma.c`, and the project's spec notes
+//! `blackhole-sfpu.md` and `wormhole-vs-blackhole.md`), *not* from the reference model
+//! `sfpu-reference`, so that comparing the two means something. From the reference crate it uses
+//! only the shared vocabulary: the instruction types and decoder (`isa`), the architectural
+//! `State` it converts to and from (`state`), and the specification verdict type (`outcome`).
+//! The reference's FMA models, its `step` and its `Machine` appear only in this crate's tests, as
+//! oracles.
 //!
 //! Design:
 //! * **Bit-sliced predication.** Every per-lane boolean is a `u32` with bit `i` for lane `i`:
@@ -19,14 +23,23 @@
 //!   per-lane all-ones masks, which the compiler can auto-vectorise. The FMA kernel, which needs
 //!   instructions the baseline `x86_64` target lacks, also has an AVX2 copy chosen at run time
 //!   ([`simd`]: the crate's only `unsafe`, with a portable fallback and tests of both).
-//! * **A fast FMA** ([`fp::fma_bh`]): a branch-free reformulation of Blackhole's partially fused
-//!   multiply-add, proven bit-exact against `fma_model_bh` by `tests/fma_exact.rs`.
+//! * **Fast FMAs** ([`fp::fma_bh`], [`fp::fma_wh`]): branch-free reformulations of each chip's
+//!   partially fused multiply-add, written step for step alike, proven bit-exact against
+//!   `fma_model_bh` and `fma_model_wh` by `tests/fma_exact.rs`.
+//! * **One transcription per shared page, one per chip where pages differ** ([`ops`],
+//!   [`ops::blackhole`], [`ops::wormhole`]); [`exec`] picks a chip's function, checking the chip
+//!   once per instruction (a copy of the dispatch per chip).
 //! * **No allocation, no state clone per instruction.** A cycle with several instructions (only
 //!   possible with SFPLOADMACRO) copies the few-KB non-Dst part of the state, never the 32 KB Dst.
 //!
 //! # Disagreements found and decided
 //!
-//! The differential tests (`tests/differential.rs`, `tests/machine_diff.rs`) found three places
+//! Wormhole: three behaviours of the reference depart from the WormholeB0 pages (Dst row remapping
+//! applied on Wormhole, SFPLOADMACRO with `AddrMod` 4..7 executed on Wormhole, SFPSWAP counted as
+//! reading `LReg[4..=7]`); `README.md` ("What the Wormhole work found in the reference") gives
+//! pages, lines and what the tests do about them.
+//!
+//! Blackhole: the differential tests (`tests/differential.rs`, `tests/machine_diff.rs`) found three places
 //! where the first reference model departed from the pages; each was decided from the page and
 //! both models now follow it: SFPLOADMACRO overrides the `VD` of a scheduled
 //! SFPCONFIG (`SFPLOADMACRO.md`); the stall logic never stalls SFPSWAP for data (`SFPMAD.md`) and
@@ -41,8 +54,10 @@
 //! thread's own next instruction.
 //!
 //! Module map: [`state`] (the state and its conversion), [`fp`] (FMA and numeric helpers),
-//! [`exec`] ([`step`] and dispatch), [`machine`] ([`FastMachine`]), [`ops`] (one module per
-//! instruction family).
+//! [`exec`] ([`step`] and dispatch), [`machine`] ([`FastMachine`]), [`hazard`] (what each chip's
+//! scheduling rules read and write), [`footprint`] (what a multi-instruction cycle touches),
+//! [`ops`] (one module per instruction family; [`ops::blackhole`] and [`ops::wormhole`] for the
+//! pages that differ), [`simd`] (the AVX2 copies of the FMA kernels).
 
 // The one exception, the call of the AVX2 copy of the FMA kernel after CPU detection, is in
 // `simd`, with its reason and its tests.
@@ -52,6 +67,7 @@
 pub mod exec;
 pub mod footprint;
 pub mod fp;
+pub mod hazard;
 pub mod machine;
 pub mod ops;
 pub mod simd;

@@ -1,11 +1,15 @@
 //! The cycle-level view: one regular instruction per cycle, the instructions SFPLOADMACRO
-//! schedules on the simple, MAD, round and store sub-units, Blackhole's automatic stalls, and the
-//! scheduling rules whose violation leaves results unspecified.
+//! schedules on the simple, MAD, round and store sub-units, each chip's automatic stalls, and the
+//! scheduling rules whose violation leaves results unspecified. The chip is the state's
+//! ([`FastState::arch`]); the machine itself is the same for both.
 //!
 //! Implements BlackholeA0 `SFPLOADMACRO.md` ("Functional model", its timing paragraphs and the
-//! sub-unit table), the "Instruction scheduling" sections of `SFPMAD.md`, `SFPLUTFP32.md`,
-//! `SFPSWAP.md`, `SFPSHFT2.md`, `SFPCONFIG.md`; spec §4.9, §4.12. The cycle model is the one
-//! documented for the reference's `Machine` (module docs of `reference/sfpu/src/machine.rs`):
+//! sub-unit table) and WormholeB0 `SFPLOADMACRO.md` (@ `a981f403`: the same model, Wormhole's
+//! `SFPLOAD`, two `AddrMod` bits, a table without SFPARECIP, SFPGT, SFPLE and SFPMUL24), the
+//! "Instruction scheduling" sections of each chip's `SFPMAD.md`, `SFPLUTFP32.md`, `SFPSWAP.md`,
+//! `SFPSHFT2.md`, `SFPCONFIG.md` (the read and write sets they talk about are [`crate::hazard`]'s);
+//! spec §4.9, §4.12; `wormhole-vs-blackhole.md` §3.5. The cycle model is the one documented for
+//! the reference's `Machine` (module docs of `reference/sfpu/src/machine.rs`):
 //!
 //! 1. The scheduled instructions due this cycle arrive at their sub-units; a regular instruction
 //!    issued to a sub-unit that receives one is discarded ([`Clause::LoadmacroCollision`]).
@@ -27,6 +31,16 @@
 //! cycle; any read of such a result on the next cycle that the stall logic does not prevent (its
 //! documented blind spots, and everything scheduled by SFPLOADMACRO) is reported as
 //! [`Clause::Hazard`].
+//!
+//! Wormhole has no stall logic but SFPSWAP's: after a regular SFPSWAP the next instruction other
+//! than SFPNOP waits a cycle. Its other next-cycle rules are software's, and are checked between
+//! everything executed on consecutive cycles (scheduled instructions included, discarded ones not):
+//! a MAD-unit result read ([`Clause::WormholeMadResultRead`]) and SFPSHFT2's four rules after modes
+//! 2..4, each with its own clause ([`crate::hazard::WormholeCycle`]). What the hardware does then
+//! is not said; the values are this cycle model's (results written at the end of their first
+//! cycle). Blackhole's `SFPSHFT2.md` idle-cycle rule for a scheduled SFPSHFT2 is Blackhole's page;
+//! on Wormhole the same four rules apply to it. An instruction the state's chip cannot express
+//! takes its cycle and its sub-unit but executes nothing ([`Clause::NotOnChip`]).
 //!
 //! Interpretation choices (recorded as required; all concern cases the pages leave open):
 //! * "Forget any pre-existing scheduled instruction which would execute at the same point in
@@ -72,15 +86,15 @@ use sfpu_reference::outcome::{Clause, Outcome};
 
 use crate::exec::{self, Ctx, is_two_cycle_producer};
 use crate::footprint::{self, Footprint};
+use crate::hazard::{
+    WormholeCycle, actual_writes, blocks_next_cycle, first_cycle_reads, stall_reads, stall_writes,
+};
 use crate::state::{ALL, Core, FastState};
 
 /// Most instructions that can be pending at once: at most one SFPLOADMACRO per issued instruction,
 /// four entries each, each living at most eight issued instructions (more only with lane-varying
 /// configuration, whose extra groups are dropped if the slots run out).
 const CAPACITY: usize = 64;
-
-/// Every LReg a normal instruction can name (`LReg[0..=16]`), as a bit mask.
-const ALL_LREGS: u32 = 0x1_FFFF;
 
 /// The four sub-units SFPLOADMACRO schedules onto, in Sequence byte order.
 const SIMPLE: u8 = 0;
@@ -94,9 +108,14 @@ const LOAD: u8 = 4;
 const QUIET_AFTER_SWAP: u8 = 1;
 const IDLE_AFTER_SHFT2: u8 = 2;
 
-/// Whether sub-unit `unit` can execute `op` (the table at the top of `SFPLOADMACRO.md`).
-fn can_execute(unit: u8, op: Opcode) -> bool {
+/// Whether sub-unit `unit` of chip `arch` can execute `op` (the table at the top of
+/// `SFPLOADMACRO.md`; Wormhole's table is Blackhole's without the instructions Wormhole lacks:
+/// SFPARECIP, SFPGT, SFPLE on Simple, SFPMUL24 on MAD).
+fn can_execute(arch: Arch, unit: u8, op: Opcode) -> bool {
     use Opcode::*;
+    if !arch.has(op) {
+        return false;
+    }
     match unit {
         SIMPLE => matches!(
             op,
@@ -149,9 +168,10 @@ fn regular_unit(op: Opcode) -> u8 {
     }
 }
 
-/// Whether the instruction has a field called `name`.
-fn has_field(op: Opcode, name: &str) -> bool {
-    op.fields(Arch::Blackhole).iter().any(|f| f.name == name) || (name == "VB" && op == Opcode::SFPSHFT2)
+/// Whether the instruction has a field called `name` on chip `arch` (Wormhole's SFPAND and SFPOR
+/// have no `VB`).
+fn has_field(arch: Arch, op: Opcode, name: &str) -> bool {
+    op.fields(arch).iter().any(|f| f.name == name) || (name == "VB" && op == Opcode::SFPSHFT2)
 }
 
 /// The instruction's `VD` field, if it has one (SFPCONFIG's selector included).
@@ -236,8 +256,10 @@ pub struct FastMachine {
     prev_issued_writes: u32,
     /// A scheduled SFPSWAP executed on the previous cycle.
     prev_scheduled_swap: bool,
-    /// A scheduled SFPSHFT2 in mode 2, 3 or 4 executed on the previous cycle.
+    /// A scheduled SFPSHFT2 in mode 2, 3 or 4 executed on the previous cycle (Blackhole).
     prev_scheduled_shft2: bool,
+    /// Wormhole: what the previous cycle's instructions ask of this cycle's (`hazard`).
+    wh_prev: WormholeCycle,
     /// Lanes whose `DISABLE_BACKDOOR_LOAD` an SFPCONFIG changed, until the next regular issue.
     dbl_changed: u32,
     /// The execution trace, when enabled (allocated only on request).
@@ -295,6 +317,7 @@ impl FastMachine {
             prev_issued_writes: 0,
             prev_scheduled_swap: false,
             prev_scheduled_shft2: false,
+            wh_prev: WormholeCycle::default(),
             dbl_changed: 0,
             trace: None,
             scratch: None,
@@ -389,6 +412,7 @@ impl FastMachine {
     /// Advances one cycle, executing what is due, with `regular` issued by the thread.
     fn run_cycle(&mut self, s: &mut FastState, regular: Option<&Instr>, out: &mut Outcome) {
         self.cycle += 1;
+        let wormhole = s.is_wormhole();
 
         // 1. What arrives this cycle: the pending entries that were ready at the cycle's start.
         let mut due = 0u64;
@@ -430,6 +454,9 @@ impl FastMachine {
             if unit != LOAD && due_units & (1 << unit) != 0 {
                 out.note_all(Clause::LoadmacroCollision);
                 self.record(unit, *r, TraceWhat::Discarded);
+            } else if wormhole && !exec::on_chip(Arch::Wormhole, r) {
+                // Not one of the chip's instructions (`Instr` is both chips'): nothing executes.
+                out.note_all(Clause::NotOnChip);
             } else {
                 reg = Some(Item { unit, instr: *r, cx: Ctx::REGULAR, regular: true });
             }
@@ -458,6 +485,9 @@ impl FastMachine {
             if let Some(r) = reg.filter(|_| self.prev_scheduled_swap || self.prev_scheduled_shft2) {
                 self.check_rules(&[r], out);
             }
+            if wormhole && let Some(r) = reg.filter(|_| !self.wh_prev.is_quiet()) {
+                self.wh_prev.check(&r.instr, &r.cx, out);
+            }
             if let Some(r) = reg {
                 let dbl_before = s.lc().dbl;
                 self.execute_item(s, &r, out);
@@ -465,7 +495,7 @@ impl FastMachine {
                     self.dbl_changed |= dbl_before ^ s.lc().dbl;
                 }
             }
-            self.finish_cycle(issued, reg, &[], 0);
+            self.finish_cycle(wormhole, issued, reg, &[], 0);
             return;
         }
 
@@ -505,6 +535,11 @@ impl FastMachine {
                     .any(|it| first_cycle_reads(&it.instr, &it.cx) & self.prev_two_cycle_writes != 0))
         {
             out.note_all(Clause::Hazard);
+        }
+        if wormhole && !self.wh_prev.is_quiet() {
+            for it in order {
+                self.wh_prev.check(&it.instr, &it.cx, out);
+            }
         }
 
         // 5. Execute, every instruction seeing the start-of-cycle state.
@@ -556,11 +591,14 @@ impl FastMachine {
         for it in order.iter().filter(|it| !it.regular) {
             match it.instr {
                 Instr::SFPSWAP { .. } => quiet_next |= QUIET_AFTER_SWAP,
-                Instr::SFPSHFT2 { Mod1, .. } if matches!(Mod1.get(), 2..=4) => quiet_next |= IDLE_AFTER_SHFT2,
+                // BlackholeA0 `SFPSHFT2.md`; Wormhole's next-cycle rules are `hazard`'s.
+                Instr::SFPSHFT2 { Mod1, .. } if matches!(Mod1.get(), 2..=4) && !wormhole => {
+                    quiet_next |= IDLE_AFTER_SHFT2
+                }
                 _ => {}
             }
         }
-        self.finish_cycle(issued, reg, order, quiet_next);
+        self.finish_cycle(wormhole, issued, reg, order, quiet_next);
         self.bufs = bufs;
     }
 
@@ -569,15 +607,33 @@ impl FastMachine {
     /// one that executed, `scheduled_and_regular` everything that executed when that was more than
     /// the regular instruction alone; `quiet_next` the [`QUIET_AFTER_SWAP`] / [`IDLE_AFTER_SHFT2`]
     /// demands that this cycle's scheduled instructions make of the next one.
+    ///
+    /// On Wormhole there is no stall logic but the one after SFPSWAP, and what the next cycle
+    /// needs is [`WormholeCycle`] (MAD-unit writes, SFPSHFT2 modes 2..4) of everything executed.
     fn finish_cycle(
         &mut self,
+        wormhole: bool,
         issued: Option<Instr>,
         reg: Option<Item>,
         scheduled_and_regular: &[Item],
         quiet_next: u8,
     ) {
-        let mut w2 = 0u32;
         let executed = if scheduled_and_regular.is_empty() { reg.as_slice() } else { scheduled_and_regular };
+        self.prev_scheduled_swap = quiet_next & QUIET_AFTER_SWAP != 0;
+        if wormhole {
+            let mut next = WormholeCycle::default();
+            for it in executed {
+                next.add(&it.instr, &it.cx);
+            }
+            self.wh_prev = next;
+            self.prev_issued_writes = 0;
+            self.prev_two_cycle_writes = 0;
+            self.prev_scheduled_shft2 = false;
+            self.stall =
+                StallMemory { writes: 0, blocks_next: matches!(issued, Some(Instr::SFPSWAP { .. })) };
+            return;
+        }
+        let mut w2 = 0u32;
         for it in executed {
             if is_two_cycle_producer(it.instr.opcode()) {
                 w2 |= actual_writes(&it.instr, &it.cx);
@@ -588,7 +644,6 @@ impl FastMachine {
             _ => 0,
         };
         self.prev_two_cycle_writes = w2;
-        self.prev_scheduled_swap = quiet_next & QUIET_AFTER_SWAP != 0;
         self.prev_scheduled_shft2 = quiet_next & IDLE_AFTER_SHFT2 != 0;
         self.stall = match issued {
             Some(r) => StallMemory {
@@ -615,7 +670,7 @@ impl FastMachine {
             // load itself cannot change it.
             let vd = (VDHi.get() << 2) | VDLo.get();
             let imm10 = (Imm9.get() << 1) | VDHi.get();
-            let addr = crate::ops::load_store::sfpload(s, vd, Mod0.get(), AddrMod.get(), imm10, out);
+            let addr = exec::sfpload(s, vd, Mod0.get(), AddrMod.get(), imm10, out);
             self.schedule(s, MacroIndex.get(), vd, Mod0.get(), imm10, addr, out);
         } else {
             exec::execute_regular(s, &it.instr, out);
@@ -663,6 +718,7 @@ impl FastMachine {
         addr: u32,
         out: &mut Outcome,
     ) {
+        let arch = s.arch();
         let lead = 0;
         let g = ALL;
         let b = (s.lmc.sequence[mi][lead] >> (8 * unit as u32)) & 0xFF;
@@ -692,7 +748,7 @@ impl FastMachine {
             3 => Some(Instr::SFPSTORE { VD: U::ZERO, Mod0: U::ZERO, AddrMod: U::ZERO, Imm10: U::ZERO }),
             sel => {
                 let word = s.lmc.template[(sel - 4) as usize][lead];
-                match decode_ignoring_undrawn(Arch::Blackhole, word) {
+                match decode_ignoring_undrawn(arch, word) {
                     Ok((i, undrawn)) => {
                         if undrawn != 0 {
                             out.note(Clause::UndrawnBits, g);
@@ -705,7 +761,7 @@ impl FastMachine {
         };
         // The template VD survives the SFPNOP substitution (only the opcode is replaced).
         let template_vd = insn.as_ref().and_then(vd_field);
-        if !insn.is_some_and(|i| can_execute(unit, i.opcode())) {
+        if !insn.is_some_and(|i| can_execute(arch, unit, i.opcode())) {
             if unit == STORE {
                 out.note(Clause::LoadmacroStoreSlotNotStore, g);
                 return;
@@ -720,12 +776,12 @@ impl FastMachine {
             if b & 0x80 != 0 {
                 cx.vb = Some(vd as u8);
                 cx.vb_is_macro_vd = true;
-                if !has_field(op, "VC") {
+                if !has_field(arch, op, "VC") {
                     cx.vc = tvd;
                 }
             } else {
                 cx.vc = Some(vd as u8);
-                if !has_field(op, "VB") {
+                if !has_field(arch, op, "VB") {
                     cx.vb = tvd;
                 }
             }
@@ -811,200 +867,5 @@ fn vd_of(it: &Item) -> Option<u32> {
     match it.cx.vd {
         Some(v) => Some(v as u32),
         None => vd_field(&it.instr),
-    }
-}
-
-#[inline(always)]
-fn bit(r: usize) -> u32 {
-    1u32 << (r & 31)
-}
-
-/// The LRegs `i` really reads in its first cycle (with SFPLOADMACRO's overrides in `cx`).
-/// Indirect register selection counts as every register.
-fn first_cycle_reads(i: &Instr, cx: &Ctx) -> u32 {
-    use Instr::*;
-    match *i {
-        SFPLOAD { VD, Mod0, .. } => {
-            if matches!(Mod0.get(), 14 | 15) {
-                bit(VD.idx())
-            } else {
-                0
-            }
-        }
-        SFPLOADI { VD, Mod0, .. } => {
-            if matches!(Mod0.get(), 8 | 10) {
-                bit(VD.idx())
-            } else {
-                0
-            }
-        }
-        SFPSTORE { VD, .. } => bit(cx.vd(VD.get())),
-        SFPLUT { VD, Mod0 } => 0xF | l7_if_indirect(cx.vd(VD.get()), Mod0.get()),
-        SFPLUTFP32 { VD, Mod1, .. } => 0x7F | l7_if_indirect(cx.vd(VD.get()), Mod1.get()),
-        SFPMAD { VA, VB, VC, VD, Mod1 }
-        | SFPADD { VA, VB, VC, VD, Mod1 }
-        | SFPMUL { VA, VB, VC, VD, Mod1 }
-        | SFPMUL24 { VA, VB, VC, VD, Mod1 } => {
-            let a = if Mod1.get() & 4 != 0 { ALL_LREGS } else { bit(VA.idx()) };
-            a | bit(cx.vb(VB.get())) | bit(cx.vc(VC.get())) | l7_if_indirect(cx.vd(VD.get()), Mod1.get())
-        }
-        SFPADDI { VD, Mod1, .. } | SFPMULI { VD, Mod1, .. } => {
-            bit(cx.implicit_vc(VD.get())) | l7_if_indirect(cx.vd(VD.get()), Mod1.get())
-        }
-        SFPDIVP2 { VC, .. } | SFPEXEXP { VC, .. } | SFPEXMAN { VC, .. } | SFPABS { VC, .. } => {
-            bit(cx.vc(VC.get()))
-        }
-        SFPNOT { VC, .. } | SFPLZ { VC, .. } | SFPCAST { VC, .. } => bit(cx.vc(VC.get())),
-        SFPSETCC { VC, Mod1, .. } => {
-            if Mod1.get() & 9 == 0 {
-                bit(cx.vc(VC.get()))
-            } else {
-                0
-            }
-        }
-        SFPSETEXP { VC, VD, Mod1, .. } | SFPSETMAN { VC, VD, Mod1, .. } | SFPSETSGN { VC, VD, Mod1, .. } => {
-            bit(cx.vc(VC.get())) | if Mod1.get() & 1 != 0 { 0 } else { bit(cx.implicit_vb(VD.get())) }
-        }
-        SFPIADD { VC, VD, Mod1, .. } => {
-            bit(cx.vc(VC.get())) | if Mod1.get() & 1 != 0 { 0 } else { bit(cx.implicit_vb(VD.get())) }
-        }
-        SFPSHFT { VC, VD, .. } => bit(cx.vc(VC.get())) | bit(cx.implicit_vb(VD.get())),
-        SFPXOR { VC, VD } => bit(cx.vc(VC.get())) | bit(cx.implicit_vb(VD.get())),
-        SFPAND { VB, VC, VD, Mod1 } | SFPOR { VB, VC, VD, Mod1 } => {
-            let src = if Mod1.get() & 1 != 0 { cx.vb(VB.get()) } else { cx.vd(VD.get()) };
-            bit(cx.vc(VC.get())) | bit(src)
-        }
-        SFPMOV { VC, Mod1, .. } => {
-            if Mod1.get() & 8 != 0 {
-                0
-            } else {
-                bit(cx.vc(VC.get()))
-            }
-        }
-        // SFPCONFIG.md: an InstructionTemplate write (VD 0..3) always takes LReg[0]; VD 4..8
-        // and 11..15 take it unless MOD1_IMM16_IS_VALUE; VD 9, 10 (and 16, reachable only
-        // through SFPLOADMACRO's override) read nothing.
-        SFPCONFIG { VD, Mod1, .. } => match cx.vd(VD.get()) {
-            0..=3 => bit(0),
-            4..=8 | 11..=15 if Mod1.get() & 1 == 0 => bit(0),
-            _ => 0,
-        },
-        SFPGT { VC, VD, .. } | SFPLE { VC, VD, .. } => bit(cx.vc(VC.get())) | bit(cx.implicit_vb(VD.get())),
-        SFPSTOCHRND { VB, VC, UseImm5, Mod1, .. } => {
-            let int_int = matches!(Mod1.get(), 4 | 5);
-            bit(cx.vc(VC.get())) | if int_int && UseImm5.get() == 0 { bit(cx.vb(VB.get())) } else { 0 }
-        }
-        SFPARECIP { VB, VC, Mod1, .. } => {
-            bit(cx.vc(VC.get())) | if Mod1.get() == 1 { bit(cx.vb(VB.get())) } else { 0 }
-        }
-        SFPSWAP { VC, VD, Mod1 } => {
-            if Mod1.get() != 0 {
-                bit(cx.vc(VC.get())) | bit(cx.vd(VD.get()))
-            } else {
-                0
-            }
-        }
-        SFPTRANSP { .. } => 0xFF,
-        SFPSHFT2 { Imm12, VC, Mod1, .. } => match Mod1.get() {
-            0 => 0xE,
-            1 => 0xF,
-            2 => 0xE | bit(cx.vc(VC.get())),
-            3 | 4 => bit(cx.vc(VC.get())),
-            5 => bit(cx.vb(Imm12.get() & 15)) | bit(cx.vc(VC.get())),
-            6 => bit(cx.vb(Imm12.get() & 15)),
-            _ => 0,
-        },
-        SFPLOADMACRO { VDLo, Mod0, VDHi, .. } => {
-            if matches!(Mod0.get(), 14 | 15) {
-                bit(((VDHi.get() << 2) | VDLo.get()) as usize)
-            } else {
-                0
-            }
-        }
-        SFPENCC { .. } | SFPPUSHC { .. } | SFPPOPC { .. } | SFPCOMPC { .. } | SFPNOP {} => 0,
-    }
-}
-
-/// The LRegs `i` really writes (for the MAD sub-unit's two-cycle results). Indirect destination
-/// selection counts as every register.
-fn actual_writes(i: &Instr, cx: &Ctx) -> u32 {
-    use Instr::*;
-    match *i {
-        SFPLUT { VD, Mod0 } => indirect_or(cx.vd(VD.get()), Mod0.get() & 8 != 0),
-        SFPLUTFP32 { VD, Mod1, .. } => indirect_or(cx.vd(VD.get()), Mod1.get() & 8 != 0),
-        SFPMAD { VD, Mod1, .. }
-        | SFPADD { VD, Mod1, .. }
-        | SFPMUL { VD, Mod1, .. }
-        | SFPMUL24 { VD, Mod1, .. }
-        | SFPADDI { VD, Mod1, .. }
-        | SFPMULI { VD, Mod1, .. } => indirect_or(cx.vd(VD.get()), Mod1.get() & 8 != 0),
-        _ => 0,
-    }
-}
-
-/// `LReg[7]` if the `INDIRECT_VD` bit (8) of `mode` is set and takes effect (`VD != 16`).
-fn l7_if_indirect(vd: usize, mode: u32) -> u32 {
-    if mode & 8 != 0 && vd != 16 { bit(7) } else { 0 }
-}
-
-/// `VD` (counted even when the register is not writable, as the scheduling logic sees the field),
-/// or every LReg for an indirect destination.
-fn indirect_or(vd: usize, indirect: bool) -> u32 {
-    if indirect && vd != 16 { ALL_LREGS } else { bit(vd) }
-}
-
-/// The LRegs the automatic stall logic believes a two-cycle producer writes (`SFPMAD.md`,
-/// `SFPLUTFP32.md`): its `VD` field (whether or not that register is writable), or every LReg with
-/// `INDIRECT_VD`; SFPLUTFP32 looks at `Mod1Mirror` only.
-fn stall_writes(i: &Instr) -> u32 {
-    use Instr::*;
-    let vd_or_all = |vd: usize, indirect: bool| if indirect { ALL_LREGS } else { bit(vd) };
-    match *i {
-        SFPLUTFP32 { Mod1Mirror, VD, .. } => vd_or_all(VD.idx(), Mod1Mirror.get() & 8 != 0),
-        SFPLUT { VD, Mod0 } => vd_or_all(VD.idx(), Mod0.get() & 8 != 0),
-        SFPMAD { VD, Mod1, .. }
-        | SFPADD { VD, Mod1, .. }
-        | SFPMUL { VD, Mod1, .. }
-        | SFPMUL24 { VD, Mod1, .. }
-        | SFPADDI { VD, Mod1, .. }
-        | SFPMULI { VD, Mod1, .. } => vd_or_all(VD.idx(), Mod1.get() & 8 != 0),
-        _ => 0,
-    }
-}
-
-/// The LRegs the automatic stall logic believes a regular instruction reads, with its documented
-/// blind spots (`SFPMAD.md` "Instruction scheduling", `SFPLUTFP32.md`, `SFPSWAP.md`,
-/// `SFPSHFT2.md`, and the false dependency on SFPSTOCHRND's `VB`).
-fn stall_reads(i: &Instr) -> u32 {
-    use Instr::*;
-    let cx = &Ctx::REGULAR;
-    match *i {
-        SFPAND { VC, VD, .. } | SFPOR { VC, VD, .. } => bit(VC.idx()) | bit(VD.idx()),
-        SFPIADD { VC, .. } | SFPSHFT { VC, .. } => bit(VC.idx()),
-        SFPCONFIG { .. } | SFPSWAP { .. } => 0,
-        SFPSHFT2 { VC, VD, Mod1, .. } => match Mod1.get() {
-            2..=4 => 0,
-            5 => bit(VC.idx()) | bit(VD.idx()),
-            6 => bit(VD.idx()),
-            _ => first_cycle_reads(i, cx),
-        },
-        SFPLUTFP32 { Mod1Mirror, .. } => {
-            if Mod1Mirror.get() & 8 != 0 {
-                ALL_LREGS
-            } else {
-                ALL_LREGS & !bit(7)
-            }
-        }
-        SFPSTOCHRND { VB, VC, .. } => bit(VB.idx()) | bit(VC.idx()),
-        _ => first_cycle_reads(i, cx),
-    }
-}
-
-/// SFPSWAP, and SFPSHFT2 modes 2, 3 and 4: only SFPNOP may issue on the next cycle.
-fn blocks_next_cycle(i: &Instr) -> bool {
-    match *i {
-        Instr::SFPSWAP { .. } => true,
-        Instr::SFPSHFT2 { Mod1, .. } => matches!(Mod1.get(), 2..=4),
-        _ => false,
     }
 }

@@ -1,5 +1,5 @@
-//! Run-time selection of wider vector instructions for the fast model's hottest 32-lane kernel,
-//! the Blackhole FMA ([`crate::fp::fma32`]).
+//! Run-time selection of wider vector instructions for the fast model's hottest 32-lane kernels,
+//! the Blackhole and Wormhole FMAs ([`crate::fp::fma32`], [`crate::fp::fma32_wh`]).
 //!
 //! Why: the default `x86_64` target only promises SSE2, which has no per-lane variable shifts, no
 //! 32-bit `min`/`max` and no blends; [`crate::fp::fma_bh`] needs all three (the alignment shift,
@@ -11,7 +11,7 @@
 //! How: the kernel is compiled twice from the same source, once for the baseline target and once
 //! with `#[target_feature(enable = "avx2")]` (the code is the same [`crate::fp::fma_bh`], inlined
 //! into both); which one runs is decided per call from [`level`], which checks the CPU once. The
-//! only `unsafe` in the crate is the call of the AVX2 copy, after the check that makes it sound.
+//! only `unsafe` in the crate is the call of the AVX2 copies, after the check that makes it sound.
 //! Both copies compute the same function by construction (one source); `tests/simd.rs` checks
 //! that on random and edge triples, and every other test of the fast model runs through whichever
 //! copy the machine selects. Setting [`Level::Portable`] (or the environment variable
@@ -79,6 +79,30 @@ pub fn fma32_portable(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u3
     }
 }
 
+/// [`crate::fp::fma_wh`] over 32 lanes with the baseline target's instructions.
+#[inline]
+pub fn fma32_wh_portable(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u32; 32]) {
+    for i in 0..32 {
+        out[i] = crate::fp::fma_wh(a[i], b[i], c[i]);
+    }
+}
+
+/// [`crate::fp::fma_wh`] over 32 lanes with AVX2 instructions, or `None` (nothing written) when
+/// the CPU lacks AVX2.
+#[inline]
+pub fn fma32_wh_avx2(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u32; 32]) -> Option<()> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if avx2_available() {
+            // SAFETY: as in `fma32_avx2`: the CPU supports AVX2, which was just checked.
+            unsafe { x86::fma32_wh_avx2(a, b, c, out) };
+            return Some(());
+        }
+    }
+    let _ = (a, b, c, out);
+    None
+}
+
 /// [`crate::fp::fma_bh`] over 32 lanes with AVX2 instructions, or `None` (nothing written) when
 /// the CPU lacks AVX2.
 #[inline]
@@ -104,6 +128,14 @@ mod x86 {
     pub fn fma32_avx2(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u32; 32]) {
         for i in 0..32 {
             out[i] = crate::fp::fma_bh(a[i], b[i], c[i]);
+        }
+    }
+
+    /// The same for [`crate::fp::fma_wh`].
+    #[target_feature(enable = "avx2")]
+    pub fn fma32_wh_avx2(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u32; 32]) {
+        for i in 0..32 {
+            out[i] = crate::fp::fma_wh(a[i], b[i], c[i]);
         }
     }
 }

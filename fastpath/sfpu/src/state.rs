@@ -18,11 +18,16 @@
 //!   private.
 //! * `Dst` and the addressing state reuse the reference crate's plain data types (allowed by the
 //!   project's independence rules), so the conversion is a copy.
+//! * The chip is part of the state, as in the reference's `State`: fixed when the state is built
+//!   (from a `State`'s `Chip`, or [`FastState::reset`]'s `arch`), private, and carrying the state
+//!   only Wormhole has (WormholeB0 `SFPSHFT2.md`'s `vc0` latch). Every instruction and the machine
+//!   follow it ([`FastState::arch`]).
 
 use crate::footprint::{self, Locations};
+use sfpu_reference::isa::Arch;
 use sfpu_reference::state::{
-    Addressing, Dst, FLAG_STACK_CAPACITY, FlagStack, FlagStackEntry, LaneConfig, LoadMacroConfig, Misc,
-    ResetValues, State,
+    Addressing, Chip, Dst, FLAG_STACK_CAPACITY, FlagStack, FlagStackEntry, LaneConfig, LoadMacroConfig, Misc,
+    ResetValues, State, WormholeState,
 };
 
 /// Every lane.
@@ -299,6 +304,8 @@ pub struct FastState {
     pub dst: Dst,
     /// Configuration and RWC state read by SFPLOAD / SFPSTORE / SFPLOADMACRO.
     pub addressing: Addressing,
+    /// The chip, with Wormhole's own state; private so that it stays what it was built as.
+    chip: Chip,
 }
 
 impl FastState {
@@ -330,6 +337,7 @@ impl FastState {
             prng: s.PRNG,
             dst: s.Dst.clone(),
             addressing: s.Addressing,
+            chip: s.Chip,
         }
     }
 
@@ -363,15 +371,16 @@ impl FastState {
             PRNG: self.prng,
             Dst: self.dst.clone(),
             Addressing: self.addressing,
-            Chip: sfpu_reference::state::Chip::Blackhole,
+            Chip: self.chip,
         }
     }
 
-    /// The documented reset state (`VectorUnit.md`, `SFPCONFIG.md`, `Dst.md`, `LReg.md`), with the
-    /// parts the documentation leaves unspecified taken from `unspecified` exactly as
-    /// [`State::reset`] documents it: LaneFlags/Use false, stacks empty, `DISABLE_BACKDOOR_LOAD`
-    /// false, constant LRegs, every Dst row valid.
-    pub fn reset(unspecified: &ResetValues) -> FastState {
+    /// The documented reset state of chip `arch` (`VectorUnit.md`, `SFPCONFIG.md`, `Dst.md`,
+    /// `LReg.md`, the same on both chips), with the parts the documentation leaves unspecified
+    /// taken from `unspecified` exactly as [`State::reset`] documents it: LaneFlags/Use false,
+    /// stacks empty, `DISABLE_BACKDOOR_LOAD` false, constant LRegs, every Dst row valid, and on
+    /// Wormhole the SFPSHFT2 `vc0` latch from `unspecified.sfpshft2_vc0`.
+    pub fn reset(arch: Arch, unspecified: &ResetValues) -> FastState {
         let mut lreg = [[0u32; 32]; 17];
         for (reg, row) in lreg.iter_mut().enumerate() {
             for (lane, v) in row.iter_mut().enumerate() {
@@ -399,6 +408,45 @@ impl FastState {
             prng: [unspecified.prng; 32],
             dst: Dst::filled(unspecified.dst),
             addressing: Addressing::default(),
+            chip: match arch {
+                Arch::Blackhole => Chip::Blackhole,
+                Arch::Wormhole => {
+                    Chip::Wormhole(WormholeState { SFPSHFT2_vc0: [unspecified.sfpshft2_vc0; 32] })
+                }
+            },
+        }
+    }
+
+    /// The chip this state belongs to (fixed when the state was built).
+    #[inline(always)]
+    pub fn arch(&self) -> Arch {
+        match self.chip {
+            Chip::Blackhole => Arch::Blackhole,
+            Chip::Wormhole(_) => Arch::Wormhole,
+        }
+    }
+
+    /// Whether this is a Wormhole state.
+    #[inline(always)]
+    pub fn is_wormhole(&self) -> bool {
+        matches!(self.chip, Chip::Wormhole(_))
+    }
+
+    /// Wormhole's SFPSHFT2 `vc0` latch (WormholeB0 `SFPSHFT2.md`), if this is a Wormhole state.
+    #[inline(always)]
+    pub fn sfpshft2_vc0(&self) -> Option<&[u32; 32]> {
+        match &self.chip {
+            Chip::Wormhole(wh) => Some(&wh.SFPSHFT2_vc0),
+            Chip::Blackhole => None,
+        }
+    }
+
+    /// The same, for modification.
+    #[inline(always)]
+    pub fn sfpshft2_vc0_mut(&mut self) -> Option<&mut [u32; 32]> {
+        match &mut self.chip {
+            Chip::Wormhole(wh) => Some(&mut wh.SFPSHFT2_vc0),
+            Chip::Blackhole => None,
         }
     }
 

@@ -1,14 +1,14 @@
 //! Differential test of the cycle-level model: random programs issued one instruction at a time
 //! to `sfpu_fastpath::FastMachine` and to the reference `sfpu_reference::Machine` (the oracle),
-//! interleaved with idle cycles, then drained. Compares each call's `Outcome`, the cycle count,
-//! and the final state.
+//! interleaved with idle cycles, then drained, on both chips. Compares each call's `Outcome`, the
+//! cycle count, and the final state.
 
 mod common;
 
 use common::{Rng, diff};
 use sfpu_fastpath::{FastMachine, FastState};
 use sfpu_reference::Machine;
-use sfpu_reference::isa::{Instr, Opcode};
+use sfpu_reference::isa::{Arch, Instr, Opcode};
 
 /// Makes `LoadMacroConfig` identical in all lanes (as SFPCONFIG's broadcast usually leaves it),
 /// so that schedules are meaningful rather than reported as lane disagreements.
@@ -19,17 +19,26 @@ fn uniform_lmc(st: &mut sfpu_reference::State) {
     }
 }
 
-/// An instruction biased towards the timing-relevant ones.
-fn pick(r: &mut Rng) -> Instr {
-    let want: &[Opcode] = match r.below(6) {
-        0 => &[Opcode::SFPMAD, Opcode::SFPMUL, Opcode::SFPADDI, Opcode::SFPLUTFP32, Opcode::SFPMUL24],
-        1 => &[Opcode::SFPLOADMACRO],
-        2 => &[Opcode::SFPSWAP, Opcode::SFPSHFT2, Opcode::SFPNOP, Opcode::SFPAND, Opcode::SFPIADD],
-        3 => &[Opcode::SFPCONFIG, Opcode::SFPSTORE, Opcode::SFPLOAD],
+/// An instruction of `arch` biased towards the timing-relevant ones (on Wormhole: the MAD unit's
+/// results, SFPSHFT2's next-cycle rules and the instructions they list, SFPSWAP's stall).
+fn pick(arch: Arch, r: &mut Rng) -> Instr {
+    let want: &[Opcode] = match (arch, r.below(6)) {
+        (Arch::Blackhole, 0) => {
+            &[Opcode::SFPMAD, Opcode::SFPMUL, Opcode::SFPADDI, Opcode::SFPLUTFP32, Opcode::SFPMUL24]
+        }
+        (Arch::Wormhole, 0) => {
+            &[Opcode::SFPMAD, Opcode::SFPMULI, Opcode::SFPADDI, Opcode::SFPLUT, Opcode::SFPLUTFP32]
+        }
+        (_, 1) => &[Opcode::SFPLOADMACRO],
+        (_, 2) => &[Opcode::SFPSWAP, Opcode::SFPSHFT2, Opcode::SFPNOP, Opcode::SFPAND, Opcode::SFPIADD],
+        (Arch::Blackhole, 3) => &[Opcode::SFPCONFIG, Opcode::SFPSTORE, Opcode::SFPLOAD],
+        (Arch::Wormhole, 3) => {
+            &[Opcode::SFPSHFT2, Opcode::SFPSHFT, Opcode::SFPCAST, Opcode::SFPSTOCHRND, Opcode::SFPTRANSP]
+        }
         _ => &[],
     };
     loop {
-        let i = r.instr();
+        let i = r.instr_on(arch);
         if want.is_empty() || want.contains(&i.opcode()) {
             return i;
         }
@@ -40,20 +49,22 @@ struct Tally {
     programs: u32,
     excused: u32,
     mismatches: Vec<String>,
+    /// How many calls' outcomes (the reference's) noted each clause.
+    clauses: std::collections::BTreeMap<&'static str, u32>,
 }
 
-fn programs(seed: u64, n: u32) -> Tally {
+fn programs(arch: Arch, seed: u64, n: u32) -> Tally {
     let mut r = Rng(seed);
-    let mut t = Tally { programs: 0, excused: 0, mismatches: Vec::new() };
+    let mut t = Tally { programs: 0, excused: 0, mismatches: Vec::new(), clauses: Default::default() };
     for case in 0..n {
-        let mut st = r.state();
+        let mut st = r.state_on(arch);
         if r.chance(7, 8) {
             uniform_lmc(&mut st);
         }
         let len = 4 + r.below(12);
         let mut prog: Vec<Option<Instr>> = Vec::new();
         for _ in 0..len {
-            prog.push(if r.chance(1, 8) { None } else { Some(pick(&mut r)) });
+            prog.push(if r.chance(1, 8) { None } else { Some(pick(arch, &mut r)) });
         }
         let mut fast = FastState::from_state(&st);
         let mut reference = st.clone();
@@ -69,6 +80,9 @@ fn programs(seed: u64, n: u32) -> Tally {
             };
             log += &format!("  {step}: {p:?}\n");
             any_undefined |= !o_ref.is_defined();
+            for (c, _) in o_ref.notes() {
+                *t.clauses.entry(c.id()).or_default() += 1;
+            }
             if o_ref != o_fast && bad.is_none() {
                 bad = Some(format!("step {step} outcome: reference {o_ref} | fast {o_fast}"));
             }
@@ -100,16 +114,30 @@ fn programs(seed: u64, n: u32) -> Tally {
     t
 }
 
+/// Programs per chip: `FASTPATH_MACHINE_CASES`, or 4,000.
+fn machine_cases() -> u32 {
+    std::env::var("FASTPATH_MACHINE_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(4000)
+}
+
 #[test]
 fn random_programs() {
-    let n = std::env::var("FASTPATH_MACHINE_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(4000);
-    let t = programs(0xC0FFEE, n);
+    check_programs(Arch::Blackhole, 0xC0FFEE);
+}
+
+#[test]
+fn wormhole_random_programs() {
+    check_programs(Arch::Wormhole, 0xC0FFEF);
+}
+
+fn check_programs(arch: Arch, seed: u64) {
+    let t = programs(arch, seed, machine_cases());
     eprintln!(
-        "programs compared {}, of which state differences excused by a non-empty outcome {}; mismatches {}",
+        "{arch}: programs compared {}, of which state differences excused by a non-empty outcome {}; mismatches {}",
         t.programs,
         t.excused,
         t.mismatches.len()
     );
+    eprintln!("{arch}: clauses noted (calls): {:?}", t.clauses);
     for m in t.mismatches.iter().take(8) {
         eprintln!("{m}");
     }
@@ -154,6 +182,75 @@ fn stall_logic_blind_spots() {
         assert_eq!((rm.cycle(), or.lanes(Clause::Hazard) != 0), (cycles, hazard), "reference on {text}");
         assert_eq!((fm.cycle(), of.lanes(Clause::Hazard) != 0), (cycles, hazard), "fast model on {text}");
         assert_eq!(fast.to_state(), reference, "state after {text}");
+    }
+}
+
+/// Wormhole's scheduling (WormholeB0 `SFPMAD.md`, `SFPSHFT2.md`, `SFPSWAP.md` "Instruction
+/// scheduling"; `wormhole-vs-blackhole.md` §3.5), pinned on both models with the values the pages
+/// give: no stall after a MAD-unit result (reading it the next cycle is reported), one stall after
+/// SFPSWAP, and SFPSHFT2's four next-cycle rules. Each row: the program, the cycle count after
+/// it, and the clauses the last instruction's outcome reports.
+#[test]
+fn wormhole_next_cycle_rules() {
+    use sfpu_reference::Clause::{self, *};
+    use sfpu_reference::isa::parse_instr;
+    let st = Rng(6).state_on(Arch::Wormhole);
+    let cases: &[(&[&str], u64, &[Clause])] = &[
+        // SFPMAD writes L5; SFPIADD reads VC = 5 (and VB = VD = 6) on the next cycle, unstalled.
+        (&["TTI_SFPMAD(1, 2, 3, 5, 0)", "TTI_SFPIADD(0, 5, 6, 4)"], 2, &[WormholeMadResultRead]),
+        // An SFPNOP in between, as the page asks: nothing to report.
+        (&["TTI_SFPMAD(1, 2, 3, 5, 0)", "TTI_SFPNOP", "TTI_SFPIADD(0, 5, 6, 4)"], 3, &[]),
+        // The next instruction reads other registers.
+        (&["TTI_SFPMAD(1, 2, 3, 5, 0)", "TTI_SFPMOV(0, 3, 6, 0)"], 2, &[]),
+        // SFPADDI and SFPLUT are MAD-unit instructions too (SFPLUT reads L0..L3).
+        (&["TTI_SFPADDI(0x3f80, 3, 0)", "TTI_SFPLUT(6, 0, 0)"], 2, &[WormholeMadResultRead]),
+        // SFPSWAP: the next non-SFPNOP instruction stalls a cycle.
+        (&["TTI_SFPSWAP(0, 3, 5, 1)", "TTI_SFPNOT(0, 3, 6, 0)"], 3, &[]),
+        (&["TTI_SFPSWAP(0, 3, 5, 1)", "TTI_SFPNOP"], 2, &[]),
+        // SUBVEC_SHFLROR1_AND_COPY4 (mode 2), then an SFPLOADI writing L2: no write of L1..L3.
+        (&["TTI_SFPSHFT2(0, 4, 2, 2)", "TTI_SFPLOADI(2, 2, 0x55)"], 2, &[WormholeShflror1Copy4Write]),
+        // Mode 2, then an SFPSETCC reading L1: no read of L0..L3 (SFPSETCC is not on the list).
+        (&["TTI_SFPSHFT2(0, 4, 2, 2)", "TTI_SFPSETCC(0, 1, 0, 0)"], 2, &[WormholeShflror1Copy4Read]),
+        // Mode 2, then an SFPNOT reading L1 and writing L6: a read of L0..L3, and on the list.
+        (
+            &["TTI_SFPSHFT2(0, 4, 2, 2)", "TTI_SFPNOT(0, 1, 6, 0)"],
+            2,
+            &[WormholeShflror1Copy4Read, WormholeShft2NextInstruction],
+        ),
+        // SUBVEC_SHFLROR1 (mode 3) with VD 5, then an SFPSETCC reading L5.
+        (&["TTI_SFPSHFT2(0, 4, 5, 3)", "TTI_SFPSETCC(0, 5, 0, 0)"], 2, &[WormholeShflVdRead]),
+        // SUBVEC_SHFLSHR1 (mode 4) with VD 5, then an SFPNOT of L7: on the list.
+        (&["TTI_SFPSHFT2(0, 4, 5, 4)", "TTI_SFPNOT(0, 7, 6, 0)"], 2, &[WormholeShft2NextInstruction]),
+        // Mode 4, then SFPSHFT2 SHFT_LREG (listed) or SUBVEC_SHFLROR1 (not listed).
+        (&["TTI_SFPSHFT2(0, 4, 5, 4)", "TTI_SFPSHFT2(1, 2, 3, 5)"], 2, &[WormholeShft2NextInstruction]),
+        (&["TTI_SFPSHFT2(0, 4, 5, 4)", "TTI_SFPSHFT2(0, 2, 3, 3)"], 2, &[]),
+        // Mode 3 with VD 12: no LReg[VD] rule (VD < 8 only), SFPSETCC is not listed.
+        (&["TTI_SFPSHFT2(0, 4, 12, 3)", "TTI_SFPSETCC(0, 5, 0, 0)"], 2, &[]),
+    ];
+    for &(prog, cycles, clauses) in cases {
+        let mut fast = FastState::from_state(&st);
+        let mut reference = st.clone();
+        let (mut fm, mut rm) = (FastMachine::new(), Machine::new());
+        let (mut or, mut of) = (Default::default(), Default::default());
+        for text in prog {
+            let i = parse_instr(Arch::Wormhole, text).unwrap();
+            or = rm.issue(&mut reference, &i);
+            of = fm.issue(&mut fast, &i);
+        }
+        let noted = |o: &sfpu_reference::Outcome| {
+            let wh = [
+                WormholeMadResultRead,
+                WormholeShflror1Copy4Read,
+                WormholeShflror1Copy4Write,
+                WormholeShflVdRead,
+                WormholeShft2NextInstruction,
+            ];
+            wh.into_iter().filter(|&c| o.lanes(c) != 0).collect::<Vec<_>>()
+        };
+        assert_eq!((rm.cycle(), noted(&or)), (cycles, clauses.to_vec()), "reference on {prog:?}: {or}");
+        assert_eq!((fm.cycle(), noted(&of)), (cycles, clauses.to_vec()), "fast model on {prog:?}: {of}");
+        let after = fast.to_state();
+        assert!(after == reference, "state after {prog:?}: {}", diff(&reference, &after));
     }
 }
 

@@ -1,5 +1,7 @@
 //! The fast model never panics, for any instruction and any state the `State` type can hold,
-//! including addressing fields far outside their documented widths.
+//! including addressing fields far outside their documented widths, on either chip: every word
+//! either chip decodes (so on Wormhole also Blackhole's instructions, which Wormhole cannot
+//! express, and Wormhole's words read as Blackhole's on a Blackhole state).
 
 mod common;
 
@@ -50,15 +52,26 @@ fn extreme(mut s: State, r: &mut Rng) -> State {
 
 #[test]
 fn extreme_states_and_all_words() {
-    let mut r = Rng(31337);
+    for (arch, seed) in [(Arch::Blackhole, 31337), (Arch::Wormhole, 31338)] {
+        extreme_states_and_all_words_on(arch, seed);
+    }
+}
+
+fn extreme_states_and_all_words_on(arch: Arch, seed: u64) {
+    let mut r = Rng(seed);
     for _ in 0..300 {
-        let st = extreme(r.state(), &mut r);
+        let mut st = extreme(r.state_on(arch), &mut r);
+        if let Some(wh) = st.wormhole_mut() {
+            wh.SFPSHFT2_vc0 = [u32::MAX; 32];
+        }
         let mut f = FastState::from_state(&st);
         let mut m = FastMachine::new();
         for _ in 0..64 {
-            // Any decodable word, including all SFPLOADMACRO schedules the state allows.
-            let w = r.raw_word();
-            if let Ok(i) = decode(Arch::Blackhole, w) {
+            // Any word either chip decodes, including all SFPLOADMACRO schedules the state
+            // allows, issued to this chip's state.
+            let word_arch = if r.chance(1, 4) { Arch::Blackhole } else { arch };
+            let w = r.raw_word_on(word_arch);
+            if let Ok(i) = decode(word_arch, w) {
                 let _ = sfpu_fastpath::step(&mut f, &i);
                 let _ = m.issue(&mut f, &i);
             }

@@ -1,5 +1,5 @@
 //! `FastState::from_state` / `to_state` are lossless, and `FastState::reset` mirrors
-//! `State::reset`.
+//! `State::reset`, on both chips.
 
 mod common;
 
@@ -12,8 +12,8 @@ use sfpu_reference::state::{ResetValues, State};
 #[test]
 fn random_states_round_trip() {
     let mut r = Rng(42);
-    for _ in 0..300 {
-        let s = r.state();
+    for k in 0..300 {
+        let s = r.state_on(Arch::ALL[k % 2]);
         let f = FastState::from_state(&s);
         assert_eq!(f.to_state(), s);
         // And the other way: converting the converted state gives the same fast state.
@@ -49,10 +49,14 @@ fn reset_matches_reference() {
             load_macro_config: 0xFFFF_FFFF,
             prng: 0x8000_0001,
             dst: 0xABCD,
-            sfpshft2_vc0: 0,
+            sfpshft2_vc0: 0x1357_9BDF,
         },
     ] {
-        assert_eq!(FastState::reset(&rv).to_state(), State::reset(Arch::Blackhole, &rv));
+        for arch in Arch::ALL {
+            let f = FastState::reset(arch, &rv);
+            assert_eq!(f.arch(), arch);
+            assert_eq!(f.to_state(), State::reset(arch, &rv), "{arch}");
+        }
     }
 }
 
@@ -60,8 +64,11 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
     #[test]
-    fn round_trip_any_seed(seed in any::<u64>()) {
-        let s = Rng(seed).state();
-        prop_assert_eq!(FastState::from_state(&s).to_state(), s);
+    fn round_trip_any_seed(seed in any::<u64>(), wormhole in any::<bool>()) {
+        let arch = if wormhole { Arch::Wormhole } else { Arch::Blackhole };
+        let s = Rng(seed).state_on(arch);
+        let f = FastState::from_state(&s);
+        prop_assert_eq!(f.arch(), arch);
+        prop_assert_eq!(f.to_state(), s);
     }
 }

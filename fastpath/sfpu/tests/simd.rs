@@ -1,9 +1,22 @@
-//! Both copies of the vector FMA kernel (`sfpu_fastpath::simd`): the portable one and, where the
-//! CPU has AVX2, the AVX2 one, each checked lane by lane against the Blackhole FMA model
-//! `sfpu_reference::fp::fma_model_bh` (the oracle), on random triples and on a cube of edge values.
+//! Both copies of each vector FMA kernel (`sfpu_fastpath::simd`): the portable one and, where the
+//! CPU has AVX2, the AVX2 one, each checked lane by lane against the chip's FMA model
+//! (`sfpu_reference::fp::fma_model_bh` / `fma_model_wh`, the oracles), on random triples and on a
+//! cube of edge values.
 
 use sfpu_fastpath::simd::{self, Level};
-use sfpu_reference::fp::fma_model_bh;
+use sfpu_reference::Arch;
+use sfpu_reference::fp::fma_model;
+
+type Kernel = fn(&[u32; 32], &[u32; 32], &[u32; 32], &mut [u32; 32]);
+type MaybeKernel = fn(&[u32; 32], &[u32; 32], &[u32; 32], &mut [u32; 32]) -> Option<()>;
+
+/// The two copies of `arch`'s kernel.
+fn kernels(arch: Arch) -> (Kernel, MaybeKernel) {
+    match arch {
+        Arch::Blackhole => (simd::fma32_portable, simd::fma32_avx2),
+        Arch::Wormhole => (simd::fma32_wh_portable, simd::fma32_wh_avx2),
+    }
+}
 
 /// SplitMix64.
 struct Rng(u64);
@@ -48,33 +61,37 @@ const EDGES: [u32; 24] = [
 ];
 
 /// Runs one 32-lane batch through both copies and compares each lane with the oracle.
-fn check_batch(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32]) {
+fn check_batch(arch: Arch, a: &[u32; 32], b: &[u32; 32], c: &[u32; 32]) {
+    let (portable_kernel, avx2_kernel) = kernels(arch);
     let mut portable = [0u32; 32];
-    simd::fma32_portable(a, b, c, &mut portable);
+    portable_kernel(a, b, c, &mut portable);
     let mut avx2 = [0u32; 32];
-    let have_avx2 = simd::fma32_avx2(a, b, c, &mut avx2).is_some();
+    let have_avx2 = avx2_kernel(a, b, c, &mut avx2).is_some();
     for l in 0..32 {
-        let want = fma_model_bh(a[l], b[l], c[l]);
+        let want = fma_model(arch, a[l], b[l], c[l]);
         let (x, y, z) = (a[l], b[l], c[l]);
-        assert_eq!(portable[l], want, "portable lane {l}: 0x{x:08x} * 0x{y:08x} + 0x{z:08x}");
+        assert_eq!(portable[l], want, "{arch} portable lane {l}: 0x{x:08x} * 0x{y:08x} + 0x{z:08x}");
         if have_avx2 {
-            assert_eq!(avx2[l], want, "AVX2 lane {l}: 0x{x:08x} * 0x{y:08x} + 0x{z:08x}");
+            assert_eq!(avx2[l], want, "{arch} AVX2 lane {l}: 0x{x:08x} * 0x{y:08x} + 0x{z:08x}");
         }
     }
 }
 
 #[test]
 fn both_copies_match_the_model_on_random_triples() {
-    let mut rng = Rng(0x51AD_0001);
-    for _ in 0..20_000 {
-        let a = std::array::from_fn(|_| rng.u32());
-        let b = std::array::from_fn(|_| rng.u32());
-        // Half the batches cancel: c close to -(a * b) in magnitude, where the partial fusion shows.
-        let c = std::array::from_fn(|l| {
-            let r = rng.u32();
-            if r & 1 == 0 { r } else { fma_model_bh(a[l], b[l], 0) ^ 0x8000_0000 ^ (r >> 28) }
-        });
-        check_batch(&a, &b, &c);
+    for arch in Arch::ALL {
+        let mut rng = Rng(0x51AD_0001);
+        for _ in 0..20_000 {
+            let a = std::array::from_fn(|_| rng.u32());
+            let b = std::array::from_fn(|_| rng.u32());
+            // Half the batches cancel: c close to -(a * b) in magnitude, where the partial fusion
+            // shows.
+            let c = std::array::from_fn(|l| {
+                let r = rng.u32();
+                if r & 1 == 0 { r } else { fma_model(arch, a[l], b[l], 0) ^ 0x8000_0000 ^ (r >> 28) }
+            });
+            check_batch(arch, &a, &b, &c);
+        }
     }
 }
 
@@ -90,7 +107,9 @@ fn both_copies_match_the_model_on_the_edge_cube() {
         for (l, &(x, y, z)) in chunk.iter().enumerate() {
             (a[l], b[l], c[l]) = (x, y, z);
         }
-        check_batch(&a, &b, &c);
+        for arch in Arch::ALL {
+            check_batch(arch, &a, &b, &c);
+        }
     }
 }
 

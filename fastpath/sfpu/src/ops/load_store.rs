@@ -1,108 +1,70 @@
-//! Moving data between Dst and LRegs, and immediates into LRegs: SFPLOAD, SFPLOADI, SFPSTORE, and
-//! the SFPLOAD part of SFPLOADMACRO; Dst addressing, the 16-bit / 32-bit views, and the RWC update.
+//! What both chips' SFPLOAD / SFPSTORE share, and SFPLOADI: the `Dst` views and their encodings,
+//! where the 32 lanes of one access land in `Dst`, the gather and scatter with their undefined
+//! cases, the RWC update, and the immediate loads.
 //!
-//! Implements BlackholeA0 `SFPLOAD.md`, `SFPSTORE.md`, `Dst.md`, WormholeB0 `SFPLOADI.md` (the
-//! BlackholeA0 page is a stub pointing there) and WormholeB0 `RWCs.md` (`ApplyPartialAddrMod`);
-//! spec §3.30, §3.33, §4.3, §4.4, §4.11.
+//! Implements `Dst.md` (WormholeB0 @ `093af914`, the same text on Blackhole plus its row remapping,
+//! which is read here where the page says so), WormholeB0 `SFPLOADI.md` (the BlackholeA0 page is a
+//! stub pointing there) and WormholeB0 `RWCs.md` (`ApplyPartialAddrMod`, read for Blackhole as
+//! described below); spec §3.30, §4.3, §4.4, §4.11; `wormhole-vs-blackhole.md` §3.4, §3.6. Each
+//! chip's SFPLOAD and SFPSTORE (address computation, `MOD0_FMT_SRCB`, conversion tables) are in
+//! [`super::blackhole::load_store`] and [`super::wormhole::load_store`], side by side.
 //!
 //! Interpretations:
 //! * `ApplyPartialAddrMod` on Blackhole (spec §6.3 item 23): the 3-bit `AddrMod` indexes the eight
 //!   address-modifier slots directly (the Wormhole `+4` for `ExtraAddrModBit` / `ADDR_MOD_SET_Base`
 //!   would leave the 8-slot table), the rest is the Wormhole definition without `FidelityPhase`.
 //!   Reported as [`Clause::BlackholeAddrMod`] whenever `ExtraAddrModBit` or `ADDR_MOD_SET_Base` is
-//!   set, i.e. exactly when the Wormhole rule would have selected a different slot.
-//! * `DBG_FEATURE_DISABLE` bit 11 (`Dst.md`, unsupported functionality): 16-bit reads give the high
-//!   half of `Dst32b`, 16-bit writes go to the high half and leave the low half (which the page
-//!   says receives an unpredictable value) unchanged; reported as undefined per lane.
+//!   set, i.e. exactly when the Wormhole rule would have selected a different slot. On Wormhole
+//!   the page is the chip's own: two `AddrMod` bits, plus 4 under either bit.
+//! * `DBG_FEATURE_DISABLE` bit 11 (`Dst.md`, unsupported functionality, on both chips): 16-bit
+//!   reads give the high half of `Dst32b`, 16-bit writes go to the high half and leave the low
+//!   half (which the page says receives an unpredictable value) unchanged; reported as undefined
+//!   per lane.
 //! * `DstRowValid` is consulted as `Dst.md` says (`Adj16` row for 16-bit accesses, `Adj32` row for
 //!   32-bit ones); a read of an invalid row is undefined per lane; a store always writes 8 of the
 //!   16 columns of a row, i.e. "some but not all", so a store into an invalid row is undefined per
 //!   lane; validity is not changed.
-//! * A scheduled SFPSTORE with `MOD0_FMT_INT32_ALL`: the page replaces the whole address
-//!   computation, which is where the `Sp` post-increment lives, so `Sp` is not advanced (reported
-//!   as unspecified).
 
 use sfpu_reference::outcome::{Clause, Outcome};
-use sfpu_reference::state::addressing::data_format as fmt;
 
-use crate::exec::Ctx;
-use crate::state::FastState;
+use crate::state::{FastState, blend};
 
-const MOD0_SRCB: u32 = 0;
-const MOD0_FP16: u32 = 1;
-const MOD0_BF16: u32 = 2;
-const MOD0_FP32: u32 = 3;
-const MOD0_INT32: u32 = 4;
-const MOD0_INT8: u32 = 5;
-const MOD0_UINT16: u32 = 6;
-const MOD0_HI16: u32 = 7;
-const MOD0_INT16: u32 = 8;
-const MOD0_LO16: u32 = 9;
-const MOD0_INT32_ALL: u32 = 10;
-const MOD0_ZERO: u32 = 11;
-const MOD0_INT32_SM: u32 = 12;
-const MOD0_INT8_COMP: u32 = 13;
-const MOD0_LO16_ONLY: u32 = 14;
-const MOD0_HI16_ONLY: u32 = 15;
-
-/// Resolves `MOD0_FMT_SRCB` (`SFPLOAD.md` / `SFPSTORE.md`).
-fn resolve_srcb(s: &FastState, mod0: u32) -> u32 {
-    if mod0 != MOD0_SRCB {
-        return mod0;
-    }
-    let a = &s.addressing;
-    if a.ALU_ACC_CTRL_SFPU_Fp32_enabled {
-        return MOD0_FP32;
-    }
-    let mut f = if a.ALU_FORMAT_SPEC_REG_SrcB_override {
-        a.ALU_FORMAT_SPEC_REG_SrcB_val
-    } else {
-        a.ALU_FORMAT_SPEC_REG1_SrcB
-    };
-    if a.SFPU_DEST_FMT_Enable {
-        f = a.SFPU_DEST_FMT_Base;
-    }
-    if [fmt::FP32, fmt::TF32, fmt::BF16, fmt::BFP8, fmt::BFP4, fmt::BFP2, fmt::INT32, fmt::INT16].contains(&f)
-    {
-        MOD0_BF16
-    } else {
-        MOD0_FP16
-    }
+/// The `Mod0` values of `SFPLOAD.md` / `SFPSTORE.md` (the same on both chips).
+pub(crate) mod mod0 {
+    pub const SRCB: u32 = 0;
+    pub const FP16: u32 = 1;
+    pub const BF16: u32 = 2;
+    pub const FP32: u32 = 3;
+    pub const INT32: u32 = 4;
+    pub const INT8: u32 = 5;
+    pub const UINT16: u32 = 6;
+    pub const HI16: u32 = 7;
+    pub const INT16: u32 = 8;
+    pub const LO16: u32 = 9;
+    pub const INT32_ALL: u32 = 10;
+    pub const ZERO: u32 = 11;
+    pub const INT32_SM: u32 = 12;
+    pub const INT8_COMP: u32 = 13;
+    pub const LO16_ONLY: u32 = 14;
+    pub const HI16_ONLY: u32 = 15;
 }
 
-/// The `uint10_t Addr` of SFPLOAD (`load`) / SFPSTORE, with the `Sp` pre-decrement (load) or
-/// post-increment (store) of `MOD0_FMT_INT32_ALL`.
-fn compute_addr(s: &mut FastState, imm10: u32, mod0: u32, load: bool) -> u32 {
-    let a = &mut s.addressing;
-    let mut addr = (imm10 + a.DEST_TARGET_REG_CFG_MATH_Offset as u32) & 0x3FF;
-    let dst_off = (a.RWC.Dst as u32 + a.DEST_REGW_BASE_Base as u32) & 0x3FF;
-    let incr = a.SFPU_STACK_Incr as u32;
-    if mod0 == MOD0_INT32_ALL {
-        if load && a.RWC.Sp & 0x3FF != 0 {
-            a.RWC.Sp = ((a.RWC.Sp as u32).wrapping_sub(incr) & 0x3FF) as u16;
-        }
-        let sp_off = (a.RWC.Sp as u32 + a.DEST_SP_BASE_Base as u32) & 0x3FF;
-        addr = (addr + sp_off + (dst_off & 3)) & 0x3FF;
-        if !load {
-            a.RWC.Sp = ((a.RWC.Sp as u32 + incr) & 0x3FF) as u16;
-        }
-    } else {
-        let sp_off = (a.RWC.Sp as u32 + a.DEST_SP_BASE_Base as u32) & 0x3FF;
-        addr = (addr + dst_off + (sp_off & 3)) & 0x3FF;
-    }
-    addr
-}
-
-/// `ApplyPartialAddrMod(AddrMod)` (WormholeB0 `RWCs.md`, read for Blackhole as described in the
-/// module docs).
+/// `ApplyPartialAddrMod(AddrMod)` (WormholeB0 `RWCs.md`; on Blackhole as the module docs say).
 pub fn apply_partial_addr_mod(s: &mut FastState, addr_mod: u32, out: &mut Outcome) {
+    let wormhole = s.is_wormhole();
     let a = &mut s.addressing;
-    let slot = a.ADDR_MOD[(addr_mod & 7) as usize];
-    // The reading is uncertain exactly where Wormhole's rule would pick another slot: when
-    // `ExtraAddrModBit` or `ADDR_MOD_SET_Base` is set.
-    if a.RWC.ExtraAddrModBit & 1 != 0 || a.ADDR_MOD_SET_Base {
-        out.note_all(Clause::BlackholeAddrMod);
-    }
+    let shifted = a.RWC.ExtraAddrModBit & 1 != 0 || a.ADDR_MOD_SET_Base;
+    let index = if wormhole {
+        // `uint3_t Index = AddrMod; if (RWC.ExtraAddrModBit || ADDR_MOD_SET_Base) Index += 4;`
+        (addr_mod & 3) + if shifted { 4 } else { 0 }
+    } else {
+        // The reading is uncertain exactly where Wormhole's rule would pick another slot.
+        if shifted {
+            out.note_all(Clause::BlackholeAddrMod);
+        }
+        addr_mod & 7
+    };
+    let slot = a.ADDR_MOD[index as usize];
     let r = &mut a.RWC;
     let m6 = |v: u32| (v & 0x3F) as u16;
     let m10 = |v: u32| (v & 0x3FF) as u16;
@@ -143,21 +105,34 @@ pub fn apply_partial_addr_mod(s: &mut FastState, addr_mod: u32, out: &mut Outcom
     }
 }
 
-/// `Adj16` (`Dst.md`).
+/// Blackhole's `Dst` row remapping (`DEST_ACCESS_CFG_remap_addrs`, `..._swizzle_32b`), as it
+/// applies to `s`: never on Wormhole, whose `Dst.md` has none.
 #[inline(always)]
-fn adj16(s: &FastState, r: u32) -> u32 {
+fn remapping(s: &FastState) -> (bool, bool) {
+    let a = &s.addressing;
+    if s.is_wormhole() {
+        (false, false)
+    } else {
+        (a.DEST_ACCESS_CFG_remap_addrs, a.DEST_ACCESS_CFG_swizzle_32b)
+    }
+}
+
+/// `Adj16` (`Dst.md`): the identity, except under Blackhole's `remap_addrs`.
+#[inline(always)]
+fn adj16(remap: bool, r: u32) -> u32 {
     let mut r = r & 0x3FF;
-    if s.addressing.DEST_ACCESS_CFG_remap_addrs {
+    if remap {
         r = (r & 0x3C7) ^ ((r & 0x030) >> 1) ^ ((r & 0x008) << 2);
     }
     r
 }
 
 /// `Adj32` (`Dst.md`): the physical row of the high half; the low half is 8 rows further.
+/// Blackhole also applies `Adj16` and `swizzle_32b` first.
 #[inline(always)]
-fn adj32(s: &FastState, r: u32) -> u32 {
-    let mut r = adj16(s, r);
-    if s.addressing.DEST_ACCESS_CFG_swizzle_32b {
+fn adj32((remap, swizzle): (bool, bool), r: u32) -> u32 {
+    let mut r = adj16(remap, r);
+    if swizzle {
         r = (r & 0x3F3) ^ ((r & 0x018) >> 1) ^ ((r & 0x004) << 1);
     }
     ((r & 0x1F8) << 1) | (r & 0x207)
@@ -166,34 +141,91 @@ fn adj32(s: &FastState, r: u32) -> u32 {
 /// `DstDecodeBF16` then shifted to the FP32 position is the same shuffle for the high half of
 /// `DstDecodeFP32`.
 #[inline(always)]
-fn dst_decode_bf16(x: u32) -> u32 {
+pub(crate) fn dst_decode_bf16(x: u32) -> u32 {
     (x & 0x8000) | ((x & 0xFF) << 7) | ((x >> 8) & 0x7F)
 }
 
+/// `DstEncodeBF16` (`Dst.md`).
 #[inline(always)]
-fn dst_encode_bf16(x: u32) -> u32 {
+pub(crate) fn dst_encode_bf16(x: u32) -> u32 {
     (x & 0x8000) | ((x & 0x7F) << 8) | ((x >> 7) & 0xFF)
 }
 
+/// `DstEncodeFP16` (`Dst.md`).
 #[inline(always)]
-fn dst_encode_fp16(x: u32) -> u32 {
+pub(crate) fn dst_encode_fp16(x: u32) -> u32 {
     (x & 0x8000) | ((x & 0x3FF) << 5) | ((x >> 10) & 0x1F)
 }
 
+/// `DstDecodeFP32` (`Dst.md`).
 #[inline(always)]
-fn dst_decode_fp32(x: u32) -> u32 {
+pub(crate) fn dst_decode_fp32(x: u32) -> u32 {
     (dst_decode_bf16(x >> 16) << 16) | (x & 0xFFFF)
 }
 
+/// `DstEncodeFP32` (`Dst.md`).
 #[inline(always)]
-fn dst_encode_fp32(x: u32) -> u32 {
+pub(crate) fn dst_encode_fp32(x: u32) -> u32 {
     (dst_encode_bf16(x >> 16) << 16) | (x & 0xFFFF)
+}
+
+/// `ReadFP16` (`SFPLOAD.md`, the same on both chips) for all lanes; `inf` is the lanes whose
+/// `ENABLE_FP16A_INF` is set.
+#[inline(always)]
+pub(crate) fn read_fp16(raw: &[u32; 32], inf: u32) -> [u32; 32] {
+    let mut new = [0u32; 32];
+    for l in 0..32 {
+        let h = raw[l];
+        let sign = h >> 15;
+        let man = (h >> 5) & 0x3FF;
+        let exp = h & 0x1F;
+        let e = if exp != 0 { exp + 112 } else { 0 };
+        let normal = (sign << 31) | (e << 23) | (man << 13);
+        let is_inf = inf >> l & 1 != 0 && exp == 0x1F && man == 0x3FF;
+        new[l] = if is_inf { (sign << 31) | 0x7F80_0000 } else { normal };
+    }
+    new
+}
+
+/// `ToFP16` (`SFPSTORE.md`, the same on both chips).
+#[inline(always)]
+pub(crate) fn to_fp16(x: u32) -> u32 {
+    let sign = x >> 31;
+    let mut exp = ((x >> 23) & 0xFF) as i32 - 112;
+    let mut man = x & 0x7F_FFFF;
+    if exp <= 0 {
+        exp = 0;
+        man = 0;
+    } else if exp > 31 {
+        exp = 31;
+        man = 0x7F_FFFF;
+    }
+    (sign << 15) | ((exp as u32) << 10) | (man >> 13)
+}
+
+/// Flush a denormal to signed zero (`ToBF16` of `SFPSTORE.md`, and Blackhole's `ToFP32`, before
+/// truncation).
+#[inline(always)]
+pub(crate) fn ftz(x: u32) -> u32 {
+    if x & 0x7F80_0000 == 0 { x & 0x8000_0000 } else { x }
+}
+
+/// `SignMag11ToFP16` (`SFPSTORE.md`): the "integer 8" type, a fixed exponent of 16.
+#[inline(always)]
+pub(crate) fn sign_mag11_to_fp16(x: u32) -> u32 {
+    ((x >> 31) << 15) | (16 << 10) | (x & 0x3FF)
+}
+
+/// Applies `f` to every lane (one straight loop the compiler vectorises).
+#[inline(always)]
+pub(crate) fn each(src: &[u32; 32], f: impl Fn(u32) -> u32) -> [u32; 32] {
+    std::array::from_fn(|l| f(src[l]))
 }
 
 /// Where the 32 lanes of one SFPLOAD / SFPSTORE access Dst: for each of the four logical rows
 /// `(Addr & ~3) + r`, the physical row of the 16-bit view (`Adj16`, or the high half of the 32-bit
 /// view in the debug aliasing mode) and of the 32-bit view (`Adj32`); for each lane, its column.
-struct Rows {
+pub(crate) struct Rows {
     logical: [u32; 4],
     phys16: [usize; 4],
     phys32: [usize; 4],
@@ -202,15 +234,16 @@ struct Rows {
 
 impl Rows {
     /// `col_x`: the lanes whose `DEST_{RD|WR}_COL_EXCHANGE` (of `LaneConfig[Lane & 7]`) is set.
-    fn new(s: &FastState, addr: u32, col_x: u32) -> Rows {
+    pub(crate) fn new(s: &FastState, addr: u32, col_x: u32) -> Rows {
         let base = addr & !3 & 0x3FF;
         let aliased = s.addressing.DBG_FEATURE_DISABLE_bit11;
+        let remap = remapping(s);
         let mut r = Rows { logical: [0; 4], phys16: [0; 4], phys32: [0; 4], col: [0; 32] };
         for row in 0..4 {
             let lr = (base + row as u32) & 0x3FF;
             r.logical[row] = lr;
-            r.phys32[row] = adj32(s, lr) as usize;
-            r.phys16[row] = if aliased { r.phys32[row] } else { adj16(s, lr) as usize };
+            r.phys32[row] = adj32(remap, lr) as usize;
+            r.phys16[row] = if aliased { r.phys32[row] } else { adj16(remap.0, lr) as usize };
         }
         let odd = addr & 2 != 0;
         for lane in 0..32 {
@@ -230,109 +263,72 @@ impl Rows {
         }
         m
     }
-}
 
-/// SFPLOAD (and the load part of SFPLOADMACRO). Returns the computed `Addr`.
-pub fn sfpload(s: &mut FastState, vd: u32, mod0: u32, addr_mod: u32, imm10: u32, out: &mut Outcome) -> u32 {
-    let mod0 = resolve_srcb(s, mod0);
-    let addr = compute_addr(s, imm10, mod0, true);
-    if vd < 8 {
-        let vd = vd as usize;
-        let lc = *s.lc();
-        let lanes = !lc.block_rd & if mod0 == MOD0_INT32_ALL { !0 } else { s.enabled() };
-        let rows = Rows::new(s, addr, lc.rd_col_x_col);
-        let wide = matches!(mod0, MOD0_FP32 | MOD0_INT32 | MOD0_INT32_ALL | MOD0_INT32_SM);
-        // Gather the raw Dst words (all lanes; only `lanes` are used).
+    /// The raw `Dst16b` (or, if `wide`, `Dst32b`) word every lane reads, reporting the undefined
+    /// reads among `lanes`.
+    pub(crate) fn gather(&self, s: &FastState, wide: bool, lanes: u32, out: &mut Outcome) -> [u32; 32] {
         let mut raw = [0u32; 32];
-        if mod0 != MOD0_ZERO {
-            for lane in 0..32 {
-                let row = lane / 8;
-                let c = rows.col[lane];
-                raw[lane] = if wide {
-                    let p = rows.phys32[row];
-                    ((s.dst.DstBits[p][c] as u32) << 16) | s.dst.DstBits[p + 8][c] as u32
-                } else {
-                    s.dst.DstBits[rows.phys16[row]][c] as u32
-                };
-            }
-            out.note(Clause::DstUndefinedRowRead, rows.invalid(s, wide) & lanes);
-            if !wide && s.addressing.DBG_FEATURE_DISABLE_bit11 {
-                out.note(Clause::DstDebugAliasing, lanes);
+        for lane in 0..32 {
+            let row = lane / 8;
+            let c = self.col[lane];
+            raw[lane] = if wide {
+                let p = self.phys32[row];
+                ((s.dst.DstBits[p][c] as u32) << 16) | s.dst.DstBits[p + 8][c] as u32
+            } else {
+                s.dst.DstBits[self.phys16[row]][c] as u32
+            };
+        }
+        out.note(Clause::DstUndefinedRowRead, self.invalid(s, wide) & lanes);
+        if !wide && s.addressing.DBG_FEATURE_DISABLE_bit11 {
+            out.note(Clause::DstDebugAliasing, lanes);
+        }
+        raw
+    }
+
+    /// Writes `enc` (a `Dst16b` word, or if `wide` a `Dst32b` word) of every lane in `lanes`,
+    /// lane by lane in lane order (later lanes win if two lanes share a cell), reporting the
+    /// undefined writes.
+    pub(crate) fn scatter(
+        &self,
+        s: &mut FastState,
+        wide: bool,
+        enc: &[u32; 32],
+        lanes: u32,
+        out: &mut Outcome,
+    ) {
+        let mut m = lanes;
+        while m != 0 {
+            let lane = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let row = lane / 8;
+            let c = self.col[lane];
+            if wide {
+                let p = self.phys32[row];
+                s.dst.DstBits[p][c] = (enc[lane] >> 16) as u16;
+                s.dst.DstBits[p + 8][c] = enc[lane] as u16;
+            } else {
+                s.dst.DstBits[self.phys16[row]][c] = enc[lane] as u16;
             }
         }
-        // Convert, all lanes at once.
-        let old = &s.lreg[vd];
-        let mut new = [0u32; 32];
-        match mod0 {
-            MOD0_ZERO => {}
-            MOD0_FP32 | MOD0_INT32 | MOD0_INT32_ALL | MOD0_INT32_SM => {
-                for l in 0..32 {
-                    new[l] = dst_decode_fp32(raw[l]);
-                }
-            }
-            MOD0_FP16 => {
-                let inf = lc.fp16a_inf;
-                for l in 0..32 {
-                    let h = raw[l];
-                    let sign = h >> 15;
-                    let man = (h >> 5) & 0x3FF;
-                    let exp = h & 0x1F;
-                    let e = if exp != 0 { exp + 112 } else { 0 };
-                    let normal = (sign << 31) | (e << 23) | (man << 13);
-                    let is_inf = inf >> l & 1 != 0 && exp == 0x1F && man == 0x3FF;
-                    new[l] = if is_inf { (sign << 31) | 0x7F80_0000 } else { normal };
-                }
-            }
-            MOD0_BF16 => {
-                for l in 0..32 {
-                    new[l] = dst_decode_bf16(raw[l]) << 16;
-                }
-            }
-            MOD0_INT8 => {
-                for l in 0..32 {
-                    new[l] = ((raw[l] >> 15) << 31) | ((raw[l] >> 5) & 0xFF);
-                }
-            }
-            MOD0_INT8_COMP => {
-                for l in 0..32 {
-                    new[l] = ((raw[l] >> 15) << 31) | ((raw[l] >> 5) & 0x3FF);
-                }
-            }
-            MOD0_LO16_ONLY => {
-                for l in 0..32 {
-                    new[l] = (old[l] & 0xFFFF_0000) | raw[l];
-                }
-            }
-            MOD0_HI16_ONLY => {
-                for l in 0..32 {
-                    new[l] = (raw[l] << 16) | (old[l] & 0xFFFF);
-                }
-            }
-            MOD0_INT16 => {
-                for l in 0..32 {
-                    new[l] = ((raw[l] >> 15) << 31) | (raw[l] & 0x7FFF);
-                }
-            }
-            MOD0_HI16 => {
-                for l in 0..32 {
-                    new[l] = raw[l] << 16;
-                }
-            }
-            // UINT16 and LO16.
-            _ => new = raw,
+        out.note(Clause::DstUndefinedRowPartialWrite, self.invalid(s, wide) & lanes);
+        if !wide && s.addressing.DBG_FEATURE_DISABLE_bit11 {
+            out.note(Clause::DstDebugAliasing, lanes);
         }
-        crate::state::blend(&mut s.lreg[vd], &new, lanes);
+    }
+
+    /// SFPLOAD's second write: with `VD < 4`, `ENABLE_DEST_INDEX` and `CAPTURE_DEFAULT_DEST_INDEX`,
+    /// `LReg[VD + 4] = (Row << 4) | Column` in the lanes of `lanes` that have both bits.
+    pub(crate) fn capture_index(&self, s: &mut FastState, vd: usize, lanes: u32) {
+        let lc = *s.lc();
         let capture = if vd < 4 { lc.dest_index & lc.capture_index & lanes } else { 0 };
         if capture != 0 {
             let mut index = [0u32; 32];
             for lane in 0..32 {
-                index[lane] = (rows.logical[lane / 8] << 4) | rows.col[lane] as u32;
+                index[lane] = (self.logical[lane / 8] << 4) | self.col[lane] as u32;
             }
-            crate::state::blend(&mut s.lreg[vd + 4], &index, capture);
+            blend(&mut s.lreg[vd + 4], &index, capture);
         }
     }
-    apply_partial_addr_mod(s, addr_mod, out);
-    addr
 }
 
 /// SFPLOADI: only if `VD < 8`; in enabled lanes, Mod0 0 BF16, 1 FP16 (no special cases), 2
@@ -366,103 +362,5 @@ pub fn sfploadi(s: &mut FastState, vd: u32, mod0: u32, imm16: u32, out: &mut Out
             _ => value,
         };
     }
-    crate::state::blend(&mut s.lreg[vd], &r, m);
-}
-
-/// `ToFP16` (`SFPSTORE.md`).
-#[inline(always)]
-fn to_fp16(x: u32) -> u32 {
-    let sign = x >> 31;
-    let mut exp = ((x >> 23) & 0xFF) as i32 - 112;
-    let mut man = x & 0x7F_FFFF;
-    if exp <= 0 {
-        exp = 0;
-        man = 0;
-    } else if exp > 31 {
-        exp = 31;
-        man = 0x7F_FFFF;
-    }
-    (sign << 15) | ((exp as u32) << 10) | (man >> 13)
-}
-
-/// Flush a denormal to signed zero (`ToBF16` / `ToFP32` of `SFPSTORE.md` before truncation).
-#[inline(always)]
-fn ftz(x: u32) -> u32 {
-    if x & 0x7F80_0000 == 0 { x & 0x8000_0000 } else { x }
-}
-
-/// SFPSTORE, regular or scheduled by SFPLOADMACRO (`cx.scheduled`: frozen address, no
-/// `ApplyPartialAddrMod`, `DISABLE_BACKDOOR_LOAD` read as true).
-pub fn sfpstore(
-    s: &mut FastState,
-    vd: u32,
-    mod0: u32,
-    addr_mod: u32,
-    imm10: u32,
-    cx: &Ctx,
-    out: &mut Outcome,
-) {
-    let mod0 = resolve_srcb(s, mod0);
-    let vd = cx.vd(vd);
-    let addr = if cx.scheduled {
-        if mod0 == MOD0_INT32_ALL {
-            out.note_all(Clause::LoadmacroStoreSp);
-        }
-        cx.store_addr & 0x3FF
-    } else {
-        compute_addr(s, imm10, mod0, false)
-    };
-    let lc = *s.lc();
-    let en = if mod0 == MOD0_INT32_ALL { !0 } else { s.enabled() };
-    let lanes = !lc.block_wr & cx.g12(s, vd) & en;
-    if lanes != 0 {
-        let rows = Rows::new(s, addr, lc.wr_col_x_col);
-        let src = &s.lreg[vd];
-        // Encode, all lanes at once.
-        let wide =
-            matches!(mod0, MOD0_FP32 | MOD0_INT32 | MOD0_INT32_ALL | MOD0_INT32_SM | MOD0_LO16 | MOD0_HI16);
-        // One conversion for all lanes, chosen once (a straight loop the compiler vectorises).
-        #[inline(always)]
-        fn each(src: &[u32; 32], f: impl Fn(u32) -> u32) -> [u32; 32] {
-            std::array::from_fn(|l| f(src[l]))
-        }
-        let enc = match mod0 {
-            MOD0_FP32 => each(src, |d| dst_encode_fp32(ftz(d))),
-            MOD0_INT32 | MOD0_INT32_ALL | MOD0_INT32_SM => each(src, dst_encode_fp32),
-            MOD0_LO16 => each(src, |d| d.rotate_left(16)),
-            MOD0_HI16 => *src,
-            MOD0_FP16 => each(src, |d| dst_encode_fp16(to_fp16(d))),
-            MOD0_BF16 => each(src, |d| dst_encode_bf16(ftz(d) >> 16)),
-            MOD0_INT8 | MOD0_INT8_COMP => {
-                each(src, |d| dst_encode_fp16(((d >> 31) << 15) | (16 << 10) | (d & 0x3FF)))
-            }
-            MOD0_LO16_ONLY | MOD0_UINT16 => each(src, |d| d & 0xFFFF),
-            MOD0_HI16_ONLY => each(src, |d| d >> 16),
-            MOD0_INT16 => each(src, |d| ((d >> 31) << 15) | (d & 0x7FFF)),
-            // MOD0_FMT_ZERO.
-            _ => [0; 32],
-        };
-        // Scatter, lane by lane in lane order (later lanes win if two lanes share a cell).
-        let mut m = lanes;
-        while m != 0 {
-            let lane = m.trailing_zeros() as usize;
-            m &= m - 1;
-            let row = lane / 8;
-            let c = rows.col[lane];
-            if wide {
-                let p = rows.phys32[row];
-                s.dst.DstBits[p][c] = (enc[lane] >> 16) as u16;
-                s.dst.DstBits[p + 8][c] = enc[lane] as u16;
-            } else {
-                s.dst.DstBits[rows.phys16[row]][c] = enc[lane] as u16;
-            }
-        }
-        out.note(Clause::DstUndefinedRowPartialWrite, rows.invalid(s, wide) & lanes);
-        if !wide && s.addressing.DBG_FEATURE_DISABLE_bit11 {
-            out.note(Clause::DstDebugAliasing, lanes);
-        }
-    }
-    if !cx.scheduled {
-        apply_partial_addr_mod(s, addr_mod, out);
-    }
+    blend(&mut s.lreg[vd], &r, m);
 }

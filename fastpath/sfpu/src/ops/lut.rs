@@ -1,7 +1,9 @@
 //! Piecewise-linear evaluation on the MAD sub-unit: SFPLUT and SFPLUTFP32.
 //!
-//! Implements BlackholeA0 `SFPLUT.md` and `SFPLUTFP32.md`; spec §3.4, §3.5. Both select
-//! coefficients per lane from the magnitude of `LReg[3]` and then use the Blackhole FMA.
+//! Implements BlackholeA0 `SFPLUT.md` and `SFPLUTFP32.md`, and the WormholeB0 pages (@ `48798544`,
+//! `13547104`: the same functional models; Wormhole's SFPLUTFP32 has no `Mod1Mirror`, which only
+//! the Blackhole stall logic reads); spec §3.4, §3.5. Both select coefficients per lane from the
+//! magnitude of `LReg[3]` and then use the chip's FMA (`fma_model_bh` or `fma_model_wh`).
 //!
 //! Interpretations: SFPLUTFP32's C `float` comparisons of `fabsf(LReg[3])` against 0.5 / 1 / 1.5 /
 //! 2 / 3 / 4 are done as unsigned comparisons of the sign-cleared bit pattern, which agree with the
@@ -11,7 +13,7 @@
 
 use super::write_result;
 use crate::exec::Ctx;
-use crate::fp::{fma32, lut8, lut16};
+use crate::fp::{fma32_of, lut8, lut16};
 use crate::state::FastState;
 
 /// SFPLUT: `Lut8ToFp32(LReg[i] >> 8) * |LReg[3]| + Lut8ToFp32(LReg[i])` with `i` from `|LReg[3]|`
@@ -40,7 +42,7 @@ pub fn sfplut(s: &mut FastState, vd: u32, mod0: u32, cx: &Ctx) {
         c[l] = lut8(coeffs);
     }
     let mut d = [0u32; 32];
-    fma32(&a, &b, &c, &mut d);
+    fma32_of(s.arch(), &a, &b, &c, &mut d);
     if mod0 & 4 != 0 {
         for l in 0..32 {
             d[l] = (d[l] & 0x7FFF_FFFF) | (l3[l] & 0x8000_0000);
@@ -102,7 +104,7 @@ pub fn sfplutfp32(s: &mut FastState, vd: u32, mod1: u32, cx: &Ctx) {
         }
     }
     let mut d = [0u32; 32];
-    fma32(&a, &b, &c, &mut d);
+    fma32_of(s.arch(), &a, &b, &c, &mut d);
     if mod1 & 4 != 0 {
         for l in 0..32 {
             d[l] = (d[l] & 0x7FFF_FFFF) | (l3[l] & 0x8000_0000);

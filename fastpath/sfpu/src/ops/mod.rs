@@ -1,11 +1,23 @@
-//! The instruction families of the fast model, one module per family (mirroring the reference's
-//! layout); each module names the instruction pages it implements, and this module holds the
-//! helpers they share (masked result writes, `INDIRECT_VA` gathers, `BooleanOp` of
-//! `SFPPUSHC.md` / `SFPPOPC.md`). Every function executes one instruction over all 32 lanes at once: lane predicates are
-//! `u32` masks, results are computed for every lane with straight-line code and merged with
-//! masked blends, so there are no per-lane branches in the hot paths.
+//! The instruction families of the fast model, one module per family; each module names the
+//! instruction pages it implements, and this module holds the helpers they share (masked result
+//! writes, `INDIRECT_VA` gathers, `BooleanOp` of `SFPPUSHC.md` / `SFPPOPC.md`). Every function
+//! executes one instruction over all 32 lanes at once: lane predicates are `u32` masks, results
+//! are computed for every lane with straight-line code and merged with masked blends, so there are
+//! no per-lane branches in the hot paths.
+//!
+//! Layout, as the documentation shares its pages between the chips:
+//! * the modules here transcribe the pages both chips share, once; where such a page says
+//!   something holds on one chip only, the chip is checked at that point ([`FastState::arch`]:
+//!   the FMA model of [`mad`] and [`lut`], Blackhole's negation bits, SFPSTOCHRND's rounding-mode
+//!   width, Blackhole's `Dst` row remapping);
+//! * [`blackhole`] and [`wormhole`] hold each chip's own version of the pages that differ
+//!   (SFPLOAD, SFPSTORE, SFPSHFT, SFPAND, SFPOR, SFPPUSHC, SFPPOPC, SFPCAST, SFPSHFT2), in the same
+//!   shape, and Blackhole's own instructions (SFPGT, SFPLE, SFPMUL24, SFPARECIP).
+//!
+//! A third chip would be a third folder beside these two; `exec.rs` is the one place that picks a
+//! chip's function for an instruction.
 
-pub mod arecip;
+pub mod blackhole;
 pub mod cc;
 pub mod config;
 pub mod convert;
@@ -16,6 +28,7 @@ pub mod lut;
 pub mod mad;
 pub mod mov;
 pub mod shuffle;
+pub mod wormhole;
 
 use crate::state::{FastState, blend};
 

@@ -1,7 +1,8 @@
-//! Cross-register and cross-lane data movement: SFPSWAP, SFPTRANSP, SFPSHFT2.
+//! Cross-register and cross-lane data movement both chips share: SFPSWAP, SFPTRANSP, and the
+//! helpers of each chip's SFPSHFT2 ([`super::blackhole::shuffle`], [`super::wormhole::shuffle`]).
 //!
-//! Implements BlackholeA0 `SFPSWAP.md`, `SFPSHFT2.md` and WormholeB0 `SFPTRANSP.md` (the
-//! BlackholeA0 page is a stub pointing there); spec §3.17, §3.24, §3.25.
+//! Implements BlackholeA0 `SFPSWAP.md` (WormholeB0's page has the same functional model) and
+//! WormholeB0 `SFPTRANSP.md` (the BlackholeA0 page is a stub pointing there); spec §3.24, §3.25.
 //!
 //! Interpretation (spec §6.3 item 15): SFPTRANSP and SFPSHFT2 modes 2 and 3 evaluate
 //! `VD < 12 || LaneConfig.DISABLE_BACKDOOR_LOAD` outside any lane loop, so the page does not say
@@ -13,9 +14,8 @@
 
 use sfpu_reference::outcome::{Clause, Outcome};
 
-use crate::exec::{Ctx, w8};
+use crate::exec::Ctx;
 use crate::fp::sign_mag_key;
-use crate::ops::integer::sext12;
 use crate::state::{FastState, blend};
 
 /// The per-lane `VDGetsMin` masks of SFPSWAP Mod1 1..9 (10..15 behave as 9 on current silicon).
@@ -88,7 +88,7 @@ pub fn sfpswap(s: &mut FastState, vc: u32, vd_field: u32, mod1: u32, cx: &Ctx, o
 }
 
 /// The lanes a guard evaluated outside the lane loop lets through (see the module docs).
-fn outside_guard(s: &FastState, vd: usize, cx: &Ctx, out: &mut Outcome) -> u32 {
+pub(crate) fn outside_guard(s: &FastState, vd: usize, cx: &Ctx, out: &mut Outcome) -> u32 {
     if cx.scheduled || vd < 12 {
         return cx.lanes;
     }
@@ -124,7 +124,7 @@ pub fn sfptransp(s: &mut FastState, vd: u32, cx: &Ctx, out: &mut Outcome) {
 
 /// `Lane & 7 ? v[Lane - 1] : v[Lane + 7]`: rotate right by one lane within each group of eight.
 #[inline(always)]
-fn rotate_right8(v: &[u32; 32]) -> [u32; 32] {
+pub(crate) fn rotate_right8(v: &[u32; 32]) -> [u32; 32] {
     let mut r = [0u32; 32];
     for l in 0..32 {
         r[l] = if l & 7 != 0 { v[l - 1] } else { v[l + 7] };
@@ -132,103 +132,8 @@ fn rotate_right8(v: &[u32; 32]) -> [u32; 32] {
     r
 }
 
-/// SFPSHFT2, modes 0..6 (7..15 have no case in the model: no effect, reported as unspecified).
-pub fn sfpshft2(
-    s: &mut FastState,
-    imm12: u32,
-    vc: u32,
-    vd_field: u32,
-    mod1: u32,
-    cx: &Ctx,
-    out: &mut Outcome,
-) {
-    // Form A (every mode but SHFT_IMM) draws only VB in bits [23:12], so bits [23:16] are
-    // undrawn there (spec §1 row 37).
-    if mod1 != 6 && imm12 >> 4 != 0 {
-        out.note_all(Clause::UndrawnBits);
-    }
-    let vd = cx.vd(vd_field);
-    let vc = cx.vc(vc);
-    let en = s.enabled();
-    match mod1 {
-        0 | 1 => {
-            let m = cx.g12(s, vd) & en;
-            if m == 0 {
-                return;
-            }
-            let l0 = s.lreg[0];
-            let l1 = s.lreg[1];
-            let l2 = s.lreg[2];
-            let l3 = s.lreg[3];
-            let mut new3 = [0u32; 32];
-            if mod1 == 1 {
-                new3[..24].copy_from_slice(&l0[8..]);
-            }
-            blend(&mut s.lreg[0], &l1, m);
-            blend(&mut s.lreg[1], &l2, m);
-            blend(&mut s.lreg[2], &l3, m);
-            blend(&mut s.lreg[3], &new3, m);
-        }
-        2 => {
-            let m = outside_guard(s, vd, cx, out) & en;
-            if m == 0 {
-                return;
-            }
-            let rot = rotate_right8(&s.lreg[vc]);
-            let l1 = s.lreg[1];
-            let l2 = s.lreg[2];
-            let l3 = s.lreg[3];
-            blend(&mut s.lreg[0], &l1, m);
-            blend(&mut s.lreg[1], &l2, m);
-            blend(&mut s.lreg[2], &l3, m);
-            blend(&mut s.lreg[3], &rot, m);
-        }
-        3 => {
-            let m = outside_guard(s, vd, cx, out) & en;
-            if m == 0 || !w8(vd) {
-                return;
-            }
-            let rot = rotate_right8(&s.lreg[vc]);
-            blend(&mut s.lreg[vd], &rot, m);
-        }
-        4 => {
-            if !w8(vd) {
-                return;
-            }
-            let v = s.lreg[vc];
-            let mut r = [0u32; 32];
-            for l in 0..32 {
-                r[l] = if l & 7 != 0 { v[l - 1] } else { 0 };
-            }
-            blend(&mut s.lreg[vd], &r, en & cx.lanes);
-        }
-        5 | 6 => {
-            if !w8(vd) {
-                return;
-            }
-            // VB is bits [15:12] (the low four bits of Imm12) unless the macro logic set it.
-            let vb = cx.vb(imm12 & 15);
-            let b = &s.lreg[vb];
-            let mut r = [0u32; 32];
-            if mod1 == 5 {
-                let c = &s.lreg[vc];
-                for l in 0..32 {
-                    r[l] = shift_logical(b[l], c[l] as i32);
-                }
-            } else {
-                let sh = sext12(imm12);
-                for l in 0..32 {
-                    r[l] = shift_logical(b[l], sh);
-                }
-            }
-            blend(&mut s.lreg[vd], &r, en & cx.lanes);
-        }
-        _ => out.note_all(Clause::Sfpshft2ReservedMod1),
-    }
-}
-
 /// SFPSHFT2's shift: left by `sh & 31` for `sh >= 0`, else logically right by `-sh & 31`.
 #[inline(always)]
-fn shift_logical(x: u32, sh: i32) -> u32 {
+pub(crate) fn shift_logical(x: u32, sh: i32) -> u32 {
     if sh >= 0 { x << ((sh as u32) & 31) } else { x >> ((sh.wrapping_neg() as u32) & 31) }
 }

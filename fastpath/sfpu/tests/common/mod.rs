@@ -1,9 +1,9 @@
-//! Shared helpers of the fast model's tests: a fixed-seed generator, random states with
-//! interesting values, random instruction words, and a readable state diff.
+//! Shared helpers of the fast model's tests: a fixed-seed generator, random states of either chip
+//! with interesting values, random instruction words of either chip, and a readable state diff.
 
 #![allow(dead_code, reason = "each test binary uses a different subset")]
 
-use sfpu_reference::isa::{Arch, Instr, Opcode, decode};
+use sfpu_reference::isa::{Arch, Instr, decode};
 use sfpu_reference::state::{AddrModSlot, FlagStack, FlagStackEntry, LaneConfig, Misc, ResetValues, State};
 
 /// SplitMix64: a small, well-known generator; the sequence is fixed by the seed.
@@ -51,35 +51,47 @@ impl Rng {
         }
     }
 
-    /// A random decodable instruction word (opcode uniform, fields random), via `decode`.
+    /// A random decodable Blackhole instruction word (opcode uniform, fields random).
     pub fn instr(&mut self) -> Instr {
+        self.instr_on(Arch::Blackhole)
+    }
+
+    /// A random decodable instruction word of `arch` (one of its opcodes, uniform; fields
+    /// random), via `decode(arch, ..)`.
+    pub fn instr_on(&mut self, arch: Arch) -> Instr {
+        let ops = arch.opcodes();
         loop {
-            let op = Opcode::ALL[self.below(Opcode::ALL.len() as u32) as usize];
-            let mut word =
-                ((op.number() as u32) << 24) | (self.u32() & op.drawn_mask(Arch::Blackhole) & 0x00FF_FFFF);
+            let op = ops[self.below(ops.len() as u32) as usize];
+            let mut word = ((op.number() as u32) << 24) | (self.u32() & op.drawn_mask(arch) & 0x00FF_FFFF);
             // Bias VD-like 4-bit fields towards small registers half the time, so results land
             // in writable registers often.
             if self.chance(1, 2) {
-                for f in op.fields(Arch::Blackhole) {
+                for f in op.fields(arch) {
                     if f.bits == 4 && f.name.starts_with('V') {
                         let v = self.below(8);
                         word = (word & !f.mask()) | (v << f.lo);
                     }
                 }
             }
-            if let Ok(i) = decode(Arch::Blackhole, word) {
+            if let Ok(i) = decode(arch, word) {
                 return i;
             }
         }
     }
 
-    /// A random word: any 32 bits (most do not decode), or a drawn-bits-only word.
+    /// A random word: any 32 bits (most do not decode), or a drawn-bits-only Blackhole word.
     pub fn raw_word(&mut self) -> u32 {
+        self.raw_word_on(Arch::Blackhole)
+    }
+
+    /// A random word: any 32 bits (most do not decode), or a drawn-bits-only word of `arch`.
+    pub fn raw_word_on(&mut self, arch: Arch) -> u32 {
         if self.chance(1, 4) {
             self.u32()
         } else {
-            let op = Opcode::ALL[self.below(Opcode::ALL.len() as u32) as usize];
-            ((op.number() as u32) << 24) | (self.u32() & op.drawn_mask(Arch::Blackhole) & 0x00FF_FFFF)
+            let ops = arch.opcodes();
+            let op = ops[self.below(ops.len() as u32) as usize];
+            ((op.number() as u32) << 24) | (self.u32() & op.drawn_mask(arch) & 0x00FF_FFFF)
         }
     }
 
@@ -106,9 +118,19 @@ impl Rng {
         v
     }
 
-    /// A random state with interesting contents everywhere the instructions look.
+    /// A random Blackhole state with interesting contents everywhere the instructions look.
     pub fn state(&mut self) -> State {
-        let mut s = State::reset(Arch::Blackhole, &ResetValues::ZEROS);
+        self.state_on(Arch::Blackhole)
+    }
+
+    /// A random state of `arch` with interesting contents everywhere the instructions look. On
+    /// Wormhole the SFPSHFT2 `vc0` latch is random too, and so are the addressing fields only
+    /// Blackhole reads (neither model may read them there).
+    pub fn state_on(&mut self, arch: Arch) -> State {
+        let mut s = State::reset(arch, &ResetValues::ZEROS);
+        if let Some(wh) = s.wormhole_mut() {
+            wh.SFPSHFT2_vc0 = std::array::from_fn(|_| self.value());
+        }
         for r in (0..8).chain(11..15).chain(16..17) {
             for l in 0..32 {
                 s.LReg[r][l] = self.value();
@@ -164,7 +186,7 @@ impl Rng {
             s.LaneConfig[l] = LaneConfig::truncating(lc[l]);
         }
         for k in 0..4 {
-            let t = self.per_lane(|r| r.raw_word());
+            let t = self.per_lane(|r| r.raw_word_on(arch));
             let q = self.per_lane(|r| {
                 let mut w = 0;
                 for unit in 0..4 {
@@ -243,8 +265,14 @@ impl Rng {
         a.ALU_FORMAT_SPEC_REG_SrcB_override = self.chance(1, 2);
         a.ALU_FORMAT_SPEC_REG_SrcB_val = self.below(16) as u16;
         a.ALU_FORMAT_SPEC_REG1_SrcB = self.below(16) as u16;
-        a.DEST_ACCESS_CFG_remap_addrs = self.chance(1, 4);
-        a.DEST_ACCESS_CFG_swizzle_32b = self.chance(1, 4);
+        // Blackhole's Dst row remapping. On Wormhole these two stay at their defaults, as the
+        // `State` documentation says they do there (its serde form refuses other values): the
+        // reference applies them on Wormhole too (reported in fastpath/sfpu/README.md), which
+        // WormholeB0 `Dst.md` does not.
+        if arch == Arch::Blackhole {
+            a.DEST_ACCESS_CFG_remap_addrs = self.chance(1, 4);
+            a.DEST_ACCESS_CFG_swizzle_32b = self.chance(1, 4);
+        }
         a.DBG_FEATURE_DISABLE_bit11 = self.chance(1, 16);
         a.RWC.Dst = self.below(1024) as u16;
         a.RWC.Dst_Cr = self.below(1024) as u16;
@@ -316,6 +344,21 @@ pub fn diff(a: &State, b: &State) -> String {
         }
         if a.Dst.DstRowValid[r] != b.Dst.DstRowValid[r] {
             out.push(format!("DstRowValid[{r}]"));
+        }
+    }
+    if a.Chip != b.Chip {
+        match (a.wormhole(), b.wormhole()) {
+            (Some(x), Some(y)) => {
+                for l in 0..32 {
+                    if x.SFPSHFT2_vc0[l] != y.SFPSHFT2_vc0[l] {
+                        out.push(format!(
+                            "SFPSHFT2_vc0[{l}]: 0x{:08x} vs 0x{:08x}",
+                            x.SFPSHFT2_vc0[l], y.SFPSHFT2_vc0[l]
+                        ));
+                    }
+                }
+            }
+            _ => out.push(format!("Chip: {} vs {}", a.arch(), b.arch())),
         }
     }
     if a.Addressing != b.Addressing {
