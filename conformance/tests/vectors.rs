@@ -145,12 +145,13 @@ fn schema_validates_every_file() {
 /// A small valid file, as JSON, for the schema's negative tests.
 fn good_document() -> serde_json::Value {
     serde_json::json!({
-        "format": "sfpu-vectors/1",
+        "format": "sfpu-vectors/2",
         "arch": "blackhole",
         "file": "SFPMOV",
         "vectors": [{
             "id": "SFPMOV/mod1=0/example",
             "mode": "mod1=0",
+            "requires": ["row-mask"],
             "program": [{"word": "0x7c000120", "text": "TTI_SFPMOV(0, 1, 2, 0)"}],
             "pre": {
                 "LReg": {"1": "0x3f800000"},
@@ -192,6 +193,9 @@ fn schema_rejects_bad_documents() {
         ("/vectors/0/pre/LReg/1", serde_json::json!("0x")),
         ("/vectors/0/pre/LReg/1", serde_json::json!(["0x1", "0x2"])),
         ("/vectors/0/pre/LReg/1", serde_json::json!(-1)),
+        ("/vectors/0/requires/0", serde_json::json!("no-such-feature")),
+        ("/vectors/0/requires", serde_json::json!("lane-config")),
+        ("/format", serde_json::json!("sfpu-vectors/3")),
     ];
     for (pointer, value) in bad {
         let mut doc = good.clone();
@@ -211,6 +215,16 @@ fn schema_rejects_bad_documents() {
     let mut doc = good.clone();
     doc.pointer_mut(pre).and_then(|m| m.as_object_mut()).unwrap().insert("Bogus".into(), 1.into());
     keyed.push(("unknown field".into(), doc));
+    // `requires` is required in /2 and absent in /1.
+    let mut doc = good.clone();
+    doc.pointer_mut("/vectors/0").and_then(|m| m.as_object_mut()).unwrap().remove("requires");
+    keyed.push(("a /2 vector without requires".into(), doc));
+    let mut doc = good.clone();
+    *doc.pointer_mut("/format").unwrap() = "sfpu-vectors/1".into();
+    keyed.push(("a /1 vector with requires".into(), doc.clone()));
+    doc.pointer_mut("/vectors/0").and_then(|m| m.as_object_mut()).unwrap().remove("requires");
+    assert!(validator.is_valid(&doc), "the schema refuses a good /1 document");
+    assert!(loader(&doc).is_ok(), "the loader refuses a good /1 document");
     let mut doc = good.clone();
     doc.pointer_mut("/vectors/0/pre/Addressing")
         .and_then(|m| m.as_object_mut())

@@ -15,13 +15,14 @@ use sfpu_reference::isa::{Arch, Instr, Opcode, decode};
 use sfpu_reference::state::{LANES, LaneConfig, StateDoc};
 use sfpu_reference::{Machine, ResetValues, State, hazard};
 
+use crate::sfpu::features::{encoding_tags, requires};
 use crate::taint::Tracker;
 use crate::vectors::emit::write_file;
 use crate::vectors::{FORMAT, Note, Vector, VectorFile, Word};
 use operands::*;
 
 /// Bump when the generator changes what it generates (recorded in every file's header).
-pub const GENERATOR_VERSION: &str = "3";
+pub const GENERATOR_VERSION: &str = "4";
 
 /// The seed of the checked-in corpus.
 pub const DEFAULT_SEED: u64 = 0x5F9C_0DE5_EED0_0001;
@@ -68,10 +69,17 @@ pub fn to_vector(file: &str, case: &Case) -> Vector {
         Some(label) => format!("{file}/{label}/{}", case.name),
         None => format!("{file}/{}", case.name),
     };
+    let mut tags = case.tags.clone();
+    for tag in encoding_tags(&case.program) {
+        if !tags.iter().any(|t| t == tag) {
+            tags.push(tag.to_string());
+        }
+    }
     Vector {
         id,
         mode: case.mode.clone(),
-        tags: case.tags.clone(),
+        tags,
+        requires: Some(requires(&case.pre, &case.program).to_vec()),
         program: case
             .program
             .iter()
