@@ -12,10 +12,10 @@
 //! [`requires`] is a pure function of `(pre state, program)`: it runs the program on the reference
 //! model and, before each instruction, takes the features of the state that the instruction's page
 //! can observe (a `ROW_MASK` matters to a predicated instruction, not to SFPNOP; the Dst remap only
-//! to SFPLOAD, SFPSTORE and SFPLOADMACRO). Once an SFPLOADMACRO has been issued, the instructions
-//! it schedules may observe anything, so every feature of the state counts from then on, up to the
-//! end of the drain. The result is conservative: a vector may list a feature it could do without,
-//! never the other way round.
+//! to SFPLOAD, SFPSTORE and SFPLOADMACRO). An SFPLOADMACRO observes everything, and so does every
+//! cycle while work it scheduled is pending (the scheduled instructions may be anything), up to
+//! the end of the drain. The result is conservative: a vector may list a feature it could do
+//! without, never the other way round.
 //!
 //! [`encoding_tags`] names the encodings whose behaviour the pseudocode itself leaves reserved.
 //!
@@ -401,15 +401,16 @@ pub fn requires(pre: &State, program: &[Instr]) -> FeatureSet {
     let mut s = pre.clone();
     let mut m = Machine::new();
     let mut out = FeatureSet::EMPTY;
-    let mut macro_issued = false;
     for instr in program {
-        macro_issued |= instr.opcode() == Opcode::SFPLOADMACRO;
-        let seen = if macro_issued { FeatureSet::all() } else { observed_by(instr) };
+        // An SFPLOADMACRO, and any instruction issued while work it scheduled is pending, may
+        // meet instructions that observe anything.
+        let scheduling = instr.opcode() == Opcode::SFPLOADMACRO || !m.pending().is_empty();
+        let seen = if scheduling { FeatureSet::all() } else { observed_by(instr) };
         out = out.union(state_features(&s).intersection(seen));
         m.issue(&mut s, instr);
     }
-    if macro_issued {
-        // The drain: scheduled instructions may still observe anything.
+    if !m.pending().is_empty() {
+        // The drain: the scheduled instructions still to run may observe anything.
         out = out.union(state_features(&s));
         m.drain(&mut s);
         out = out.union(state_features(&s));
