@@ -255,19 +255,21 @@ pub fn load_corpus(dir: &Path, arch: Arch) -> Result<Corpus, Vec<LoadError>> {
 /// line of its repeat, naming the file and line of its first appearance. (Every id starts with
 /// its file's stem, so this only happens when one corpus mixes directories or forms.)
 fn cross_file_duplicates(files: &[(PathBuf, VectorFile)], texts: &[String]) -> Vec<LoadError> {
+    // Lines are looked up only for the duplicates (a scan of the text per id would be quadratic).
     let mut errors = Vec::new();
-    let mut ids: BTreeMap<&str, (&Path, usize)> = BTreeMap::new();
-    for ((path, file), text) in files.iter().zip(texts) {
+    let mut ids: BTreeMap<&str, usize> = BTreeMap::new();
+    for (index, (path, file)) in files.iter().enumerate() {
         for v in &file.vectors {
-            let line = line_of(text, &v.id, 0);
-            if let Some(&(other, other_line)) = ids.get(v.id.as_str()) {
+            if let Some(&other) = ids.get(v.id.as_str()) {
+                let line = line_of(&texts[index], &v.id, 0);
+                let other_line = line_of(&texts[other], &v.id, 0);
                 errors.push(LoadError::Invalid {
                     path: path.clone(),
                     line,
-                    message: format!("id `{}` is also in {}:{other_line}", v.id, other.display()),
+                    message: format!("id `{}` is also in {}:{other_line}", v.id, files[other].0.display()),
                 });
             } else {
-                ids.insert(&v.id, (path, line));
+                ids.insert(&v.id, index);
             }
         }
     }
