@@ -296,6 +296,19 @@ pub fn mode_name(prefix: &str, value: u32) -> String {
 /// Every mode value of `op` the corpus must cover, as `(canonical, label)`: every value of the
 /// mode field (reserved and non-contractual ones too), or `none`.
 pub fn modes(op: Opcode) -> Vec<(String, String)> {
+    mode_table(op).to_vec()
+}
+
+/// [`modes`] of `op`, computed once (naming SFPCONFIG's 256 mode values is not free, and the
+/// random campaign asks for every case).
+pub fn mode_table(op: Opcode) -> &'static [(String, String)] {
+    static TABLE: std::sync::OnceLock<Vec<Vec<(String, String)>>> = std::sync::OnceLock::new();
+    let table = TABLE.get_or_init(|| Opcode::ALL.iter().map(|&o| compute_modes(o)).collect());
+    let index = Opcode::ALL.iter().position(|&o| o == op).unwrap_or(0);
+    &table[index]
+}
+
+fn compute_modes(op: Opcode) -> Vec<(String, String)> {
     let mf = mode_field(op);
     match (op, mf.field) {
         (Opcode::SFPSTOCHRND, _) => (0..4)
@@ -325,6 +338,20 @@ pub fn modes(op: Opcode) -> Vec<(String, String)> {
                 )
             })
             .collect(),
+    }
+}
+
+/// The canonical mode value of `instr` (one of [`modes`] of its opcode): `mod1=3`, `mod0=1`,
+/// `rnd=1,mod1=0`, `vd=15,mod1=1`, `none`.
+pub fn mode_of(instr: &Instr) -> String {
+    let op = instr.opcode();
+    let fields = instr.field_values();
+    let get = |name: &str| fields.iter().find(|(n, _)| *n == name).map_or(0, |&(_, v)| v);
+    match (op, mode_field(op).field) {
+        (Opcode::SFPSTOCHRND, _) => format!("rnd={},mod1={}", get("RoundingMode"), get("Mod1")),
+        (Opcode::SFPCONFIG, _) => format!("vd={},mod1={}", get("VD"), get("Mod1")),
+        (_, None) => "none".to_string(),
+        (_, Some(field)) => format!("{}={}", field.to_ascii_lowercase(), get(field)),
     }
 }
 
@@ -726,7 +753,7 @@ fn mode_value(mode: &str, key: &str) -> u32 {
 /// (`use-lane-flags-ragged`): four modes spread over the mode values (every mode when there are
 /// at most four), which keeps the corpus within its size budget.
 pub fn spread_modes(op: Opcode) -> Vec<String> {
-    let all = modes(op);
+    let all = mode_table(op);
     let n = all.len();
     let mut picked: Vec<String> = [0, n / 4, n / 2, 3 * n / 4].iter().map(|&i| all[i].0.clone()).collect();
     picked.dedup();
@@ -830,8 +857,16 @@ fn lane_cases(op: Opcode, rng: &mut Rng) -> Vec<Case> {
 /// A random case of `op`: a random mode value, variant and operands, as the corpus would build
 /// it. The random campaign draws its cases from here.
 pub fn random_case(op: Opcode, rng: &mut Rng) -> Case {
-    let all = modes(op);
-    let (mode, label) = all[rng.below(all.len() as u32) as usize].clone();
+    let all = mode_table(op);
+    let index = rng.below(all.len() as u32) as usize;
+    random_case_in_mode(op, index, rng)
+}
+
+/// A random case of `op` in its mode value number `mode_index` (an index into [`modes`], taken
+/// modulo their number): a random variant and operands, as the corpus would build it.
+pub fn random_case_in_mode(op: Opcode, mode_index: usize, rng: &mut Rng) -> Case {
+    let all = mode_table(op);
+    let (mode, label) = all[mode_index % all.len()].clone();
     match op {
         Opcode::SFPLOAD | Opcode::SFPSTORE | Opcode::SFPLOADMACRO => {
             sequences::random_memory_case(op, &mode, &label, rng)

@@ -337,9 +337,17 @@ fn memory_case(op: Opcode, mode: &str, label: &str, variant: MemVariant, rng: &m
         MemVariant::OnlyLreg16 => s.LReg[16] = bits_random(rng),
         MemVariant::OnlyPrng => s.PRNG = bits_random(rng),
         MemVariant::OnlyDstInvalidRows => {
-            // Rows 512 and up: no access of these cases reaches them.
+            // Rows 512 and up, which no access of these cases reaches; and in every other mode
+            // value one row the access reaches (reading it, or writing only some of its columns,
+            // is undefined behaviour, which the outcome names).
             for _ in 0..4 {
                 s.Dst.DstRowValid[512 + rng.below(512) as usize] = false;
+            }
+            if mod0 % 2 == 1 {
+                // Both views' physical rows: the 16-bit and the 32-bit accesses reach one each.
+                let row = (imm10 & !3) + rng.below(4);
+                s.Dst.DstRowValid[s.Addressing.Adj16(row) as usize] = false;
+                s.Dst.DstRowValid[s.Addressing.Adj32(row) as usize] = false;
             }
         }
         MemVariant::OnlyDstDebugAlias => s.Addressing.DBG_FEATURE_DISABLE_bit11 = true,

@@ -345,7 +345,11 @@ pub fn observed_by(instr: &Instr) -> FeatureSet {
     f.insert(UseLaneFlagsRagged);
     // ROW_MASK: every instruction that asks IsLaneEnabled. SFPCONFIG has its own rule, and the
     // flag-stack instructions and SFPENCC act on every lane passing the VD guard.
-    if !matches!(op, SFPCONFIG | SFPENCC | SFPPUSHC | SFPPOPC | SFPCOMPC) {
+    // SFPCONFIG's VD 15 combines with (or keeps the high bits of) the old LaneConfig, ROW_MASK
+    // included.
+    if !matches!(op, SFPCONFIG | SFPENCC | SFPPUSHC | SFPPOPC | SFPCOMPC)
+        || (op == SFPCONFIG && field(instr, "VD") == 15)
+    {
         f.insert(RowMask);
     }
     // The flag stacks.

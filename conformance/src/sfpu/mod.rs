@@ -1,5 +1,7 @@
 //! What is specific to the SFPU in the conformance machinery added for issue 14: the state
-//! features a vector needs ([`features`]). Kept apart from the ISA-neutral parts (the runner, the
+//! features a vector needs ([`features`]), and what an implementation declares it models
+//! ([`declaration`]). Kept apart from the ISA-neutral parts (the runner, the
 //! report, the DUT protocol) so that it can move behind an ISA-generic seam.
 
+pub mod declaration;
 pub mod features;

@@ -33,6 +33,7 @@ pub fn row(instruction: &str, mode: &str, label: &str, cells: &[(&str, Counts)])
         mode: mode.to_string(),
         label: label.to_string(),
         per_model: cells.iter().map(|(m, c)| (m.to_string(), *c)).collect(),
+        reasons: Default::default(),
     }
 }
 
@@ -159,6 +160,7 @@ pub fn sample() -> Report {
         campaign: CampaignInfo {
             seed: "0x00c0ffee".to_string(),
             budget_ms: 2000,
+            cases_per_mode: 0,
             cases: 100_000,
             streams: 250,
         },
@@ -174,6 +176,7 @@ pub fn sample() -> Report {
                 kind: "dut".to_string(),
                 command: Some("./rtl-sim --mode=\"fast\" < in.bin > out.bin && echo 'ok'".to_string()),
                 description: Some("RTL sim <v2> & \"friends\" | nightly".to_string()),
+                declaration: None,
             },
         ],
         matrix,
@@ -251,6 +254,8 @@ pub fn sample() -> Report {
             OperandClass { class: "normal".to_string(), lanes: 8192 },
             OperandClass { class: "signalling-nan".to_string(), lanes: 0 },
         ],
+        coverage: Vec::new(),
+        reasons: Vec::new(),
         timings_ms: [("golden vectors", 812), ("random campaign", 62_000), ("total", 63_500)]
             .into_iter()
             .map(|(k, v)| (k.to_string(), v))
