@@ -86,11 +86,18 @@ fn markdown_has_every_section_and_status() {
         "| Strictness | `silicon` (non-contractual locations compared) |",
         "| `dut` | dut | `./rtl-sim --mode=\"fast\" < in.bin > out.bin && echo 'ok'` | RTL sim \\<v2\\> \\& \"friends\" \\| nightly |",
         // Totals.
-        "| `reference` | ✅ pass | 92 | 92 | 0 | 6 | 4 | 0 | 0 | 5000 | 0 | 0 | 0 |",
-        "| `dut` | ❌ fail | 72 | 51 | 2 | 2 | 2 | 16 | 3 | 4100 | 3 | 0 | 350 |",
-        // Cells by status: pass, partial, fail, unsupported, undefined, untested, cells.
-        "| `reference` | 9 | 0 | 0 | 0 | 1 | 1 | 11 |",
-        "| `dut` | 2 | 1 | 3 | 2 | 1 | 2 | 11 |",
+        "| `reference` | ✅ pass | 102 | 102 | 0 | 6 | 4 | 0 | 0 | 0 | 6000 | 0 | 0 | 0 | 0 |",
+        "| `dut` | ❌ fail | 72 | 51 | 2 | 2 | 2 | 16 | 3 | 10 | 4100 | 3 | 0 | 350 | 64 |",
+        // Cells by status: pass, partial, fail, unsupported, not applicable, undefined, untested,
+        // cells.
+        "| `reference` | 10 | 0 | 0 | 0 | 0 | 1 | 1 | 12 |",
+        "| `dut` | 2 | 1 | 3 | 2 | 1 | 1 | 2 | 12 |",
+        // The verdict's coverage, and what was not applicable.
+        // (11 cells of the run: every row but `regressions`, where no model had a case.)
+        "- `reference`: 102 of 112 vectors (91.1 %), 11 of 11 cells",
+        "- `dut`: 51 of 112 vectors (45.5 %), 7 of 11 cells (10 not applicable, 16 unsupported, 3 errors, 2 failed)",
+        "| `dut` | 112 | 72 | 10 | 72 | 16 | 3 | 53 | 51 | 7 of 11 |",
+        "| `SFPLOADMACRO` | 1 | ✅ 1 | ➖ 1 |",
         // Matrix by instruction.
         "| `SFPMAD` | 4 | ✅ 4 | ✅ 1 ❌ 3 |",
         "| `SFPLOADI` | 3 | ✅ 3 | 🌓 1 🚫 2 |",
@@ -176,7 +183,7 @@ fn markdown_tables_are_rectangular() {
         }
         table.clear();
     }
-    assert_eq!(tables, 12, "tables in:\n{md}");
+    assert_eq!(tables, 14, "tables in:\n{md}");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -298,9 +305,9 @@ fn junit_parses_with_the_right_counts() {
     let (top, suites) = parse_junit(&xml);
     assert_eq!(suites.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(), MODELS);
     // tests, failures, errors, skipped.
-    assert_eq!(suites[0].attributes, [11, 0, 0, 1], "reference");
-    assert_eq!(suites[1].attributes, [11, 2, 1, 4], "dut");
-    assert_eq!(top, [22, 2, 1, 5]);
+    assert_eq!(suites[0].attributes, [12, 0, 0, 1], "reference");
+    assert_eq!(suites[1].attributes, [12, 2, 1, 5], "dut");
+    assert_eq!(top, [24, 2, 1, 6]);
     for s in &suites {
         assert_eq!(s.attributes, s.counted, "suite {} says one thing and holds another", s.name);
         let names: Vec<(&str, &str)> =
@@ -484,8 +491,8 @@ fn html_is_well_formed_self_contained_and_escaped() {
     assert_eq!(
         failing.title,
         "SFPMAD mod1=1 (mod1=NEGATE_VA|NEGATE_VC)\ndut: fail\nvectors: 10 run, 8 passed, 2 failed, 0 tainted, \
-         0 undefined, 0 unsupported, 0 errors; random: 1000 compared, 0 differed, 0 errors, 0 declined\nfirst failure: \
-         SFPMAD/mod1=1/denormal-a (vector)"
+         0 undefined, 0 unsupported, 0 errors, 0 not applicable; random: 1000 compared, 0 differed, 0 errors, 0 declined, \
+         0 not applicable\nfirst failure: SFPMAD/mod1=1/denormal-a (vector)"
     );
     // Failing cells link to their first failure, which exists.
     assert!(page.contains("data-status=\"fail\" title=\""), "{page}");
