@@ -162,8 +162,8 @@ pub fn status_reason(status: &Status) -> Option<String> {
 }
 
 /// The coverage of `model`: the selected vectors (`selected`), what its counts over the matrix
-/// say (the cells are those of the run: the rows any model had a case of), and the
-/// not-applicable tallies.
+/// say (its cells are the rows it had a case of, given or held back), and the not-applicable
+/// tallies.
 pub fn coverage(rows: &[MatrixRow], model: &str, selected: u64, tally: &Tally) -> ModelCoverage {
     let mut t = Counts::default();
     for r in rows {
@@ -178,18 +178,17 @@ pub fn coverage(rows: &[MatrixRow], model: &str, selected: u64, tally: &Tally) -
         errors: t.errors,
         compared: t.passed + t.failed,
         passed: t.passed,
-        // The cells of the run: those any model was given a case of, or had one held back from.
+        // The model's cells: those it was given a case of, or had one held back from.
         cells: rows
             .iter()
             .filter(|r| {
-                r.per_model.values().any(|c| {
-                    c.vectors_run
-                        + c.not_applicable
-                        + c.random_cases
-                        + c.random_unsupported
-                        + c.random_not_applicable
-                        > 0
-                })
+                let c = r.counts(model);
+                c.vectors_run
+                    + c.not_applicable
+                    + c.random_cases
+                    + c.random_unsupported
+                    + c.random_not_applicable
+                    > 0
             })
             .count() as u64,
         cells_covered: rows.iter().filter(|r| r.counts(model).compared_any()).count() as u64,

@@ -192,7 +192,8 @@ pub struct ModelCoverage {
     pub compared: u64,
     /// Of those, the vectors where everything compared was equal.
     pub passed: u64,
-    /// The cells of the matrix.
+    /// The cells of the matrix the model had a case of (given to it, or held back as not
+    /// applicable).
     pub cells: u64,
     /// The cells in which at least one vector or random case was compared.
     pub cells_covered: u64,
