@@ -2,10 +2,16 @@
 //! instruction streams) run on the reference and on a candidate model, compared the way golden
 //! vectors are.
 //!
-//! Case `n` of an instruction is drawn from a generator seeded by the campaign's seed, the
+//! Case `n` of an instruction is in the instruction's mode value number `n % m` (of its `m` mode
+//! values, [`modes`](crate::generate::modes) order) and is drawn from a generator seeded by the campaign's seed, the
 //! instruction and `n` alone, so it is the same on every run and machine, and replaying it by its
 //! id (`random/SFPMAD/1234`) and the seed costs the same for every `n`. Case numbers run from 0
-//! to [`MAX_CASES`] - 1. The number of cases run depends on the time budget or `max_cases`.
+//! to [`MAX_CASES`] - 1.
+//!
+//! By default ([`Limit::PerMode`]) a campaign runs a fixed number of cases of every (instruction,
+//! mode value): cases `0 .. n * m` of each instruction, and `STREAMS_PER_CASE * n` streams, so two
+//! runs with the same options check exactly the same cases. [`Limit::Budget`] instead runs as many
+//! cases as fit in a time budget per instruction (for overnight runs; not reproducible in count).
 //!
 //! A case the candidate declines (`unsupported`) is counted apart: it is neither run nor
 //! compared, so it never counts as a pass.
@@ -19,21 +25,39 @@ use sfpu_reference::isa::{Arch, Opcode};
 
 use crate::generate::operands::Rng;
 use crate::generate::streams::random_stream;
-use crate::generate::{Case, random_case, to_vector};
+use crate::generate::{Case, mode_table, random_case_in_mode, to_vector};
 use crate::model::Model;
 use crate::report::FailureEntry;
+use crate::report::build::{Tally, status_reason};
 use crate::vectors::emit::write_file;
 use crate::vectors::{FORMAT, Status, Strictness, Vector, VectorFile, run_vector};
+
+/// How many cases a campaign runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Limit {
+    /// `n` cases of every mode value of every instruction (cases `0 .. n * m` of an instruction
+    /// with `m` mode values), and [`STREAMS_PER_CASE`]` * n` streams: the same cases on every run.
+    PerMode(u64),
+    /// As many cases as fit in this time per instruction (the streams get the time of one
+    /// instruction), at most [`MAX_CASES`]: more cases on a faster machine.
+    Budget(Duration),
+}
+
+/// With [`Limit::PerMode`]`(n)`, the campaign runs this many streams per `n`.
+pub const STREAMS_PER_CASE: u64 = 16;
+
+/// The default number of random cases per (instruction, mode value) of `cargo xtask conform`:
+/// 54,592 single-instruction cases and 1,024 streams over Blackhole's 853 mode values, about 3 s
+/// of the fast model's time on 2 cores.
+pub const DEFAULT_CASES_PER_MODE: u64 = 64;
 
 /// What to run.
 #[derive(Clone, Debug)]
 pub struct CampaignConfig {
     /// The seed.
     pub seed: u64,
-    /// Time budget per instruction (the streams get the budget of one instruction).
-    pub budget: Duration,
-    /// Stop after this many cases per instruction even if time remains (`None`: only the budget).
-    pub max_cases: Option<u64>,
+    /// How many cases.
+    pub limit: Limit,
     /// The instructions to exercise.
     pub opcodes: Vec<Opcode>,
     /// Whether to also run random streams.
@@ -83,6 +107,8 @@ pub struct CellCounts {
     pub errors: u64,
     /// Cases the candidate declined: not run, not compared, not in `cases`.
     pub unsupported: u64,
+    /// Cases not given to the candidate (its declaration does not cover them): not in `cases`.
+    pub not_applicable: u64,
 }
 
 /// What a campaign found.
@@ -96,6 +122,13 @@ pub struct CampaignResult {
     pub cases: u64,
     /// Streams drawn and given to the candidate (declined ones included).
     pub streams: u64,
+    /// Cases and streams drawn but not given to the candidate (its declaration does not cover
+    /// them).
+    pub not_applicable: u64,
+    /// The reasons for declined cases and the errors, with example ids.
+    pub tally: Tally,
+    /// Per cell, the first reason a case of it was not checked.
+    pub reasons_by_cell: BTreeMap<(String, String), String>,
 }
 
 /// The id of case `index` of `op` (or of the streams).
@@ -104,10 +137,23 @@ pub fn case_id(name: &str, index: u64) -> String {
 }
 
 /// Case `index` of instruction `op` for `seed`: the same case every time, drawn in constant time
-/// from a generator of its own.
+/// from a generator of its own, in the mode value number `index % m` of the instruction's `m`.
 pub fn nth_case(seed: u64, op: Opcode, index: u64) -> Case {
     let mut rng = Rng::stream(seed, &format!("campaign/{}/{index}", op.name()));
-    random_case(op, &mut rng)
+    let m = mode_table(op).len() as u64;
+    random_case_in_mode(op, (index % m) as usize, &mut rng)
+}
+
+/// How many cases of `op` (or, for `None`, streams) a campaign with `limit` numbers; `None` when
+/// the time budget decides.
+pub fn job_cases(limit: Limit, op: Option<Opcode>) -> Option<u64> {
+    match limit {
+        Limit::PerMode(n) => Some(match op {
+            Some(op) => n.saturating_mul(mode_table(op).len() as u64).min(MAX_CASES),
+            None => n.saturating_mul(STREAMS_PER_CASE).min(MAX_CASES),
+        }),
+        Limit::Budget(_) => None,
+    }
 }
 
 /// Stream `index` for `seed`, drawn in constant time like [`nth_case`].
@@ -155,101 +201,160 @@ fn check(candidate: &dyn Model, id: String, case: &Case, strictness: Strictness)
     (vector, status)
 }
 
+/// Cases per chunk of a counted job: the unit of parallel work (SFPCONFIG alone has 256 mode
+/// values, so one job per instruction would leave the other cores idle).
+const CHUNK: u64 = 512;
+
+/// One case's outcome, kept until the chunks are merged in case order.
+struct Checked {
+    cell: (String, String),
+    status: Status,
+    id: String,
+    snippet: Option<String>,
+    is_stream: bool,
+}
+
 /// Runs the campaign of `config` on `candidate`, whose failures are filed under `model` (its
 /// column in the report: `fastpath`, `dut`, `dut2`, ...).
 ///
 /// `progress` is told of every finished case and of every finished job. After a case, a
 /// [`ControlFlow::Break`] from it ends that job: the caller's way to stop on an interruption, or to
 /// stop spending a time budget on a candidate that was given up on. Jobs run at most
-/// [`MAX_CASES`] cases.
+/// [`MAX_CASES`] cases. A counted job is run in chunks of consecutive cases, in parallel when
+/// `config.parallel`; the results are merged in case order, so they do not depend on the timing.
 pub fn run(
     candidate: &dyn Model,
     model: &str,
     config: &CampaignConfig,
     progress: &(dyn Fn(Progress<'_>) -> ControlFlow<()> + Sync),
 ) -> CampaignResult {
+    use std::sync::Mutex;
+    use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
     let seed_tag = format!("campaign-{:08x}", config.seed as u32);
     let mut jobs: Vec<Option<Opcode>> = config.opcodes.iter().copied().map(Some).collect();
     if config.streams {
         jobs.push(None);
     }
-    let one_job = |job: &Option<Opcode>| {
+    // (job, first case, end) in job order, then case order.
+    let mut chunks: Vec<(usize, u64, u64)> = Vec::new();
+    for (j, job) in jobs.iter().enumerate() {
+        match job_cases(config.limit, *job) {
+            Some(count) => {
+                let mut start = 0;
+                while start < count {
+                    chunks.push((j, start, (start + CHUNK).min(count)));
+                    start += CHUNK;
+                }
+                if count == 0 {
+                    chunks.push((j, 0, 0));
+                }
+            }
+            None => chunks.push((j, 0, MAX_CASES)),
+        }
+    }
+    let stopped: Vec<AtomicBool> = jobs.iter().map(|_| AtomicBool::new(false)).collect();
+    let done: Vec<AtomicU64> = jobs.iter().map(|_| AtomicU64::new(0)).collect();
+    let remaining: Vec<Mutex<usize>> = jobs
+        .iter()
+        .enumerate()
+        .map(|(j, _)| Mutex::new(chunks.iter().filter(|c| c.0 == j).count()))
+        .collect();
+    let one_chunk = |&(j, start, end): &(usize, u64, u64)| -> Vec<Checked> {
+        let job = jobs[j];
         let name = job.map_or("streams", |op| op.name());
-        let mut result = CampaignResult::default();
         let started = Instant::now();
-        let mut index = 0u64;
-        let limit = config.max_cases.unwrap_or(MAX_CASES).min(MAX_CASES);
-        while started.elapsed() < config.budget && index < limit {
+        let in_time = || match config.limit {
+            Limit::Budget(budget) => started.elapsed() < budget,
+            Limit::PerMode(_) => true,
+        };
+        let mut out = Vec::new();
+        let mut index = start;
+        while index < end && in_time() && !stopped[j].load(Ordering::SeqCst) {
             let case = match job {
-                Some(op) => nth_case(config.seed, *op, index),
+                Some(op) => nth_case(config.seed, op, index),
                 None => nth_stream(config.seed, index),
             };
             let id = case_id(name, index);
             let (vector, status) = check(candidate, id.clone(), &case, config.strictness);
             let mode = case.mode.clone().unwrap_or_else(|| "-".to_string());
-            let cell = result.cells.entry((name.to_string(), mode.clone())).or_default();
-            if matches!(status, Status::Unsupported(_)) {
-                cell.unsupported += 1;
-            } else {
-                cell.cases += 1;
-            }
-            // A divergence gets a regression vector; a case the candidate failed to run is an
-            // error, kept with its message but with no snippet (nothing is known to be wrong).
-            let failed = match &status {
-                Status::Pass | Status::Unsupported(_) => None,
-                Status::Fail(f) => {
-                    cell.failures += 1;
-                    Some(("random", f.report.clone(), regression_snippet(&vector, &seed_tag)))
-                }
-                Status::Error(e) => {
-                    cell.errors += 1;
-                    Some(("error", format!("{id}: {e}"), String::new()))
-                }
-            };
-            if let Some((kind, details, snippet)) = failed
-                && (cell.failures + cell.errors) as usize <= config.keep_failures
-            {
-                result.failures.push(FailureEntry {
-                    model: model.to_string(),
-                    instruction: name.to_string(),
-                    mode,
-                    id: id.clone(),
-                    kind: kind.to_string(),
-                    replay: format!("cargo xtask conform --seed 0x{:x} --replay {id}", config.seed),
-                    details,
-                    snippet,
-                });
-            }
-            if job.is_some() {
-                result.cases += 1;
-            } else {
-                result.streams += 1;
-            }
+            let snippet = matches!(status, Status::Fail(_)).then(|| regression_snippet(&vector, &seed_tag));
+            out.push(Checked {
+                cell: (name.to_string(), mode),
+                status,
+                id,
+                snippet,
+                is_stream: job.is_none(),
+            });
             index += 1;
-            if progress(Progress::Case { job: name, n: index }).is_break() {
-                break;
+            let n = done[j].fetch_add(1, Ordering::SeqCst) + 1;
+            if progress(Progress::Case { job: name, n }).is_break() {
+                stopped[j].store(true, Ordering::SeqCst);
             }
         }
-        let _ = progress(Progress::JobDone { job: name, n: index });
-        result
+        let last = {
+            let mut left = remaining[j].lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            *left -= 1;
+            *left == 0
+        };
+        if last {
+            let _ = progress(Progress::JobDone { job: name, n: done[j].load(Ordering::SeqCst) });
+        }
+        out
     };
-    let per_job: Vec<CampaignResult> = if config.parallel {
-        jobs.par_iter().map(one_job).collect()
+    let per_chunk: Vec<Vec<Checked>> = if config.parallel {
+        chunks.par_iter().map(one_chunk).collect()
     } else {
-        jobs.iter().map(one_job).collect()
+        chunks.iter().map(one_chunk).collect()
     };
     let mut total = CampaignResult::default();
-    for r in per_job {
-        for (k, c) in r.cells {
-            let t = total.cells.entry(k).or_default();
-            t.cases += c.cases;
-            t.failures += c.failures;
-            t.errors += c.errors;
-            t.unsupported += c.unsupported;
+    for c in per_chunk.into_iter().flatten() {
+        total.tally.record(&c.id, &c.status, false);
+        if let Some(why) = status_reason(&c.status) {
+            total.reasons_by_cell.entry(c.cell.clone()).or_insert(why);
         }
-        total.failures.extend(r.failures);
-        total.cases += r.cases;
-        total.streams += r.streams;
+        let cell = total.cells.entry(c.cell.clone()).or_default();
+        if matches!(c.status, Status::NotApplicable(_)) {
+            cell.not_applicable += 1;
+            total.not_applicable += 1;
+            continue;
+        }
+        if matches!(c.status, Status::Unsupported(_)) {
+            cell.unsupported += 1;
+        } else {
+            cell.cases += 1;
+        }
+        // A divergence gets a regression vector; a case the candidate failed to run is an error,
+        // kept with its message but with no snippet (nothing is known to be wrong).
+        let failed = match &c.status {
+            Status::Pass | Status::Unsupported(_) | Status::NotApplicable(_) => None,
+            Status::Fail(f) => {
+                cell.failures += 1;
+                Some(("random", f.report.clone(), c.snippet.clone().unwrap_or_default()))
+            }
+            Status::Error(e) => {
+                cell.errors += 1;
+                Some(("error", format!("{}: {e}", c.id), String::new()))
+            }
+        };
+        if let Some((kind, details, snippet)) = failed
+            && (cell.failures + cell.errors) as usize <= config.keep_failures
+        {
+            total.failures.push(FailureEntry {
+                model: model.to_string(),
+                instruction: c.cell.0.clone(),
+                mode: c.cell.1.clone(),
+                id: c.id.clone(),
+                kind: kind.to_string(),
+                replay: format!("cargo xtask conform --seed 0x{:x} --replay {}", config.seed, c.id),
+                details,
+                snippet,
+            });
+        }
+        if c.is_stream {
+            total.streams += 1;
+        } else {
+            total.cases += 1;
+        }
     }
     total
 }
@@ -265,6 +370,13 @@ mod tests {
         assert_eq!(a.program, b.program);
         assert_eq!(a.pre, b.pre);
         assert_ne!(a.pre, nth_case(7, Opcode::SFPMAD, 4).pre, "neighbouring cases differ");
+        // Case n is in mode value n % 16 (SFPMAD's Mod1), whatever the seed.
+        for n in [0u64, 5, 16, 21, 4_294_967_295] {
+            let want = format!("mod1={}", n % 16);
+            assert_eq!(nth_case(9, Opcode::SFPMAD, n).mode.as_deref(), Some(want.as_str()));
+        }
+        assert_eq!(job_cases(Limit::PerMode(3), Some(Opcode::SFPCONFIG)), Some(3 * 256));
+        assert_eq!(job_cases(Limit::PerMode(3), None), Some(3 * STREAMS_PER_CASE));
         let s1 = nth_stream(7, 2);
         let s2 = nth_stream(7, 2);
         assert_eq!(s1.program, s2.program);
@@ -290,12 +402,12 @@ mod tests {
             }
         }
         let rec = Recorder(Mutex::new(Vec::new()));
-        let mut config = config(Duration::from_secs(60), Some(5));
+        let mut config = config(Limit::PerMode(1));
         config.opcodes = vec![Opcode::SFPIADD];
         config.streams = false;
         let r = run(&rec, "dut", &config, &|_| ControlFlow::Continue(()));
-        assert_eq!(r.cases, 5);
-        let expected: Vec<Vec<u32>> = (0..5)
+        assert_eq!(r.cases, 16, "SFPIADD has 16 mode values");
+        let expected: Vec<Vec<u32>> = (0..16)
             .map(|n| {
                 nth_case(config.seed, Opcode::SFPIADD, n)
                     .program
@@ -311,8 +423,7 @@ mod tests {
     fn the_reference_agrees_with_itself() {
         let config = CampaignConfig {
             seed: 1,
-            budget: Duration::from_secs(5),
-            max_cases: Some(20),
+            limit: Limit::PerMode(2),
             opcodes: vec![Opcode::SFPMAD, Opcode::SFPLOADMACRO, Opcode::SFPSTORE],
             streams: true,
             keep_failures: 3,
@@ -320,8 +431,11 @@ mod tests {
             parallel: true,
         };
         let r = run(&crate::Reference, "reference", &config, &|_| ControlFlow::Continue(()));
-        assert_eq!(r.cases, 60);
-        assert_eq!(r.streams, 20);
+        assert_eq!(r.cases, 3 * 16 * 2, "two cases of each of the 16 mode values of each");
+        assert_eq!(r.streams, 2 * STREAMS_PER_CASE);
+        // Every mode value got exactly its two cases.
+        assert_eq!(r.cells.len(), 48 + 1, "48 mode values and the streams");
+        assert!(r.cells.iter().all(|(k, c)| k.0 == "streams" || c.cases == 2), "{:?}", r.cells);
         assert!(r.failures.is_empty(), "{:?}", r.failures.first());
     }
 
@@ -361,11 +475,10 @@ mod tests {
         }
     }
 
-    fn config(budget: Duration, max_cases: Option<u64>) -> CampaignConfig {
+    fn config(limit: Limit) -> CampaignConfig {
         CampaignConfig {
             seed: 3,
-            budget,
-            max_cases,
+            limit,
             opcodes: vec![Opcode::SFPMAD, Opcode::SFPIADD],
             streams: true,
             keep_failures: 2,
@@ -378,12 +491,11 @@ mod tests {
     /// has no case run, so nothing that could pass.
     #[test]
     fn declined_cases_are_not_run_cases() {
-        let r =
-            run(&Declines, "dut", &config(Duration::from_secs(60), Some(7)), &|_| ControlFlow::Continue(()));
-        assert_eq!((r.cases, r.streams), (14, 7), "drawn and given to the model");
+        let r = run(&Declines, "dut", &config(Limit::PerMode(1)), &|_| ControlFlow::Continue(()));
+        assert_eq!((r.cases, r.streams), (32, STREAMS_PER_CASE), "drawn and given to the model");
         assert!(r.failures.is_empty());
         let declined: u64 = r.cells.values().map(|c| c.unsupported).sum();
-        assert_eq!(declined, 21);
+        assert_eq!(declined, 32 + STREAMS_PER_CASE);
         assert!(r.cells.values().all(|c| c.cases == 0 && c.failures == 0), "{:?}", r.cells);
     }
 
@@ -391,8 +503,7 @@ mod tests {
     /// model's own name, with a replay command and a regression snippet.
     #[test]
     fn failures_are_filed_under_the_column_name() {
-        let r =
-            run(&Wrong, "dut2", &config(Duration::from_secs(60), Some(4)), &|_| ControlFlow::Continue(()));
+        let r = run(&Wrong, "dut2", &config(Limit::PerMode(1)), &|_| ControlFlow::Continue(()));
         assert!(!r.failures.is_empty());
         for f in &r.failures {
             assert_eq!(f.model, "dut2");
@@ -402,7 +513,7 @@ mod tests {
         }
         let failed: u64 = r.cells.values().map(|c| c.failures).sum();
         let ran: u64 = r.cells.values().map(|c| c.cases).sum();
-        assert_eq!(ran, 12);
+        assert_eq!(ran, 32 + STREAMS_PER_CASE);
         assert!(failed > 0 && failed <= ran);
     }
 
@@ -424,10 +535,10 @@ mod tests {
                 Err(crate::ModelError::Failed("the DUT exited with status 1".into()))
             }
         }
-        let r =
-            run(&Crashes, "dut", &config(Duration::from_secs(60), Some(3)), &|_| ControlFlow::Continue(()));
+        let r = run(&Crashes, "dut", &config(Limit::PerMode(1)), &|_| ControlFlow::Continue(()));
         let sum = |f: fn(&CellCounts) -> u64| r.cells.values().map(f).sum::<u64>();
-        assert_eq!((sum(|c| c.cases), sum(|c| c.errors), sum(|c| c.failures)), (9, 9, 0));
+        let all = 32 + STREAMS_PER_CASE;
+        assert_eq!((sum(|c| c.cases), sum(|c| c.errors), sum(|c| c.failures)), (all, all, 0));
         assert!(!r.failures.is_empty());
         for f in &r.failures {
             assert_eq!(f.kind, "error");
@@ -449,13 +560,13 @@ mod tests {
             });
             ControlFlow::Break(())
         };
-        let r = run(&crate::Reference, "fastpath", &config(Duration::from_secs(60), None), &record);
+        let r = run(&crate::Reference, "fastpath", &config(Limit::Budget(Duration::from_secs(60))), &record);
         assert_eq!((r.cases, r.streams), (2, 1), "one case per job");
         assert_eq!(
             *seen.lock().unwrap(),
             ["SFPMAD 1", "SFPMAD done 1", "SFPIADD 1", "SFPIADD done 1", "streams 1", "streams done 1"]
         );
-        let r = run(&crate::Reference, "fastpath", &config(Duration::from_secs(60), Some(3)), &record);
+        let r = run(&crate::Reference, "fastpath", &config(Limit::PerMode(3)), &record);
         assert_eq!((r.cases, r.streams), (2, 1), "a count-bounded job stops too");
     }
 }

@@ -36,6 +36,7 @@ use sfpu_reference::outcome::{Clause, Outcome};
 use sfpu_reference::state::{Hex, StateDoc};
 
 use crate::model::{Model, ModelError, Run};
+use crate::sfpu::declaration::Declaration;
 
 /// The protocol identifier the harness sends in its hello and expects back.
 pub const PROTOCOL: &str = "sfpu-dut/1";
@@ -81,6 +82,9 @@ pub enum Answer {
         name: String,
         /// Its version.
         version: String,
+        /// What it declares it models (`features`, `refuses`); `None` when the hello declares
+        /// nothing (everything).
+        declaration: Option<Declaration>,
     },
     /// The case ran.
     Result {
@@ -133,6 +137,10 @@ struct HelloAnswer {
     protocol: String,
     name: String,
     version: String,
+    #[serde(default)]
+    features: Option<Vec<String>>,
+    #[serde(default)]
+    refuses: Option<Vec<String>>,
 }
 
 #[derive(Deserialize)]
@@ -191,7 +199,14 @@ pub fn parse_answer(line: &[u8]) -> Result<Answer, ProtocolError> {
     match kind.as_str() {
         "hello" => {
             let h: HelloAnswer = serde_json::from_value(rest).map_err(fields)?;
-            Ok(Answer::Hello { protocol: h.protocol, name: h.name, version: h.version })
+            let declaration = if h.features.is_none() && h.refuses.is_none() {
+                None
+            } else {
+                let d = Declaration::from_hello(h.features.as_deref(), h.refuses.as_deref().unwrap_or(&[]))
+                    .map_err(|e| ProtocolError::new(format!("`hello` answer: {}", quote(&e))))?;
+                Some(d)
+            };
+            Ok(Answer::Hello { protocol: h.protocol, name: h.name, version: h.version, declaration })
         }
         "result" => {
             let r: ResultAnswer = serde_json::from_value(rest).map_err(fields)?;
@@ -415,7 +430,7 @@ impl Process {
         argv: &[String],
         arch: Arch,
         timeout: Duration,
-    ) -> Result<(Process, String, String), StartError> {
+    ) -> Result<(Process, String, String, Option<Declaration>), StartError> {
         let (program, args) =
             argv.split_first().ok_or_else(|| StartError::Failed("the DUT command is empty".into()))?;
         let mut command = Command::new(program);
@@ -459,14 +474,14 @@ impl Process {
         process.send(&hello);
         let timeout = timeout.max(MIN_HELLO_TIMEOUT);
         match process.receive(timeout, "the hello") {
-            Ok(Answer::Hello { protocol, name, version }) => {
+            Ok(Answer::Hello { protocol, name, version, declaration }) => {
                 if protocol != PROTOCOL {
                     return Err(StartError::Failed(format!(
                         "the DUT speaks `{}`, the harness `{PROTOCOL}`",
                         quote(&protocol)
                     )));
                 }
-                Ok((process, quote(&name), quote(&version)))
+                Ok((process, quote(&name), quote(&version), declaration))
             }
             Ok(Answer::Error { message, .. }) => Err(StartError::Refused(format!(
                 "the DUT refused the hello ({PROTOCOL}, {arch}): {}",
@@ -668,6 +683,7 @@ pub struct ExternalModel {
     timeout: Duration,
     name: String,
     version: String,
+    declaration: Option<Declaration>,
     inner: Mutex<Inner>,
 }
 
@@ -715,7 +731,7 @@ impl ExternalModel {
         if timeout.is_zero() {
             return Err(ModelError::Failed("the per-case timeout must be positive".to_string()));
         }
-        let (process, name, version) =
+        let (process, name, version, declaration) =
             Process::start(argv, arch, timeout).map_err(StartError::into_model_error)?;
         Ok(ExternalModel {
             argv: argv.to_vec(),
@@ -723,6 +739,7 @@ impl ExternalModel {
             timeout,
             name,
             version,
+            declaration,
             inner: Mutex::new(Inner {
                 process: Some(process),
                 next_id: 1,
@@ -737,6 +754,11 @@ impl ExternalModel {
     /// The DUT as its hello named it: `name version`.
     pub fn describe(&self) -> String {
         format!("{} {}", self.name, self.version)
+    }
+
+    /// What the DUT's first hello declared it models (`None`: nothing declared, everything).
+    pub fn declared(&self) -> Option<&Declaration> {
+        self.declaration.as_ref()
     }
 
     /// Why the DUT was given up on ([`MAX_FAILED_STARTS`] failed restarts,
@@ -772,7 +794,7 @@ impl ExternalModel {
         let process = match &mut inner.process {
             Some(p) => p,
             slot @ None => match Process::start(&self.argv, self.arch, self.timeout) {
-                Ok((p, _, _)) => {
+                Ok((p, _, _, _)) => {
                     inner.failed_starts = 0;
                     slot.insert(p)
                 }
@@ -859,6 +881,10 @@ fn model_error_text(e: &ModelError) -> String {
 impl Model for ExternalModel {
     fn name(&self) -> String {
         self.name.clone()
+    }
+
+    fn declaration(&self) -> Option<&Declaration> {
+        self.declaration.as_ref()
     }
 
     fn run(&self, arch: Arch, pre: &State, program: &[u32]) -> Result<Run, ModelError> {

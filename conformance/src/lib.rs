@@ -16,6 +16,7 @@ pub mod generate;
 pub mod ieee;
 pub mod model;
 pub mod report;
+pub mod sfpu;
 pub mod taint;
 pub mod vectors;
 

@@ -34,6 +34,12 @@ pub enum ModelError {
 pub trait Model: Sync {
     /// A short name for reports.
     fn name(&self) -> String;
+    /// What the model declares it models (the features beyond the baseline, the instructions and
+    /// modes it refuses up front); `None`, the default, for everything. The runner gives the
+    /// model only the cases its declaration covers and records the others as not applicable.
+    fn declaration(&self) -> Option<&crate::sfpu::declaration::Declaration> {
+        None
+    }
     /// Runs one case.
     fn run(&self, arch: Arch, pre: &State, program: &[u32]) -> Result<Run, ModelError>;
 }

@@ -49,8 +49,9 @@ fn from_special(v: &Vector) -> bool {
 }
 
 /// Every vector of the implemented instructions passes (state and outcome, current-silicon
-/// strictness), SFPMOV's FROM_SPECIAL modes and SFPMAD are `unsupported`, and a deliberately
-/// wrong expectation fails (so the comparison is real).
+/// strictness); SFPMOV's FROM_SPECIAL modes and SFPMAD, which the DUT's hello refuses up front,
+/// are not applicable (never sent), or, when it declares nothing, `unsupported` with its reason;
+/// and a deliberately wrong expectation fails (so the comparison is real).
 #[test]
 fn python_dut_passes_what_it_implements() {
     let started = Instant::now();
@@ -76,12 +77,16 @@ fn python_dut_passes_what_it_implements() {
             let expect_unsupported = *name == "SFPMAD" || from_special(v);
             match (&r.status, expect_unsupported) {
                 (Status::Pass, false) => passed += 1,
-                (Status::Unsupported(why), true) => {
-                    let want = if *name == "SFPMAD" { "SFPMAD is not implemented" } else { "FROM_SPECIAL" };
-                    if why.contains(want) {
+                (Status::NotApplicable(why), true) => {
+                    let want = if *name == "SFPMAD" {
+                        "refused up front: SFPMAD"
+                    } else {
+                        "refused up front: SFPMOV/mod1="
+                    };
+                    if why.to_string().contains(want) {
                         unsupported += 1;
                     } else {
-                        problems.push(format!("{}: unsupported for the wrong reason: {why}", v.id));
+                        problems.push(format!("{}: not applicable for the wrong reason: {why}", v.id));
                     }
                 }
                 (Status::Fail(f), _) => problems.push(f.report.clone()),
@@ -94,6 +99,20 @@ fn python_dut_passes_what_it_implements() {
     assert!(expect_passed > 0 && expect_unsupported > load("SFPMAD").vectors.len());
     assert_eq!(unsupported, expect_unsupported, "SFPMAD and SFPMOV FROM_SPECIAL");
     assert_eq!(passed, expect_passed);
+
+    // Declaring nothing, the DUT is sent everything and declines what it does not implement.
+    let undeclared = spawn(&python_dut(&["--no-declaration"]), Duration::from_secs(10));
+    let mad = load("SFPMAD");
+    match run_vector(&undeclared, &mad, &mad.vectors[0], Strictness::Silicon).status {
+        Status::Unsupported(why) => assert!(why.contains("SFPMAD is not implemented"), "{why}"),
+        other => panic!("expected unsupported, got {other:?}"),
+    }
+    let mov = load("SFPMOV");
+    let v = mov.vectors.iter().find(|v| from_special(v)).unwrap();
+    match run_vector(&undeclared, &mov, v, Strictness::Silicon).status {
+        Status::Unsupported(why) => assert!(why.contains("FROM_SPECIAL"), "{why}"),
+        other => panic!("expected unsupported, got {other:?}"),
+    }
 
     // A wrong expectation is caught: flip a bit of SFPNOT's expected result.
     let file = load("SFPNOT");
@@ -137,7 +156,7 @@ fn crashes_hangs_and_garbage_are_recorded_and_the_run_goes_on() {
         (pick("SFPLOADI", 0), "pass"),
         (pick("SFPXOR", 0), "garbage"),
         (pick("SFPMOV", 1), "pass"),
-        (pick("SFPMAD", 0), "unsupported"),
+        (pick("SFPMAD", 0), "not applicable"),
         (pick("SFPIADD", 1), "pass"),
     ];
     let started = Instant::now();
@@ -148,7 +167,7 @@ fn crashes_hangs_and_garbage_are_recorded_and_the_run_goes_on() {
         let took = case_started.elapsed();
         let ok = match (&r.status, want) {
             (Status::Pass, "pass") => true,
-            (Status::Unsupported(why), "unsupported") => why.contains("SFPMAD"),
+            (Status::NotApplicable(why), "not applicable") => why.to_string().contains("SFPMAD"),
             (Status::Error(m), "crash") => {
                 m.starts_with("crashed (exit status: 3) before answering case `")
                     && m.contains("stderr tail: dut-python: injected crash")
@@ -434,7 +453,12 @@ fn err(line: &[u8]) -> String {
 fn parse_answer_accepts_the_documented_answers() {
     assert_eq!(
         parse_answer(br#"{"type":"hello","protocol":"sfpu-dut/1","name":"x","version":"2"}"#),
-        Ok(Answer::Hello { protocol: "sfpu-dut/1".into(), name: "x".into(), version: "2".into() })
+        Ok(Answer::Hello {
+            protocol: "sfpu-dut/1".into(),
+            name: "x".into(),
+            version: "2".into(),
+            declaration: None
+        })
     );
     let line = br#"{"type":"result","id":"7","state":{"LReg":{"3":"0x3f800000","4":12},"LaneFlags":"0x0000ffff"},"outcome":[{"clause":"backdoor-load","lanes":"0x000000ff"},{"clause":"backdoor-load","lanes":256}]}"#;
     match parse_answer(line) {

@@ -96,7 +96,7 @@ fn vector_file_from_message(message: &str) -> VectorFile {
     let marker = "vectors/blackhole/regressions.yaml):\n";
     let at = message.find(marker).unwrap_or_else(|| panic!("no regression vector in:\n{message}"));
     let yaml = &message[at + marker.len()..];
-    let text = format!("format: sfpu-vectors/1\narch: blackhole\nfile: regressions\nvectors:\n{yaml}");
+    let text = format!("format: sfpu-vectors/2\narch: blackhole\nfile: regressions\nvectors:\n{yaml}");
     parse_file(Path::new("regressions.yaml"), &text)
         .unwrap_or_else(|e| panic!("the report's vector does not load: {e:?}\n{text}"))
 }
@@ -338,7 +338,7 @@ fn triage_appends_once_per_shape() {
 fn triage_into_an_empty_file() {
     let path = Path::new("regressions.yaml");
     let [d1, ..] = divergences();
-    let empty = "format: sfpu-vectors/1\narch: blackhole\nfile: regressions\nvectors: []\n";
+    let empty = "format: sfpu-vectors/2\narch: blackhole\nfile: regressions\nvectors: []\n";
     // The report's vector without its tags.
     let mut vectors: Vec<Vector> = serde_yaml::from_str(&d1.snippet()).expect("the snippet parses");
     assert_eq!(vectors.len(), 1);

@@ -175,6 +175,7 @@ fn run_cell(arch: Arch, op: Opcode, mode: &str, cases: u32) -> Result<Counts, St
             Status::Pass => Ok(()),
             Status::Fail(f) => Err(TestCaseError::fail(f.report)),
             Status::Unsupported(why) | Status::Error(why) => Err(TestCaseError::fail(why)),
+            Status::NotApplicable(why) => Err(TestCaseError::fail(why.to_string())),
         }
     });
     match result {

@@ -82,15 +82,23 @@ fn markdown_has_every_section_and_status() {
         // Summary.
         "| Tool | sfpu-conformance 0.1.0 |",
         "| Corpus | `vectors/blackhole` (`sfpu-vectors/1`): 42 files, 1234 vectors; generator sfpu-conformance 0.1.0, seed 0x5eed |",
-        "| Random campaign | seed `0x00c0ffee`, budget 2.0 s per instruction and model; 100000 cases and 250 streams over all models |",
+        "| Random campaign | seed `0x00c0ffee`, a time budget of 2.0 s per instruction and model; 100000 cases and 250 streams over all models |",
         "| Strictness | `silicon` (non-contractual locations compared) |",
         "| `dut` | dut | `./rtl-sim --mode=\"fast\" < in.bin > out.bin && echo 'ok'` | RTL sim \\<v2\\> \\& \"friends\" \\| nightly |",
         // Totals.
-        "| `reference` | ✅ pass | 92 | 92 | 0 | 6 | 4 | 0 | 0 | 5000 | 0 | 0 | 0 |",
-        "| `dut` | ❌ fail | 72 | 51 | 2 | 2 | 2 | 16 | 3 | 4100 | 3 | 0 | 350 |",
-        // Cells by status: pass, partial, fail, unsupported, undefined, untested, cells.
-        "| `reference` | 9 | 0 | 0 | 0 | 1 | 1 | 11 |",
-        "| `dut` | 2 | 1 | 3 | 2 | 1 | 2 | 11 |",
+        "| `reference` | ✅ pass | 102 | 102 | 0 | 6 | 4 | 0 | 0 | 0 | 6000 | 0 | 0 | 0 | 0 |",
+        "| `dut` | ❌ fail | 72 | 51 | 2 | 2 | 2 | 16 | 3 | 10 | 4100 | 3 | 0 | 350 | 64 |",
+        // Cells by status: pass, partial, fail, unsupported, not applicable, undefined, untested,
+        // cells.
+        "| `reference` | 10 | 0 | 0 | 0 | 0 | 1 | 1 | 12 |",
+        "| `dut` | 2 | 1 | 3 | 2 | 1 | 1 | 2 | 12 |",
+        // The verdict's coverage, and what was not applicable.
+        // A model's cells are the rows it had a case of: the reference every row but
+        // `regressions`; the DUT not `sequences` either.
+        "- `reference`: 102 of 112 vectors (91.1 %), 11 of 11 cells",
+        "- `dut`: 51 of 112 vectors (45.5 %), 7 of 10 cells (10 not applicable, 16 unsupported, 3 errors, 2 failed)",
+        "| `dut` | 112 | 72 | 10 | 72 | 16 | 3 | 53 | 51 | 7 of 10 |",
+        "| `SFPLOADMACRO` | 1 | ✅ 1 | ➖ 1 |",
         // Matrix by instruction.
         "| `SFPMAD` | 4 | ✅ 4 | ✅ 1 ❌ 3 |",
         "| `SFPLOADI` | 3 | ✅ 3 | 🌓 1 🚫 2 |",
@@ -176,7 +184,7 @@ fn markdown_tables_are_rectangular() {
         }
         table.clear();
     }
-    assert_eq!(tables, 12, "tables in:\n{md}");
+    assert_eq!(tables, 14, "tables in:\n{md}");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -298,9 +306,9 @@ fn junit_parses_with_the_right_counts() {
     let (top, suites) = parse_junit(&xml);
     assert_eq!(suites.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(), MODELS);
     // tests, failures, errors, skipped.
-    assert_eq!(suites[0].attributes, [11, 0, 0, 1], "reference");
-    assert_eq!(suites[1].attributes, [11, 2, 1, 4], "dut");
-    assert_eq!(top, [22, 2, 1, 5]);
+    assert_eq!(suites[0].attributes, [12, 0, 0, 1], "reference");
+    assert_eq!(suites[1].attributes, [12, 2, 1, 5], "dut");
+    assert_eq!(top, [24, 2, 1, 6]);
     for s in &suites {
         assert_eq!(s.attributes, s.counted, "suite {} says one thing and holds another", s.name);
         let names: Vec<(&str, &str)> =
@@ -318,7 +326,7 @@ fn junit_parses_with_the_right_counts() {
                 CellStatus::Pass | CellStatus::Partial | CellStatus::Undefined => None,
                 CellStatus::Fail if row.mode == "mod1=4" => Some("error"),
                 CellStatus::Fail => Some("failure"),
-                CellStatus::Unsupported | CellStatus::Untested => Some("skipped"),
+                CellStatus::Unsupported | CellStatus::Untested | CellStatus::NotApplicable => Some("skipped"),
             };
             assert_eq!(element, want, "{model} {} {}", row.instruction, row.mode);
             assert!(case.text.contains(&format!("{model}: {}", status.name())), "{case:?}");
@@ -484,8 +492,8 @@ fn html_is_well_formed_self_contained_and_escaped() {
     assert_eq!(
         failing.title,
         "SFPMAD mod1=1 (mod1=NEGATE_VA|NEGATE_VC)\ndut: fail\nvectors: 10 run, 8 passed, 2 failed, 0 tainted, \
-         0 undefined, 0 unsupported, 0 errors; random: 1000 compared, 0 differed, 0 errors, 0 declined\nfirst failure: \
-         SFPMAD/mod1=1/denormal-a (vector)"
+         0 undefined, 0 unsupported, 0 errors, 0 not applicable; random: 1000 compared, 0 differed, 0 errors, 0 declined, \
+         0 not applicable\nfirst failure: SFPMAD/mod1=1/denormal-a (vector)"
     );
     // Failing cells link to their first failure, which exists.
     assert!(page.contains("data-status=\"fail\" title=\""), "{page}");
@@ -641,4 +649,79 @@ fn an_incomplete_report_says_so_everywhere() {
     let back = Report::from_json(&serde_json::to_string(&r).unwrap()).unwrap();
     assert_eq!(back.incomplete, r.incomplete);
     assert!(!serde_json::to_string(&sample()).unwrap().contains("incomplete"), "absent when complete");
+}
+
+/// Issue 14, part 5: the verdict carries every model's coverage in every form, the reasons are
+/// kept with their counts and examples (Markdown, HTML escaped, JUnit skipped messages), and a
+/// cell whose every case was not applicable has its own status, skipped in JUnit with the reason.
+#[test]
+fn verdict_coverage_and_reasons_in_every_form() {
+    use sfpu_conformance::report::{ModelCoverage, ReasonEntry};
+    let mut r = sample();
+    r.failures.clear();
+    for row in &mut r.matrix {
+        let d = row.per_model.entry(DUT_NAME.to_string()).or_default();
+        *d = Counts { not_applicable: 4, random_not_applicable: 7, ..Counts::default() };
+        row.reasons.insert(DUT_NAME.to_string(), "not applicable: requires dest-remap (not declared)".into());
+    }
+    r.totals = sfpu_conformance::report::build::totals(&r.matrix);
+    r.coverage = vec![
+        ModelCoverage {
+            model: "reference".into(),
+            vectors: 40,
+            applicable: 40,
+            compared: 40,
+            passed: 40,
+            cells: 8,
+            cells_covered: 8,
+            ..Default::default()
+        },
+        ModelCoverage {
+            model: DUT_NAME.into(),
+            vectors: 40,
+            not_applicable: 32,
+            applicable: 8,
+            unsupported: 3,
+            compared: 5,
+            passed: 5,
+            cells: 8,
+            cells_covered: 2,
+            not_applicable_by_feature: [("dest-remap".to_string(), 32)].into_iter().collect(),
+            ..Default::default()
+        },
+    ];
+    r.reasons = vec![ReasonEntry {
+        model: DUT_NAME.into(),
+        kind: "unsupported".into(),
+        reason: "no <LOADMACRO> & co".into(),
+        count: 3,
+        examples: vec!["SFPMAD/mod1=0/a".into(), "SFPMAD/mod1=0/b".into()],
+    }];
+    // The verdict text says PASS next to the coverage, never alone.
+    let v = r.verdict_text();
+    assert!(v.starts_with("PASS on what each model was checked on:"), "{v}");
+    assert!(
+        v.contains("dut 5 of 40 vectors (12.5 %), 2 of 8 cells (32 not applicable, 3 unsupported)"),
+        "{v}"
+    );
+    let md = markdown::render(&r);
+    assert!(
+        md.contains("\n- `dut`: 5 of 40 vectors (12.5 %), 2 of 8 cells (32 not applicable, 3 unsupported)\n"),
+        "{md}"
+    );
+    assert!(md.contains("| feature `dest-remap` | 32 |"), "{md}");
+    assert!(
+        md.contains(
+            "| `dut` | unsupported | no \\<LOADMACRO\\> \\& co | 3 | `SFPMAD/mod1=0/a`, `SFPMAD/mod1=0/b` |"
+        ),
+        "{md}"
+    );
+    let page = html::render(&r);
+    assert!(page.contains("<li><code>dut</code>: 5 of 40 vectors (12.5 %), 2 of 8 cells (32 not applicable, 3 unsupported)</li>"), "{page}");
+    assert!(page.contains("no &lt;LOADMACRO&gt; &amp; co"), "escaped");
+    assert!(page.contains("class=\"cell not-applicable"), "the status has its colour");
+    let xml = junit::render(&r);
+    assert!(xml.contains("<skipped message=\"unsupported: no &lt;LOADMACRO&gt; &amp; co (3 case(s); e.g. SFPMAD/mod1=0/a, SFPMAD/mod1=0/b)\"/>"), "{xml}");
+    assert!(xml.contains("<skipped message=\"not applicable: the model&apos;s declaration covers no case (4 vectors, 7 random cases); the first: not applicable: requires dest-remap (not declared)\"/>"), "{xml}");
+    assert_eq!(r.matrix[0].counts(DUT_NAME).status(), CellStatus::NotApplicable);
 }

@@ -241,7 +241,7 @@ fn chromium_shows_the_matrix(chromium: &Path) {
         laid_out += 1;
     }
     assert_eq!(laid_out, r.matrix.len() * MODELS.len());
-    assert_eq!(colours.len(), 6, "{colours:?}");
+    assert_eq!(colours.len(), 7, "{colours:?}");
     let (r_, g, b) = rgb(&colours["pass"].0);
     assert!(g > r_ + 40 && g > b + 40, "pass is not green: {colours:?}");
     let (r_, g, b) = rgb(&colours["partial"].0);
@@ -255,7 +255,15 @@ fn chromium_shows_the_matrix(chromium: &Path) {
     assert!(r_ > 180 && g > 100 && b < 80, "undefined is not amber: {colours:?}");
     let (r_, g, b) = rgb(&colours["untested"].0);
     assert!(r_ > 240 && g > 240 && b > 240 && colours["untested"].1 == "hatched", "untested: {colours:?}");
-    for s in ["pass", "partial", "fail", "unsupported", "undefined"] {
+    let (r_, g, b) = rgb(&colours["not-applicable"].0);
+    assert!(
+        r_.abs_diff(g) < 24
+            && g.abs_diff(b) < 24
+            && r_ > 200
+            && colours["not-applicable"] != colours["unsupported"],
+        "not-applicable is not a light grey apart from unsupported: {colours:?}"
+    );
+    for s in ["pass", "partial", "fail", "unsupported", "undefined", "not-applicable"] {
         assert_eq!(colours[s].1, "plain", "{s}: {colours:?}");
     }
 

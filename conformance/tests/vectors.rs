@@ -44,6 +44,7 @@ fn assert_every_vector_passes(model: &dyn sfpu_conformance::Model, name: &str) {
             Status::Pass => None,
             Status::Fail(f) => Some(f.report.clone()),
             Status::Unsupported(why) | Status::Error(why) => Some(format!("vector {}: {why}", r.id)),
+            Status::NotApplicable(why) => Some(format!("vector {}: {why}", r.id)),
         })
         .collect();
     assert!(
@@ -145,12 +146,13 @@ fn schema_validates_every_file() {
 /// A small valid file, as JSON, for the schema's negative tests.
 fn good_document() -> serde_json::Value {
     serde_json::json!({
-        "format": "sfpu-vectors/1",
+        "format": "sfpu-vectors/2",
         "arch": "blackhole",
         "file": "SFPMOV",
         "vectors": [{
             "id": "SFPMOV/mod1=0/example",
             "mode": "mod1=0",
+            "requires": ["row-mask"],
             "program": [{"word": "0x7c000120", "text": "TTI_SFPMOV(0, 1, 2, 0)"}],
             "pre": {
                 "LReg": {"1": "0x3f800000"},
@@ -192,6 +194,9 @@ fn schema_rejects_bad_documents() {
         ("/vectors/0/pre/LReg/1", serde_json::json!("0x")),
         ("/vectors/0/pre/LReg/1", serde_json::json!(["0x1", "0x2"])),
         ("/vectors/0/pre/LReg/1", serde_json::json!(-1)),
+        ("/vectors/0/requires/0", serde_json::json!("no-such-feature")),
+        ("/vectors/0/requires", serde_json::json!("lane-config")),
+        ("/format", serde_json::json!("sfpu-vectors/3")),
     ];
     for (pointer, value) in bad {
         let mut doc = good.clone();
@@ -211,6 +216,16 @@ fn schema_rejects_bad_documents() {
     let mut doc = good.clone();
     doc.pointer_mut(pre).and_then(|m| m.as_object_mut()).unwrap().insert("Bogus".into(), 1.into());
     keyed.push(("unknown field".into(), doc));
+    // `requires` is required in /2 and absent in /1.
+    let mut doc = good.clone();
+    doc.pointer_mut("/vectors/0").and_then(|m| m.as_object_mut()).unwrap().remove("requires");
+    keyed.push(("a /2 vector without requires".into(), doc));
+    let mut doc = good.clone();
+    *doc.pointer_mut("/format").unwrap() = "sfpu-vectors/1".into();
+    keyed.push(("a /1 vector with requires".into(), doc.clone()));
+    doc.pointer_mut("/vectors/0").and_then(|m| m.as_object_mut()).unwrap().remove("requires");
+    assert!(validator.is_valid(&doc), "the schema refuses a good /1 document");
+    assert!(loader(&doc).is_ok(), "the loader refuses a good /1 document");
     let mut doc = good.clone();
     doc.pointer_mut("/vectors/0/pre/Addressing")
         .and_then(|m| m.as_object_mut())
@@ -409,5 +424,254 @@ fn readme_lists_every_clause() {
     for &c in Clause::ALL {
         let row = format!("| `{}` | {} | {} |", c.id(), c.kind(), c.section());
         assert!(readme.contains(&row), "vectors/README.md lacks the row `{row}`");
+    }
+}
+
+/// The features table of vectors/README.md ("Features"), written out here from the README, not
+/// from the code: which instructions' pages observe each feature.
+fn observers(feature: &str) -> Vec<Opcode> {
+    use Opcode::*;
+    let dst = vec![SFPLOAD, SFPSTORE, SFPLOADMACRO];
+    match feature {
+        "flag-stack-ragged" => vec![SFPPUSHC, SFPPOPC, SFPCOMPC, SFPGT, SFPLE],
+        "use-lane-flags-ragged" => Opcode::ALL.iter().copied().filter(|&o| o != SFPNOP).collect(),
+        "row-mask" => Opcode::ALL
+            .iter()
+            .copied()
+            .filter(|o| !matches!(o, SFPNOP | SFPENCC | SFPPUSHC | SFPPOPC | SFPCOMPC))
+            .collect(),
+        // Through DISABLE_BACKDOOR_LOAD: every instruction with a VD field (SFPCONFIG's is a
+        // selector); and the pages that read other bits.
+        "lane-config" => Opcode::ALL
+            .iter()
+            .copied()
+            .filter(|o| {
+                *o == SFPLOADMACRO
+                    || (*o != SFPCONFIG && o.fields(Arch::Blackhole).iter().any(|f| f.name == "VD"))
+            })
+            .chain([SFPCONFIG, SFPSWAP, SFPMOV])
+            .collect(),
+        "load-macro-config" => vec![SFPMOV, SFPCONFIG, SFPLOADMACRO],
+        "instruction-template" => vec![SFPMOV, SFPLOADMACRO],
+        "prng" => vec![SFPSTOCHRND, SFPCAST, SFPMOV, SFPLOADMACRO],
+        "lreg16" => vec![SFPLOADMACRO],
+        _ => dst,
+    }
+}
+
+fn requires_of(v: &Vector) -> Vec<&'static str> {
+    v.requires.iter().flatten().map(|f| f.id()).collect()
+}
+
+/// Part 2 of issue 14: every (instruction, mode value) has a vector that needs only the baseline.
+#[test]
+fn every_mode_has_a_baseline_vector() {
+    let corpus = load();
+    let mut missing = Vec::new();
+    for &op in Opcode::ALL {
+        for (mode, _) in modes(op) {
+            let baseline = corpus.vectors().any(|(f, v)| {
+                f.file == op.name() && v.mode.as_deref() == Some(mode.as_str()) && requires_of(v).is_empty()
+            });
+            if !baseline {
+                missing.push(format!("{} {mode}", op.name()));
+            }
+        }
+    }
+    assert!(missing.is_empty(), "no baseline vector for:\n{}", missing.join("\n"));
+}
+
+/// Part 2 of issue 14: every feature is exercised, for every instruction whose page reads it, by
+/// vectors that add just that feature to the baseline (`requires` is exactly that feature).
+#[test]
+fn every_feature_alone_for_every_instruction_that_reads_it() {
+    let corpus = load();
+    let mut missing = Vec::new();
+    for &f in sfpu_conformance::sfpu::features::Feature::ALL {
+        for op in observers(f.id()) {
+            let alone =
+                corpus.vectors().any(|(file, v)| file.file == op.name() && requires_of(v) == [f.id()]);
+            if !alone {
+                missing.push(format!("{} alone in {}", f.id(), op.name()));
+            }
+        }
+    }
+    assert!(missing.is_empty(), "missing one-feature vectors:\n{}", missing.join("\n"));
+}
+
+/// The features of a state, from the definitions in vectors/README.md ("Features").
+fn present(s: &sfpu_reference::State) -> Vec<&'static str> {
+    let a = &s.Addressing;
+    let r = &a.RWC;
+    let depths: std::collections::BTreeSet<usize> = s.FlagStack.iter().map(|st| st.len()).collect();
+    let mut uses =
+        vec![s.UseLaneFlagsForLaneEnable.iter().collect::<std::collections::BTreeSet<_>>().len() > 1];
+    for level in 0..8 {
+        let at: std::collections::BTreeSet<bool> = s
+            .FlagStack
+            .iter()
+            .filter_map(|st| st.entries().get(level).map(|e| e.UseLaneFlagsForLaneEnable))
+            .collect();
+        uses.push(at.len() > 1);
+    }
+    let checks: [(&str, bool); 18] = [
+        ("flag-stack-ragged", depths.len() > 1),
+        ("use-lane-flags-ragged", uses.contains(&true)),
+        ("row-mask", s.LaneConfig.iter().any(|c| c.bits() & 0xF000 != 0)),
+        ("lane-config", s.LaneConfig.iter().any(|c| c.bits() & !0xF000 != 0)),
+        ("load-macro-config", s.LoadMacroConfig.iter().any(|c| c.Misc.bits() != 0 || c.Sequence != [0; 4])),
+        ("instruction-template", s.LoadMacroConfig.iter().any(|c| c.InstructionTemplate != [0; 4])),
+        ("prng", s.PRNG != [0; 32]),
+        ("lreg16", s.LReg[16] != [0; 32]),
+        ("dst-invalid-rows", s.Dst.DstRowValid.contains(&false)),
+        ("dst-debug-alias", a.DBG_FEATURE_DISABLE_bit11),
+        ("dest-remap", a.DEST_ACCESS_CFG_remap_addrs),
+        ("swizzle-32b", a.DEST_ACCESS_CFG_swizzle_32b),
+        ("srcb-override", a.ALU_FORMAT_SPEC_REG_SrcB_override || a.ALU_FORMAT_SPEC_REG_SrcB_val != 0),
+        (
+            "dst-format-config",
+            a.ALU_ACC_CTRL_SFPU_Fp32_enabled
+                || a.ALU_FORMAT_SPEC_REG1_SrcB != 0
+                || a.SFPU_DEST_FMT_Enable
+                || a.SFPU_DEST_FMT_Base != 0,
+        ),
+        (
+            "addr-mod",
+            a.ADDR_MOD_SET_Base
+                || a.ADDR_MOD.iter().any(|m| !m.is_identity() || m.FidelityIncr != 0 || m.FidelityClear),
+        ),
+        (
+            "rwc",
+            [r.Dst, r.Dst_Cr, r.SrcA, r.SrcA_Cr, r.SrcB, r.SrcB_Cr, r.FidelityPhase, r.ExtraAddrModBit]
+                .iter()
+                .any(|&x| x != 0),
+        ),
+        ("sp", r.Sp != 0 || a.SFPU_STACK_Incr != 0 || a.DEST_SP_BASE_Base != 0),
+        ("dest-base", a.DEST_TARGET_REG_CFG_MATH_Offset != 0 || a.DEST_REGW_BASE_Base != 0),
+    ];
+    checks.iter().filter(|(_, c)| *c).map(|(f, _)| *f).collect()
+}
+
+/// `requires` of every one-instruction vector (SFPLOADMACRO aside: what its schedule observes
+/// depends on the drain) is what the README's features table gives: the features present in
+/// `pre` that the instruction's page observes, with the finer rules the table states (SFPMOV
+/// observes LoadMacroConfig, LaneConfig and the PRNG only under FROM_SPECIAL and the `VC` that
+/// selects them; the SrcB format features only under `MOD0_FMT_SRCB`; LaneConfig through
+/// DISABLE_BACKDOOR_LOAD only with `VD` 12..15; the flag stack of SFPGT/SFPLE only with
+/// `MUTATE_STACK`; SFPCONFIG LoadMacroConfig only with `VD` 8). And a state software cannot reach
+/// (ragged flag stacks, ragged UseLaneFlagsForLaneEnable) is always declared.
+#[test]
+fn requires_follows_the_features_table() {
+    let corpus = load();
+    let mut problems = Vec::new();
+    for (f, v) in corpus.vectors() {
+        let pre = v.pre.to_state().unwrap();
+        let have = present(&pre);
+        let req = requires_of(v);
+        for unreachable in ["flag-stack-ragged", "use-lane-flags-ragged"] {
+            if have.contains(&unreachable) && !req.contains(&unreachable) && f.file != "sequences" {
+                problems.push(format!("{}: pre has {unreachable}, requires does not list it", v.id));
+            }
+        }
+        let [word] = v.program.as_slice() else { continue };
+        let instr = decode(Arch::Blackhole, word.word.0).unwrap();
+        let op = instr.opcode();
+        if op == Opcode::SFPLOADMACRO {
+            continue;
+        }
+        let get = |n: &str| instr.field_values().iter().find(|(k, _)| *k == n).map(|&(_, x)| x);
+        let (mod1, vc, vd) = (get("Mod1").unwrap_or(0), get("VC").unwrap_or(0), get("VD"));
+        let from_special = op == Opcode::SFPMOV && mod1 & 8 != 0;
+        let want: Vec<&str> = have
+            .iter()
+            .copied()
+            .filter(|&feat| {
+                observers(feat).contains(&op)
+                    && match feat {
+                        "flag-stack-ragged" => !matches!(op, Opcode::SFPGT | Opcode::SFPLE) || mod1 & 2 != 0,
+                        "lane-config" => match op {
+                            Opcode::SFPMOV => from_special || vd.is_some_and(|d| d >= 12),
+                            Opcode::SFPLOAD | Opcode::SFPSTORE | Opcode::SFPSWAP | Opcode::SFPCONFIG => true,
+                            _ => vd.is_some_and(|d| d >= 12),
+                        },
+                        "load-macro-config" => match op {
+                            Opcode::SFPMOV => from_special && (4..=8).contains(&vc),
+                            _ => get("VD") == Some(8),
+                        },
+                        "instruction-template" => from_special && vc <= 3,
+                        "prng" => match op {
+                            Opcode::SFPMOV => from_special && vc == 9,
+                            Opcode::SFPCAST => mod1 & 3 == 1,
+                            _ => true,
+                        },
+                        "srcb-override" | "dst-format-config" => get("Mod0") == Some(0),
+                        "row-mask" => op != Opcode::SFPCONFIG || get("VD") == Some(15),
+                        _ => true,
+                    }
+            })
+            .collect();
+        if req != want {
+            problems.push(format!("{}: requires {req:?}, the table gives {want:?}", v.id));
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "{} problem(s):\n{}",
+        problems.len(),
+        problems[..problems.len().min(20)].join("\n")
+    );
+}
+
+/// The `reserved-encoding` and `reserved-bits` tags (vectors/README.md, "Tags") are on exactly
+/// the vectors whose program has such an encoding.
+#[test]
+fn reserved_encodings_are_tagged() {
+    let corpus = load();
+    let mut problems = Vec::new();
+    let mut seen = (0, 0);
+    for (_, v) in corpus.vectors() {
+        let (mut encoding, mut bits) = (false, false);
+        for w in &v.program {
+            let instr = decode(Arch::Blackhole, w.word.0).unwrap();
+            let get = |n: &str| instr.field_values().iter().find(|(k, _)| *k == n).map_or(0, |&(_, x)| x);
+            let mod1 = get("Mod1");
+            match instr.opcode() {
+                Opcode::SFPARECIP => encoding |= mod1 >= 3,
+                Opcode::SFPSTOCHRND => {
+                    encoding |= get("RoundingMode") == 3
+                        || (!matches!(mod1, 4 | 5) && (get("Imm5") | get("UseImm5")) != 0)
+                }
+                Opcode::SFPABS | Opcode::SFPEXMAN | Opcode::SFPSETSGN => bits |= mod1 & 0b1110 != 0,
+                Opcode::SFPEXEXP => bits |= mod1 & 4 != 0,
+                Opcode::SFPLZ => bits |= mod1 & 1 != 0,
+                Opcode::SFPMUL24 => bits |= mod1 & 2 != 0,
+                _ => {}
+            }
+        }
+        seen.0 += encoding as usize;
+        seen.1 += bits as usize;
+        for (tag, want) in [("reserved-encoding", encoding), ("reserved-bits", bits)] {
+            if v.tags.iter().any(|t| t == tag) != want {
+                problems.push(format!(
+                    "{}: tag {tag} should be {}",
+                    v.id,
+                    if want { "present" } else { "absent" }
+                ));
+            }
+        }
+    }
+    assert!(seen.0 > 0 && seen.1 > 0, "{seen:?}");
+    assert!(problems.is_empty(), "{}", problems[..problems.len().min(20)].join("\n"));
+}
+
+/// `generate::mode_of`, which the DUT declarations' `INSTRUCTION/mode` refusals use, gives every
+/// one-instruction vector's own `mode`.
+#[test]
+fn mode_of_an_instruction_is_its_vectors_mode() {
+    let corpus = load();
+    for (_, v) in corpus.vectors() {
+        let (Some(mode), [word]) = (&v.mode, v.program.as_slice()) else { continue };
+        let instr = decode(Arch::Blackhole, word.word.0).unwrap();
+        assert_eq!(&sfpu_conformance::generate::mode_of(&instr), mode, "{}", v.id);
     }
 }

@@ -24,6 +24,13 @@ and by case id (the harness numbers the cases it sends "1", "2", ... across rest
     --crash-on-case ID, --hang-on-case ID, --garbage-on-case ID
 
 --arch NAME makes it claim another architecture than blackhole, so that it refuses the hello.
+
+Its hello declares what it models (docs/dut-protocol.md, "Declaring what the DUT models"):
+the state features beyond the baseline it handles (FEATURES) and the instructions and modes it
+refuses up front (REFUSES), so the harness sends it only cases it can run and reports the rest
+as not applicable. --features LIST declares other features instead (--features '' for the
+baseline only); --no-declaration declares nothing (every case is sent; it answers `unsupported`
+to what it does not implement).
 """
 
 import argparse
@@ -40,6 +47,14 @@ ARCH = "blackhole"
 
 LANES = 32
 NUM_LREGS = 17  # LReg[0..=16]; 8, 9, 10 and 15 are constants
+
+# What this DUT declares in its hello. FEATURES: the parts of the state beyond the baseline it
+# models (vectors/README.md, "Features"): UseLaneFlagsForLaneEnable per lane, ROW_MASK, and the
+# LaneConfig bit its instructions read (DISABLE_BACKDOOR_LOAD); it keeps the instruction templates
+# the backdoor load writes. REFUSES: the instructions it does not implement, and SFPMOV's
+# FROM_SPECIAL modes (Mod1 8..15), as `INSTRUCTION` or `INSTRUCTION/mode` (canonical mode values).
+FEATURES = ["use-lane-flags-ragged", "row-mask", "lane-config", "instruction-template"]
+IMPLEMENTED = ["SFPLOADI", "SFPMOV", "SFPIADD", "SFPAND", "SFPOR", "SFPXOR", "SFPNOT", "SFPNOP", "SFPENCC", "SFPSETCC"]
 
 
 # ----------------------------------------------------------------------------------------------
@@ -393,6 +408,12 @@ class Sfpu:
                 s.lane_flags[lane] = bool(imm2 & 2) if mod1 & 8 else True
 
 
+def refusals():
+    """REFUSES, computed: every opcode not in IMPLEMENTED, and SFPMOV with FROM_SPECIAL."""
+    refused = [name for name in OPCODES.values() if name not in IMPLEMENTED]
+    return refused + [f"SFPMOV/mod1={mod1}" for mod1 in range(8, 16)]
+
+
 def check_supported(name, fields):
     """Raises Unsupported for what this DUT does not implement, before anything runs."""
     if fields is None:
@@ -460,6 +481,8 @@ def main():
     for flag in ("--crash-on-case", "--hang-on-case", "--garbage-on-case"):
         parser.add_argument(flag, action="append", default=[], metavar="ID")
     parser.add_argument("--arch", default=ARCH, help="the architecture to claim (default: blackhole)")
+    parser.add_argument("--features", help="declare these features instead (comma-separated; '' for none)")
+    parser.add_argument("--no-declaration", action="store_true", help="declare nothing: every case is sent")
     args = parser.parse_args()
     sys.stdin.reconfigure(encoding="utf-8")
     sys.stdout.reconfigure(encoding="utf-8", newline="\n")
@@ -484,7 +507,12 @@ def main():
                 send({"type": "error", "message": f"{NAME} implements {args.arch} only, not {message.get('arch')}"})
                 return 1
             hello = message
-            send({"type": "hello", "protocol": PROTOCOL, "name": NAME, "version": VERSION})
+            answer = {"type": "hello", "protocol": PROTOCOL, "name": NAME, "version": VERSION}
+            if not args.no_declaration:
+                features = FEATURES if args.features is None else [f for f in args.features.split(",") if f]
+                answer["features"] = features
+                answer["refuses"] = refusals()
+            send(answer)
         elif kind == "case":
             answer = handle_case(message, args)
             if answer is not None:

@@ -21,15 +21,18 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, anyhow, bail};
 use sfpu_conformance::campaign::{
-    self, CampaignConfig, CampaignResult, MAX_CASES, Progress, nth_case, nth_stream,
+    self, CampaignConfig, CampaignResult, DEFAULT_CASES_PER_MODE, Limit, MAX_CASES, Progress, nth_case,
+    nth_stream,
 };
 use sfpu_conformance::dut::{ExternalModel, RefusedDut};
 use sfpu_conformance::generate::{DEFAULT_SEED, to_vector};
 use sfpu_conformance::report::build::{
-    add_campaign, add_vector_results, empty_matrix, operand_coverage, spec_notes, totals, vector_operands,
+    self, Tally, add_campaign, add_vector_results, empty_matrix, operand_coverage, spec_notes, totals,
+    vector_operands,
 };
 use sfpu_conformance::report::{
-    CampaignInfo, CorpusInfo, ModelInfo, REPORT_FORMAT, Report, SpecInfo, Tool, html, junit, markdown,
+    CampaignInfo, CorpusInfo, ModelCoverage, ModelInfo, REPORT_FORMAT, ReasonEntry, Report, SpecInfo, Tool,
+    html, junit, markdown,
 };
 use sfpu_conformance::vectors::{
     Corpus, FORMAT, Filter, Status, Strictness, Vector, VectorFile, VectorResult, load_corpus, run_vector,
@@ -60,13 +63,15 @@ pub struct Args {
     /// Do not check the built-in fast model.
     #[arg(long)]
     no_fastpath: bool,
-    /// Random-campaign time budget per instruction, in milliseconds (0: no campaign).
-    #[arg(long, default_value_t = 600)]
-    budget: u64,
-    /// Run exactly this many random cases per instruction (ignoring the time budget), for a run
-    /// that is identical everywhere.
-    #[arg(long)]
+    /// Random cases per (instruction, mode value), and 16 times as many random streams; the same
+    /// cases on every run (0: no campaign). Default: 64.
+    #[arg(long, conflicts_with = "budget")]
     cases: Option<u64>,
+    /// Instead of a number of cases, a time budget per instruction (and for the streams), in
+    /// milliseconds, for overnight runs: as many cases as fit, so not the same on every run
+    /// (0: no campaign).
+    #[arg(long, value_name = "MS")]
+    budget: Option<u64>,
     /// The random campaign's seed (decimal or 0x hex).
     #[arg(long, default_value_t = DEFAULT_SEED, value_parser = crate::vectors::parse_seed)]
     seed: u64,
@@ -127,7 +132,7 @@ enum Checked {
     /// The reference or the fast model.
     Builtin(Box<dyn Model>),
     /// A `--dut` that accepted the hello.
-    Dut(ExternalModel),
+    Dut(Box<ExternalModel>),
     /// A `--dut` that refused the hello: every case is unsupported (docs/dut-protocol.md).
     Refused(RefusedDut),
 }
@@ -136,7 +141,7 @@ impl Checked {
     fn model(&self) -> &dyn Model {
         match self {
             Checked::Builtin(m) => m.as_ref(),
-            Checked::Dut(m) => m,
+            Checked::Dut(m) => m.as_ref(),
             Checked::Refused(m) => m,
         }
     }
@@ -174,7 +179,7 @@ fn models(args: &Args) -> Result<Vec<(Checked, ModelInfo)>> {
             match ExternalModel::spawn(cmd, args.arch, Duration::from_secs(args.timeout)) {
                 Ok(dut) => {
                     let description = dut.describe();
-                    (Checked::Dut(dut), description)
+                    (Checked::Dut(Box::new(dut)), description)
                 }
                 Err(ModelError::Unsupported(reason)) => {
                     let description = format!("{reason}: every case is unsupported");
@@ -182,6 +187,7 @@ fn models(args: &Args) -> Result<Vec<(Checked, ModelInfo)>> {
                 }
                 Err(ModelError::Failed(e)) => bail!("--dut `{cmd}` did not start: {e}"),
             };
+        let declaration = declaration_of(&checked);
         out.push((
             checked,
             ModelInfo {
@@ -189,10 +195,19 @@ fn models(args: &Args) -> Result<Vec<(Checked, ModelInfo)>> {
                 kind: "dut".into(),
                 command: Some(cmd.clone()),
                 description: Some(description),
+                declaration,
             },
         ));
     }
     Ok(out)
+}
+
+/// What a DUT's hello declared, in words (`None`: it declared nothing, and is given everything).
+fn declaration_of(checked: &Checked) -> Option<String> {
+    match checked {
+        Checked::Dut(m) => m.declared().map(|d| d.describe()),
+        _ => None,
+    }
 }
 
 /// The opcodes selected by --only (all if empty).
@@ -262,8 +277,13 @@ pub fn main(args: Args) -> Result<ExitCode> {
     // output directory, and the DUTs' hellos (a DUT that cannot start is an error in seconds).
     let opcodes = selected_opcodes(&args.only)?;
     if args.cases.is_some_and(|n| n > MAX_CASES) {
-        bail!("--cases: at most {MAX_CASES} cases per instruction");
+        bail!("--cases: at most {MAX_CASES} cases per instruction and mode value");
     }
+    let limit = match (args.budget, args.cases) {
+        (Some(ms), _) => Limit::Budget(Duration::from_millis(ms)),
+        (None, n) => Limit::PerMode(n.unwrap_or(DEFAULT_CASES_PER_MODE)),
+    };
+    let campaign = !matches!(limit, Limit::PerMode(0)) && limit != Limit::Budget(Duration::ZERO);
     let replay_target = args.replay.as_deref().map(parse_replay).transpose()?;
     let out_dir = args.out.clone().unwrap_or_else(|| root.join("target").join("conform"));
     if replay_target.is_none() {
@@ -294,7 +314,6 @@ pub fn main(args: Args) -> Result<ExitCode> {
     let selected: Vec<(&VectorFile, &Vector)> = corpus.vectors().filter(|(_, v)| filter.selects(v)).collect();
     // Checking nothing must not look like a pass: an empty corpus is an input error (a wrong
     // directory, most likely), and so is a selection with no vectors and no random campaign.
-    let campaign = args.budget > 0 || args.cases.is_some();
     if corpus.vectors().next().is_none() || (selected.is_empty() && !campaign) {
         bail!(
             "no golden vectors to check: {} holds {} vector file(s) and {} vector(s){}",
@@ -320,6 +339,7 @@ pub fn main(args: Args) -> Result<ExitCode> {
     let mut rows = empty_matrix();
     let mut failures = Vec::new();
     let mut skipped_phases: Vec<String> = Vec::new();
+    let mut tallies: BTreeMap<String, Tally> = BTreeMap::new();
 
     // 1. Every golden vector on every model.
     for (checked, info) in &models {
@@ -339,6 +359,10 @@ pub fn main(args: Args) -> Result<ExitCode> {
                 info.name
             ));
         }
+        let tally = tallies.entry(info.name.clone()).or_default();
+        for r in &results {
+            tally.record(&r.id, &r.status, true);
+        }
         let mut found = add_vector_results(&mut rows, &info.name, &corpus, &results, 3);
         for f in &mut found {
             f.replay += &replay_options(&args, info);
@@ -349,9 +373,20 @@ pub fn main(args: Args) -> Result<ExitCode> {
 
     // 2. The random differential campaign of every other model against the reference (not of a
     //    DUT that refused the hello: it would only decline every case).
-    let mut campaign_info =
-        CampaignInfo { seed: format!("0x{:x}", args.seed), budget_ms: args.budget, cases: 0, streams: 0 };
-    if args.budget > 0 || args.cases.is_some() {
+    let mut campaign_info = CampaignInfo {
+        seed: format!("0x{:x}", args.seed),
+        budget_ms: match limit {
+            Limit::Budget(b) => b.as_millis() as u64,
+            Limit::PerMode(_) => 0,
+        },
+        cases_per_mode: match limit {
+            Limit::PerMode(n) => n,
+            Limit::Budget(_) => 0,
+        },
+        cases: 0,
+        streams: 0,
+    };
+    if campaign {
         for (checked, info) in models.iter().skip(1) {
             if matches!(checked, Checked::Refused(_)) {
                 continue;
@@ -363,8 +398,7 @@ pub fn main(args: Args) -> Result<ExitCode> {
             let t = Instant::now();
             let config = CampaignConfig {
                 seed: args.seed,
-                budget: Duration::from_millis(if args.cases.is_some() { u64::MAX / 4 } else { args.budget }),
-                max_cases: args.cases,
+                limit,
                 opcodes: opcodes.clone(),
                 streams: args.only.is_empty(),
                 keep_failures: 3,
@@ -379,9 +413,9 @@ pub fn main(args: Args) -> Result<ExitCode> {
                         phase.set_message(job.to_string());
                     }
                     // Stop on an interruption; and stop spending a time budget on a DUT given up
-                    // on (with --cases every case is still recorded, as an error, so the counts
-                    // stay exact).
-                    let given_up = checked.given_up().is_some() && args.cases.is_none();
+                    // on (counted campaigns record every case, as an error, so the counts stay
+                    // exact).
+                    let given_up = checked.given_up().is_some() && matches!(limit, Limit::Budget(_));
                     if interrupt.signal().is_some() || given_up {
                         ControlFlow::Break(())
                     } else {
@@ -400,6 +434,7 @@ pub fn main(args: Args) -> Result<ExitCode> {
             campaign_info.cases += result.cases;
             campaign_info.streams += result.streams;
             add_campaign(&mut rows, &info.name, &result);
+            tallies.entry(info.name.clone()).or_default().merge(&result.tally);
             failures.extend(result.failures.into_iter().map(|mut f| {
                 f.replay += &replay_options(&args, info);
                 f
@@ -424,6 +459,17 @@ pub fn main(args: Args) -> Result<ExitCode> {
     };
 
     let totals = totals(&rows);
+    let coverage: Vec<ModelCoverage> = models
+        .iter()
+        .map(|(_, info)| {
+            let tally = tallies.get(&info.name).cloned().unwrap_or_default();
+            build::coverage(&rows, &info.name, selected.len() as u64, &tally)
+        })
+        .collect();
+    let reasons: Vec<ReasonEntry> = models
+        .iter()
+        .flat_map(|(_, info)| tallies.get(&info.name).map(|t| t.entries(&info.name)).unwrap_or_default())
+        .collect();
     timings.insert("total".to_string(), started.elapsed().as_millis() as u64);
     let incomplete = interrupt.signal().map(|signal| {
         format!(
@@ -453,6 +499,8 @@ pub fn main(args: Args) -> Result<ExitCode> {
         ieee,
         spec_notes: spec_notes(&corpus),
         operand_coverage: operand_coverage(&corpus),
+        coverage,
+        reasons,
         timings_ms: timings,
         incomplete,
     };
@@ -684,38 +732,65 @@ fn print_summary(report: &Report, out_dir: &Path, given_up: &[(String, String)],
         report.campaign.seed
     );
     outln!(
-        "{:<12} {:>8} {:>8} {:>8} {:>8} {:>8} {:>10} {:>9} {:>9} {:>9} {:>9}",
+        "{:<12} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>10} {:>9} {:>9} {:>9} {:>9} {:>9}",
         "model",
         "vectors",
         "passed",
         "failed",
         "errors",
         "unsupp.",
+        "n/a",
         "tainted",
         "random",
         "rnd fail",
         "rnd err",
-        "rnd decl."
+        "rnd decl.",
+        "rnd n/a"
     );
     for m in &report.models {
         let c = report.totals.get(&m.name).copied().unwrap_or_default();
         outln!(
-            "{:<12} {:>8} {:>8} {:>8} {:>8} {:>8} {:>10} {:>9} {:>9} {:>9} {:>9}",
+            "{:<12} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>10} {:>9} {:>9} {:>9} {:>9} {:>9}",
             m.name,
             c.vectors_run,
             c.passed,
             c.failed,
             c.errors,
             c.unsupported,
+            c.not_applicable,
             c.tainted,
             c.random_cases,
             c.random_failures,
             c.random_errors,
-            c.random_unsupported
+            c.random_unsupported,
+            c.random_not_applicable
         );
+    }
+    outln!("\n{}", report.verdict_text());
+    for c in report.coverage.iter().filter(|c| c.not_applicable > 0) {
+        let by: Vec<String> = c
+            .not_applicable_by_feature
+            .iter()
+            .map(|(f, n)| format!("{f} {n}"))
+            .chain(c.not_applicable_by_refusal.iter().map(|(r, n)| format!("refuses {r} {n}")))
+            .collect();
+        outln!("{}: not applicable by what it does not declare: {}", c.model, by.join(", "));
+    }
+    const REASONS: usize = 5;
+    for m in &report.models {
+        let reasons: Vec<_> = report.reasons.iter().filter(|e| e.model == m.name).collect();
+        for e in reasons.iter().take(REASONS) {
+            outln!("{} {} x{}: {} (e.g. {})", m.name, e.kind, e.count, e.reason, e.examples.join(", "));
+        }
+        if reasons.len() > REASONS {
+            outln!("{}: ... {} more reasons in the report", m.name, reasons.len() - REASONS);
+        }
     }
     for m in report.models.iter().filter(|m| m.kind == "dut") {
         outln!("{}: {}", m.name, m.description.as_deref().unwrap_or(""));
+        if let Some(d) = &m.declaration {
+            outln!("{}: declares: {d}", m.name);
+        }
     }
     print_ieee_headline(report);
     for (name, why) in given_up {
@@ -802,6 +877,7 @@ fn replay_one(
         match run_vector(model.model(), file, vector, strictness).status {
             Status::Pass => outln!("{}: pass", info.name),
             Status::Unsupported(why) => outln!("{}: unsupported ({why})", info.name),
+            Status::NotApplicable(why) => outln!("{}: not applicable ({why})", info.name),
             Status::Error(e) => {
                 divergent = true;
                 outln!("{}: error: {e}", info.name);

@@ -12,6 +12,7 @@ mod conform;
 mod fuzz;
 mod interrupt;
 mod progress;
+mod reference_dut;
 mod run;
 mod vectors;
 
@@ -36,6 +37,9 @@ enum Command {
     Conform(conform::Args),
     /// Coverage-guided fuzzing (cargo-fuzz): overnight runs, --smoke for CI, --triage ARTIFACT.
     Fuzz(fuzz::Args),
+    /// The reference model as a --dut (docs/dut-protocol.md), with a declaration of your choosing
+    /// and, for the harness's own tests, a bug planted in one feature (--ignore).
+    ReferenceDut(reference_dut::Args),
     /// Run a program (tt-llk instruction text) on the Blackhole reference model and print the
     /// final state.
     Run(run::Args),
@@ -56,6 +60,7 @@ fn main() -> ExitCode {
         Command::Bench(args) => bench::main(args),
         Command::Conform(args) => conform::main(args),
         Command::Fuzz(args) => fuzz::main(args),
+        Command::ReferenceDut(args) => reference_dut::main(args),
         Command::Run(args) => run::main(args),
         Command::Vectors(args) => vectors::main(args),
     };

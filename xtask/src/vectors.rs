@@ -1,6 +1,7 @@
-//! `cargo xtask vectors [--check] [--json DIR] [--seed N]`: regenerate the golden vectors, check
-//! that the checked-in copy is current, or write the corpus as JSON (only the JSON: the YAML
-//! corpus is never rewritten by `--json`). Prints how long generation took.
+//! `cargo xtask vectors [--check] [--json DIR] [--programs DIR] [--seed N]`: regenerate the golden
+//! vectors, check that the checked-in copy is current, write the corpus as JSON (only the JSON:
+//! the YAML corpus is never rewritten by `--json`), or write the vectors' self-checking program
+//! forms. Prints how long generation took.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -22,6 +23,15 @@ pub struct Args {
     /// touched.
     #[arg(long, value_name = "DIR", conflicts_with = "check")]
     json: Option<PathBuf>,
+    /// Write the checked-in corpus's vectors as self-checking programs into this directory
+    /// (vectors/README.md, "Program forms"): `<FILE>/<case>.sfpu` (tt-llk text), `<FILE>.json`
+    /// (words, configuration, signature) and `index.json` (every vector, with the reason when it
+    /// has no program form).
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["check", "json"])]
+    programs: Option<PathBuf>,
+    /// With --programs: only the vectors of these files (`SFPMAD,sequences`).
+    #[arg(long, value_delimiter = ',', requires = "programs")]
+    only: Vec<String>,
     /// The generator's seed (the checked-in corpus uses the default; only --check and --json
     /// accept another, so the checked-in files never change seed).
     #[arg(long, default_value_t = DEFAULT_SEED, value_parser = parse_seed)]
@@ -118,6 +128,12 @@ pub fn main(args: Args) -> Result<ExitCode> {
     let started = std::time::Instant::now();
     if let Some(out) = &args.json {
         return write_json_corpus(arch, args.seed, &dir, out, args.quiet, started);
+    }
+    if let Some(out) = &args.programs {
+        if args.seed != DEFAULT_SEED {
+            anyhow::bail!("--programs writes the checked-in corpus's programs; it takes no --seed");
+        }
+        return write_programs(arch, &dir, out, &args.only, args.quiet, started);
     }
     if args.seed != DEFAULT_SEED && !args.check {
         anyhow::bail!(
@@ -249,12 +265,87 @@ fn write_json_corpus(
     Ok(ExitCode::SUCCESS)
 }
 
+/// `--programs DIR`: the program forms of the checked-in corpus.
+fn write_programs(
+    arch: Arch,
+    dir: &Path,
+    out: &Path,
+    only: &[String],
+    quiet: bool,
+    started: std::time::Instant,
+) -> Result<ExitCode> {
+    use sfpu_conformance::sfpu::programs::{PROGRAMS_FORMAT, json_form, program_forms, text_form};
+    let mut corpus = sfpu_conformance::vectors::load_corpus(dir, arch)
+        .map_err(|errs| anyhow::anyhow!(errs.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("\n")))?;
+    if !only.is_empty() {
+        for name in only {
+            if !corpus.files.iter().any(|(_, f)| f.file == *name) {
+                anyhow::bail!("--only: there is no vector file `{name}` in {}", dir.display());
+            }
+        }
+        corpus.files.retain(|(_, f)| only.contains(&f.file));
+    }
+    let forms = program_forms(&corpus);
+    std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
+    let mut by_file: std::collections::BTreeMap<&str, Vec<serde_json::Value>> = Default::default();
+    let mut without = Vec::new();
+    let mut reasons: std::collections::BTreeMap<&str, u64> = Default::default();
+    let mut words = 0usize;
+    for (file, id, form) in &forms {
+        match form {
+            Ok(f) => {
+                words += f.prologue.len() + f.program.len() + f.epilogue.len();
+                let case = id.strip_prefix(&format!("{file}/")).unwrap_or(id);
+                let path = out.join(file).join(format!("{case}.sfpu"));
+                if let Some(parent) = path.parent() {
+                    std::fs::create_dir_all(parent)
+                        .with_context(|| format!("cannot create {}", parent.display()))?;
+                }
+                std::fs::write(&path, text_form(f))
+                    .with_context(|| format!("cannot write {}", path.display()))?;
+                by_file.entry(file).or_default().push(json_form(f));
+            }
+            Err(why) => {
+                without.push(serde_json::json!({"id": id, "reason": why}));
+                *reasons.entry(why.as_str()).or_default() += 1;
+            }
+        }
+    }
+    for (file, programs) in &by_file {
+        let doc = serde_json::json!({"format": PROGRAMS_FORMAT, "arch": arch.to_string(), "file": file, "programs": programs});
+        std::fs::write(out.join(format!("{file}.json")), serde_json::to_string(&doc)? + "\n")?;
+    }
+    let with = forms.len() - without.len();
+    let index = serde_json::json!({
+        "format": PROGRAMS_FORMAT,
+        "arch": arch.to_string(),
+        "generated_by": "cargo xtask vectors --programs DIR",
+        "vectors": forms.len(),
+        "programs": with,
+        "without_program": without,
+    });
+    std::fs::write(out.join("index.json"), serde_json::to_string_pretty(&index)? + "\n")?;
+    if !quiet {
+        errln!(
+            "{with} of {} vectors have a program form ({:.1} %), {words} instruction words, written to {} in {:.2} s",
+            forms.len(),
+            with as f64 * 100.0 / forms.len().max(1) as f64,
+            out.display(),
+            started.elapsed().as_secs_f64()
+        );
+        for (why, n) in &reasons {
+            errln!("  without: {n:5}  {why}");
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 /// A new, empty regressions file.
 pub const REGRESSIONS_TEMPLATE: &str = "\
 # Hand-added regression vectors (kept apart from the generated files; never regenerated).
 # Each vector's id starts with `regressions/` and says where it came from (`regressions/fuzz-<sha8>/...`,
 # `regressions/issue-12/...`). Paste the YAML snippet a failure report prints under `vectors:`.
-format: sfpu-vectors/1
+format: sfpu-vectors/2
 arch: blackhole
 file: regressions
 vectors: []

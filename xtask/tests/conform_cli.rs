@@ -103,7 +103,7 @@ fn both_models_on_a_subset_write_all_four_files() {
         "--only",
         "SFPIADD,SFPAND",
         "--cases",
-        "150",
+        "10",
         "--quiet",
         "--out",
         dir.to_str().unwrap(),
@@ -126,9 +126,21 @@ fn both_models_on_a_subset_write_all_four_files() {
         assert_eq!(t["passed"].as_u64(), Some(expected), "{model}: {t}");
         assert_eq!(t["failed"].as_u64(), Some(0), "{model}: {t}");
     }
-    // --cases makes the campaign exact: 150 per instruction, on the fast model only.
-    assert_eq!(r["totals"]["fastpath"]["random_cases"].as_u64(), Some(300));
-    assert_eq!(cell_sum(&r, "SFPIADD", "fastpath", "random_cases"), 150);
+    // --cases makes the campaign exact: 10 per instruction and mode value (16 of each), on the
+    // fast model only.
+    assert_eq!(r["totals"]["fastpath"]["random_cases"].as_u64(), Some(320));
+    assert_eq!(cell_sum(&r, "SFPIADD", "fastpath", "random_cases"), 160);
+    assert!(
+        r["matrix"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|row| row["instruction"] == "SFPAND")
+            .all(|row| row["per_model"]["fastpath"]["random_cases"] == 10),
+        "every mode value gets its 10"
+    );
+    assert_eq!(r["campaign"]["cases_per_mode"], 10);
+    assert_eq!(r["campaign"]["budget_ms"], 0);
     assert_eq!(r["failures"].as_array().unwrap().len(), 0);
     // --quiet prints nothing on success.
     assert!(o.stdout.is_empty(), "{}", text(&o));
@@ -140,7 +152,7 @@ fn both_models_on_a_subset_write_all_four_files() {
         "--only",
         "SFPIADD,SFPAND",
         "--cases",
-        "150",
+        "10",
         "--quiet",
         "--out",
         dir2.to_str().unwrap(),
@@ -202,15 +214,16 @@ fn replay_runs_one_vector_and_prints_a_snippet() {
 
 /// The example DUT through `--dut`, with a crash, a hang and a garbage answer injected on
 /// chosen cases: each is an error of its own case (the DUT restarted each time), and the case
-/// right after each fault passes, as does every other case the DUT implements; SFPMAD is
-/// unsupported; the run exits 1.
+/// right after each fault passes, as does every other case the DUT implements; SFPMAD, which its
+/// hello refuses up front, is not applicable (never sent); the run exits 1.
 #[test]
 fn python_dut_recovers_after_each_fault() {
     let dir = out_dir("dut-faults");
-    // The order the DUT receives the vectors in: files by name, vectors in file order.
+    // The order the DUT receives the vectors in: files by name, vectors in file order; SFPMAD's
+    // are not sent (the DUT refuses SFPMAD in its hello).
     let files = ["SFPIADD", "SFPMAD", "SFPNOT", "SFPXOR"];
-    let order: Vec<String> = files.iter().flat_map(|f| ids_of(f)).collect();
-    let first_not = (vectors_of("SFPIADD") + vectors_of("SFPMAD")) as usize; // 0-based
+    let order: Vec<String> = ["SFPIADD", "SFPNOT", "SFPXOR"].iter().flat_map(|f| ids_of(f)).collect();
+    let first_not = vectors_of("SFPIADD") as usize; // 0-based
     // Case ids are 1-based: the crash and the hang among the SFPIADD vectors, the garbage on the
     // first SFPNOT vector.
     let (crash, hang, garbage) = (5usize, 60usize, first_not + 1);
@@ -258,7 +271,8 @@ fn python_dut_recovers_after_each_fault() {
     let implemented = vectors_of("SFPIADD") + vectors_of("SFPNOT") + vectors_of("SFPXOR");
     assert_eq!(t["passed"].as_u64(), Some(implemented - 3), "{t}");
     assert_eq!(cell_sum(&r, "SFPNOT", "dut", "passed"), vectors_of("SFPNOT") - 1);
-    assert_eq!(cell_sum(&r, "SFPMAD", "dut", "unsupported"), vectors_of("SFPMAD"));
+    assert_eq!(cell_sum(&r, "SFPMAD", "dut", "not_applicable"), vectors_of("SFPMAD"));
+    assert_eq!(cell_sum(&r, "SFPMAD", "dut", "vectors_run"), 0);
     assert_eq!(cell_sum(&r, "SFPMAD", "dut", "errors"), 0);
 
     // Each fault is described, and its replay command names the DUT.
@@ -337,13 +351,13 @@ fn python_dut_given_up_after_consecutive_timeouts() {
     );
 }
 
-/// A DUT that declines everything, with the default time budget: nothing counts as passed, the
-/// declined random cases are counted apart, every cell is unsupported in all four files, and the
-/// run exits 0.
+/// A DUT that declares nothing and declines everything, with the default campaign: nothing counts
+/// as passed, the declined random cases are counted apart, every cell is unsupported in all four
+/// files, the reason is kept and aggregated in every form, and the run exits 0.
 #[test]
 fn python_dut_declining_everything_is_unsupported_not_passed() {
     let dir = out_dir("dut-declines");
-    let dut = format!("{} examples/dut-python/dut.py", python());
+    let dut = format!("{} examples/dut-python/dut.py --no-declaration", python());
     let o = xtask(&[
         "conform",
         "--dut",
@@ -357,7 +371,8 @@ fn python_dut_declining_everything_is_unsupported_not_passed() {
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let r = report(&dir);
-    assert_eq!(r["campaign"]["budget_ms"], 600, "the default budget");
+    assert_eq!(r["campaign"]["cases_per_mode"], 64, "the default count");
+    assert_eq!(r["campaign"]["budget_ms"], 0, "not time-budgeted");
     let t = &r["totals"]["dut"];
     let mad = vectors_of("SFPMAD");
     assert_eq!(t["vectors_run"].as_u64(), Some(mad), "{t}");
@@ -395,6 +410,72 @@ fn python_dut_declining_everything_is_unsupported_not_passed() {
     // ...and in the Markdown totals.
     let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
     assert!(md.contains("| `dut` | 🚫 unsupported |"), "{md}");
+
+    // The DUT's reason, aggregated over vectors and random cases, with example ids, in every form.
+    let reason = "SFPMAD is not implemented by dut-python";
+    let reasons = r["reasons"].as_array().unwrap();
+    let entry =
+        reasons.iter().find(|e| e["model"] == "dut" && e["reason"] == reason).expect("the reason is kept");
+    assert_eq!(entry["kind"], "unsupported");
+    assert_eq!(entry["count"].as_u64(), Some(mad + t["random_unsupported"].as_u64().unwrap()), "{entry}");
+    assert_eq!(entry["examples"].as_array().unwrap().len(), 3);
+    assert!(md.contains(reason) && page.contains(reason), "report.md and report.html give the reason");
+    assert!(
+        junit.contains(&format!("<skipped message=\"unsupported: {reason}")),
+        "junit.xml gives it as a skipped message"
+    );
+    // The verdict says on how little it rests.
+    let verdict = md.lines().find(|l| l.contains("`dut`:")).unwrap_or_default();
+    assert!(
+        verdict.contains(&format!("0 of {mad} vectors (0.0 %), 0 of"))
+            && verdict.contains(&format!("{mad} unsupported")),
+        "{verdict}"
+    );
+}
+
+/// The example DUT's own declaration: SFPMAD, which it refuses in its hello, is never sent; its
+/// cells are not applicable (not unsupported, not passed) in every form, counted by refusal.
+#[test]
+fn python_dut_declaration_makes_cases_not_applicable() {
+    let dir = out_dir("dut-declares");
+    let dut = format!("{} examples/dut-python/dut.py", python());
+    let o = xtask(&[
+        "conform",
+        "--dut",
+        &dut,
+        "--only",
+        "SFPMAD,SFPNOT",
+        "--cases",
+        "2",
+        "--no-fastpath",
+        "--quiet",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let r = report(&dir);
+    let (mad, not) = (vectors_of("SFPMAD"), vectors_of("SFPNOT"));
+    let t = &r["totals"]["dut"];
+    assert_eq!(t["not_applicable"].as_u64(), Some(mad), "{t}");
+    assert_eq!(t["vectors_run"].as_u64(), Some(not), "{t}");
+    assert_eq!(t["passed"].as_u64(), Some(not), "{t}");
+    assert_eq!(t["random_not_applicable"].as_u64(), Some(2 * 16), "{t}");
+    assert_eq!(t["random_cases"].as_u64(), Some(2), "SFPNOT has one mode value: {t}");
+    let cov = r["coverage"].as_array().unwrap().iter().find(|c| c["model"] == "dut").unwrap();
+    assert_eq!(cov["not_applicable_by_refusal"]["SFPMAD"].as_u64(), Some(mad), "{cov}");
+    assert_eq!(cov["applicable"].as_u64(), Some(not), "{cov}");
+    assert_eq!(cov["vectors"].as_u64(), Some(mad + not), "{cov}");
+    let declared = r["models"][1]["declaration"].as_str().unwrap();
+    assert!(declared.contains("refuses") && declared.contains("SFPMAD"), "{declared}");
+    let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    assert!(md.contains(&format!("{not} of {} vectors", mad + not)), "{md}");
+    assert!(md.contains("| refuses `SFPMAD` | "), "by refusal: {md}");
+    let junit = std::fs::read_to_string(dir.join("junit.xml")).unwrap();
+    assert!(
+        junit.contains("<skipped message=\"not applicable: the model&apos;s declaration covers no case")
+            || junit.contains("<skipped message=\"not applicable: the model's declaration covers no case"),
+        "{junit}"
+    );
 }
 
 /// A DUT that refuses the hello (it claims another architecture) is reported, every case
@@ -447,7 +528,7 @@ fn python_dut_random_failure_in_every_report_file() {
         "--only",
         "SFPIADD",
         "--cases",
-        "12",
+        "1",
         "--no-fastpath",
         "--quiet",
         "--out",
@@ -456,7 +537,7 @@ fn python_dut_random_failure_in_every_report_file() {
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
     let r = report(&dir);
     let t = &r["totals"]["dut"];
-    assert_eq!(t["random_cases"].as_u64(), Some(12), "{t}");
+    assert_eq!(t["random_cases"].as_u64(), Some(16), "one per mode value: {t}");
     assert!(t["random_failures"].as_u64().unwrap() > 0, "{t}");
     let failures = r["failures"].as_array().unwrap();
     assert!(!failures.is_empty());
@@ -502,7 +583,7 @@ fn python_dut_random_campaign() {
         "--only",
         "SFPIADD,SFPXOR",
         "--cases",
-        "40",
+        "5",
         "--no-fastpath",
         "--quiet",
         "--out",
@@ -510,7 +591,8 @@ fn python_dut_random_campaign() {
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let r = report(&dir);
-    assert_eq!(r["totals"]["dut"]["random_cases"].as_u64(), Some(80));
+    // 5 per mode value: SFPIADD's 16 and SFPXOR's one.
+    assert_eq!(r["totals"]["dut"]["random_cases"].as_u64(), Some(85));
     assert_eq!(r["totals"]["dut"]["random_failures"].as_u64(), Some(0));
     assert_eq!(r["totals"]["dut"]["errors"].as_u64(), Some(0));
 }
@@ -553,4 +635,34 @@ fn two_duts_side_by_side() {
     assert!(failure_ids(&r, "dut1").is_empty());
     assert_eq!(failure_ids(&r, "dut2").len() as u64, nop.min(3));
     assert!(r["failures"].as_array().unwrap().iter().all(|f| f["model"] == "dut2"));
+}
+
+/// Issue 14, part 6: the default run is deterministic. Two default `cargo xtask conform` runs
+/// (every vector, the default counted campaign, the IEEE characterisation) write the same
+/// report.json apart from the timings.
+#[test]
+fn two_default_runs_write_the_same_report() {
+    let mut reports = Vec::new();
+    for run in ["default-1", "default-2"] {
+        let dir = out_dir(run);
+        let o = xtask(&["conform", "--quiet", "--out", dir.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+        let mut r = report(&dir);
+        assert!(r["timings_ms"]["total"].as_u64().is_some());
+        r.as_object_mut().unwrap().remove("timings_ms");
+        reports.push(r);
+    }
+    assert!(reports[0]["campaign"]["cases"].as_u64().unwrap() > 50_000, "{}", reports[0]["campaign"]);
+    if reports[0] != reports[1] {
+        let (a, b) = (
+            serde_json::to_string_pretty(&reports[0]).unwrap(),
+            serde_json::to_string_pretty(&reports[1]).unwrap(),
+        );
+        let first = a.lines().zip(b.lines()).position(|(x, y)| x != y).unwrap_or(0);
+        panic!(
+            "the reports differ from line {first}:\n{}\n---\n{}",
+            a.lines().nth(first).unwrap_or(""),
+            b.lines().nth(first).unwrap_or("")
+        );
+    }
 }

@@ -10,18 +10,21 @@ pub mod sequences;
 pub mod streams;
 
 use rayon::prelude::*;
-use sfpu_reference::isa::mods::DEFINITIONS;
+use sfpu_reference::isa::mods::{
+    DEFINITIONS, SFPCAST_MOD1_SM32_TO_FP32_RNS, SFPGT_MOD1_MUTATE_STACK, SFPMOV_MOD1_FROM_SPECIAL,
+};
 use sfpu_reference::isa::{Arch, Instr, Opcode, decode};
 use sfpu_reference::state::{LANES, LaneConfig, StateDoc};
 use sfpu_reference::{Machine, ResetValues, State, hazard};
 
+use crate::sfpu::features::{encoding_tags, requires};
 use crate::taint::Tracker;
 use crate::vectors::emit::write_file;
 use crate::vectors::{FORMAT, Note, Vector, VectorFile, Word};
 use operands::*;
 
 /// Bump when the generator changes what it generates (recorded in every file's header).
-pub const GENERATOR_VERSION: &str = "3";
+pub const GENERATOR_VERSION: &str = "4";
 
 /// The seed of the checked-in corpus.
 pub const DEFAULT_SEED: u64 = 0x5F9C_0DE5_EED0_0001;
@@ -70,10 +73,17 @@ pub fn to_vector(file: &str, case: &Case) -> Vector {
         Some(label) => format!("{file}/{label}/{}", case.name),
         None => format!("{file}/{}", case.name),
     };
+    let mut tags = case.tags.clone();
+    for tag in encoding_tags(&case.program) {
+        if !tags.iter().any(|t| t == tag) {
+            tags.push(tag.to_string());
+        }
+    }
     Vector {
         id,
         mode: case.mode.clone(),
-        tags: case.tags.clone(),
+        tags,
+        requires: Some(requires(&case.pre, &case.program).to_vec()),
         program: case
             .program
             .iter()
@@ -301,6 +311,19 @@ pub fn mode_name(prefix: &str, value: u32) -> String {
 /// Every mode value of `op` the corpus must cover, as `(canonical, label)`: every value of the
 /// mode field (reserved and non-contractual ones too), or `none`.
 pub fn modes(op: Opcode) -> Vec<(String, String)> {
+    mode_table(op).to_vec()
+}
+
+/// [`modes`] of `op`, computed once (naming SFPCONFIG's 256 mode values is not free, and the
+/// random campaign asks for every case).
+pub fn mode_table(op: Opcode) -> &'static [(String, String)] {
+    static TABLE: std::sync::OnceLock<Vec<Vec<(String, String)>>> = std::sync::OnceLock::new();
+    let table = TABLE.get_or_init(|| Opcode::ALL.iter().map(|&o| compute_modes(o)).collect());
+    let index = Opcode::ALL.iter().position(|&o| o == op).unwrap_or(0);
+    &table[index]
+}
+
+fn compute_modes(op: Opcode) -> Vec<(String, String)> {
     let mf = mode_field(op);
     match (op, mf.field) {
         (Opcode::SFPSTOCHRND, _) => (0..4)
@@ -330,6 +353,20 @@ pub fn modes(op: Opcode) -> Vec<(String, String)> {
                 )
             })
             .collect(),
+    }
+}
+
+/// The canonical mode value of `instr` (one of [`modes`] of its opcode): `mod1=3`, `mod0=1`,
+/// `rnd=1,mod1=0`, `vd=15,mod1=1`, `none`.
+pub fn mode_of(instr: &Instr) -> String {
+    let op = instr.opcode();
+    let fields = instr.field_values();
+    let get = |name: &str| fields.iter().find(|(n, _)| *n == name).map_or(0, |&(_, v)| v);
+    match (op, mode_field(op).field) {
+        (Opcode::SFPSTOCHRND, _) => format!("rnd={},mod1={}", get("RoundingMode"), get("Mod1")),
+        (Opcode::SFPCONFIG, _) => format!("vd={},mod1={}", get("VD"), get("Mod1")),
+        (_, None) => "none".to_string(),
+        (_, Some(field)) => format!("{}={}", field.to_ascii_lowercase(), get(field)),
     }
 }
 
@@ -370,6 +407,26 @@ enum Variant {
     Vd12Dbl1,
     /// VD in 12..=15 with DISABLE_BACKDOOR_LOAD clear: a backdoor load (unspecified).
     Backdoor,
+    /// As `B`, with flag stacks of every depth 0..=8 across the lanes (feature
+    /// `flag-stack-ragged`).
+    FlagStackRagged,
+    /// As `B`, with `UseLaneFlagsForLaneEnable` different between lanes (feature
+    /// `use-lane-flags-ragged`).
+    UseFlagsRagged,
+    /// As `A`, with a random PRNG state in every lane (feature `prng`).
+    OnlyPrng,
+    /// As `A`, with random `LaneConfig` bits other than `ROW_MASK` per column (feature
+    /// `lane-config`).
+    OnlyLaneConfig,
+    /// As `A`, with random `LoadMacroConfig` `Sequence` words and `Misc` per column (feature
+    /// `load-macro-config`).
+    OnlyLoadMacroConfig,
+    /// As `A`, with random `LoadMacroConfig` instruction templates per column (feature
+    /// `instruction-template`).
+    OnlyInstructionTemplate,
+    /// SFPSTOCHRND's float flavours with `Imm5` and `UseImm5` set, which they ignore (tagged
+    /// `reserved-encoding`).
+    Imm5Ignored,
 }
 
 impl Variant {
@@ -385,6 +442,13 @@ impl Variant {
             Variant::Vd8Dbl0 => "vd-8-11-dbl0-dropped",
             Variant::Vd12Dbl1 => "vd-12-15-dbl1-dropped",
             Variant::Backdoor => "vd-12-15-backdoor",
+            Variant::FlagStackRagged => "flag-stack-ragged",
+            Variant::UseFlagsRagged => "only-use-lane-flags-ragged",
+            Variant::OnlyPrng => "only-prng",
+            Variant::OnlyLaneConfig => "only-lane-config",
+            Variant::OnlyLoadMacroConfig => "only-load-macro-config",
+            Variant::OnlyInstructionTemplate => "only-instruction-template",
+            Variant::Imm5Ignored => "imm5-ignored",
         }
     }
 
@@ -399,10 +463,11 @@ impl Variant {
     }
 }
 
-/// A reset state; for the instructions that use the PRNG, every lane's PRNG seeded differently.
-fn base_state(rng: &mut Rng, op: Opcode) -> State {
+/// A reset state (the baseline: zero PRNG); in the `only-prng` variant every lane's PRNG seeded
+/// differently.
+fn base_state(rng: &mut Rng, variant: Variant) -> State {
     let mut s = State::reset(Arch::Blackhole, &ResetValues::ZEROS);
-    if matches!(op, Opcode::SFPMOV | Opcode::SFPCAST | Opcode::SFPSTOCHRND) {
+    if variant == Variant::OnlyPrng {
         s.PRNG = std::array::from_fn(|_| rng.u32());
     }
     s
@@ -455,7 +520,7 @@ fn fill_operands(rng: &mut Rng, s: &mut State, instr: &Instr, variant: Variant) 
             | SFPSTORE
     );
     let shifty = matches!(instr.opcode(), SFPSHFT | SFPSHFT2);
-    let specials = variant == Variant::B;
+    let specials = matches!(variant, Variant::B | Variant::FlagStackRagged | Variant::UseFlagsRagged);
     let pools: Vec<[u32; LANES]> = match (instr.opcode(), specials, fp_like) {
         // SFPSTOCHRND rounds VC (by VB's shift amount in the integer flavour): rounding ties.
         (SFPSTOCHRND, false, _) => vec![rounding_ties(rng), shift_amounts(rng), fp_random(rng)],
@@ -524,6 +589,17 @@ fn predication(rng: &mut Rng, s: &mut State, variant: Variant) {
                 s.LaneFlags[l] = (pattern >> l) & 1 != 0;
             }
         }
+        Variant::UseFlagsRagged => {
+            // Lane flags driving the enable in some lanes and not in others; flags of both values.
+            let (use_flags, flags) = (rng.u32(), rng.u32());
+            for l in 0..LANES {
+                s.UseLaneFlagsForLaneEnable[l] = (use_flags >> l) & 1 != 0;
+                s.LaneFlags[l] = (flags >> l) & 1 != 0;
+            }
+            // Not every lane alike (with 32 random bits this only guards the improbable).
+            s.UseLaneFlagsForLaneEnable[0] = true;
+            s.UseLaneFlagsForLaneEnable[1] = false;
+        }
         Variant::RowMask => {
             // Column c masks the rows in bits [15:12]: a different row set per column.
             for l in 0..LANES {
@@ -545,8 +621,9 @@ fn predication(rng: &mut Rng, s: &mut State, variant: Variant) {
 fn immediate(rng: &mut Rng, bits: u32, variant: Variant) -> u32 {
     let max = (1u32 << bits) - 1;
     match variant {
-        Variant::A => max,
-        Variant::B => max / 2 + 1,
+        Variant::A | Variant::OnlyPrng | Variant::OnlyLaneConfig => max,
+        Variant::OnlyLoadMacroConfig | Variant::OnlyInstructionTemplate => max,
+        Variant::B | Variant::FlagStackRagged | Variant::UseFlagsRagged => max / 2 + 1,
         Variant::Flags => 0,
         Variant::RowMask => max / 2,
         Variant::ImmOne => 1,
@@ -621,14 +698,19 @@ pub fn opcode_cases(op: Opcode, rng: &mut Rng) -> Vec<Case> {
     }
 }
 
-/// The variants a lane instruction's cases use in `mode` (canonical form).
+/// The variants a lane instruction's cases use in `mode` (canonical form): the baseline ones
+/// (`mix-a`, `specials`, `lane-flags`, the immediates, the VD 8..15 cases without
+/// `DISABLE_BACKDOOR_LOAD`), and the ones that add one feature to the baseline, for the modes whose
+/// page reads it (`row-mask`; `lane-config` through `DISABLE_BACKDOOR_LOAD` in the VD 8..15 cases;
+/// the `only-*` variants; `flag-stack-ragged`).
 fn variants_of(op: Opcode, mode: &str) -> Vec<Variant> {
     use Variant::*;
     let has_vd = op.fields(Arch::Blackhole).iter().any(|f| f.name == "VD") && op != Opcode::SFPCONFIG;
+    let mod1 = mode_value(mode, "mod1");
     let mut v = match op {
         // 256 mode values: three variants each keeps the file small. ROW_MASK matters because
         // SFPCONFIG ignores it (spec §2.4).
-        Opcode::SFPCONFIG => return vec![A, Flags, RowMask],
+        Opcode::SFPCONFIG => vec![A, Flags, RowMask],
         _ => vec![A, B, Flags, RowMask],
     };
     let imm_used = match op {
@@ -637,13 +719,61 @@ fn variants_of(op: Opcode, mode: &str) -> Vec<Variant> {
         Opcode::SFPSTOCHRND => mode.ends_with("mod1=4") || mode.ends_with("mod1=5"),
         _ => true,
     };
-    if has_wide_immediate(op) && imm_used {
+    if has_wide_immediate(op) && imm_used && op != Opcode::SFPCONFIG {
         v.extend([ImmOne, ImmRandom]);
     }
     if has_vd {
         v.extend([Vd8Dbl1, Vd8Dbl0, Vd12Dbl1, Backdoor]);
     }
+    // One feature at a time, where the page reads it.
+    let mutate_stack = matches!(op, Opcode::SFPGT | Opcode::SFPLE) && mod1 & SFPGT_MOD1_MUTATE_STACK != 0;
+    if matches!(op, Opcode::SFPPUSHC | Opcode::SFPPOPC | Opcode::SFPCOMPC) || mutate_stack {
+        v.push(FlagStackRagged);
+    }
+    if op != Opcode::SFPNOP && spread_modes(op).iter().any(|m| m == mode) {
+        v.push(UseFlagsRagged);
+    }
+    let from_special = op == Opcode::SFPMOV && mod1 & SFPMOV_MOD1_FROM_SPECIAL != 0;
+    let config_vd = mode_value(mode, "vd");
+    if op == Opcode::SFPSTOCHRND
+        || (op == Opcode::SFPCAST && mod1 & 3 == SFPCAST_MOD1_SM32_TO_FP32_RNS)
+        || from_special
+    {
+        v.push(OnlyPrng);
+    }
+    if from_special || op == Opcode::SFPSWAP || (op == Opcode::SFPCONFIG && config_vd == 15) {
+        v.push(OnlyLaneConfig);
+    }
+    if from_special || (op == Opcode::SFPCONFIG && config_vd == 8) {
+        v.push(OnlyLoadMacroConfig);
+    }
+    if from_special {
+        v.push(OnlyInstructionTemplate);
+    }
+    if op == Opcode::SFPSTOCHRND && !(mode.ends_with("mod1=4") || mode.ends_with("mod1=5")) {
+        v.push(Imm5Ignored);
+    }
     v
+}
+
+/// The value of `key` in a canonical mode (`mod1` of `rnd=1,mod1=3` is 3), or 0.
+fn mode_value(mode: &str, key: &str) -> u32 {
+    mode.split(',')
+        .filter_map(|part| part.split_once('='))
+        .find(|(k, _)| *k == key)
+        .and_then(|(_, v)| v.parse().ok())
+        .unwrap_or(0)
+}
+
+/// The modes of `op` that get the variants added for a feature every instruction reads
+/// (`use-lane-flags-ragged`): four modes spread over the mode values (every mode when there are
+/// at most four), which keeps the corpus within its size budget.
+pub fn spread_modes(op: Opcode) -> Vec<String> {
+    let all = mode_table(op);
+    let n = all.len();
+    let mut picked: Vec<String> = [0, n / 4, n / 2, 3 * n / 4].iter().map(|&i| all[i].0.clone()).collect();
+    picked.dedup();
+    picked
 }
 
 /// One case of a lane instruction: `mode` (canonical) with `label`, in `variant`.
@@ -663,10 +793,24 @@ fn lane_case(op: Opcode, mode: &str, label: &str, variant: Variant, rng: &mut Rn
     match variant {
         Variant::Vd8Dbl1 | Variant::Vd8Dbl0 => set_field(&mut fields, "VD", 8 + rng.below(4)),
         Variant::Vd12Dbl1 | Variant::Backdoor => set_field(&mut fields, "VD", 12 + rng.below(4)),
+        Variant::Imm5Ignored => {
+            set_field(&mut fields, "UseImm5", 1);
+            set_field(&mut fields, "Imm5", 1 + rng.below(31));
+        }
         _ => {}
     }
+    if op == Opcode::SFPMOV {
+        // FROM_SPECIAL reads what VC selects: make the one-feature variants read their feature.
+        match variant {
+            Variant::OnlyLaneConfig => set_field(&mut fields, "VC", 15),
+            Variant::OnlyLoadMacroConfig => set_field(&mut fields, "VC", 4 + rng.below(5)),
+            Variant::OnlyInstructionTemplate => set_field(&mut fields, "VC", rng.below(4)),
+            Variant::OnlyPrng => set_field(&mut fields, "VC", 9),
+            _ => {}
+        }
+    }
     let instr = build(op, &fields);
-    let mut s = base_state(rng, op);
+    let mut s = base_state(rng, variant);
     fill_operands(rng, &mut s, &instr, variant);
     if variant.high_vd() {
         high_vd_operands(rng, &mut s, &instr);
@@ -729,8 +873,16 @@ fn lane_cases(op: Opcode, rng: &mut Rng) -> Vec<Case> {
 /// A random case of `op`: a random mode value, variant and operands, as the corpus would build
 /// it. The random campaign draws its cases from here.
 pub fn random_case(op: Opcode, rng: &mut Rng) -> Case {
-    let all = modes(op);
-    let (mode, label) = all[rng.below(all.len() as u32) as usize].clone();
+    let all = mode_table(op);
+    let index = rng.below(all.len() as u32) as usize;
+    random_case_in_mode(op, index, rng)
+}
+
+/// A random case of `op` in its mode value number `mode_index` (an index into [`modes`], taken
+/// modulo their number): a random variant and operands, as the corpus would build it.
+pub fn random_case_in_mode(op: Opcode, mode_index: usize, rng: &mut Rng) -> Case {
+    let all = mode_table(op);
+    let (mode, label) = all[mode_index % all.len()].clone();
     match op {
         Opcode::SFPLOAD | Opcode::SFPSTORE | Opcode::SFPLOADMACRO => {
             sequences::random_memory_case(op, &mode, &label, rng)
@@ -776,51 +928,78 @@ fn set_mode(op: Opcode, mode: &str, fields: &mut [(&'static str, u32)]) {
 }
 
 /// State an instruction reads beyond its registers: flag stacks for the predication
-/// instructions, configuration for SFPMOV and SFPCONFIG.
+/// instructions (every lane the same depth, except in `flag-stack-ragged`), and, in the `only-*`
+/// variants, the configuration SFPMOV, SFPCONFIG and SFPSWAP read.
 fn extra_state(rng: &mut Rng, s: &mut State, op: Opcode, variant: Variant) {
     use Opcode::*;
-    match op {
-        SFPSETCC | SFPENCC | SFPPUSHC | SFPPOPC | SFPCOMPC | SFPGT | SFPLE | SFPIADD | SFPLZ | SFPEXEXP => {
-            // Stacks of every depth 0..=8 across lanes, random contents, random flags.
+    use sfpu_reference::state::{FlagStack, FlagStackEntry};
+    if matches!(
+        op,
+        SFPSETCC | SFPENCC | SFPPUSHC | SFPPOPC | SFPCOMPC | SFPGT | SFPLE | SFPIADD | SFPLZ | SFPEXEXP
+    ) {
+        let ragged = variant == Variant::FlagStackRagged;
+        // Software reaches only equal depths, each level's UseLaneFlagsForLaneEnable the same in
+        // every lane: a depth of 1..=7 (pushes and pops then stay defined), random contents. The
+        // ragged variant has every depth 0..=8 across the lanes.
+        let depth = 1 + rng.below(7) as usize;
+        let level_use: Vec<bool> = (0..8).map(|_| rng.below(2) == 1).collect();
+        for l in 0..LANES {
+            let d = if ragged { l % 9 } else { depth };
+            let mut st = FlagStack::new();
+            for &u in &level_use[..d] {
+                let _ =
+                    st.push(FlagStackEntry { LaneFlags: rng.below(2) == 1, UseLaneFlagsForLaneEnable: u });
+            }
+            s.FlagStack[l] = st;
+        }
+        if matches!(variant, Variant::B | Variant::FlagStackRagged) {
+            // Random flags, lane flags in use (or not) in every lane alike.
+            let use_flags = rng.below(3) != 0;
             for l in 0..LANES {
-                let depth = (l % 9) as u32;
-                let mut st = sfpu_reference::state::FlagStack::new();
-                for _ in 0..depth {
-                    let _ = st.push(sfpu_reference::state::FlagStackEntry {
-                        LaneFlags: rng.below(2) == 1,
-                        UseLaneFlagsForLaneEnable: rng.below(2) == 1,
-                    });
-                }
-                s.FlagStack[l] = st;
-                if variant != Variant::Flags {
-                    s.LaneFlags[l] = rng.below(2) == 1;
-                    s.UseLaneFlagsForLaneEnable[l] = rng.below(3) != 0 && variant == Variant::B;
-                }
+                s.LaneFlags[l] = rng.below(2) == 1;
+                s.UseLaneFlagsForLaneEnable[l] = use_flags;
+            }
+        } else if !matches!(variant, Variant::Flags | Variant::UseFlagsRagged) {
+            for l in 0..LANES {
+                s.LaneFlags[l] = rng.below(2) == 1;
             }
         }
-        SFPMOV | SFPCONFIG => {
-            // LoadMacroConfig and LaneConfig to read or combine with: one random value per
-            // column (as SFPCONFIG's broadcast leaves them) in the `specials` variant, one value
-            // for all lanes otherwise (it keeps the files small). LaneConfig gets random bits
-            // that do not disable lanes (ROW_MASK clear), over the variant's own setting.
-            let columns = if variant == Variant::B { 8 } else { 1 };
-            let templates: Vec<[u32; 4]> = (0..columns).map(|_| std::array::from_fn(|_| rng.u32())).collect();
-            let sequences: Vec<[u32; 4]> = (0..columns).map(|_| std::array::from_fn(|_| rng.u32())).collect();
-            let miscs: Vec<u32> = (0..columns).map(|_| rng.u32()).collect();
-            let configs: Vec<u32> = (0..columns).map(|_| rng.u32() & 0x3_0FFD).collect();
+    }
+    // Configuration to read or combine with, one random value per column (SFPCONFIG writes a
+    // column at a time).
+    let columns =
+        |rng: &mut Rng, f: &dyn Fn(&mut Rng) -> u32| -> [u32; 8] { std::array::from_fn(|_| f(rng)) };
+    match variant {
+        Variant::OnlyLaneConfig => {
+            let bits = if op == SFPSWAP {
+                // The bits SFPSWAP reads: ENABLE_DEST_INDEX, EXCHANGE_SRCB_SRCC.
+                columns(rng, &|rng| rng.pick(&[0, 0x4, 0x100, 0x104]))
+            } else {
+                // Random bits without ROW_MASK (its own feature) and DISABLE_BACKDOOR_LOAD (a
+                // change to which is unspecified for the next instruction).
+                columns(rng, &|rng| rng.u32() & 0x3_0FFD)
+            };
             for l in 0..LANES {
-                let c = l % columns;
-                let lmc = &mut s.LoadMacroConfig[l];
-                lmc.InstructionTemplate = templates[c];
-                lmc.Sequence = sequences[c];
-                lmc.Misc = sfpu_reference::state::Misc::truncating(miscs[c]);
-                let keep = s.LaneConfig[l].bits();
-                s.LaneConfig[l] = LaneConfig::truncating(keep | configs[c]);
+                s.LaneConfig[l] = LaneConfig::truncating(s.LaneConfig[l].bits() | bits[l & 7]);
             }
-            if op == SFPCONFIG {
-                s.LReg[0] = bits_random(rng);
+        }
+        Variant::OnlyLoadMacroConfig => {
+            let sequences: Vec<[u32; 4]> = (0..8).map(|_| std::array::from_fn(|_| rng.u32())).collect();
+            let miscs = columns(rng, &|rng| rng.u32());
+            for l in 0..LANES {
+                s.LoadMacroConfig[l].Sequence = sequences[l & 7];
+                s.LoadMacroConfig[l].Misc = sfpu_reference::state::Misc::truncating(miscs[l & 7]);
+            }
+        }
+        Variant::OnlyInstructionTemplate => {
+            let templates: Vec<[u32; 4]> = (0..8).map(|_| std::array::from_fn(|_| rng.u32())).collect();
+            for l in 0..LANES {
+                s.LoadMacroConfig[l].InstructionTemplate = templates[l & 7];
             }
         }
         _ => {}
+    }
+    if op == SFPCONFIG {
+        s.LReg[0] = bits_random(rng);
     }
 }

@@ -16,9 +16,13 @@ fn program(text: &str) -> Vec<Instr> {
     }
 }
 
-fn base(rng: &mut Rng) -> State {
+/// The initial state of a sequence: the reset state, with every lane's PRNG seeded differently
+/// only for the sequences that consume it (`with_prng`).
+fn base(rng: &mut Rng, with_prng: bool) -> State {
     let mut s = State::reset(Arch::Blackhole, &sfpu_reference::ResetValues::ZEROS);
-    s.PRNG = std::array::from_fn(|_| rng.u32());
+    if with_prng {
+        s.PRNG = std::array::from_fn(|_| rng.u32());
+    }
     s
 }
 
@@ -41,11 +45,19 @@ fn fill_dst(rng: &mut Rng, s: &mut State, mod0: u32, imm10: u32) {
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum MemVariant {
+    /// No addressing state; SFPLOADMACRO with its macro configured (`load-macro-config`,
+    /// `instruction-template`).
     Basic,
+    /// RWCs, an address modifier and the Dst bases together (mixed).
     Counters,
+    /// Lane flags driving the enable.
     LaneFlags,
+    /// LaneConfig bits per column, one column with a ROW_MASK, and for `MOD0_FMT_SRCB` the SrcB
+    /// override (mixed).
     LaneConfigBits,
+    /// The Dst stack pointer (and for `MOD0_FMT_SRCB` the Blackhole SFPU_DEST_FMT).
     StackPointer,
+    /// The Dst remap, the 32-bit swizzle and ExtraAddrModBit together (mixed).
     Remap,
     /// VD in 8..=11 with DISABLE_BACKDOOR_LOAD set.
     DroppedVd,
@@ -55,6 +67,47 @@ enum MemVariant {
     Vd12Dbl1,
     /// VD in 12..=15 with DISABLE_BACKDOOR_LOAD clear: a backdoor load (unspecified).
     Backdoor,
+    /// SFPLOADMACRO with an all-zero LoadMacroConfig: nothing scheduled (the baseline).
+    Unconfigured,
+    /// Only `RWC.Dst` (and the other counters) non-zero, the address modifier the identity.
+    OnlyRwc,
+    /// Only the address modifier the instruction names.
+    OnlyAddrMod,
+    /// Only `DEST_REGW_BASE_Base` and `DEST_TARGET_REG_CFG_MATH_Offset`.
+    OnlyDestBase,
+    /// Only the Dst stack pointer state.
+    OnlySp,
+    /// Only `DEST_ACCESS_CFG_remap_addrs`, at an address the remap moves.
+    OnlyRemap,
+    /// Only `DEST_ACCESS_CFG_swizzle_32b`, at an address the swizzle moves.
+    OnlySwizzle,
+    /// Only a ROW_MASK per column.
+    OnlyRowMask,
+    /// Only the LaneConfig bits the instruction reads, per column.
+    OnlyLaneConfig,
+    /// Only `UseLaneFlagsForLaneEnable` different between lanes.
+    OnlyUseFlagsRagged,
+    /// Only the SrcB override (`MOD0_FMT_SRCB`), selecting an FP16-family format.
+    OnlySrcbOverride,
+    /// Only `ALU_ACC_CTRL_SFPU_Fp32_enabled` (`MOD0_FMT_SRCB`).
+    OnlyFormatFp32,
+    /// Only `ALU_FORMAT_SPEC_REG1_SrcB`, an FP16-family format (`MOD0_FMT_SRCB`).
+    OnlyFormatSrcb,
+    /// Only Blackhole's `SFPU_DEST_FMT_Enable` with an FP16-family base (`MOD0_FMT_SRCB`).
+    OnlyFormatDestFmt,
+    /// SFPLOADMACRO with only `Sequence` and `Misc` set: scheduled stores and SFPNOPs, no templates.
+    OnlyLoadMacroConfig,
+    /// SFPLOADMACRO with only the instruction templates set (nothing scheduled).
+    OnlyInstructionTemplate,
+    /// SFPLOADMACRO with only `LReg[16]` non-zero (nothing scheduled to read it).
+    OnlyLreg16,
+    /// SFPLOADMACRO with only a random PRNG state (nothing scheduled to read it).
+    OnlyPrng,
+    /// Some Dst rows invalid, away from the rows the instruction accesses.
+    OnlyDstInvalidRows,
+    /// `DBG_FEATURE_DISABLE` bit 11 (16-bit accesses alias the high half of 32-bit ones:
+    /// undefined for them, no effect on 32-bit accesses).
+    OnlyDstDebugAlias,
 }
 
 impl MemVariant {
@@ -70,27 +123,71 @@ impl MemVariant {
             MemVariant::Vd8Dbl0 => "vd-8-11-dbl0",
             MemVariant::Vd12Dbl1 => "vd-12-15-dbl1",
             MemVariant::Backdoor => "vd-12-15-backdoor",
+            MemVariant::Unconfigured => "unconfigured",
+            MemVariant::OnlyRwc => "only-rwc",
+            MemVariant::OnlyAddrMod => "only-addr-mod",
+            MemVariant::OnlyDestBase => "only-dest-base",
+            MemVariant::OnlySp => "only-sp",
+            MemVariant::OnlyRemap => "only-dest-remap",
+            MemVariant::OnlySwizzle => "only-swizzle-32b",
+            MemVariant::OnlyRowMask => "only-row-mask",
+            MemVariant::OnlyLaneConfig => "only-lane-config",
+            MemVariant::OnlyUseFlagsRagged => "only-use-lane-flags-ragged",
+            MemVariant::OnlySrcbOverride => "only-srcb-override",
+            MemVariant::OnlyFormatFp32 => "only-dst-format-fp32",
+            MemVariant::OnlyFormatSrcb => "only-dst-format-srcb",
+            MemVariant::OnlyFormatDestFmt => "only-dst-format-dest-fmt",
+            MemVariant::OnlyLoadMacroConfig => "only-load-macro-config",
+            MemVariant::OnlyInstructionTemplate => "only-instruction-template",
+            MemVariant::OnlyLreg16 => "only-lreg16",
+            MemVariant::OnlyPrng => "only-prng",
+            MemVariant::OnlyDstInvalidRows => "only-dst-invalid-rows",
+            MemVariant::OnlyDstDebugAlias => "only-dst-debug-alias",
         }
+    }
+
+    /// The variants whose SFPLOADMACRO cases have the whole macro configured (the cases before
+    /// issue 14, kept as they were: `basic` and the mixed ones).
+    fn configures_macro(self) -> bool {
+        matches!(
+            self,
+            MemVariant::Basic
+                | MemVariant::Counters
+                | MemVariant::LaneFlags
+                | MemVariant::LaneConfigBits
+                | MemVariant::StackPointer
+                | MemVariant::Remap
+        )
     }
 }
 
-/// The addressing variants of `op`'s cases.
-fn memory_variants(op: Opcode) -> Vec<MemVariant> {
-    let mut variants = vec![
-        MemVariant::Basic,
-        MemVariant::Counters,
-        MemVariant::LaneFlags,
-        MemVariant::LaneConfigBits,
-        MemVariant::StackPointer,
-        MemVariant::Remap,
-    ];
+/// The addressing variants of `op`'s cases in `mode` (canonical form): the cases before issue 14
+/// (`basic`, the mixed `rwc-and-addrmod`, `lane-config`, `remap-swizzle`, ...), then one case per
+/// feature these pages read, adding just that feature to the baseline.
+fn memory_variants(op: Opcode, mode: &str) -> Vec<MemVariant> {
+    use MemVariant::*;
+    let mut variants = vec![Basic, Counters, LaneFlags, LaneConfigBits, StackPointer, Remap];
     if op != Opcode::SFPLOADMACRO {
-        variants.extend([
-            MemVariant::DroppedVd,
-            MemVariant::Vd8Dbl0,
-            MemVariant::Vd12Dbl1,
-            MemVariant::Backdoor,
-        ]);
+        variants.extend([DroppedVd, Vd8Dbl0, Vd12Dbl1, Backdoor]);
+    } else {
+        variants.extend([Unconfigured, OnlyLoadMacroConfig, OnlyInstructionTemplate, OnlyLreg16, OnlyPrng]);
+    }
+    variants.extend([
+        OnlyRwc,
+        OnlyAddrMod,
+        OnlyDestBase,
+        OnlySp,
+        OnlyRemap,
+        OnlySwizzle,
+        OnlyRowMask,
+        OnlyLaneConfig,
+    ]);
+    variants.extend([OnlyDstInvalidRows, OnlyDstDebugAlias]);
+    if super::spread_modes(op).iter().any(|m| m == mode) {
+        variants.push(OnlyUseFlagsRagged);
+    }
+    if mode == "mod0=0" {
+        variants.extend([OnlySrcbOverride, OnlyFormatFp32, OnlyFormatSrcb, OnlyFormatDestFmt]);
     }
     variants
 }
@@ -99,7 +196,7 @@ fn memory_variants(op: Opcode) -> Vec<MemVariant> {
 pub fn memory_cases(op: Opcode, rng: &mut Rng) -> Vec<Case> {
     let mut cases = Vec::new();
     for (mode, label) in modes(op) {
-        for variant in memory_variants(op) {
+        for variant in memory_variants(op, &mode) {
             cases.push(memory_case(op, &mode, &label, variant, rng));
         }
     }
@@ -108,9 +205,23 @@ pub fn memory_cases(op: Opcode, rng: &mut Rng) -> Vec<Case> {
 
 /// A random case of SFPLOAD, SFPSTORE or SFPLOADMACRO with the given mode.
 pub fn random_memory_case(op: Opcode, mode: &str, label: &str, rng: &mut Rng) -> Case {
-    let variants = memory_variants(op);
+    let variants = memory_variants(op, mode);
     let variant = variants[rng.below(variants.len() as u32) as usize];
     memory_case(op, mode, label, variant, rng)
+}
+
+/// The Tensix format codes `MOD0_FMT_SRCB` resolves to FP16 mode (not BF16): FP16, BFP8a, BFP4a,
+/// FP8, BFP2a, INT8 (`SFPLOAD.md`).
+const FP16_FAMILY: [u16; 6] = [1, 2, 3, 10, 11, 14];
+
+/// An `Imm10` (even, in the first 64 rows) whose aligned group of rows `pred` accepts.
+fn imm10_where(rng: &mut Rng, pred: impl Fn(u32) -> bool) -> u32 {
+    loop {
+        let imm10 = rng.below(32) * 2;
+        if pred(imm10 & !3) {
+            return imm10;
+        }
+    }
 }
 
 /// One case of SFPLOAD, SFPSTORE or SFPLOADMACRO.
@@ -122,21 +233,41 @@ fn memory_case(op: Opcode, mode: &str, label: &str, variant: MemVariant, rng: &m
         MemVariant::Vd12Dbl1 | MemVariant::Backdoor => 12 + rng.below(4),
         _ => rng.below(8),
     };
-    let imm10 = rng.below(32) * 2 + (variant == MemVariant::Counters) as u32 * 2;
+    // Bits 3..5 of the row (Adj16's remap rotates them) not all equal, so the remap moves it;
+    // bits 2..4 (Adj32's swizzle) likewise.
+    let moved = |row: u32, lo: u32| !matches!((row >> lo) & 7, 0 | 7);
+    let imm10 = match variant {
+        MemVariant::OnlyRemap => imm10_where(rng, |row| moved(row, 3)),
+        MemVariant::OnlySwizzle => imm10_where(rng, |row| moved(row, 2)),
+        _ => rng.below(32) * 2 + (variant == MemVariant::Counters) as u32 * 2,
+    };
     let addr_mod = rng.below(8);
+    let counters_slot = AddrModSlot {
+        DestIncr: 4,
+        SrcAIncr: 1,
+        SrcBCR: true,
+        SrcBIncr: 2,
+        BiasIncr: 1,
+        ..AddrModSlot::default()
+    };
     match variant {
         MemVariant::Counters => {
             s.Addressing.RWC.Dst = 4 * rng.below(16) as u16;
             s.Addressing.DEST_REGW_BASE_Base = 8;
             s.Addressing.DEST_TARGET_REG_CFG_MATH_Offset = 16;
-            s.Addressing.ADDR_MOD[addr_mod as usize] = AddrModSlot {
-                DestIncr: 4,
-                SrcAIncr: 1,
-                SrcBCR: true,
-                SrcBIncr: 2,
-                BiasIncr: 1,
-                ..AddrModSlot::default()
-            };
+            s.Addressing.ADDR_MOD[addr_mod as usize] = counters_slot;
+        }
+        MemVariant::OnlyRwc => {
+            let r = &mut s.Addressing.RWC;
+            r.Dst = 4 * (1 + rng.below(15)) as u16;
+            r.Dst_Cr = 4 * rng.below(16) as u16;
+            r.SrcA = rng.below(64) as u16;
+            r.SrcB = rng.below(64) as u16;
+        }
+        MemVariant::OnlyAddrMod => s.Addressing.ADDR_MOD[addr_mod as usize] = counters_slot,
+        MemVariant::OnlyDestBase => {
+            s.Addressing.DEST_REGW_BASE_Base = 8;
+            s.Addressing.DEST_TARGET_REG_CFG_MATH_Offset = 16;
         }
         MemVariant::LaneFlags => {
             for l in 0..LANES {
@@ -144,23 +275,39 @@ fn memory_case(op: Opcode, mode: &str, label: &str, variant: MemVariant, rng: &m
                 s.LaneFlags[l] = (0x9A5C_36E1u32 >> l) & 1 != 0;
             }
         }
-        MemVariant::LaneConfigBits => {
+        MemVariant::OnlyUseFlagsRagged => {
+            let (use_flags, flags) = (rng.u32() | 1, rng.u32());
+            for l in 0..LANES {
+                s.UseLaneFlagsForLaneEnable[l] = (use_flags >> l) & 1 != 0 && l != 1;
+                s.LaneFlags[l] = (flags >> l) & 1 != 0;
+            }
+        }
+        MemVariant::LaneConfigBits | MemVariant::OnlyLaneConfig => {
             // Per column: FP16A infinity, index capture, column exchange, blocking.
+            let only = variant == MemVariant::OnlyLaneConfig;
             for l in 0..LANES {
                 let c = (l & 7) as u32;
                 let bits = match c {
-                    0 => 0x01,        // ENABLE_FP16A_INF
-                    1 => 0x0C,        // ENABLE_DEST_INDEX | CAPTURE_DEFAULT_DEST_INDEX
-                    2 => 0x40 | 0x80, // DEST_RD_COL_EXCHANGE | DEST_WR_COL_EXCHANGE
-                    3 => 0x10,        // BLOCK_DEST_WR_FROM_SFPU
-                    4 => 0x20,        // BLOCK_SFPU_RD_FROM_DEST
-                    5 => 0x2000,      // ROW_MASK row 1
+                    0 => 0x01,            // ENABLE_FP16A_INF
+                    1 => 0x0C,            // ENABLE_DEST_INDEX | CAPTURE_DEFAULT_DEST_INDEX
+                    2 => 0x40 | 0x80,     // DEST_RD_COL_EXCHANGE | DEST_WR_COL_EXCHANGE
+                    3 => 0x10,            // BLOCK_DEST_WR_FROM_SFPU
+                    4 => 0x20,            // BLOCK_SFPU_RD_FROM_DEST
+                    5 if !only => 0x2000, // ROW_MASK row 1 (the mixed case only)
+                    6 if only => 0x40,    // DEST_RD_COL_EXCHANGE alone
+                    7 if only => 0x80,    // DEST_WR_COL_EXCHANGE alone
                     _ => 0x00,
                 };
                 s.LaneConfig[l] = LaneConfig::truncating(bits);
             }
         }
-        MemVariant::StackPointer => {
+        MemVariant::OnlyRowMask => {
+            for l in 0..LANES {
+                let rows = (l as u32 & 7) * 2 + 1;
+                s.LaneConfig[l] = LaneConfig::truncating((rows & 0xF) << 12);
+            }
+        }
+        MemVariant::StackPointer | MemVariant::OnlySp => {
             s.Addressing.RWC.Sp = 8 + 4 * rng.below(8) as u16;
             s.Addressing.SFPU_STACK_Incr = 4;
             s.Addressing.DEST_SP_BASE_Base = 1 + rng.below(3) as u16;
@@ -170,32 +317,70 @@ fn memory_case(op: Opcode, mode: &str, label: &str, variant: MemVariant, rng: &m
             s.Addressing.DEST_ACCESS_CFG_swizzle_32b = true;
             s.Addressing.RWC.ExtraAddrModBit = 1; // the Blackhole addr-mod reading differs here
         }
+        MemVariant::OnlyRemap => s.Addressing.DEST_ACCESS_CFG_remap_addrs = true,
+        MemVariant::OnlySwizzle => s.Addressing.DEST_ACCESS_CFG_swizzle_32b = true,
         MemVariant::DroppedVd | MemVariant::Vd12Dbl1 => {
             for l in 0..LANES {
                 s.LaneConfig[l] = LaneConfig::truncating(2); // DISABLE_BACKDOOR_LOAD
             }
         }
+        MemVariant::OnlySrcbOverride => {
+            s.Addressing.ALU_FORMAT_SPEC_REG_SrcB_override = true;
+            s.Addressing.ALU_FORMAT_SPEC_REG_SrcB_val = rng.pick(&FP16_FAMILY);
+        }
+        MemVariant::OnlyFormatFp32 => s.Addressing.ALU_ACC_CTRL_SFPU_Fp32_enabled = true,
+        MemVariant::OnlyFormatSrcb => s.Addressing.ALU_FORMAT_SPEC_REG1_SrcB = rng.pick(&FP16_FAMILY),
+        MemVariant::OnlyFormatDestFmt => {
+            s.Addressing.SFPU_DEST_FMT_Enable = true;
+            s.Addressing.SFPU_DEST_FMT_Base = rng.pick(&FP16_FAMILY);
+        }
+        MemVariant::OnlyLreg16 => s.LReg[16] = bits_random(rng),
+        MemVariant::OnlyPrng => s.PRNG = bits_random(rng),
+        MemVariant::OnlyDstInvalidRows => {
+            // Rows 512 and up, which no access of these cases reaches; and in every other mode
+            // value one row the access reaches (reading it, or writing only some of its columns,
+            // is undefined behaviour, which the outcome names).
+            for _ in 0..4 {
+                s.Dst.DstRowValid[512 + rng.below(512) as usize] = false;
+            }
+            if mod0 % 2 == 1 {
+                // Both views' physical rows: the 16-bit and the 32-bit accesses reach one each.
+                let row = (imm10 & !3) + rng.below(4);
+                s.Dst.DstRowValid[s.Addressing.Adj16(row) as usize] = false;
+                s.Dst.DstRowValid[s.Addressing.Adj32(row) as usize] = false;
+            }
+        }
+        MemVariant::OnlyDstDebugAlias => s.Addressing.DBG_FEATURE_DISABLE_bit11 = true,
         _ => {}
     }
     if mod0 == 0 {
-        // MOD0_FMT_SRCB resolution: vary the format configuration by variant.
+        // MOD0_FMT_SRCB resolution in the mixed cases: vary the format configuration by variant.
         match variant {
-            MemVariant::Basic => s.Addressing.ALU_ACC_CTRL_SFPU_Fp32_enabled = true,
             MemVariant::Counters => s.Addressing.ALU_FORMAT_SPEC_REG1_SrcB = 5, // BF16 -> BF16 mode
-            MemVariant::LaneFlags => s.Addressing.ALU_FORMAT_SPEC_REG1_SrcB = 1, // FP16 -> FP16 mode
             MemVariant::LaneConfigBits => {
                 s.Addressing.ALU_FORMAT_SPEC_REG_SrcB_override = true;
                 s.Addressing.ALU_FORMAT_SPEC_REG_SrcB_val = 8; // INT32 -> BF16 mode
             }
-            _ => {
+            MemVariant::StackPointer | MemVariant::Remap => {
                 s.Addressing.SFPU_DEST_FMT_Enable = true;
                 s.Addressing.SFPU_DEST_FMT_Base = rng.pick(&[0, 1, 2, 5, 9, 14]);
             }
+            _ => {}
         }
     }
     let instr = match op {
         Opcode::SFPLOADMACRO => {
-            configure_macro(rng, &mut s);
+            match variant {
+                v if v.configures_macro() => configure_macro(rng, &mut s),
+                MemVariant::OnlyLoadMacroConfig => configure_stores(rng, &mut s),
+                MemVariant::OnlyInstructionTemplate => {
+                    let templates = macro_templates();
+                    for l in 0..LANES {
+                        s.LoadMacroConfig[l].InstructionTemplate = templates;
+                    }
+                }
+                _ => {}
+            }
             build(
                 op,
                 &[
@@ -214,9 +399,12 @@ fn memory_case(op: Opcode, mode: &str, label: &str, variant: MemVariant, rng: &m
     if op == Opcode::SFPSTORE {
         let source = if rng.below(2) == 0 { FP_SPECIALS } else { bits_random(rng) };
         // LReg[11..=14] are programmable: with VD 12..=15 and the backdoor disabled, the store
-        // stores them.
-        if vd < 8 || (11..=14).contains(&vd) {
+        // stores them. SFPCONFIG writes them a column at a time, so they get one value per
+        // column, as software can set them.
+        if vd < 8 {
             s.LReg[vd as usize] = source;
+        } else if (11..=14).contains(&vd) {
+            s.LReg[vd as usize] = std::array::from_fn(|l| source[l & 7]);
         }
     } else if (11..=14).contains(&vd) {
         // A load to VD >= 8 writes nothing: a non-zero old value shows a write that should not be.
@@ -235,15 +423,33 @@ fn memory_case(op: Opcode, mode: &str, label: &str, variant: MemVariant, rng: &m
     }
 }
 
-/// A LoadMacroConfig for SFPLOADMACRO cases: four sequences using the four templates on every
-/// sub-unit, with a mix of delays and delay kinds.
-fn configure_macro(rng: &mut Rng, s: &mut State) {
-    let templates = [
+/// The instruction templates of the configured SFPLOADMACRO cases.
+fn macro_templates() -> [u32; 4] {
+    [
         program("TTI_SFPABS(0, 0, 0, 1)")[0].encode_blackhole(), // Simple: float |x|
         program("TTI_SFPMAD(0, 10, 9, 0, 0)")[0].encode_blackhole(), // MAD: x * 1.0 + 0
         program("TTI_SFP_STOCH_RND(0, 0, 0, 0, 0, 1)")[0].encode_blackhole(), // Round: to BF16 precision
         program("TTI_SFPSTORE(0, 0, 0, 0)")[0].encode_blackhole(), // Store
-    ];
+    ]
+}
+
+/// A LoadMacroConfig with `Sequence` words and `Misc` only: every macro schedules a store (selector
+/// 3) and some an SFPNOP on the simple sub-unit, with a mix of delays and delay kinds, the store's
+/// Mod0 from `Misc` or from the SFPLOADMACRO. No instruction template is used.
+fn configure_stores(rng: &mut Rng, s: &mut State) {
+    let sequences = [0x0B00_0002u32, 0x1300_0000, 0x0300_000A, 0x1B00_0012];
+    let misc = (rng.below(16) << 8) | (rng.below(16) << 4) | rng.pick(&[1, 2, 3, 4]);
+    for l in 0..LANES {
+        let c = &mut s.LoadMacroConfig[l];
+        c.Sequence = sequences;
+        c.Misc = sfpu_reference::state::Misc::truncating(misc);
+    }
+}
+
+/// A LoadMacroConfig for SFPLOADMACRO cases: four sequences using the four templates on every
+/// sub-unit, with a mix of delays and delay kinds.
+fn configure_macro(rng: &mut Rng, s: &mut State) {
+    let templates = macro_templates();
     let sequences = [
         // Simple: template 0 (SFPABS), delay 0. Store: selector 3, delay 3.
         0x1B00_0004u32,
@@ -281,7 +487,7 @@ pub fn cases(rng: &mut Rng) -> Vec<Case> {
     let mut out = Vec::new();
 
     // Predication: if / else with a nested if, over lanes of every sign.
-    let mut s = base(rng);
+    let mut s = base(rng, false);
     s.LReg[0] = INT_SPECIALS;
     s.LReg[2] = rotated(&INT_SPECIALS, 3);
     out.push(case(
@@ -305,7 +511,7 @@ pub fn cases(rng: &mut Rng) -> Vec<Case> {
     ));
 
     // Predication: the complex PUSHC/POPC modes and SFPGT/SFPLE stack mutation.
-    let mut s = base(rng);
+    let mut s = base(rng, false);
     s.LReg[0] = FP_SPECIALS;
     s.LReg[1] = rotated(&FP_SPECIALS, 1);
     out.push(case(
@@ -325,14 +531,14 @@ pub fn cases(rng: &mut Rng) -> Vec<Case> {
     ));
 
     // Predication: overflow and underflow of the flag stack (undefined behaviour).
-    let s = base(rng);
+    let s = base(rng, false);
     out.push(case(
         "stack-overflow",
         &["predication", "flag-stack", "undefined"],
         &"TTI_SFPPUSHC(0, 0, 0, 0)\n".repeat(9),
         s,
     ));
-    let s = base(rng);
+    let s = base(rng, false);
     out.push(case(
         "stack-underflow",
         &["predication", "flag-stack", "undefined"],
@@ -342,7 +548,7 @@ pub fn cases(rng: &mut Rng) -> Vec<Case> {
 
     // Tile walks: a 16x16 tile as 8 loads and 8 stores, in FP32, BF16 and FP16.
     for (name, fmt) in [("tile-walk-fp32", 3), ("tile-walk-bf16", 2), ("tile-walk-fp16", 1)] {
-        let mut s = base(rng);
+        let mut s = base(rng, false);
         for r in 0..32 {
             s.Dst.DstBits[r] = std::array::from_fn(|_| rng.u32() as u16);
         }
@@ -358,7 +564,7 @@ pub fn cases(rng: &mut Rng) -> Vec<Case> {
     }
 
     // The double-SFPTRANSP reduction idiom: transpose, add, transpose back.
-    let mut s = base(rng);
+    let mut s = base(rng, false);
     for reg in 0..8 {
         s.LReg[reg] = std::array::from_fn(|l| ((reg * 32 + l) as f32).to_bits());
     }
@@ -374,7 +580,7 @@ pub fn cases(rng: &mut Rng) -> Vec<Case> {
     ));
 
     // PRNG consumers in sequence.
-    let mut s = base(rng);
+    let mut s = base(rng, true);
     s.LReg[0] = fp_random(rng);
     s.LReg[1] = INT_SPECIALS;
     out.push(case(
@@ -391,7 +597,7 @@ pub fn cases(rng: &mut Rng) -> Vec<Case> {
     // SFPLOADMACRO: approximate reciprocal of four row groups, one macro per cycle: the load
     // goes to L0, SFPARECIP runs on the simple sub-unit into L16 the next cycle, and the store
     // writes L16 back one cycle later.
-    let mut s = base(rng);
+    let mut s = base(rng, false);
     for r in 0..32 {
         // FP32 values whose reciprocals spec §4.2 lists, in the Dst layout (high half shuffled).
         let v: [u32; 5] = [0x3F80_0000, 0x4000_0000, 0x4040_0000, 0x3F00_0000, 0x3DCC_CCCD];
@@ -423,7 +629,7 @@ pub fn cases(rng: &mut Rng) -> Vec<Case> {
 
     // SFPLOADMACRO: a scheduled instruction takes the sub-unit from a regular one issued in the
     // same cycle; the regular one is discarded.
-    let mut s = base(rng);
+    let mut s = base(rng, false);
     s.LReg[2] = fp_random(rng);
     out.push(case(
         "loadmacro-collision",
@@ -438,7 +644,7 @@ pub fn cases(rng: &mut Rng) -> Vec<Case> {
     ));
 
     // SFPLOADMACRO: delays counted in elapsed instructions vs elapsed cycles.
-    let mut s = base(rng);
+    let mut s = base(rng, false);
     s.LReg[2] = fp_random(rng);
     out.push(case(
         "loadmacro-delay-kinds",
@@ -458,7 +664,7 @@ pub fn cases(rng: &mut Rng) -> Vec<Case> {
     ));
 
     // A backdoor load writes an instruction template, which a macro then uses.
-    let mut s = base(rng);
+    let mut s = base(rng, false);
     s.LReg[3] = fp_random(rng);
     out.push(case(
         "backdoor-template",
@@ -470,7 +676,7 @@ pub fn cases(rng: &mut Rng) -> Vec<Case> {
     ));
 
     // Software-managed hazard: SFPIADD reads VD, which the stall logic does not see.
-    let mut s = base(rng);
+    let mut s = base(rng, false);
     s.LReg[0] = fp_random(rng);
     s.LReg[1] = INT_SPECIALS;
     out.push(case(

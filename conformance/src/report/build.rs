@@ -16,7 +16,8 @@ use sfpu_reference::outcome::{Clause, Kind};
 use sfpu_reference::state::LANES;
 
 use super::{
-    ClauseTaint, Counts, FailureEntry, MatrixRow, NotesOverride, OperandClass, SeedDifference, SpecNotes,
+    ClauseTaint, Counts, FailureEntry, MatrixRow, ModelCoverage, NotesOverride, OperandClass, ReasonEntry,
+    SeedDifference, SpecNotes,
 };
 use crate::campaign::{CampaignResult, regression_snippet};
 use crate::generate::modes;
@@ -35,6 +36,7 @@ pub fn empty_matrix() -> Vec<MatrixRow> {
                 mode,
                 label,
                 per_model: BTreeMap::new(),
+                reasons: BTreeMap::new(),
             })
         })
         .collect();
@@ -44,6 +46,7 @@ pub fn empty_matrix() -> Vec<MatrixRow> {
             mode: "-".to_string(),
             label: "-".to_string(),
             per_model: BTreeMap::new(),
+            reasons: BTreeMap::new(),
         });
     }
     rows
@@ -67,8 +70,136 @@ fn only_undefined(v: &Vector) -> bool {
     !v.outcome.is_empty() && v.outcome.iter().all(|n| n.kind == Kind::Undefined)
 }
 
+/// How many example ids a [`ReasonEntry`] keeps.
+const EXAMPLES: usize = 3;
+
+/// The reasons one model gave (or the errors it had) and why cases were not applicable to it,
+/// gathered from its vector results and its random campaign.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Not-applicable vectors by missing feature.
+    pub by_feature: BTreeMap<String, u64>,
+    /// Not-applicable vectors by refusal.
+    pub by_refusal: BTreeMap<String, u64>,
+    /// `(kind, reason)` -> (count, the first example ids), kind `unsupported` or `error`.
+    pub reasons: BTreeMap<(String, String), (u64, Vec<String>)>,
+}
+
+impl Tally {
+    /// Records the status of case `id` (a vector when `vector`, else a random case: the
+    /// not-applicable counts are about vectors).
+    pub fn record(&mut self, id: &str, status: &Status, vector: bool) {
+        let (kind, reason) = match status {
+            Status::Unsupported(why) => ("unsupported", why.clone()),
+            Status::Error(e) => ("error", e.clone()),
+            Status::NotApplicable(na) => {
+                if vector {
+                    for f in na.missing.iter() {
+                        *self.by_feature.entry(f.id().to_string()).or_default() += 1;
+                    }
+                    for r in &na.refused {
+                        *self.by_refusal.entry(r.to_string()).or_default() += 1;
+                    }
+                }
+                return;
+            }
+            Status::Pass | Status::Fail(_) => return,
+        };
+        let e = self.reasons.entry((kind.to_string(), reason)).or_default();
+        e.0 += 1;
+        if e.1.len() < EXAMPLES {
+            e.1.push(id.to_string());
+        }
+    }
+
+    /// Adds `other` (gathered after `self`) into `self`.
+    pub fn merge(&mut self, other: &Tally) {
+        for (k, n) in &other.by_feature {
+            *self.by_feature.entry(k.clone()).or_default() += n;
+        }
+        for (k, n) in &other.by_refusal {
+            *self.by_refusal.entry(k.clone()).or_default() += n;
+        }
+        for (k, (n, ex)) in &other.reasons {
+            let e = self.reasons.entry(k.clone()).or_default();
+            e.0 += n;
+            for id in ex {
+                if e.1.len() < EXAMPLES {
+                    e.1.push(id.clone());
+                }
+            }
+        }
+    }
+
+    /// The reasons as report entries for `model`, most frequent first (then by kind and text).
+    pub fn entries(&self, model: &str) -> Vec<ReasonEntry> {
+        let mut out: Vec<ReasonEntry> = self
+            .reasons
+            .iter()
+            .map(|((kind, reason), (count, examples))| ReasonEntry {
+                model: model.to_string(),
+                kind: kind.clone(),
+                reason: reason.clone(),
+                count: *count,
+                examples: examples.clone(),
+            })
+            .collect();
+        out.sort_by(|a, b| {
+            b.count.cmp(&a.count).then_with(|| (&a.kind, &a.reason).cmp(&(&b.kind, &b.reason)))
+        });
+        out
+    }
+}
+
+/// The one-line reason a case was not checked, for [`MatrixRow::reasons`], if it was not.
+pub fn status_reason(status: &Status) -> Option<String> {
+    match status {
+        Status::Unsupported(why) => Some(format!("unsupported: {why}")),
+        Status::Error(e) => Some(format!("error: {e}")),
+        Status::NotApplicable(na) => Some(format!("not applicable: {na}")),
+        Status::Pass | Status::Fail(_) => None,
+    }
+}
+
+/// The coverage of `model`: the selected vectors (`selected`), what its counts over the matrix
+/// say (its cells are the rows it had a case of, given or held back), and the not-applicable
+/// tallies.
+pub fn coverage(rows: &[MatrixRow], model: &str, selected: u64, tally: &Tally) -> ModelCoverage {
+    let mut t = Counts::default();
+    for r in rows {
+        t.add(&r.counts(model));
+    }
+    ModelCoverage {
+        model: model.to_string(),
+        vectors: selected,
+        applicable: t.vectors_run,
+        not_applicable: t.not_applicable,
+        unsupported: t.unsupported,
+        errors: t.errors,
+        compared: t.passed + t.failed,
+        passed: t.passed,
+        // The model's cells: those it was given a case of, or had one held back from.
+        cells: rows
+            .iter()
+            .filter(|r| {
+                let c = r.counts(model);
+                c.vectors_run
+                    + c.not_applicable
+                    + c.random_cases
+                    + c.random_unsupported
+                    + c.random_not_applicable
+                    > 0
+            })
+            .count() as u64,
+        cells_covered: rows.iter().filter(|r| r.counts(model).compared_any()).count() as u64,
+        not_applicable_by_feature: tally.by_feature.clone(),
+        not_applicable_by_refusal: tally.by_refusal.clone(),
+    }
+}
+
 /// Adds one model's golden-vector results to the matrix; returns the failures to report (at most
-/// `keep` per cell).
+/// `keep` per cell). Vectors not applicable to the model count in `not_applicable`, not in
+/// `vectors_run`; each cell keeps its first reason for a case not checked.
 pub fn add_vector_results(
     rows: &mut [MatrixRow],
     model: &str,
@@ -86,7 +217,14 @@ pub fn add_vector_results(
         let vector = by_id.get(r.id.as_str()).copied();
         let mode = r.mode.clone().unwrap_or_else(|| "-".to_string());
         let Some(row) = cell(rows, &index, &r.file, &mode) else { continue };
+        if let Some(why) = status_reason(&r.status) {
+            row.reasons.entry(model.to_string()).or_insert(why);
+        }
         let c = row.per_model.entry(model.to_string()).or_default();
+        if matches!(r.status, Status::NotApplicable(_)) {
+            c.not_applicable += 1;
+            continue;
+        }
         c.vectors_run += 1;
         if r.tainted {
             c.tainted += 1;
@@ -111,6 +249,7 @@ pub fn add_vector_results(
                 c.errors += 1;
                 (true, "error", format!("vector {}: {e}", r.id))
             }
+            Status::NotApplicable(_) => (false, "", String::new()),
         };
         let n = kept.entry((r.file.clone(), mode.clone())).or_default();
         if failed && *n < keep {
@@ -143,6 +282,12 @@ pub fn add_campaign(rows: &mut [MatrixRow], model: &str, campaign: &CampaignResu
             c.random_failures += counts.failures;
             c.random_errors += counts.errors;
             c.random_unsupported += counts.unsupported;
+            c.random_not_applicable += counts.not_applicable;
+        }
+    }
+    for ((instruction, mode), why) in &campaign.reasons_by_cell {
+        if let Some(row) = cell(rows, &index, instruction, mode) {
+            row.reasons.entry(model.to_string()).or_insert_with(|| why.clone());
         }
     }
 }

@@ -21,14 +21,14 @@ use super::markdown::{describe_counts, human_ms, percent, strictness_meaning};
 use super::{CellStatus, Counts, MatrixRow, Report};
 
 /// Every status, in the order the page lists them.
-const STATUSES: [CellStatus; 6] = CellStatus::ALL;
+const STATUSES: [CellStatus; 7] = CellStatus::ALL;
 
 /// The most mode values the matrix shows on one line; an instruction with more (`SFPCONFIG` has
 /// 256) continues on further lines, each with its own header.
 const MODES_PER_LINE: usize = 16;
 
 /// The page's style sheet. Status colours: pass green, partial pale green, fail red, unsupported
-/// grey, undefined amber, untested white with grey hatching.
+/// grey, not applicable light grey, undefined amber, untested white with grey hatching.
 const STYLE: &str = "
 :root { color-scheme: light; }
 * { box-sizing: border-box; }
@@ -60,6 +60,7 @@ table.meta th { background: #f6f8fa; white-space: nowrap; }
 .unsupported { background: #8c959f; color: #fff; }
 .undefined { background: #e3a008; color: #1f2328; }
 .untested { background: #fff repeating-linear-gradient(45deg, #fff 0 3px, #d0d7de 3px 5px); color: #57606a; }
+.not-applicable { background: #d0d7de; color: #24292f; }
 .scroll { overflow-x: auto; max-width: 100%; }
 #matrix { border-collapse: separate; border-spacing: 2px; }
 #matrix th, #matrix td { border: 0; }
@@ -157,15 +158,98 @@ fn verdict(out: &mut String, r: &Report) -> fmt::Result {
     if failing.is_empty() {
         writeln!(
             out,
-            "<p class=\"verdict\"><span class=\"badge pass\">PASS</span> No model differs from the specification.</p>"
-        )
+            "<p class=\"verdict\"><span class=\"badge pass\">PASS</span> on what each model was checked on:</p>"
+        )?;
     } else {
         writeln!(
             out,
-            "<p class=\"verdict\"><span class=\"badge fail\">FAIL</span> Failing model(s): {}.</p>",
+            "<p class=\"verdict\"><span class=\"badge fail\">FAIL</span> Failing model(s): {}. What each model \
+             was checked on:</p>",
             failing.join(", ")
-        )
+        )?;
     }
+    writeln!(out, "<ul class=\"verdict-coverage\">")?;
+    for m in r.model_names() {
+        match r.coverage_of(m) {
+            Some(c) => {
+                let short = c.shortfall();
+                let short = if short.is_empty() { String::new() } else { format!(" ({})", escape(&short)) };
+                writeln!(out, "<li><code>{}</code>: {}{short}</li>", escape(m), escape(&c.headline()))?;
+            }
+            None => writeln!(out, "<li><code>{}</code>: no coverage recorded</li>", escape(m))?,
+        }
+    }
+    writeln!(out, "</ul>")
+}
+
+/// The coverage per model, what was not applicable by feature and refusal, and the reasons.
+fn coverage_section(out: &mut String, r: &Report) -> fmt::Result {
+    writeln!(out, "<h3>Coverage</h3>")?;
+    writeln!(
+        out,
+        "<table class=\"coverage\"><thead><tr><th>Model</th><th class=\"num\">Vectors</th>\
+         <th class=\"num\">Applicable</th><th class=\"num\">Not applicable</th><th class=\"num\">Run</th>\
+         <th class=\"num\">Unsupported</th><th class=\"num\">Errors</th><th class=\"num\">Compared</th>\
+         <th class=\"num\">Passed</th><th class=\"num\">Cells covered</th></tr></thead><tbody>"
+    )?;
+    for c in &r.coverage {
+        write!(out, "<tr><td><code>{}</code></td>", escape(&c.model))?;
+        for n in [
+            c.vectors,
+            c.applicable,
+            c.not_applicable,
+            c.applicable,
+            c.unsupported,
+            c.errors,
+            c.compared,
+            c.passed,
+        ] {
+            write!(out, "<td class=\"num\">{n}</td>")?;
+        }
+        writeln!(out, "<td class=\"num\">{} of {}</td></tr>", c.cells_covered, c.cells)?;
+    }
+    writeln!(out, "</tbody></table>")?;
+    for c in r.coverage.iter().filter(|c| c.not_applicable > 0) {
+        writeln!(
+            out,
+            "<p>Not applicable to <code>{}</code>, by what it does not declare:</p>",
+            escape(&c.model)
+        )?;
+        writeln!(
+            out,
+            "<table class=\"not-applicable\"><thead><tr><th>Feature or refusal</th><th class=\"num\">Vectors</th></tr></thead><tbody>"
+        )?;
+        for (f, n) in &c.not_applicable_by_feature {
+            writeln!(out, "<tr><td>feature <code>{}</code></td><td class=\"num\">{n}</td></tr>", escape(f))?;
+        }
+        for (f, n) in &c.not_applicable_by_refusal {
+            writeln!(out, "<tr><td>refuses <code>{}</code></td><td class=\"num\">{n}</td></tr>", escape(f))?;
+        }
+        writeln!(out, "</tbody></table>")?;
+    }
+    if !r.reasons.is_empty() {
+        writeln!(out, "<h3>Reasons for declined cases and errors</h3>")?;
+        writeln!(
+            out,
+            "<table class=\"reasons\"><thead><tr><th>Model</th><th>Kind</th><th>Reason</th>\
+             <th class=\"num\">Cases</th><th>Examples</th></tr></thead><tbody>"
+        )?;
+        for e in &r.reasons {
+            let examples: Vec<String> =
+                e.examples.iter().map(|x| format!("<code>{}</code>", escape(x))).collect();
+            writeln!(
+                out,
+                "<tr><td><code>{}</code></td><td>{}</td><td>{}</td><td class=\"num\">{}</td><td>{}</td></tr>",
+                escape(&e.model),
+                escape(&e.kind),
+                escape(&e.reason),
+                e.count,
+                examples.join(", ")
+            )?;
+        }
+        writeln!(out, "</tbody></table>")?;
+    }
+    Ok(())
 }
 
 fn badge(s: CellStatus) -> String {
@@ -198,9 +282,9 @@ fn summary(out: &mut String, r: &Report, models: &[&str]) -> fmt::Result {
         (
             "Random campaign",
             format!(
-                "seed <code>{}</code>, budget {} per instruction and model; {} cases and {} streams over all models",
+                "seed <code>{}</code>, {}; {} cases and {} streams over all models",
                 escape(&k.seed),
-                human_ms(k.budget_ms),
+                escape(&k.describe_limit()),
                 k.cases,
                 k.streams
             ),
@@ -242,9 +326,9 @@ fn summary(out: &mut String, r: &Report, models: &[&str]) -> fmt::Result {
         out,
         "<thead><tr><th>Model</th><th>Status</th><th class=\"num\">Vectors run</th><th class=\"num\">Passed</th>\
          <th class=\"num\">Failed</th><th class=\"num\">Tainted</th><th class=\"num\">Undefined</th>\
-         <th class=\"num\">Unsupported</th><th class=\"num\">Errors</th><th class=\"num\">Random cases</th>\
-         <th class=\"num\">Random failures</th><th class=\"num\">Random errors</th>\
-         <th class=\"num\">Random declined</th></tr></thead><tbody>"
+         <th class=\"num\">Unsupported</th><th class=\"num\">Errors</th><th class=\"num\">Not applicable</th>\
+         <th class=\"num\">Random cases</th><th class=\"num\">Random failures</th><th class=\"num\">Random errors</th>\
+         <th class=\"num\">Random declined</th><th class=\"num\">Random not applicable</th></tr></thead><tbody>"
     )?;
     for name in models {
         let t = r.model_totals(name);
@@ -257,16 +341,19 @@ fn summary(out: &mut String, r: &Report, models: &[&str]) -> fmt::Result {
             t.undefined,
             t.unsupported,
             t.errors,
+            t.not_applicable,
             t.random_cases,
             t.random_failures,
             t.random_errors,
             t.random_unsupported,
+            t.random_not_applicable,
         ] {
             write!(out, "<td class=\"num\">{n}</td>")?;
         }
         writeln!(out, "</tr>")?;
     }
     writeln!(out, "</tbody></table>")?;
+    coverage_section(out, r)?;
 
     writeln!(out, "<h3>Cells by status</h3>")?;
     writeln!(out, "<table class=\"cells-by-status\">")?;
@@ -295,6 +382,7 @@ fn glyph(s: CellStatus) -> &'static str {
         CellStatus::Unsupported => "⊘",
         CellStatus::Undefined => "!",
         CellStatus::Untested => "·",
+        CellStatus::NotApplicable => "–",
     }
 }
 

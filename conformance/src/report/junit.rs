@@ -41,7 +41,9 @@ pub fn render(report: &Report) -> String {
     out
 }
 
-fn outcome<'a>(r: &'a Report, model: &str, instruction: &str, mode: &str, c: &Counts) -> Outcome<'a> {
+fn outcome<'a>(r: &'a Report, model: &str, row: &crate::report::MatrixRow, c: &Counts) -> Outcome<'a> {
+    let (instruction, mode) = (row.instruction.as_str(), row.mode.as_str());
+    let why = row.reason(model).map(|w| format!("; the first: {w}")).unwrap_or_default();
     match c.status() {
         CellStatus::Pass | CellStatus::Partial | CellStatus::Undefined => Outcome::Passed,
         CellStatus::Fail => {
@@ -54,8 +56,12 @@ fn outcome<'a>(r: &'a Report, model: &str, instruction: &str, mode: &str, c: &Co
             }
         }
         CellStatus::Unsupported => Outcome::Skipped(format!(
-            "unsupported: the model declined every case ({} vectors, {} random cases)",
+            "unsupported: the model declined every case ({} vectors, {} random cases){why}",
             c.unsupported, c.random_unsupported
+        )),
+        CellStatus::NotApplicable => Outcome::Skipped(format!(
+            "not applicable: the model's declaration covers no case ({} vectors, {} random cases){why}",
+            c.not_applicable, c.random_not_applicable
         )),
         CellStatus::Untested => Outcome::Skipped("untested: no case ran".to_string()),
     }
@@ -97,9 +103,31 @@ fn write_junit(out: &mut String, r: &Report) -> fmt::Result {
         let mut cases = String::new();
         for row in &r.matrix {
             let counts = row.counts(model);
-            let o = outcome(r, model, &row.instruction, &row.mode, &counts);
+            let o = outcome(r, model, row, &counts);
             tally.count(&o);
             testcase(&mut cases, r, model, &row.instruction, &row.mode, &row.label, &counts, &o)?;
+        }
+        // Every reason the model gave for declining cases, and every error, aggregated: one
+        // skipped test case each, with the reason, its count and example ids.
+        for (i, e) in r.reasons.iter().filter(|e| e.model == *model).enumerate() {
+            let o = Outcome::Skipped(format!(
+                "{}: {} ({} case(s); e.g. {})",
+                e.kind,
+                e.reason,
+                e.count,
+                e.examples.join(", ")
+            ));
+            tally.count(&o);
+            let Outcome::Skipped(message) = &o else { continue };
+            writeln!(
+                cases,
+                "    <testcase classname=\"{}.reasons\" name=\"{} {}\">",
+                attr(model),
+                attr(&e.kind),
+                i + 1
+            )?;
+            writeln!(cases, "      <skipped message=\"{}\"/>", attr(message))?;
+            writeln!(cases, "    </testcase>")?;
         }
         all.tests += tally.tests;
         all.failures += tally.failures;
@@ -126,6 +154,16 @@ fn write_junit(out: &mut String, r: &Report) -> fmt::Result {
             if let Some(d) = &info.description {
                 props.push(("model.description", d.clone()));
             }
+            if let Some(d) = &info.declaration {
+                props.push(("model.declaration", d.clone()));
+            }
+        }
+        if let Some(c) = r.coverage_of(model) {
+            let short = c.shortfall();
+            props.push((
+                "coverage",
+                if short.is_empty() { c.headline() } else { format!("{} ({short})", c.headline()) },
+            ));
         }
         for (name, value) in props {
             writeln!(suites, "      <property name=\"{name}\" value=\"{}\"/>", attr(&value))?;

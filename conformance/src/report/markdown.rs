@@ -20,7 +20,7 @@ use super::html::{escape, sanitize};
 use super::{CellStatus, Counts, Report};
 
 /// Every status, in the order tables list them.
-const STATUSES: [CellStatus; 6] = CellStatus::ALL;
+const STATUSES: [CellStatus; 7] = CellStatus::ALL;
 
 /// Renders the report as GitHub-flavoured Markdown.
 pub fn render(report: &Report) -> String {
@@ -55,21 +55,90 @@ fn verdict(out: &mut String, r: &Report) -> fmt::Result {
     }
     let failing = r.failing_models();
     if failing.is_empty() {
-        writeln!(
-            out,
-            "**Verdict: {} PASS**: no model differs from the specification.",
-            glyph(CellStatus::Pass)
-        )?;
+        writeln!(out, "**Verdict: {} PASS** on what each model was checked on:", glyph(CellStatus::Pass))?;
     } else {
         let list: Vec<String> = failing.iter().map(|m| code(m)).collect();
         writeln!(
             out,
-            "**Verdict: {} FAIL**: failing model(s): {}.",
+            "**Verdict: {} FAIL**: failing model(s): {}. What each model was checked on:",
             glyph(CellStatus::Fail),
             list.join(", ")
         )?;
     }
+    writeln!(out)?;
+    for m in r.model_names() {
+        match r.coverage_of(m) {
+            Some(c) => {
+                let short = c.shortfall();
+                let short = if short.is_empty() { String::new() } else { format!(" ({})", text(&short)) };
+                writeln!(out, "- {}: {}{short}", code(m), text(&c.headline()))?;
+            }
+            None => writeln!(out, "- {}: no coverage recorded", code(m))?,
+        }
+    }
     writeln!(out)
+}
+
+/// The coverage per model, what was not applicable by feature and refusal, and the reasons.
+fn coverage_section(out: &mut String, r: &Report) -> fmt::Result {
+    writeln!(out, "### Coverage")?;
+    writeln!(out)?;
+    writeln!(
+        out,
+        "| Model | Vectors | Applicable | Not applicable | Run | Unsupported | Errors | Compared | Passed | Cells covered |"
+    )?;
+    writeln!(out, "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|")?;
+    for c in &r.coverage {
+        writeln!(
+            out,
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} of {} |",
+            cell_code(&c.model),
+            c.vectors,
+            c.applicable,
+            c.not_applicable,
+            c.applicable,
+            c.unsupported,
+            c.errors,
+            c.compared,
+            c.passed,
+            c.cells_covered,
+            c.cells
+        )?;
+    }
+    writeln!(out)?;
+    for c in r.coverage.iter().filter(|c| c.not_applicable > 0) {
+        writeln!(out, "Not applicable to {}, by what it does not declare:", code(&c.model))?;
+        writeln!(out)?;
+        writeln!(out, "| Feature or refusal | Vectors |")?;
+        writeln!(out, "|---|--:|")?;
+        for (f, n) in &c.not_applicable_by_feature {
+            writeln!(out, "| feature {} | {n} |", cell_code(f))?;
+        }
+        for (f, n) in &c.not_applicable_by_refusal {
+            writeln!(out, "| refuses {} | {n} |", cell_code(f))?;
+        }
+        writeln!(out)?;
+    }
+    if !r.reasons.is_empty() {
+        writeln!(out, "### Reasons for declined cases and errors")?;
+        writeln!(out)?;
+        writeln!(out, "| Model | Kind | Reason | Cases | Examples |")?;
+        writeln!(out, "|---|---|---|--:|---|")?;
+        for e in &r.reasons {
+            let examples: Vec<String> = e.examples.iter().map(|x| cell_code(x)).collect();
+            writeln!(
+                out,
+                "| {} | {} | {} | {} | {} |",
+                cell_code(&e.model),
+                text(&e.kind),
+                text(&one_line(&e.reason)),
+                e.count,
+                examples.join(", ")
+            )?;
+        }
+        writeln!(out)?;
+    }
+    Ok(())
 }
 
 fn summary(out: &mut String, r: &Report, models: &[&str]) -> fmt::Result {
@@ -95,9 +164,9 @@ fn summary(out: &mut String, r: &Report, models: &[&str]) -> fmt::Result {
     let k = &r.campaign;
     writeln!(
         out,
-        "| Random campaign | seed {}, budget {} per instruction and model; {} cases and {} streams over all models |",
+        "| Random campaign | seed {}, {}; {} cases and {} streams over all models |",
         cell_code(&k.seed),
-        human_ms(k.budget_ms),
+        text(&k.describe_limit()),
         k.cases,
         k.streams
     )?;
@@ -122,14 +191,14 @@ fn summary(out: &mut String, r: &Report, models: &[&str]) -> fmt::Result {
     writeln!(
         out,
         "| Model | Status | Vectors run | Passed | Failed | Tainted | Undefined | Unsupported | Errors | \
-         Random cases | Random failures | Random errors | Random declined |"
+         Not applicable | Random cases | Random failures | Random errors | Random declined | Random not applicable |"
     )?;
-    writeln!(out, "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")?;
+    writeln!(out, "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")?;
     for name in models {
         let t = r.model_totals(name);
         writeln!(
             out,
-            "| {} | {} {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             cell_code(name),
             glyph(t.status()),
             t.status().name(),
@@ -140,13 +209,17 @@ fn summary(out: &mut String, r: &Report, models: &[&str]) -> fmt::Result {
             t.undefined,
             t.unsupported,
             t.errors,
+            t.not_applicable,
             t.random_cases,
             t.random_failures,
             t.random_errors,
-            t.random_unsupported
+            t.random_unsupported,
+            t.random_not_applicable
         )?;
     }
     writeln!(out)?;
+
+    coverage_section(out, r)?;
 
     writeln!(out, "### Cells by status")?;
     writeln!(out)?;
@@ -429,6 +502,7 @@ pub(crate) fn glyph(s: CellStatus) -> &'static str {
         CellStatus::Unsupported => "🚫",
         CellStatus::Undefined => "⚠️",
         CellStatus::Untested => "⬜",
+        CellStatus::NotApplicable => "➖",
     }
 }
 
@@ -465,8 +539,8 @@ pub(crate) fn percent(part: u64, whole: u64) -> String {
 /// The counts of a cell in words, for tooltips and test-case output.
 pub(crate) fn describe_counts(c: &Counts) -> String {
     format!(
-        "vectors: {} run, {} passed, {} failed, {} tainted, {} undefined, {} unsupported, {} errors; \
-         random: {} compared, {} differed, {} errors, {} declined",
+        "vectors: {} run, {} passed, {} failed, {} tainted, {} undefined, {} unsupported, {} errors, \
+         {} not applicable; random: {} compared, {} differed, {} errors, {} declined, {} not applicable",
         c.vectors_run,
         c.passed,
         c.failed,
@@ -474,10 +548,12 @@ pub(crate) fn describe_counts(c: &Counts) -> String {
         c.undefined,
         c.unsupported,
         c.errors,
+        c.not_applicable,
         c.random_cases,
         c.random_failures,
         c.random_errors,
-        c.random_unsupported
+        c.random_unsupported,
+        c.random_not_applicable
     )
 }
 

@@ -57,6 +57,15 @@ pub struct Report {
     pub spec_notes: SpecNotes,
     /// How many lanes of the vectors' operands fall in each operand class.
     pub operand_coverage: Vec<OperandClass>,
+    /// Per model, in model order: how much of the corpus and of the matrix it was checked on
+    /// (added in issue 14).
+    #[serde(default)]
+    pub coverage: Vec<ModelCoverage>,
+    /// The reasons models gave for declining cases (`unsupported`) and the errors that kept them
+    /// from running cases, aggregated by model, kind and text, most frequent first (added in
+    /// issue 14).
+    #[serde(default)]
+    pub reasons: Vec<ReasonEntry>,
     /// Wall-clock timings in milliseconds, by phase.
     pub timings_ms: BTreeMap<String, u64>,
     /// Set when the run stopped before checking everything it was asked to (an interruption):
@@ -110,14 +119,37 @@ pub struct CorpusInfo {
 pub struct CampaignInfo {
     /// The seed (hex).
     pub seed: String,
-    /// The budget per instruction (and for the streams), per model, in milliseconds.
+    /// The time budget per instruction (and for the streams), per model, in milliseconds, when
+    /// the campaign was time-budgeted (`--budget`); 0 when it ran a fixed number of cases.
     pub budget_ms: u64,
+    /// The random cases per (instruction, mode value) of a counted campaign (the default; 16 times
+    /// as many streams); 0 when it was time-budgeted. Added in issue 14.
+    #[serde(default)]
+    pub cases_per_mode: u64,
     /// Random single-instruction cases drawn and given to a model, summed over every model
     /// checked against the reference (each model has its own budget, so each gets its own
     /// number of cases: see `random_cases` and `random_unsupported` in its totals).
     pub cases: u64,
     /// Random instruction streams drawn and given to a model, summed over the models likewise.
     pub streams: u64,
+}
+
+impl CampaignInfo {
+    /// How many cases the campaign ran, in words: `64 cases per instruction and mode value (and
+    /// 1024 streams) per model`, `a budget of 600 ms per instruction and model`, or `none`.
+    pub fn describe_limit(&self) -> String {
+        if self.cases_per_mode > 0 {
+            format!(
+                "{} cases per instruction and mode value (and {} streams) per model",
+                self.cases_per_mode,
+                self.cases_per_mode * crate::campaign::STREAMS_PER_CASE
+            )
+        } else if self.budget_ms > 0 {
+            format!("a time budget of {} per instruction and model", markdown::human_ms(self.budget_ms))
+        } else {
+            "none".to_string()
+        }
+    }
 }
 
 /// One implementation checked.
@@ -134,6 +166,88 @@ pub struct ModelInfo {
     /// the hello, the refusal.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
+    /// For a DUT whose hello declared what it models, the declaration in words (`models the
+    /// baseline and row-mask; refuses SFPLOADMACRO`); absent when it declared nothing (it is
+    /// given everything). Added in issue 14.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub declaration: Option<String>,
+}
+
+/// How much of the corpus and of the matrix one model was checked on.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ModelCoverage {
+    /// The model (its column).
+    pub model: String,
+    /// The golden vectors selected for the run.
+    pub vectors: u64,
+    /// Of those, the vectors its declaration covers (given to it: `vectors_run`).
+    pub applicable: u64,
+    /// The vectors its declaration does not cover (not given to it).
+    pub not_applicable: u64,
+    /// Of the vectors given to it, those it declined (`unsupported`).
+    pub unsupported: u64,
+    /// Of the vectors given to it, those it failed to run (crash, hang, malformed answer).
+    pub errors: u64,
+    /// The vectors compared: run, neither declined nor failed to run (`passed + failed`).
+    pub compared: u64,
+    /// Of those, the vectors where everything compared was equal.
+    pub passed: u64,
+    /// The cells of the matrix the model had a case of (given to it, or held back as not
+    /// applicable).
+    pub cells: u64,
+    /// The cells in which at least one vector or random case was compared.
+    pub cells_covered: u64,
+    /// The not-applicable vectors by the feature they require that the model does not declare
+    /// (a vector missing two features counts under both).
+    pub not_applicable_by_feature: BTreeMap<String, u64>,
+    /// The not-applicable vectors by the refusal that covers them.
+    pub not_applicable_by_refusal: BTreeMap<String, u64>,
+}
+
+impl ModelCoverage {
+    /// `583 of 6954 vectors (8.4%), 120 of 856 cells`.
+    pub fn headline(&self) -> String {
+        format!(
+            "{} of {} vectors ({}), {} of {} cells",
+            self.passed,
+            self.vectors,
+            markdown::percent(self.passed, self.vectors),
+            self.cells_covered,
+            self.cells
+        )
+    }
+
+    /// What was not checked, in words (`5200 not applicable, 1171 unsupported, 3 errors`), or
+    /// empty.
+    pub fn shortfall(&self) -> String {
+        let mut parts = Vec::new();
+        for (n, what) in [
+            (self.not_applicable, "not applicable"),
+            (self.unsupported, "unsupported"),
+            (self.errors, "errors"),
+            (self.compared - self.passed, "failed"),
+        ] {
+            if n > 0 {
+                parts.push(format!("{n} {what}"));
+            }
+        }
+        parts.join(", ")
+    }
+}
+
+/// One reason, with how often it was given and where.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReasonEntry {
+    /// The model (its column).
+    pub model: String,
+    /// `unsupported` (the model declined the case) or `error` (it failed to run it).
+    pub kind: String,
+    /// The reason as the model (or the harness, for a crash or a timeout) gave it.
+    pub reason: String,
+    /// How many cases (vectors and random cases) it was given for.
+    pub count: u64,
+    /// The first few case ids (vector ids, `random/SFPMAD/12`).
+    pub examples: Vec<String>,
 }
 
 /// One (instruction, mode value) cell, per model.
@@ -147,6 +261,11 @@ pub struct MatrixRow {
     pub label: String,
     /// The counts per model name.
     pub per_model: BTreeMap<String, Counts>,
+    /// Per model name, why the cell's first case not checked was not (the first `unsupported`
+    /// reason, error, or not-applicable reason), for the JUnit `<skipped message>`. Added in
+    /// issue 14.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub reasons: BTreeMap<String, String>,
 }
 
 /// What happened to the cases of one cell (or of a whole model).
@@ -179,6 +298,13 @@ pub struct Counts {
     /// Random cases the model declined (`unsupported`): not run, not compared.
     #[serde(default)]
     pub random_unsupported: u64,
+    /// Golden vectors not given to the model: its declaration does not cover them (added in issue
+    /// 14; not counted in `vectors_run`).
+    #[serde(default)]
+    pub not_applicable: u64,
+    /// Random cases not given to the model, likewise (not counted in `random_cases`).
+    #[serde(default)]
+    pub random_not_applicable: u64,
 }
 
 impl Counts {
@@ -195,28 +321,40 @@ impl Counts {
         self.random_failures += other.random_failures;
         self.random_errors += other.random_errors;
         self.random_unsupported += other.random_unsupported;
+        self.not_applicable += other.not_applicable;
+        self.random_not_applicable += other.random_not_applicable;
     }
 
-    /// Cases the model declined, vectors and random cases together.
+    /// Cases the model declined, vectors and random cases together, and the cases not given to it.
     pub fn declined(&self) -> u64 {
-        self.unsupported + self.random_unsupported
+        self.unsupported + self.random_unsupported + self.not_applicable + self.random_not_applicable
+    }
+
+    /// Whether something was compared (a vector or a random case the model ran).
+    pub fn compared_any(&self) -> bool {
+        self.passed + self.failed + self.random_cases.saturating_sub(self.random_errors) > 0
     }
 
     /// The status of a cell with these counts, in this order (`docs/report.md`):
     ///
     /// 1. `fail`: a vector failed or errored, or a random case differed or errored;
-    /// 2. `untested`: no case was given to the model;
-    /// 3. `unsupported`: the model declined every case it was given (nothing was compared);
-    /// 4. `undefined`: every vector run was undefined behaviour or declined, at least one was
+    /// 2. `untested`: no case was given to the model, and none was held back from it;
+    /// 3. `not-applicable`: no case was given to the model, its declaration covered none;
+    /// 4. `unsupported`: the model declined every case it was given (nothing was compared);
+    /// 5. `undefined`: every vector run was undefined behaviour or declined, at least one was
     ///    undefined;
-    /// 5. `partial`: some cases compared equal and some were declined;
-    /// 6. `pass`: every case compared equal.
+    /// 6. `partial`: some cases compared equal and some were declined or not applicable;
+    /// 7. `pass`: every case compared equal.
     pub fn status(&self) -> CellStatus {
         let compared = self.vectors_run.saturating_sub(self.unsupported) + self.random_cases;
         if self.failed + self.errors + self.random_failures + self.random_errors > 0 {
             CellStatus::Fail
         } else if self.vectors_run + self.random_cases + self.random_unsupported == 0 {
-            CellStatus::Untested
+            if self.not_applicable + self.random_not_applicable > 0 {
+                CellStatus::NotApplicable
+            } else {
+                CellStatus::Untested
+            }
         } else if compared == 0 {
             CellStatus::Unsupported
         } else if self.undefined > 0 && self.undefined + self.unsupported == self.vectors_run {
@@ -245,15 +383,19 @@ pub enum CellStatus {
     Undefined,
     /// No case ran.
     Untested,
+    /// No case was given to the model: its declaration covers none.
+    #[serde(rename = "not-applicable")]
+    NotApplicable,
 }
 
 impl CellStatus {
     /// Every status, in the order the renderings list them.
-    pub const ALL: [CellStatus; 6] = [
+    pub const ALL: [CellStatus; 7] = [
         CellStatus::Pass,
         CellStatus::Partial,
         CellStatus::Fail,
         CellStatus::Unsupported,
+        CellStatus::NotApplicable,
         CellStatus::Undefined,
         CellStatus::Untested,
     ];
@@ -267,6 +409,7 @@ impl CellStatus {
             CellStatus::Unsupported => "unsupported",
             CellStatus::Undefined => "undefined",
             CellStatus::Untested => "untested",
+            CellStatus::NotApplicable => "not-applicable",
         }
     }
 }
@@ -408,6 +551,40 @@ impl Report {
 
 /// Helpers the renderers share.
 impl Report {
+    /// The coverage of `model`, if the report has it.
+    pub fn coverage_of(&self, model: &str) -> Option<&ModelCoverage> {
+        self.coverage.iter().find(|c| c.model == model)
+    }
+
+    /// The verdict in one line of plain text, the coverage of every model next to it: `PASS on
+    /// every model: reference 6954 of 6954 vectors (100%), 856 of 856 cells; dut 583 of 6954
+    /// vectors (8.4%), 120 of 856 cells (5200 not applicable, 1171 unsupported)`, or `FAIL:
+    /// failing model(s): dut; ...`. PASS never stands without the coverage it rests on.
+    pub fn verdict_text(&self) -> String {
+        let failing = self.failing_models();
+        let head = if failing.is_empty() {
+            "PASS on what each model was checked on:".to_string()
+        } else {
+            format!("FAIL: failing model(s): {}; coverage:", failing.join(", "))
+        };
+        let parts: Vec<String> = self
+            .model_names()
+            .into_iter()
+            .map(|m| match self.coverage_of(m) {
+                Some(c) => {
+                    let short = c.shortfall();
+                    if short.is_empty() {
+                        format!("{m} {}", c.headline())
+                    } else {
+                        format!("{m} {} ({short})", c.headline())
+                    }
+                }
+                None => format!("{m} (no coverage recorded)"),
+            })
+            .collect();
+        format!("{head} {}", parts.join("; "))
+    }
+
     /// The models whose totals fail (a divergence, an error), in report order: the verdict.
     pub fn failing_models(&self) -> Vec<&str> {
         self.model_names().into_iter().filter(|m| self.model_totals(m).status() == CellStatus::Fail).collect()
@@ -472,6 +649,11 @@ impl Report {
 
 /// Helpers the renderers share.
 impl MatrixRow {
+    /// Why `model` did not check some case of this row, if it did not (see [`MatrixRow::reasons`]).
+    pub fn reason(&self, model: &str) -> Option<&str> {
+        self.reasons.get(model).map(String::as_str)
+    }
+
     /// The counts of `model` in this row; all zero (untested) when the row does not name it.
     pub fn counts(&self, model: &str) -> Counts {
         self.per_model.get(model).copied().unwrap_or_default()

@@ -5,17 +5,22 @@ use sfpu_reference::isa::Arch;
 use sfpu_reference::outcome::Kind;
 use sfpu_reference::state::{Hex, StateDoc};
 
+use crate::sfpu::features::Feature;
 use crate::taint::Locations;
 
-/// The format identifier every file carries; bumped on any incompatible change.
-pub const FORMAT: &str = "sfpu-vectors/1";
+/// The format identifier every file this crate writes carries; bumped on any incompatible change.
+/// Version 2 added `requires` to every vector.
+pub const FORMAT: &str = "sfpu-vectors/2";
+
+/// The previous format, still read: its vectors have no `requires`, which the loader computes.
+pub const FORMAT_V1: &str = "sfpu-vectors/1";
 
 /// One vector file: all the vectors of one instruction (or the sequences, or the regressions) of
 /// one architecture.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct VectorFile {
-    /// Always [`FORMAT`].
+    /// [`FORMAT`] (or, for a file read from disk, [`FORMAT_V1`]).
     pub format: String,
     /// The architecture every vector of the file is for.
     pub arch: Arch,
@@ -37,6 +42,12 @@ pub struct Vector {
     /// Free-form tags (operand classes, predication pattern, origin).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tags: Vec<String>,
+    /// The state features beyond the baseline the vector needs an implementation to model
+    /// ([`crate::sfpu::features::requires`] of `pre` and `program`), in canonical order; empty for
+    /// the baseline. Every `sfpu-vectors/2` vector lists it (the loader checks it against the
+    /// computed list); `sfpu-vectors/1` vectors have none in the file, and the loader fills it in.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub requires: Option<Vec<Feature>>,
     /// The instructions, issued one per cycle in order.
     pub program: Vec<Word>,
     /// The state before the program (omitted parts take the format's defaults).
@@ -81,4 +92,11 @@ pub struct Note {
     pub section: String,
     /// The lanes it concerns.
     pub lanes: Hex<8>,
+}
+
+impl Vector {
+    /// The features the vector needs ([`Vector::requires`]; empty when not known yet).
+    pub fn required(&self) -> crate::sfpu::features::FeatureSet {
+        self.requires.iter().flatten().copied().collect()
+    }
 }

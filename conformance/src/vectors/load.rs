@@ -1,6 +1,8 @@
 //! Reading vector files: parse, then check everything an importer relies on, reporting the file
 //! and line of each problem. Unknown fields, malformed hex, duplicate ids, words that do not
-//! decode, texts that do not match their words, and states that cannot exist are all errors.
+//! decode, texts that do not match their words, states that cannot exist, and (format
+//! `sfpu-vectors/2`) a `requires` list other than the computed one are all errors. Files of the
+//! previous format, `sfpu-vectors/1`, are read too: their vectors get the computed `requires`.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -10,7 +12,8 @@ use sfpu_reference::isa::{Arch, decode, parse_instr};
 use sfpu_reference::outcome::Clause;
 use sfpu_reference::state::NUM_LREGS;
 
-use super::format::{FORMAT, Vector, VectorFile};
+use super::format::{FORMAT, FORMAT_V1, Vector, VectorFile};
+use crate::sfpu::features::requires;
 use crate::taint::Locations;
 
 /// A problem with a vector file.
@@ -82,8 +85,8 @@ fn check_locations(loc: &Locations, what: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// Checks one vector; `Err` holds the message.
-fn check_vector(file: &VectorFile, v: &Vector) -> Result<(), String> {
+/// Checks one vector; returns the features it requires (computed), or the message.
+fn check_vector(file: &VectorFile, v: &Vector) -> Result<Vec<crate::sfpu::features::Feature>, String> {
     let prefix = format!("{}/", file.file);
     if !v.id.starts_with(&prefix) || v.id.len() == prefix.len() || v.id.contains(char::is_whitespace) {
         return Err(format!("id `{}` must be `{}<name>` without spaces", v.id, prefix));
@@ -91,8 +94,10 @@ fn check_vector(file: &VectorFile, v: &Vector) -> Result<(), String> {
     if v.program.is_empty() {
         return Err(format!("{}: the program is empty", v.id));
     }
+    let mut program = Vec::with_capacity(v.program.len());
     for (i, w) in v.program.iter().enumerate() {
         let instr = decode(file.arch, w.word.0).map_err(|e| format!("{}: program[{i}]: {e}", v.id))?;
+        program.push(instr);
         let text =
             parse_instr(file.arch, &w.text).map_err(|e| format!("{}: program[{i}].text: {e}", v.id))?;
         if text != instr {
@@ -105,8 +110,29 @@ fn check_vector(file: &VectorFile, v: &Vector) -> Result<(), String> {
             ));
         }
     }
-    let mut s = v.pre.to_state().map_err(|e| format!("{}: pre: {e}", v.id))?;
+    let pre = v.pre.to_state().map_err(|e| format!("{}: pre: {e}", v.id))?;
+    let mut s = pre.clone();
     v.post.apply_to(&mut s).map_err(|e| format!("{}: post: {e}", v.id))?;
+    let computed = requires(&pre, &program).to_vec();
+    match (&v.requires, file.format.as_str()) {
+        (Some(_), FORMAT_V1) => {
+            return Err(format!("{}: `requires` is not a field of {FORMAT_V1} (it is computed)", v.id));
+        }
+        (None, FORMAT) => return Err(format!("{}: every {FORMAT} vector lists `requires`", v.id)),
+        (Some(listed), _) if *listed != computed => {
+            let show = |l: &[crate::sfpu::features::Feature]| {
+                format!("[{}]", l.iter().map(|f| f.id()).collect::<Vec<_>>().join(", "))
+            };
+            return Err(format!(
+                "{}: `requires` lists {}, but the vector requires {} (computed from its pre and program; \
+                 never write it by hand)",
+                v.id,
+                show(listed),
+                show(&computed)
+            ));
+        }
+        _ => {}
+    }
     for n in &v.outcome {
         let clause =
             Clause::from_id(&n.clause).ok_or_else(|| format!("{}: unknown clause `{}`", v.id, n.clause))?;
@@ -128,19 +154,20 @@ fn check_vector(file: &VectorFile, v: &Vector) -> Result<(), String> {
     if let Some(l) = &v.non_contractual {
         check_locations(l, "non_contractual").map_err(|e| format!("{}: {e}", v.id))?;
     }
-    Ok(())
+    Ok(computed)
 }
 
 /// Parses and checks one file's text. `path` names it in errors and its stem must be the file's
 /// `file` field.
 pub fn parse_file(path: &Path, text: &str) -> Result<VectorFile, Vec<LoadError>> {
-    let file: VectorFile = serde_yaml::from_str(text)
+    let mut file: VectorFile = serde_yaml::from_str(text)
         .map_err(|e| vec![LoadError::Syntax { path: path.to_path_buf(), message: e.to_string() }])?;
     let invalid =
         |line: usize, message: String| LoadError::Invalid { path: path.to_path_buf(), line, message };
     let mut errors = Vec::new();
-    if file.format != FORMAT {
-        errors.push(invalid(1, format!("format `{}` is not `{FORMAT}`", file.format)));
+    if file.format != FORMAT && file.format != FORMAT_V1 {
+        errors.push(invalid(1, format!("format `{}` is not `{FORMAT}` (or `{FORMAT_V1}`)", file.format)));
+        return Err(errors);
     }
     if let Some(stem) = path.file_stem().and_then(|s| s.to_str())
         && stem != file.file
@@ -148,17 +175,28 @@ pub fn parse_file(path: &Path, text: &str) -> Result<VectorFile, Vec<LoadError>>
         errors.push(invalid(1, format!("`file: {}` does not match the file name `{stem}`", file.file)));
     }
     let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut computed = Vec::with_capacity(file.vectors.len());
     for v in &file.vectors {
         let nth = *seen.get(v.id.as_str()).unwrap_or(&0);
         if nth > 0 {
             errors.push(invalid(line_of(text, &v.id, nth), format!("duplicate id `{}`", v.id)));
         }
         *seen.entry(&v.id).or_insert(0) += 1;
-        if let Err(message) = check_vector(&file, v) {
-            errors.push(invalid(line_of(text, &v.id, nth), message));
+        match check_vector(&file, v) {
+            Ok(features) => computed.push(features),
+            Err(message) => {
+                computed.push(Vec::new());
+                errors.push(invalid(line_of(text, &v.id, nth), message));
+            }
         }
     }
-    if errors.is_empty() { Ok(file) } else { Err(errors) }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    for (v, features) in file.vectors.iter_mut().zip(computed) {
+        v.requires = Some(features);
+    }
+    Ok(file)
 }
 
 /// Reads and checks one file.
@@ -217,19 +255,21 @@ pub fn load_corpus(dir: &Path, arch: Arch) -> Result<Corpus, Vec<LoadError>> {
 /// line of its repeat, naming the file and line of its first appearance. (Every id starts with
 /// its file's stem, so this only happens when one corpus mixes directories or forms.)
 fn cross_file_duplicates(files: &[(PathBuf, VectorFile)], texts: &[String]) -> Vec<LoadError> {
+    // Lines are looked up only for the duplicates (a scan of the text per id would be quadratic).
     let mut errors = Vec::new();
-    let mut ids: BTreeMap<&str, (&Path, usize)> = BTreeMap::new();
-    for ((path, file), text) in files.iter().zip(texts) {
+    let mut ids: BTreeMap<&str, usize> = BTreeMap::new();
+    for (index, (path, file)) in files.iter().enumerate() {
         for v in &file.vectors {
-            let line = line_of(text, &v.id, 0);
-            if let Some(&(other, other_line)) = ids.get(v.id.as_str()) {
+            if let Some(&other) = ids.get(v.id.as_str()) {
+                let line = line_of(&texts[index], &v.id, 0);
+                let other_line = line_of(&texts[other], &v.id, 0);
                 errors.push(LoadError::Invalid {
                     path: path.clone(),
                     line,
-                    message: format!("id `{}` is also in {}:{other_line}", v.id, other.display()),
+                    message: format!("id `{}` is also in {}:{other_line}", v.id, files[other].0.display()),
                 });
             } else {
-                ids.insert(&v.id, (path, line));
+                ids.insert(&v.id, index);
             }
         }
     }
@@ -241,15 +281,17 @@ mod tests {
     use super::*;
 
     const FILE: &str = "\
-format: sfpu-vectors/1
+format: sfpu-vectors/2
 arch: blackhole
 file: SFPNOP
 vectors:
 - id: SFPNOP/none/a
+  requires: []
   program:
   - word: 0x8f000000
     text: TTI_SFPNOP
 - id: SFPNOP/none/b
+  requires: []
   program:
   - word: 0x8f000000
     text: TTI_SFPNOP
@@ -273,7 +315,7 @@ vectors:
             errors,
             vec![
                 format!("b/SFPNOP.json:{a_line}: id `SFPNOP/none/a` is also in a/SFPNOP.yaml:5"),
-                format!("b/SFPNOP.json:{b_line}: id `SFPNOP/none/b` is also in a/SFPNOP.yaml:9"),
+                format!("b/SFPNOP.json:{b_line}: id `SFPNOP/none/b` is also in a/SFPNOP.yaml:10"),
             ]
         );
     }

@@ -1,4 +1,4 @@
-//! Golden vectors: the format (`sfpu-vectors/1`), its writer, loader and runner.
+//! Golden vectors: the format (`sfpu-vectors/2`, reading `/1` too), its writer, loader and runner.
 //!
 //! The format is specified for importers in `vectors/README.md` and `vectors/schema.json`; this
 //! module is its implementation. A vector is a program, the state before it (`pre`), the expected
@@ -11,6 +11,6 @@ pub mod format;
 pub mod load;
 pub mod run;
 
-pub use format::{FORMAT, Note, Vector, VectorFile, Word};
+pub use format::{FORMAT, FORMAT_V1, Note, Vector, VectorFile, Word};
 pub use load::{Corpus, LoadError, load_corpus, load_file, parse_file};
 pub use run::{Failure, Filter, Status, Strictness, VectorResult, expected_states, run_corpus, run_vector};

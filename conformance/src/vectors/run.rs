@@ -10,6 +10,7 @@ use super::format::{Vector, VectorFile};
 use super::load::Corpus;
 use crate::diff;
 use crate::model::Model;
+use crate::sfpu::declaration::NotApplicable;
 use crate::taint::{Locations, differing};
 
 /// Which vectors to run: `SFPU_VECTORS=SFPMAD,-SFPLUT` style. A vector is selected if some
@@ -86,6 +87,9 @@ pub enum Status {
     Unsupported(String),
     /// The model failed to run the case.
     Error(String),
+    /// The case was not given to the model: its declaration does not cover what the case requires
+    /// (features it does not model, instructions or modes it refuses up front).
+    NotApplicable(Box<NotApplicable>),
 }
 
 /// One vector's result, with what identifies it.
@@ -130,6 +134,17 @@ pub fn run_vector(model: &dyn Model, file: &VectorFile, v: &Vector, strictness: 
         Err(e) => return result(Status::Error(e)),
     };
     let words: Vec<u32> = v.program.iter().map(|w| w.word.0).collect();
+    if let Some(declaration) = model.declaration() {
+        let program: Vec<sfpu_reference::isa::Instr> =
+            words.iter().filter_map(|&w| sfpu_reference::isa::decode(file.arch, w).ok()).collect();
+        let requires = match &v.requires {
+            Some(_) => v.required(),
+            None => crate::sfpu::features::requires(&pre, &program),
+        };
+        if let Err(why) = declaration.check(requires, &program) {
+            return result(Status::NotApplicable(Box::new(why)));
+        }
+    }
     let run = match model.run(file.arch, &pre, &words) {
         Ok(run) => run,
         Err(crate::ModelError::Unsupported(why)) => return result(Status::Unsupported(why)),

@@ -33,6 +33,7 @@ pub fn row(instruction: &str, mode: &str, label: &str, cells: &[(&str, Counts)])
         mode: mode.to_string(),
         label: label.to_string(),
         per_model: cells.iter().map(|(m, c)| (m.to_string(), *c)).collect(),
+        reasons: Default::default(),
     }
 }
 
@@ -128,6 +129,15 @@ pub fn sample() -> Report {
                 (DUT_NAME, Counts { undefined: 2, unsupported: 2, tainted: 2, ..c(4, 2, 0, 0, 0) }),
             ],
         ),
+        row(
+            "SFPLOADMACRO",
+            "mod0=0",
+            "mod0=SRCB",
+            &[
+                ("reference", pass),
+                (DUT_NAME, Counts { not_applicable: 10, random_not_applicable: 64, ..Counts::default() }),
+            ],
+        ),
         row("sequences", "-", "-", &[("reference", c(20, 20, 0, 0, 0))]),
         row("regressions", "-", "-", &[("reference", Counts::default())]),
     ];
@@ -139,6 +149,11 @@ pub fn sample() -> Report {
         }
         totals.insert(m.to_string(), t);
     }
+    // 112 vectors selected: the reference's 102 and the 10 not applicable to the DUT.
+    let coverage = MODELS
+        .iter()
+        .map(|m| sfpu_conformance::report::build::coverage(&matrix, m, 112, &Default::default()))
+        .collect();
     Report {
         format: REPORT_FORMAT.to_string(),
         tool: Tool { name: "sfpu-conformance".to_string(), version: "0.1.0".to_string() },
@@ -159,6 +174,7 @@ pub fn sample() -> Report {
         campaign: CampaignInfo {
             seed: "0x00c0ffee".to_string(),
             budget_ms: 2000,
+            cases_per_mode: 0,
             cases: 100_000,
             streams: 250,
         },
@@ -174,6 +190,7 @@ pub fn sample() -> Report {
                 kind: "dut".to_string(),
                 command: Some("./rtl-sim --mode=\"fast\" < in.bin > out.bin && echo 'ok'".to_string()),
                 description: Some("RTL sim <v2> & \"friends\" | nightly".to_string()),
+                declaration: None,
             },
         ],
         matrix,
@@ -251,6 +268,8 @@ pub fn sample() -> Report {
             OperandClass { class: "normal".to_string(), lanes: 8192 },
             OperandClass { class: "signalling-nan".to_string(), lanes: 0 },
         ],
+        coverage,
+        reasons: Vec::new(),
         timings_ms: [("golden vectors", 812), ("random campaign", 62_000), ("total", 63_500)]
             .into_iter()
             .map(|(k, v)| (k.to_string(), v))
@@ -262,7 +281,7 @@ pub fn sample() -> Report {
 /// The status each (instruction, mode, model) cell of [`sample`] must have.
 pub fn expected_statuses() -> BTreeMap<(String, String, String), CellStatus> {
     use CellStatus::*;
-    let table: [(&str, &str, CellStatus, CellStatus); 11] = [
+    let table: [(&str, &str, CellStatus, CellStatus); 12] = [
         ("SFPMAD", "mod1=0", Pass, Pass),
         ("SFPMAD", "mod1=1", Pass, Fail),
         ("SFPMAD", "mod1=2", Pass, Fail),
@@ -272,6 +291,7 @@ pub fn expected_statuses() -> BTreeMap<(String, String, String), CellStatus> {
         ("SFPLOADI", "mod0=2", Pass, Partial),
         ("SFPARECIP", "mod1=0", Pass, Pass),
         ("SFPARECIP", "mod1=3", Undefined, Undefined),
+        ("SFPLOADMACRO", "mod0=0", Pass, NotApplicable),
         ("sequences", "-", Pass, Untested),
         ("regressions", "-", Untested, Untested),
     ];
@@ -299,6 +319,7 @@ pub fn status_named(name: &str) -> CellStatus {
         "unsupported" => CellStatus::Unsupported,
         "undefined" => CellStatus::Undefined,
         "untested" => CellStatus::Untested,
+        "not-applicable" => CellStatus::NotApplicable,
         _ => panic!("unknown status {name:?}"),
     }
 }

@@ -1,0 +1,79 @@
+//! `cargo xtask vectors --programs DIR` end to end: the files it writes, and a program form run
+//! with `cargo xtask run` from reset leaves its signature in Dst (read from the JSON form, with
+//! no help from the library).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn xtask(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_xtask")).args(args).current_dir(repo()).output().expect("run xtask")
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "stdout:\n{}\nstderr:\n{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+#[test]
+fn programs_are_written_as_text_and_words_with_an_index() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("programs_{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let o = xtask(&["vectors", "--programs", dir.to_str().unwrap(), "--only", "SFPIADD,SFPSTOCHRND"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let index: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("index.json")).unwrap()).unwrap();
+    assert_eq!(index["format"], "sfpu-programs/1");
+    let (vectors, programs) = (index["vectors"].as_u64().unwrap(), index["programs"].as_u64().unwrap());
+    let without = index["without_program"].as_array().unwrap();
+    assert_eq!(programs + without.len() as u64, vectors);
+    // Every vector without a program form says why; SFPSTOCHRND's stochastic rounding needs the
+    // PRNG, which no instruction sets.
+    assert!(without.iter().all(|w| !w["reason"].as_str().unwrap().is_empty()));
+    assert!(
+        without.iter().any(|w| w["id"].as_str().unwrap().starts_with("SFPSTOCHRND/rnd=STOCH")
+            && w["reason"].as_str().unwrap().contains("PRNG")),
+        "{without:?}"
+    );
+    let iadd: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("SFPIADD.json")).unwrap()).unwrap();
+    let form = iadd["programs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["id"] == "SFPIADD/mod1=ARG_IMM/mix-a")
+        .unwrap();
+
+    // The text form runs with `cargo xtask run` from reset (its configuration is the default, as
+    // this vector's is); the final Dst holds the signature wherever it promises a value.
+    assert!(form["before_program"].is_null(), "{}", form["before_program"]);
+    let sfpu = dir.join("SFPIADD/mod1=ARG_IMM/mix-a.sfpu");
+    let o = xtask(&["run", sfpu.to_str().unwrap(), "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let out: Value = serde_json::from_slice(&o.stdout).expect("run --json prints JSON");
+    let rows = &out["state"]["Dst"]["rows"];
+    let mut checked = 0;
+    for (row, cells) in form["signature"]["rows"].as_object().unwrap() {
+        for (c, want) in cells.as_array().unwrap().iter().enumerate() {
+            let Some(want) = want.as_str() else { continue };
+            let got = rows[row][c].as_str().unwrap_or("0x0000");
+            assert_eq!(
+                u32::from_str_radix(&got[2..], 16).unwrap(),
+                u32::from_str_radix(&want[2..], 16).unwrap(),
+                "row {row} cell {c}"
+            );
+            checked += 1;
+        }
+    }
+    // LReg[0..7], 32 lanes each, two cells per lane.
+    assert!(checked >= 8 * 32 * 2, "{checked} cells checked");
+    let _ = std::fs::remove_dir_all(&dir);
+}
