@@ -11,6 +11,7 @@ mod bench;
 mod conform;
 mod fuzz;
 mod interrupt;
+mod kernel;
 mod progress;
 mod reference_dut;
 mod run;
@@ -37,6 +38,9 @@ enum Command {
     Conform(conform::Args),
     /// Coverage-guided fuzzing (cargo-fuzz): overnight runs, --smoke for CI, --triage ARTIFACT.
     Fuzz(fuzz::Args),
+    /// The SFPI kernel corpus: list it, print a kernel's lowered program (--listing) and its
+    /// accuracy against an f64 oracle (--accuracy), per chip.
+    Kernel(kernel::Args),
     /// The reference model as a --dut (docs/dut-protocol.md), with a declaration of your choosing
     /// and, for the harness's own tests, a bug planted in one feature (--ignore).
     ReferenceDut(reference_dut::Args),
@@ -60,6 +64,7 @@ fn main() -> ExitCode {
         Command::Bench(args) => bench::main(args),
         Command::Conform(args) => conform::main(args),
         Command::Fuzz(args) => fuzz::main(args),
+        Command::Kernel(args) => kernel::main(args),
         Command::ReferenceDut(args) => reference_dut::main(args),
         Command::Run(args) => run::main(args),
         Command::Vectors(args) => vectors::main(args),

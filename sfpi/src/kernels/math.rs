@@ -164,7 +164,7 @@ fn log_kernel() {
 
 fn reciprocal_kernel() {
     let x = vFloat::from(dst_reg[0]);
-    dst_reg[0].set(recip_core(x, 2));
+    dst_reg[0].set(recip_core(x, 3));
 }
 
 fn rsqrt_kernel() {
@@ -406,7 +406,7 @@ pub fn kernels() -> Vec<KernelDef> {
         },
         KernelDef {
             name: "reciprocal",
-            description: "1/x: linear initial guess 48/17 - 32/17 m on [0.5, 1), two Newton-Raphson steps",
+            description: "1/x: linear initial guess 48/17 - 32/17 m on [0.5, 1), three Newton-Raphson steps",
             chips: both(),
             inputs: fp32_in(
                 InputRange::SignedLog { lo: 7.5e-37, hi: 1.3e36 },
@@ -417,11 +417,13 @@ pub fn kernels() -> Vec<KernelDef> {
             numeric: Some(Numeric {
                 oracle: |x| 1.0 / x[0],
                 ulp: Ulp::Output,
-                max_ulp: 206.0,
-                mean_ulp: 60.0,
+                max_ulp: 3.0,
+                mean_ulp: 1.0,
                 why: "the initial guess has relative error at most 1/17 and each Newton-Raphson step \
-                      squares it, so after two the error is (1/17)^4 = 1.2e-5 relative, 201 ULP at most \
-                      (an ULP is at least 2^-24 of the value), plus about 4 ULP of rounding: bound 206",
+                      squares it, so after three the error is (1/17)^8 = 1.4e-10 relative, below 0.01 ULP; \
+                      what is left is rounding: the last step's two roundings (m y and y t, each half an \
+                      ULP, the first amplified by at most 1 in t) and setexp being exact give at most 1.5 \
+                      ULP, bound 3 with margin for the earlier steps' rounding",
             }),
         },
         KernelDef {
