@@ -5,6 +5,7 @@
 //! no timestamps; files are generated in parallel. The expected results come from the reference
 //! model; the outcome and the taint (what is not promised) from its [`Outcome`]s.
 
+pub mod kernels;
 pub mod operands;
 pub mod sequences;
 pub mod streams;
@@ -174,7 +175,7 @@ pub fn render_all(arch: Arch, seed: u64) -> Vec<(String, String)> {
         .collect()
 }
 
-/// Every generated vector file of `arch`: one per opcode, then `sequences`.
+/// Every generated vector file of `arch`: one per opcode, then `sequences`, then `kernels`.
 pub fn generate(arch: Arch, seed: u64) -> Vec<VectorFile> {
     let mut files: Vec<VectorFile> = Opcode::ALL
         .par_iter()
@@ -197,6 +198,7 @@ pub fn generate(arch: Arch, seed: u64) -> Vec<VectorFile> {
         file: "sequences".to_string(),
         vectors: seqs.iter().map(|c| to_vector("sequences", c)).collect(),
     });
+    files.push(kernels::file(arch, seed));
     files
 }
 

@@ -26,7 +26,8 @@ use crate::vectors::{Corpus, Status, Vector, VectorResult};
 
 /// The empty matrix of Blackhole (the only architecture modelled): every (instruction, mode
 /// value) in opcode order, then the multi-instruction files (`sequences`, `regressions`) and the
-/// random instruction streams (`streams`), each with mode `-`.
+/// random instruction streams (`streams`), each with mode `-`, then the SFPI kernel vectors
+/// (`kernels`), one row per kernel of the corpus with the kernel's name as its mode.
 pub fn empty_matrix() -> Vec<MatrixRow> {
     let mut rows: Vec<MatrixRow> = Opcode::ALL
         .iter()
@@ -45,6 +46,15 @@ pub fn empty_matrix() -> Vec<MatrixRow> {
             instruction: file.to_string(),
             mode: "-".to_string(),
             label: "-".to_string(),
+            per_model: BTreeMap::new(),
+            reasons: BTreeMap::new(),
+        });
+    }
+    for def in sfpi::kernels::registry() {
+        rows.push(MatrixRow {
+            instruction: crate::generate::kernels::FILE.to_string(),
+            mode: def.name.to_string(),
+            label: def.name.to_string(),
             per_model: BTreeMap::new(),
             reasons: BTreeMap::new(),
         });
@@ -201,12 +211,28 @@ pub fn coverage(rows: &[MatrixRow], model: &str, selected: u64, tally: &Tally) -
 /// `keep` per cell). Vectors not applicable to the model count in `not_applicable`, not in
 /// `vectors_run`; each cell keeps its first reason for a case not checked.
 pub fn add_vector_results(
-    rows: &mut [MatrixRow],
+    rows: &mut Vec<MatrixRow>,
     model: &str,
     corpus: &Corpus,
     results: &[VectorResult],
     keep: usize,
 ) -> Vec<FailureEntry> {
+    // A vector of a file or mode the matrix does not list (a user's own file, say) gets a row of
+    // its own at the end rather than going unreported.
+    let mut known = index_of(rows);
+    for r in results {
+        let mode = r.mode.clone().unwrap_or_else(|| "-".to_string());
+        if let std::collections::btree_map::Entry::Vacant(e) = known.entry((r.file.clone(), mode.clone())) {
+            e.insert(rows.len());
+            rows.push(MatrixRow {
+                instruction: r.file.clone(),
+                label: mode.clone(),
+                mode,
+                per_model: BTreeMap::new(),
+                reasons: BTreeMap::new(),
+            });
+        }
+    }
     let index = index_of(rows);
     // The corpus's vectors by id, built once (results name their vector by id).
     let by_id: HashMap<&str, &Vector> = corpus.vectors().map(|(_, v)| (v.id.as_str(), v)).collect();
@@ -604,5 +630,34 @@ mod tests {
         assert_eq!(rows.iter().filter(|r| r.instruction == "SFPSTOCHRND").count(), 32);
         assert_eq!(rows.iter().filter(|r| r.instruction == "SFPNOT").count(), 1);
         assert_eq!(SEED_DIFFERENCES.len(), 35);
+        // One row per SFPI kernel of the corpus, named after it.
+        assert!(rows.iter().any(|r| r.instruction == "kernels" && r.mode == "exp"));
+        assert_eq!(
+            rows.iter().filter(|r| r.instruction == "kernels").count(),
+            sfpi::kernels::registry().len()
+        );
+    }
+
+    #[test]
+    fn a_result_outside_the_matrix_gets_a_row_and_its_failure_counts() {
+        let mut rows = empty_matrix();
+        let before = rows.len();
+        let result = |id: &str, status| VectorResult {
+            id: id.to_string(),
+            file: "mine".to_string(),
+            mode: None,
+            tainted: false,
+            status,
+        };
+        let results = vec![
+            result("mine/a", Status::Pass),
+            result("mine/b", Status::Error("the model fell over".to_string())),
+        ];
+        add_vector_results(&mut rows, "dut", &Corpus::default(), &results, 3);
+        assert_eq!(rows.len(), before + 1);
+        let row = rows.last().unwrap();
+        assert_eq!((row.instruction.as_str(), row.mode.as_str()), ("mine", "-"));
+        let c = &row.per_model["dut"];
+        assert_eq!((c.vectors_run, c.passed, c.errors), (2, 1, 1));
     }
 }
