@@ -725,3 +725,62 @@ fn verdict_coverage_and_reasons_in_every_form() {
     assert!(xml.contains("<skipped message=\"not applicable: the model&apos;s declaration covers no case (4 vectors, 7 random cases); the first: not applicable: requires dest-remap (not declared)\"/>"), "{xml}");
     assert_eq!(r.matrix[0].counts(DUT_NAME).status(), CellStatus::NotApplicable);
 }
+
+/// Issue 16's kernel accuracy section in every form: the JSON carries the numbers and survives a
+/// round trip, the Markdown has a rectangular table with a row per kernel naming the planted
+/// kernel beyond its bound, the HTML stays well-formed polyglot markup with a chart per chip, a
+/// bar per kernel and chip, and only the planted bar red. The sample's renderings without the
+/// section do not mention it.
+#[test]
+fn kernel_accuracy_in_every_form() {
+    let r = sample_with_kernel_accuracy();
+    let k = r.kernel_accuracy.as_ref().unwrap();
+    let kernels = k.kernels.len();
+    assert!(kernels >= 25, "{kernels} numerical kernels");
+
+    let json = serde_json::to_string(&r).unwrap();
+    let back: Report = serde_json::from_str(&json).unwrap();
+    assert_eq!(back, r);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let exp =
+        v["kernel_accuracy"]["kernels"].as_array().unwrap().iter().find(|e| e["kernel"] == "exp").unwrap();
+    assert_eq!(exp["per_chip"][1]["arch"], "wormhole");
+    assert_eq!(exp["per_chip"][1]["max_ulp"], 9000.0);
+    assert_eq!(exp["per_chip"][1]["within_bound"], false);
+    assert!(exp["per_chip"][0]["histogram"].as_array().unwrap().len() > 5);
+    assert!(exp["chip_difference"]["samples"].as_u64().unwrap() > 0);
+
+    let md = markdown::render(&r);
+    assert_no_control_characters("report.md", &md);
+    let start = md.find("## Kernel accuracy").expect("a kernel accuracy section");
+    let table: Vec<&str> =
+        md[start..].lines().skip_while(|l| !l.starts_with('|')).take_while(|l| l.starts_with('|')).collect();
+    assert_eq!(table.len(), 2 + kernels, "{table:#?}");
+    let width = gfm_cells(table[0]);
+    assert_eq!(width, 2 + 3 * 2 + 1, "kernel, unit, three columns per chip, the chip difference");
+    for l in &table {
+        assert_eq!(gfm_cells(l), width, "{l:?}");
+    }
+    let exp_row = table.iter().find(|l| l.starts_with("| `exp` |")).unwrap();
+    assert!(exp_row.contains("| 9000 |") && exp_row.contains("**beyond**"), "{exp_row}");
+    let beyond = table.iter().filter(|l| l.contains("**beyond**")).count();
+    assert_eq!(beyond, 1, "only the planted row is beyond its bound");
+    assert!(md.contains("e^x \\<script\\>"), "the description is escaped");
+    assert!(!markdown::render(&sample()).contains("## Kernel accuracy"));
+
+    let page = html::render(&r);
+    assert_no_control_characters("report.html", &page);
+    assert!(!page.contains("<script"));
+    parse_html(&page);
+    assert!(page.contains("<section id=\"kernel-accuracy\">"));
+    assert!(page.contains("<a href=\"#kernel-accuracy\">"));
+    for chip in ["blackhole", "wormhole"] {
+        assert_eq!(page.matches(&format!("<svg class=\"accuracy-chart\" data-chip=\"{chip}\"")).count(), 1);
+    }
+    assert_eq!(page.matches("<rect class=\"acc-max\"").count(), 2 * kernels);
+    assert_eq!(page.matches("data-status=\"beyond\"").count(), 1);
+    assert!(page.contains("data-kernel=\"exp\" data-status=\"beyond\" data-ulp=\"9000\""));
+    assert!(page.contains("e^x &lt;script&gt;alert(&quot;k&quot;)&lt;/script&gt; | &amp; co"));
+    let without = html::render(&sample());
+    assert!(!without.contains("<section id=\"kernel-accuracy\">") && !without.contains("#kernel-accuracy"));
+}

@@ -1,6 +1,7 @@
 //! The HTML report in headless Chromium: the matrix is in the DOM with every cell, the page's
 //! Content-Security-Policy stops scripts, every cell is laid out and painted in its status's
-//! colour, and a screenshot comes out the size asked for.
+//! colour, and a screenshot comes out the size asked for; the kernel accuracy chart is laid out
+//! with a bar per kernel and chip, in order and in the right colours.
 //!
 //! This target has its own harness (libtest-mimic) so that a machine without Chromium reports the
 //! test as *ignored*, with the reason, rather than as passed. CI installs Debian's `chromium` and
@@ -294,6 +295,143 @@ fn chromium_shows_the_matrix(chromium: &Path) {
     }
 }
 
+/// Measures the kernel accuracy charts as laid out: one line per chart, then one per bar.
+const CHART_PROBE: &str = r#"<script>
+(function () {
+  var lines = [];
+  var charts = document.querySelectorAll('svg.accuracy-chart');
+  for (var i = 0; i < charts.length; i++) {
+    var c = charts[i], r = c.getBoundingClientRect(), s = getComputedStyle(c);
+    lines.push(['CHART', c.dataset.chip, Math.round(r.width), Math.round(r.height), s.display,
+      s.visibility].join('\t'));
+    var bars = c.querySelectorAll('rect.acc-max');
+    for (var j = 0; j < bars.length; j++) {
+      var b = bars[j], br = b.getBoundingClientRect();
+      lines.push(['BAR', c.dataset.chip, b.dataset.kernel, b.dataset.status, b.dataset.ulp,
+        br.width.toFixed(2), br.height.toFixed(2), Math.round(br.left - r.left),
+        getComputedStyle(b).fill].join('\t'));
+    }
+  }
+  var pre = document.createElement('pre');
+  pre.id = 'probe';
+  pre.textContent = lines.join('\n');
+  document.body.appendChild(pre);
+})();
+</script>
+"#;
+
+/// One bar of a kernel accuracy chart, as laid out.
+#[derive(Debug)]
+struct Bar {
+    kernel: String,
+    status: String,
+    ulp: f64,
+    width: f64,
+    left: f64,
+    fill: String,
+}
+
+/// Issue 16: the kernel accuracy chart renders. A chart per chip, laid out and visible; a bar per
+/// numerical kernel in each, painted green within the kernel's bound and red beyond (only the
+/// planted `exp` on Wormhole); bar lengths ordered as the errors are (a log scale: a larger error
+/// never draws a shorter bar, an error past the scale's top runs the whole width).
+fn chromium_draws_the_kernel_accuracy_chart(chromium: &Path) {
+    let r = sample_with_kernel_accuracy();
+    let kernels = r.kernel_accuracy.as_ref().unwrap().kernels.len();
+    let page = html::render(&r);
+    let dir = TempDir::new();
+    let csp_start = page.find("<meta http-equiv=\"Content-Security-Policy\"").expect("a CSP");
+    let csp_end = csp_start + page[csp_start..].find("/>").unwrap() + 2;
+    let probed = format!("{}{}", &page[..csp_start], &page[csp_end..])
+        .replace("</body>", &format!("{CHART_PROBE}</body>"));
+    let probed_path = dir.0.join("chart.html");
+    fs::write(&probed_path, probed).unwrap();
+    let dom = run_chromium(
+        chromium,
+        &dir.0,
+        "chart",
+        &probed_path,
+        &["--dump-dom".to_string(), "--window-size=1280,2000".to_string()],
+    );
+    let start = dom.find("<pre id=\"probe\">").unwrap_or_else(|| panic!("the probe did not run:\n{dom}"));
+    let probe = &dom[start + "<pre id=\"probe\">".len()..];
+    let probe = &probe[..probe.find("</pre>").unwrap()];
+    let mut charts = Vec::new();
+    let mut bars: BTreeMap<String, Vec<Bar>> = BTreeMap::new();
+    for line in probe.lines() {
+        let f: Vec<&str> = line.split('\t').collect();
+        match f[0] {
+            "CHART" => {
+                let (w, h): (u32, u32) = (f[2].parse().unwrap(), f[3].parse().unwrap());
+                assert!(w >= 600 && h as usize >= 18 * kernels, "chart {line:?} is too small");
+                assert_eq!((f[4], f[5]), ("block", "visible"), "{line:?}");
+                charts.push(f[1].to_string());
+            }
+            "BAR" => {
+                let ulp: f64 = f[4].parse().unwrap_or_else(|_| panic!("data-ulp in {line:?}"));
+                let (w, h): (f64, f64) = (f[5].parse().unwrap(), f[6].parse().unwrap());
+                assert!(w >= 1.0 && h >= 10.0, "bar {line:?} is too small to see");
+                bars.entry(f[1].to_string()).or_default().push(Bar {
+                    kernel: f[2].to_string(),
+                    status: f[3].to_string(),
+                    ulp,
+                    width: w,
+                    left: f[7].parse().unwrap(),
+                    fill: f[8].to_string(),
+                });
+            }
+            other => panic!("probe line {other:?}"),
+        }
+    }
+    assert_eq!(charts, ["blackhole", "wormhole"]);
+    for (chip, bars) in &bars {
+        assert_eq!(bars.len(), kernels, "{chip}");
+        // Every bar starts at the same place.
+        assert!(bars.iter().all(|b| b.left == bars[0].left), "{chip}: {bars:?}");
+        for a in bars {
+            for b in bars {
+                if a.ulp < b.ulp {
+                    assert!(
+                        a.width <= b.width + 0.01,
+                        "{chip}: {} ({} ULP) longer than {} ({} ULP)",
+                        a.kernel,
+                        a.ulp,
+                        b.kernel,
+                        b.ulp
+                    );
+                }
+            }
+            let (r_, g, b_) = rgb(&a.fill);
+            if a.status == "beyond" {
+                assert!(
+                    r_ > g + 80 && r_ > b_ + 80,
+                    "{chip} {}: beyond its bound but not red: {}",
+                    a.kernel,
+                    a.fill
+                );
+            } else {
+                assert_eq!(a.status, "within");
+                assert!(
+                    g > r_ + 40 && g > b_ + 40,
+                    "{chip} {}: within its bound but not green: {}",
+                    a.kernel,
+                    a.fill
+                );
+            }
+        }
+    }
+    let beyond: Vec<(&String, &String)> = bars
+        .iter()
+        .flat_map(|(c, bs)| bs.iter().filter(|b| b.status == "beyond").map(move |b| (c, &b.kernel)))
+        .collect();
+    assert_eq!(beyond, [(&"wormhole".to_string(), &"exp".to_string())]);
+    let widest = bars["wormhole"].iter().map(|b| b.width).fold(0.0, f64::max);
+    let exp = bars["wormhole"].iter().find(|b| b.kernel == "exp").unwrap();
+    assert_eq!(exp.width, widest, "9000 ULP is past the scale's top and runs the whole width");
+    let abs = bars["blackhole"].iter().find(|b| b.kernel == "abs").unwrap();
+    assert!(abs.ulp == 0.0 && abs.width < 2.0, "abs is exact: a sliver, not a bar: {abs:?}");
+}
+
 /// The environment variable that makes a missing `chromium` a failure instead of an ignored test.
 const REQUIRE: &str = "SFPU_REQUIRE_CHROMIUM";
 
@@ -303,22 +441,29 @@ fn main() {
     let required = std::env::var_os(REQUIRE).is_some_and(|v| v == "1");
     if chromium.is_none() && !required {
         eprintln!(
-            "note: `chromium` is not on PATH, so browser::chromium_shows_the_matrix is IGNORED (not passed). \
+            "note: `chromium` is not on PATH, so the browser::* tests are IGNORED (not passed). \
              Install Debian's `chromium` package to run it; {REQUIRE}=1 makes its absence a failure."
         );
     }
     let ignored = chromium.is_none() && !required;
-    let trial = Trial::test("browser::chromium_shows_the_matrix", move || match &chromium {
-        Some(path) => {
-            chromium_shows_the_matrix(path);
-            Ok(())
-        }
-        None => Err(format!(
-            "`chromium` is not on PATH and {REQUIRE}=1: this test renders report.html in headless Chromium; \
-             install Debian's `chromium` package (`apt-get install -y chromium`)"
-        )
-        .into()),
-    })
-    .with_ignored_flag(ignored);
-    libtest_mimic::run(&args, vec![trial]).exit();
+    let trial = |name: &'static str, test: fn(&Path)| {
+        let chromium = chromium.clone();
+        Trial::test(name, move || match &chromium {
+            Some(path) => {
+                test(path);
+                Ok(())
+            }
+            None => Err(format!(
+                "`chromium` is not on PATH and {REQUIRE}=1: this test renders report.html in headless Chromium; \
+                 install Debian's `chromium` package (`apt-get install -y chromium`)"
+            )
+            .into()),
+        })
+        .with_ignored_flag(ignored)
+    };
+    let trials = vec![
+        trial("browser::chromium_shows_the_matrix", chromium_shows_the_matrix),
+        trial("browser::chromium_draws_the_kernel_accuracy_chart", chromium_draws_the_kernel_accuracy_chart),
+    ];
+    libtest_mimic::run(&args, trials).exit();
 }

@@ -26,6 +26,7 @@ use sfpu_conformance::campaign::{
 };
 use sfpu_conformance::dut::{ExternalModel, RefusedDut};
 use sfpu_conformance::generate::{DEFAULT_SEED, to_vector};
+use sfpu_conformance::report::accuracy::{DEFAULT_SEED as KERNEL_ACCURACY_SEED, KernelAccuracy};
 use sfpu_conformance::report::build::{
     self, Tally, add_campaign, add_vector_results, empty_matrix, operand_coverage, spec_notes, totals,
     vector_operands,
@@ -458,6 +459,19 @@ pub fn main(args: Args) -> Result<ExitCode> {
         rows
     };
 
+    // 4. The SFPI kernel corpus's accuracy on the chip (not when narrowed to some instructions).
+    let kernel_accuracy = if !args.only.is_empty() {
+        None
+    } else if interrupt.signal().is_some() {
+        skipped_phases.push("the kernel accuracy".to_string());
+        None
+    } else {
+        let t = Instant::now();
+        let k = KernelAccuracy::measure(&[args.arch], KERNEL_ACCURACY_SEED);
+        timings.insert("kernel-accuracy".to_string(), t.elapsed().as_millis() as u64);
+        Some(k)
+    };
+
     let totals = totals(&rows);
     let coverage: Vec<ModelCoverage> = models
         .iter()
@@ -501,6 +515,7 @@ pub fn main(args: Args) -> Result<ExitCode> {
         operand_coverage: operand_coverage(&corpus),
         coverage,
         reasons,
+        kernel_accuracy,
         timings_ms: timings,
         incomplete,
     };
@@ -793,6 +808,9 @@ fn print_summary(report: &Report, out_dir: &Path, given_up: &[(String, String)],
         }
     }
     print_ieee_headline(report);
+    if let Some(k) = &report.kernel_accuracy {
+        outln!("{}", k.summary_line());
+    }
     for (name, why) in given_up {
         outln!("{name}: {why}");
     }

@@ -19,8 +19,7 @@ use sfpi::kernels::{self, KernelDef, Ulp};
 use sfpi::run::lint_findings;
 use sfpu_reference::isa::Arch;
 
-/// The seed accuracy runs use unless `--seed` says otherwise (the conform report uses it too).
-pub const DEFAULT_SEED: u64 = 0x5F91;
+use sfpu_conformance::report::accuracy::{DEFAULT_SEED, unit_name};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -143,14 +142,6 @@ fn list(json: bool) -> Result<ExitCode> {
         outln!("{:width$}  {:<9}  {:<19}  {}", k.name, kind, chips.join(","), k.description);
     }
     Ok(ExitCode::SUCCESS)
-}
-
-fn unit_name(u: Ulp) -> String {
-    match u {
-        Ulp::Output => "ULP of the output format".into(),
-        Ulp::Mantissa(m) => format!("ULP of a {m}-bit mantissa"),
-        Ulp::Integer => "integer units".into(),
-    }
 }
 
 fn write_accuracy(text: &mut String, a: &Accuracy) -> std::fmt::Result {

@@ -7,8 +7,9 @@
 //! further lines), then one row per model whose cells are coloured by status, each cell carrying `class="cell <status>"`, `data-instruction`,
 //! `data-mode`, `data-model`, `data-status` and a `title` tooltip with its counts, a failing cell
 //! linking to its first failure), the counts of every cell in a collapsible table, the failures
-//! (replay command, details, YAML vector), the IEEE 754 characterisation, the specification notes,
-//! the operand coverage and the timings.
+//! (replay command, details, YAML vector), the IEEE 754 characterisation, the kernel accuracy (a bar
+//! chart per chip in inline SVG, [`super::accuracy`]), the specification notes, the operand coverage
+//! and the timings.
 //!
 //! The page is written as polyglot markup (every element closed, void elements self-closed, every
 //! attribute quoted, no named entity beyond XML's), so an XML parser can check it as well as a
@@ -80,6 +81,9 @@ table.meta th { background: #f6f8fa; white-space: nowrap; }
 .bar { display: inline-block; height: 10px; background: #0969da; border-radius: 2px; vertical-align: middle; }
 .bar.zero { background: #cf222e; width: 4px; }
 tr.agrees td { color: #1a7f37; }
+svg.accuracy-chart { display: block; margin: 4px 0 12px; }
+strong.beyond { color: #cf222e; }
+tr.chip-difference td { color: #57606a; font-size: 12.5px; }
 details summary { cursor: pointer; margin: 6px 0; }
 footer { margin-top: 36px; color: #57606a; font-size: 12px; border-top: 1px solid #d0d7de; padding-top: 8px; }
 ";
@@ -118,9 +122,10 @@ fn write_page(out: &mut String, r: &Report) -> fmt::Result {
     writeln!(
         out,
         "<nav><a href=\"#summary\">Summary</a><a href=\"#matrix-section\">Matrix</a>\
-         <a href=\"#failures\">Failures ({})</a><a href=\"#ieee\">IEEE 754</a><a href=\"#spec-notes\">Spec notes</a>\
+         <a href=\"#failures\">Failures ({})</a><a href=\"#ieee\">IEEE 754</a>{}<a href=\"#spec-notes\">Spec notes</a>\
          <a href=\"#coverage\">Operand coverage</a><a href=\"#timings\">Timings</a></nav>",
-        r.failures.len()
+        r.failures.len(),
+        if r.kernel_accuracy.is_some() { "<a href=\"#kernel-accuracy\">Kernel accuracy</a>" } else { "" }
     )?;
     writeln!(out, "</header>")?;
     writeln!(out, "<main>")?;
@@ -128,6 +133,9 @@ fn write_page(out: &mut String, r: &Report) -> fmt::Result {
     matrix(out, r, &models)?;
     failures(out, r)?;
     ieee(out, r)?;
+    if let Some(k) = &r.kernel_accuracy {
+        super::accuracy::html(out, k)?;
+    }
     spec_notes(out, r)?;
     coverage(out, r)?;
     timings(out, r)?;

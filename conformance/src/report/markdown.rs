@@ -5,8 +5,8 @@
 //! campaign, strictness, models, totals per model, cells per status), the matrix (one compact
 //! table with a row per instruction, then, folded in a `<details>` element because `SFPCONFIG`
 //! alone has 256 mode values, one row per mode value with a status per model), the
-//! failures (replay command, details, YAML vector), the IEEE 754 characterisation, the
-//! specification notes, the operand coverage and the timings.
+//! failures (replay command, details, YAML vector), the IEEE 754 characterisation, the kernel
+//! accuracy ([`super::accuracy`]), the specification notes, the operand coverage and the timings.
 //!
 //! Every string taken from the report is escaped for where it goes: inline text has Markdown's
 //! punctuation backslash-escaped (so `<tag>` shows as text, not HTML), identifiers go in code spans
@@ -38,6 +38,9 @@ fn write_report(out: &mut String, r: &Report) -> fmt::Result {
     matrix(out, r, &models)?;
     failures(out, r)?;
     ieee(out, r)?;
+    if let Some(k) = &r.kernel_accuracy {
+        super::accuracy::markdown(out, k)?;
+    }
     spec_notes(out, r)?;
     coverage(out, r)?;
     timings(out, r)?;
@@ -563,7 +566,7 @@ fn one_line(s: &str) -> String {
 }
 
 /// Inline text with Markdown's active punctuation backslash-escaped.
-fn text(s: &str) -> String {
+pub(crate) fn text(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in one_line(s).chars() {
         if matches!(
@@ -583,7 +586,7 @@ fn code(s: &str) -> String {
 }
 
 /// An inline code span inside a table cell: `|` must be escaped even there.
-fn cell_code(s: &str) -> String {
+pub(crate) fn cell_code(s: &str) -> String {
     code_span(&one_line(s)).replace('|', "\\|")
 }
 

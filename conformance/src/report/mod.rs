@@ -10,6 +10,7 @@
 //! number; fields added after the first version default when absent, so an older file still
 //! reads.
 
+pub mod accuracy;
 pub mod build;
 pub mod html;
 pub mod junit;
@@ -66,6 +67,10 @@ pub struct Report {
     /// issue 14).
     #[serde(default)]
     pub reasons: Vec<ReasonEntry>,
+    /// The accuracy of the SFPI kernel corpus on each chip checked (added in issue 16; absent
+    /// when the run skipped it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kernel_accuracy: Option<accuracy::KernelAccuracy>,
     /// Wall-clock timings in milliseconds, by phase.
     pub timings_ms: BTreeMap<String, u64>,
     /// Set when the run stopped before checking everything it was asked to (an interruption):

@@ -270,6 +270,7 @@ pub fn sample() -> Report {
         ],
         coverage,
         reasons: Vec::new(),
+        kernel_accuracy: None,
         timings_ms: [("golden vectors", 812), ("random campaign", 62_000), ("total", 63_500)]
             .into_iter()
             .map(|(k, v)| (k.to_string(), v))
@@ -334,4 +335,18 @@ pub fn assert_cells_match_sample(cells: impl IntoIterator<Item = (String, String
         assert!(seen.insert(key.clone(), ()).is_none(), "cell {key:?} twice");
     }
     assert_eq!(seen.len(), expected.len(), "cells: {seen:?}");
+}
+
+/// The sample with a kernel accuracy section: the reference model's accuracy of the SFPI kernel
+/// corpus on both chips, with one planted result beyond its bound (`exp` on Wormhole, 9000 ULP)
+/// and a description that needs escaping.
+pub fn sample_with_kernel_accuracy() -> Report {
+    use sfpu_conformance::report::accuracy::{DEFAULT_SEED, KernelAccuracy};
+    use sfpu_reference::isa::Arch;
+    let mut k = KernelAccuracy::measure(&[Arch::Blackhole, Arch::Wormhole], DEFAULT_SEED);
+    let exp = k.kernels.iter_mut().find(|e| e.kernel == "exp").expect("exp is in the corpus");
+    exp.per_chip[1].max_ulp = 9000.0;
+    exp.per_chip[1].within_bound = false;
+    exp.description = "e^x <script>alert(\"k\")</script> | & co".to_string();
+    Report { kernel_accuracy: Some(k), ..sample() }
 }
