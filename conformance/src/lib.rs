@@ -8,6 +8,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod amx;
 pub mod campaign;
 pub mod diff;
 pub mod dut;

@@ -123,6 +123,12 @@ fn some(ids: &[String]) -> String {
 }
 
 pub fn main(args: Args) -> Result<ExitCode> {
+    let amx = amx_main(&args)?;
+    let sfpu = sfpu_main(args)?;
+    Ok(if amx != ExitCode::SUCCESS { amx } else { sfpu })
+}
+
+fn sfpu_main(args: Args) -> Result<ExitCode> {
     let arch = Arch::Blackhole;
     let dir = corpus_dir(arch);
     let started = std::time::Instant::now();
@@ -350,6 +356,68 @@ arch: blackhole
 file: regressions
 vectors: []
 ";
+
+/// The AMX corpus, `vectors/amx/<chip>.yaml` (`sfpu_conformance::amx`): written, checked, or
+/// mirrored as JSON into `DIR/amx/` with `--json DIR`. `--programs` is the SFPU's alone.
+fn amx_main(args: &Args) -> Result<ExitCode> {
+    use sfpu_conformance::amx::{format, generate};
+    if args.programs.is_some() {
+        return Ok(ExitCode::SUCCESS);
+    }
+    let started = std::time::Instant::now();
+    let seed = if args.seed == DEFAULT_SEED { generate::DEFAULT_SEED } else { args.seed };
+    let files = generate::files(seed);
+    let dir = crate::conform::workspace_root().join("vectors").join("amx");
+    if let Some(out) = &args.json {
+        let out = out.join("amx");
+        std::fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;
+        for f in &files {
+            let name = format!("{}.json", f.file);
+            let json = serde_json::to_string_pretty(f)? + "\n";
+            std::fs::write(out.join(&name), json).with_context(|| format!("cannot write {name}"))?;
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    if args.check {
+        let mut stale = Vec::new();
+        for f in &files {
+            let path = dir.join(format!("{}.yaml", f.file));
+            if std::fs::read_to_string(&path).unwrap_or_default() != format::to_yaml(f) {
+                stale.push(format!("vectors/amx/{}.yaml", f.file));
+            }
+        }
+        if stale.is_empty() {
+            if !args.quiet {
+                errln!("vectors/amx: up to date");
+            }
+            return Ok(ExitCode::SUCCESS);
+        }
+        errln!("{} is stale; run `cargo xtask vectors` and commit the result", stale.join(", "));
+        return Ok(ExitCode::from(1));
+    }
+    if seed != generate::DEFAULT_SEED {
+        return Ok(ExitCode::SUCCESS);
+    }
+    std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let mut bytes = 0;
+    for f in &files {
+        let text = format::to_yaml(f);
+        bytes += text.len();
+        let name = format!("{}.yaml", f.file);
+        std::fs::write(dir.join(&name), text).with_context(|| format!("cannot write {name}"))?;
+    }
+    if !args.quiet {
+        let vectors: usize = files.iter().map(|f| f.vectors.len()).sum();
+        errln!(
+            "wrote {} AMX files, {vectors} vectors, {:.1} MB, to {} ({:.2} s)",
+            files.len(),
+            bytes as f64 / 1e6,
+            dir.display(),
+            started.elapsed().as_secs_f64()
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
 
 #[cfg(test)]
 mod tests {
