@@ -499,6 +499,24 @@ impl StreamInput {
     }
 }
 
+/// A `diff_stream` input for `arch` made from a case of another chip (`pre` and `program` of
+/// `pre.arch()`), for seeding: the state's sections are applied over `arch`'s base state (then
+/// [`fit_to_chip`]), and each instruction is carried over by its tt-llk text, dropped where
+/// `arch` lacks it. `None` if nothing of the program is left or the state does not encode.
+pub fn stream_input_on(arch: Arch, pre: &State, program: &[Instr]) -> Option<Vec<u8>> {
+    let from = pre.arch();
+    let program: Vec<Instr> = program
+        .iter()
+        .filter_map(|i| parse_instr(arch, &i.display(from).to_string()).ok())
+        .take(MAX_STREAM)
+        .collect();
+    if program.is_empty() {
+        return None;
+    }
+    let input = StreamInput { arch, sections: sections_for(pre), program };
+    encode_stream_input(&input.state(), &input.program)
+}
+
 /// Clears what `s`'s chip does not have: on Wormhole the addressing fields only Blackhole has
 /// (`RWC.Sp`, `DEST_SP_BASE_Base`, `SFPU_STACK_Incr`, `SFPU_DEST_FMT_*`, the Dst remapping bits),
 /// which a Wormhole state document refuses (`wormhole-vs-blackhole.md` §3.4, §3.6), so that a
@@ -1648,6 +1666,24 @@ mod tests {
             }
         }
         assert_eq!(input_arch(&[]), Arch::Blackhole);
+    }
+
+    /// A Blackhole case carried over to Wormhole keeps its registers and its instructions.
+    #[test]
+    fn a_blackhole_case_seeds_wormhole() {
+        let mut pre = base_state(Arch::Blackhole);
+        pre.LReg[3][7] = 0x4040_0000;
+        let program = [
+            parse_instr(Arch::Blackhole, "TTI_SFPMAD(3, 1, 2, 4, 0)").unwrap(),
+            parse_instr(Arch::Blackhole, "TTI_SFPGT(0, 1, 2, 0)").unwrap(),
+        ];
+        let bytes = stream_input_on(Arch::Wormhole, &pre, &program).expect("encodes");
+        let back = StreamInput::from_bytes(&bytes);
+        assert_eq!(back.arch, Arch::Wormhole);
+        assert_eq!(back.state().LReg[3][7], 0x4040_0000);
+        // SFPGT is Blackhole's only: the SFPMAD is what is left.
+        assert_eq!(back.program, vec![parse_instr(Arch::Wormhole, "TTI_SFPMAD(3, 1, 2, 4, 0)").unwrap()]);
+        assert_eq!(stream_input_on(Arch::Wormhole, &pre, &program[1..]), None);
     }
 
     /// Wormhole inputs never set an addressing field only Blackhole has, and their `vc0` latch
