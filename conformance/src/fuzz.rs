@@ -26,14 +26,19 @@
 //! so every byte string is an input and [`encode_stream_input`] can write seeds for it:
 //!
 //! ```text
-//! input    := count:u8 section{count & 63} instr*      (at most MAX_STREAM instructions)
-//! section  := tag:u8 body                               (tag % 14 selects the body)
+//! input    := head:u8 section{head & 63} instr*         (at most MAX_STREAM instructions)
+//! section  := tag:u8 body                               (tag % 15 selects the body)
 //! instr    := tag:u8 body                               (tag % 8: 0 raw word, 1..=3 typed,
 //!                                                        4 if-block, 5 else, 6 end-if, 7 macro)
 //! ```
 //!
-//! The sections overwrite parts of a base state that already carries interesting values
-//! ([`base_state`]); see [`Section`] for each body.
+//! Bit 6 of `head` chooses the chip ([`input_arch`]): clear for Blackhole A0, set for Wormhole B0,
+//! so one target covers both and libFuzzer's mutations move inputs between them. Every part of the
+//! input is read for that chip: its opcodes and field layouts, its instruction text, its
+//! SFPLOADMACRO template encoding, its state (Wormhole's SFPSHFT2 `vc0` latch has a section of
+//! its own; the addressing fields only Blackhole has stay zero on Wormhole, as its state documents
+//! require). The sections overwrite parts of a base state that already carries interesting
+//! values ([`base_state`]); see [`Section`] for each body.
 //!
 //! # Speed
 //!
@@ -182,11 +187,19 @@ pub enum Section {
         /// The cell value.
         value: u16,
     },
+    /// Tag 14: Wormhole's SFPSHFT2 `vc0` latch (`SFPSHFT2.md`), lane by lane: `value:u32{32}`.
+    /// Nothing on Blackhole, which has no such latch.
+    Vc0 {
+        /// One value per lane.
+        values: [u32; LANES],
+    },
 }
 
-/// A decoded `diff_stream` input: the initial state's sections and the instructions.
+/// A decoded `diff_stream` input: the chip, the initial state's sections and the instructions.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StreamInput {
+    /// The chip, from bit 6 of the first byte ([`input_arch`]).
+    pub arch: Arch,
     /// Applied in order over [`base_state`].
     pub sections: Vec<Section>,
     /// The stream, at most [`MAX_STREAM`] instructions.
@@ -206,13 +219,26 @@ fn lanes32(u: &mut Unstructured<'_>) -> [u32; LANES] {
     std::array::from_fn(|_| u32_(u))
 }
 
-/// A raw word as an instruction: a non-SFPU opcode byte is folded onto the 42 opcodes, undrawn
-/// bits are dropped.
-pub fn word_to_instr(word: u32) -> Instr {
+/// The chip of a `diff_stream` input: bit 6 of its first byte set is Wormhole B0, otherwise (and
+/// for the empty input) Blackhole A0.
+pub fn input_arch(data: &[u8]) -> Arch {
+    match data.first() {
+        Some(b) if b & 0x40 != 0 => Arch::Wormhole,
+        _ => Arch::Blackhole,
+    }
+}
+
+/// A raw word as an instruction of `arch`: an opcode byte the chip does not have is folded onto
+/// its opcodes (42 on Blackhole, 38 on Wormhole), undrawn bits are dropped.
+pub fn word_to_instr(arch: Arch, word: u32) -> Instr {
     let op = (word >> 24) as u8;
-    let op = if Opcode::from_u8(op).is_some() { op } else { 0x70 + op % Opcode::ALL.len() as u8 };
+    let ops = arch.opcodes();
+    let op = match Opcode::from_u8(op) {
+        Some(o) if arch.has(o) => op,
+        _ => ops[op as usize % ops.len()].number(),
+    };
     let word = ((op as u32) << 24) | (word & 0x00FF_FFFF);
-    match decode_ignoring_undrawn(Arch::Blackhole, word) {
+    match decode_ignoring_undrawn(arch, word) {
         Ok((i, _)) => i,
         Err(_) => Instr::SFPNOP {},
     }
@@ -225,10 +251,11 @@ const IMM16_SPECIALS: [u32; 8] = [0x0000, 0xFFFF, 0x8000, 0x3F80, 0xBF80, 0x7F80
 
 /// A typed instruction: an opcode, then every field chosen with a bias (registers mostly
 /// general, immediates often extreme, modes over their whole range).
-fn typed_instr(u: &mut Unstructured<'_>) -> Instr {
-    let op = Opcode::ALL[u8_(u) as usize % Opcode::ALL.len()];
+fn typed_instr(u: &mut Unstructured<'_>, arch: Arch) -> Instr {
+    let ops = arch.opcodes();
+    let op = ops[u8_(u) as usize % ops.len()];
     let mut word = (op.number() as u32) << 24;
-    for f in op.fields(Arch::Blackhole) {
+    for f in op.fields(arch) {
         let max = (1u32 << f.bits) - 1;
         let v = match f.name {
             "VA" | "VB" | "VC" | "VD" => {
@@ -263,43 +290,64 @@ fn typed_instr(u: &mut Unstructured<'_>) -> Instr {
         };
         word |= (v & max) << f.lo;
     }
-    word_to_instr(word)
+    word_to_instr(arch, word)
+}
+
+/// [`crate::generate::build`] for `arch`: an instruction of `op` from named fields of that chip's
+/// encoding (unset fields zero, each value masked to its field); SFPNOP if the chip lacks `op`.
+fn build_on(arch: Arch, op: Opcode, fields: &[(&str, u32)]) -> Instr {
+    let mut word = (op.number() as u32) << 24;
+    for f in op.fields(arch) {
+        if let Some(&(_, v)) = fields.iter().find(|(n, _)| *n == f.name) {
+            word |= (v << f.lo) & f.mask();
+        }
+    }
+    decode(arch, word).unwrap_or(Instr::SFPNOP {})
 }
 
 /// The fixed instructions of the predication blocks (`generate::streams` uses the same).
-fn block_instr(text: &str) -> Instr {
-    parse_instr(Arch::Blackhole, text).unwrap_or(Instr::SFPNOP {})
+fn block_instr(arch: Arch, text: &str) -> Instr {
+    parse_instr(arch, text).unwrap_or(Instr::SFPNOP {})
 }
 
-/// Decodes one stream element, pushing its instructions.
-fn stream_element(u: &mut Unstructured<'_>, out: &mut Vec<Instr>) {
+/// Decodes one stream element of a stream for `arch`, pushing its instructions.
+fn stream_element(u: &mut Unstructured<'_>, out: &mut Vec<Instr>, arch: Arch) {
     let tag = u8_(u);
     match tag % 8 {
-        0 => out.push(word_to_instr(u32_(u))),
-        1..=3 => out.push(typed_instr(u)),
+        0 => out.push(word_to_instr(arch, u32_(u))),
+        1..=3 => out.push(typed_instr(u, arch)),
         4 => {
-            // if: enable lane flags, save them, then a condition.
-            out.push(block_instr("TTI_SFPENCC(1, 0, 0, 2)"));
-            out.push(block_instr("TTI_SFPPUSHC(0, 0, 0, 0)"));
-            let op =
-                [Opcode::SFPSETCC, Opcode::SFPGT, Opcode::SFPLE, Opcode::SFPIADD][(tag >> 3) as usize & 3];
+            // if: enable lane flags, save them, then a condition (SFPGT and SFPLE are
+            // Blackhole's; Wormhole gets SFPSETCC and SFPIADD twice as often).
+            out.push(block_instr(arch, "TTI_SFPENCC(1, 0, 0, 2)"));
+            out.push(block_instr(arch, "TTI_SFPPUSHC(0, 0, 0, 0)"));
+            let op = match (
+                arch,
+                [Opcode::SFPSETCC, Opcode::SFPGT, Opcode::SFPLE, Opcode::SFPIADD][(tag >> 3) as usize & 3],
+            ) {
+                (Arch::Wormhole, Opcode::SFPGT) => Opcode::SFPSETCC,
+                (Arch::Wormhole, Opcode::SFPLE) => Opcode::SFPIADD,
+                (_, op) => op,
+            };
             let (a, b, c) = (u8_(u) as u32, u8_(u) as u32, u16_(u) as u32);
-            out.push(crate::generate::build(
+            out.push(build_on(
+                arch,
                 op,
                 &[("VC", a % 8), ("VD", b % 8), ("Mod1", a >> 4), ("Imm1", b >> 7), ("Imm12", c & 0xFFF)],
             ));
         }
-        5 => out.push(block_instr("TTI_SFPCOMPC(0, 0, 0, 0)")),
+        5 => out.push(block_instr(arch, "TTI_SFPCOMPC(0, 0, 0, 0)")),
         6 => {
             // end if, or (rarely) a pop/push with another Mod1.
             let m = if tag >> 3 == 0 { u8_(u) as u32 & 15 } else { 0 };
-            out.push(crate::generate::build(Opcode::SFPPOPC, &[("Mod1", m)]));
+            out.push(build_on(arch, Opcode::SFPPOPC, &[("Mod1", m)]));
         }
         _ => {
             // SFPLOADMACRO, then a few instructions' time for what it schedules.
             let b = u8_(u) as u32;
             let imm = u16_(u) as u32;
-            out.push(crate::generate::build(
+            out.push(build_on(
+                arch,
                 Opcode::SFPLOADMACRO,
                 &[
                     ("MacroIndex", b & 3),
@@ -317,8 +365,8 @@ fn stream_element(u: &mut Unstructured<'_>, out: &mut Vec<Instr>) {
     }
 }
 
-fn section(u: &mut Unstructured<'_>) -> Section {
-    match u8_(u) % 14 {
+fn section(u: &mut Unstructured<'_>, arch: Arch) -> Section {
+    match u8_(u) % 15 {
         0 => Section::LRegPool { reg: u8_(u), pool: u8_(u), arg: u32_(u) },
         1 => Section::LReg { reg: u8_(u), values: lanes32(u) },
         2 => Section::Predication { flags: u32_(u), uses: u32_(u) },
@@ -334,7 +382,10 @@ fn section(u: &mut Unstructured<'_>) -> Section {
         },
         6 => Section::LoadMacroTyped {
             config: LoadMacroConfig {
-                InstructionTemplate: std::array::from_fn(|_| typed_instr(u).encode_blackhole()),
+                InstructionTemplate: std::array::from_fn(|_| {
+                    let i = typed_instr(u, arch);
+                    i.encode(arch).unwrap_or_else(|_| i.encode_blackhole())
+                }),
                 Sequence: std::array::from_fn(|_| u32_(u) & 0x7F7F_7F7F & !0x0101_0101),
                 Misc: Misc::truncating(u16_(u) as u32),
             },
@@ -350,7 +401,8 @@ fn section(u: &mut Unstructured<'_>) -> Section {
         10 => Section::DstValid { row: u16_(u), count: u16_(u), valid: u8_(u) & 1 != 0 },
         11 => Section::Addressing(Box::new(addressing(u))),
         12 => Section::AddrMod { index: u8_(u), slot: addr_mod_slot(u) },
-        _ => Section::DstFill { row: u16_(u), count: u16_(u), value: u16_(u) },
+        13 => Section::DstFill { row: u16_(u), count: u16_(u), value: u16_(u) },
+        _ => Section::Vc0 { values: lanes32(u) },
     }
 }
 
@@ -412,14 +464,15 @@ fn addr_mod_slot(u: &mut Unstructured<'_>) -> AddrModSlot {
 
 impl<'a> Arbitrary<'a> for StreamInput {
     fn arbitrary(u: &mut Unstructured<'a>) -> arbitrary::Result<Self> {
-        let count = u8_(u) & 63;
-        let sections = (0..count).map(|_| section(u)).collect();
+        let head = u8_(u);
+        let arch = if head & 0x40 != 0 { Arch::Wormhole } else { Arch::Blackhole };
+        let sections = (0..head & 63).map(|_| section(u, arch)).collect();
         let mut program = Vec::new();
         while !u.is_empty() && program.len() < MAX_STREAM {
-            stream_element(u, &mut program);
+            stream_element(u, &mut program, arch);
         }
         program.truncate(MAX_STREAM);
-        Ok(StreamInput { sections, program })
+        Ok(StreamInput { arch, sections, program })
     }
 }
 
@@ -427,16 +480,57 @@ impl StreamInput {
     /// Decodes `data` (any bytes).
     pub fn from_bytes(data: &[u8]) -> StreamInput {
         let mut u = Unstructured::new(data);
-        StreamInput::arbitrary(&mut u).unwrap_or(StreamInput { sections: Vec::new(), program: Vec::new() })
+        StreamInput::arbitrary(&mut u).unwrap_or(StreamInput {
+            arch: input_arch(data),
+            sections: Vec::new(),
+            program: Vec::new(),
+        })
     }
 
-    /// The initial state: [`base_state`] with the sections applied.
+    /// The initial state: [`base_state`] of the chip with the sections applied (on Wormhole the
+    /// addressing fields only Blackhole has are then cleared, [`fit_to_chip`]).
     pub fn state(&self) -> State {
-        let mut s = base_state();
+        let mut s = base_state(self.arch);
         for sec in &self.sections {
             apply(&mut s, sec);
         }
+        fit_to_chip(&mut s);
         s
+    }
+}
+
+/// A `diff_stream` input for `arch` made from a case of another chip (`pre` and `program` of
+/// `pre.arch()`), for seeding: the state's sections are applied over `arch`'s base state (then
+/// [`fit_to_chip`]), and each instruction is carried over by its tt-llk text, dropped where
+/// `arch` lacks it. `None` if nothing of the program is left or the state does not encode.
+pub fn stream_input_on(arch: Arch, pre: &State, program: &[Instr]) -> Option<Vec<u8>> {
+    let from = pre.arch();
+    let program: Vec<Instr> = program
+        .iter()
+        .filter_map(|i| parse_instr(arch, &i.display(from).to_string()).ok())
+        .take(MAX_STREAM)
+        .collect();
+    if program.is_empty() {
+        return None;
+    }
+    let input = StreamInput { arch, sections: sections_for(pre), program };
+    encode_stream_input(&input.state(), &input.program)
+}
+
+/// Clears what `s`'s chip does not have: on Wormhole the addressing fields only Blackhole has
+/// (`RWC.Sp`, `DEST_SP_BASE_Base`, `SFPU_STACK_Incr`, `SFPU_DEST_FMT_*`, the Dst remapping bits),
+/// which a Wormhole state document refuses (`wormhole-vs-blackhole.md` §3.4, §3.6), so that a
+/// divergence's regression vector loads. Nothing on Blackhole.
+pub fn fit_to_chip(s: &mut State) {
+    if s.arch() == Arch::Wormhole {
+        let a = &mut s.Addressing;
+        a.RWC.Sp = 0;
+        a.DEST_SP_BASE_Base = 0;
+        a.SFPU_STACK_Incr = 0;
+        a.SFPU_DEST_FMT_Enable = false;
+        a.SFPU_DEST_FMT_Base = 0;
+        a.DEST_ACCESS_CFG_remap_addrs = false;
+        a.DEST_ACCESS_CFG_swizzle_32b = false;
     }
 }
 
@@ -445,8 +539,10 @@ impl StreamInput {
 /// integer special values at different rotations (so every lane meets a different partner),
 /// `LReg[7]`'s low four bits are `lane & 15` (the indirect register modes), Dst rows 0..64 hold
 /// BF16/FP16 specials and FP32 halves, and `DISABLE_BACKDOOR_LOAD` is set so `VD >= 12` executes.
-pub fn base_state() -> State {
-    let mut s = State::reset(Arch::Blackhole, &ResetValues::ZEROS);
+/// The same on both chips, but for the SFPLOADMACRO templates' encoding (and Wormhole's `vc0`
+/// latch, zero).
+pub fn base_state(arch: Arch) -> State {
+    let mut s = State::reset(arch, &ResetValues::ZEROS);
     s.LReg[0] = FP_SPECIALS;
     s.LReg[1] = INT_SPECIALS;
     s.LReg[2] = rotated(&FP_SPECIALS, 7);
@@ -466,7 +562,7 @@ pub fn base_state() -> State {
         FlagStackEntry { LaneFlags: false, UseLaneFlagsForLaneEnable: true },
     ])
     .unwrap_or_default();
-    let config = base_load_macro_config();
+    let config = base_load_macro_config(arch);
     for l in 0..LANES {
         s.LaneConfig[l] = LaneConfig::truncating(2);
         s.PRNG[l] = 0x9E37_79B9u32.wrapping_mul(l as u32 + 1);
@@ -481,15 +577,18 @@ pub fn base_state() -> State {
 /// SFPMAD one cycle later and a store two cycles later; macro 1 the SFPIADD into `LReg[16]` and a
 /// store; macro 2 the SFPMAD alone; macro 3 the SFPSTOCHRND alone. Sequence bytes: selector in
 /// bits `[2:0]`, delay in `[5:3]`, `VD = 16` in bit 6, the VB/VC swap in bit 7; byte `i` drives
-/// sub-unit `i` (simple, MAD, round, store).
-pub fn base_load_macro_config() -> LoadMacroConfig {
-    use crate::generate::build;
+/// sub-unit `i` (simple, MAD, round, store). The templates are encoded for `arch`.
+pub fn base_load_macro_config(arch: Arch) -> LoadMacroConfig {
+    let word = |op, fields: &[(&str, u32)]| {
+        let i = build_on(arch, op, fields);
+        i.encode(arch).unwrap_or_else(|_| i.encode_blackhole())
+    };
     LoadMacroConfig {
         InstructionTemplate: [
-            build(Opcode::SFPMAD, &[("VA", 1), ("VB", 2), ("VC", 3), ("VD", 4)]).encode_blackhole(),
-            build(Opcode::SFPIADD, &[("Imm12", 3), ("VC", 0), ("VD", 0), ("Mod1", 5)]).encode_blackhole(),
-            build(Opcode::SFPSTOCHRND, &[("VC", 2), ("VD", 2), ("Mod1", 1)]).encode_blackhole(),
-            build(Opcode::SFPSTORE, &[]).encode_blackhole(),
+            word(Opcode::SFPMAD, &[("VA", 1), ("VB", 2), ("VC", 3), ("VD", 4)]),
+            word(Opcode::SFPIADD, &[("Imm12", 3), ("VC", 0), ("VD", 0), ("Mod1", 5)]),
+            word(Opcode::SFPSTOCHRND, &[("VC", 2), ("VD", 2), ("Mod1", 1)]),
+            word(Opcode::SFPSTORE, &[]),
         ],
         Sequence: [0x130C_0005, 0x1300_0045, 0x0000_0400, 0x0006_0000],
         Misc: Misc::truncating(0),
@@ -574,6 +673,11 @@ pub fn apply(s: &mut State, sec: &Section) {
             let start = *row as usize % DST_ROWS;
             let end = (start + *count as usize % DST_ROWS + 1).min(DST_ROWS);
             s.Dst.DstBits[start..end].fill([*value; DST_COLS]);
+        }
+        Section::Vc0 { values } => {
+            if let Some(wh) = s.wormhole_mut() {
+                wh.SFPSHFT2_vc0 = *values;
+            }
         }
     }
 }
@@ -710,13 +814,22 @@ fn encode_section(out: &mut Vec<u8>, sec: &Section) {
             put16(out, *count);
             put16(out, *value);
         }
+        Section::Vc0 { values } => {
+            out.push(14);
+            values.iter().for_each(|&v| put32(out, v));
+        }
     }
 }
 
 /// The sections that turn [`base_state`] into `s` (exactly, for every valid state).
 pub fn sections_for(s: &State) -> Vec<Section> {
-    let base = base_state();
+    let base = base_state(s.arch());
     let mut out = Vec::new();
+    if let (Some(wh), Some(b)) = (s.wormhole(), base.wormhole())
+        && wh.SFPSHFT2_vc0 != b.SFPSHFT2_vc0
+    {
+        out.push(Section::Vc0 { values: wh.SFPSHFT2_vc0 });
+    }
     for (i, &reg) in WRITABLE_LREGS.iter().enumerate() {
         let v = s.LReg[reg];
         if v != base.LReg[reg] {
@@ -814,10 +927,12 @@ pub fn sections_for(s: &State) -> Vec<Section> {
     out
 }
 
-/// The bytes of a `diff_stream` input that starts from `state` (any valid state) and runs
-/// `program` (raw words, so every instruction is represented exactly; at most [`MAX_STREAM`]).
-/// `None` if the state needs more than 63 sections.
+/// The bytes of a `diff_stream` input that starts from `state` (any valid state of either chip;
+/// the chip is the state's) and runs `program` (raw words of that chip, so every instruction is
+/// represented exactly; at most [`MAX_STREAM`]). `None` if the state needs more than 63 sections
+/// or an instruction has no word on the chip.
 pub fn encode_stream_input(state: &State, program: &[Instr]) -> Option<Vec<u8>> {
+    let arch = state.arch();
     let mut sections = Vec::new();
     for sec in sections_for(state) {
         // Long Dst runs are written as several sections.
@@ -833,13 +948,14 @@ pub fn encode_stream_input(state: &State, program: &[Instr]) -> Option<Vec<u8>> 
     if sections.len() > 63 {
         return None;
     }
-    let mut out = vec![sections.len() as u8];
+    let chip = if arch == Arch::Wormhole { 0x40 } else { 0 };
+    let mut out = vec![sections.len() as u8 | chip];
     for sec in &sections {
         encode_section(&mut out, sec);
     }
     for instr in program.iter().take(MAX_STREAM) {
         out.push(0);
-        put32(&mut out, instr.encode_blackhole());
+        put32(&mut out, instr.encode(arch).ok()?);
     }
     Some(out)
 }
@@ -1103,7 +1219,7 @@ fn minimise(
         }
     }
     // 2. State: reset whole parts to the documented reset values.
-    let reset = State::reset(Arch::Blackhole, &ResetValues::ZEROS);
+    let reset = State::reset(pre.arch(), &ResetValues::ZEROS);
     let mut pre = pre;
     type Edit = fn(&mut State, &State);
     let edits: [Edit; 9] = [
@@ -1176,10 +1292,20 @@ pub struct Divergence {
 }
 
 impl Divergence {
-    /// The regression vector as YAML, ready to paste under `vectors:` in
-    /// `vectors/blackhole/regressions.yaml`.
+    /// The regression vector as YAML, ready to paste under `vectors:` in the chip's
+    /// `vectors/<arch>/regressions.yaml` ([`Divergence::regressions_file`]).
     pub fn snippet(&self) -> String {
         regression_snippet(&self.vector, &self.origin)
+    }
+
+    /// The chip the divergence is on.
+    pub fn arch(&self) -> Arch {
+        self.pre.arch()
+    }
+
+    /// The regressions file of the chip, relative to the repository root.
+    pub fn regressions_file(&self) -> String {
+        format!("vectors/{}/regressions.yaml", self.arch())
     }
 
     /// The diverging instruction (`None` when the difference appeared in the final drain).
@@ -1194,7 +1320,8 @@ impl fmt::Display for Divergence {
             Some(i) => format!("instruction {} ({} {})", self.found.index, i.opcode().name(), mode_of(i)),
             None => "the final drain of SFPLOADMACRO's schedule".to_string(),
         };
-        writeln!(f, "diff_stream: the fast model diverges from the reference at {where_}")?;
+        let arch = self.arch();
+        writeln!(f, "diff_stream: the fast model diverges from the reference on {arch} at {where_}")?;
         writeln!(
             f,
             "shape: {} (stream minimised from {} to {} instructions)",
@@ -1208,8 +1335,8 @@ impl fmt::Display for Divergence {
             writeln!(
                 f,
                 "  {mark}{i:>3}  0x{:08x}  {}",
-                instr.encode_blackhole(),
-                instr.display(Arch::Blackhole)
+                instr.encode(arch).unwrap_or_else(|_| instr.encode_blackhole()),
+                instr.display(arch)
             )?;
         }
         writeln!(f, "diverging lanes: 0x{:08x}", lanes_in(&self.found.differing))?;
@@ -1227,7 +1354,8 @@ impl fmt::Display for Divergence {
         writeln!(f, "replay: cargo xtask fuzz --triage <artifact>  (appends the vector below)")?;
         writeln!(
             f,
-            "regression vector (expected values are the reference model's; paste under `vectors:` in vectors/blackhole/regressions.yaml):"
+            "regression vector (expected values are the reference model's; paste under `vectors:` in {}):",
+            self.regressions_file()
         )?;
         f.write_str(&self.snippet())
     }
@@ -1497,7 +1625,7 @@ pub fn vectors_load_oracle(data: &[u8]) -> Result<(), String> {
 pub fn dut_protocol_oracle(data: &[u8]) -> Result<(), String> {
     for line in data.split(|&b| b == b'\n').chain(std::iter::once(data)) {
         if let Ok(crate::dut::Answer::Result { state, .. }) = crate::dut::parse_answer(line) {
-            let mut s = State::reset(Arch::Blackhole, &ResetValues::ZEROS);
+            let mut s = State::reset(state.arch(), &ResetValues::ZEROS);
             state.apply_to(&mut s).map_err(|e| format!("an accepted result's state does not apply: {e}"))?;
         }
     }
@@ -1510,11 +1638,85 @@ mod tests {
 
     #[test]
     fn base_state_is_valid_and_round_trips() {
-        let s = base_state();
-        assert!(s.constants_intact());
-        assert_eq!(StateDoc::from_state(&s).to_state().unwrap(), s);
-        let bytes = encode_stream_input(&s, &[]).unwrap();
-        assert_eq!(bytes, vec![0], "the base state needs no section");
+        for (arch, head) in [(Arch::Blackhole, 0x00), (Arch::Wormhole, 0x40)] {
+            let s = base_state(arch);
+            assert_eq!(s.arch(), arch);
+            assert!(s.constants_intact());
+            assert_eq!(StateDoc::from_state(&s).to_state().unwrap(), s);
+            let bytes = encode_stream_input(&s, &[]).unwrap();
+            assert_eq!(bytes, vec![head], "the base state needs no section; bit 6 is the chip");
+            assert_eq!(input_arch(&bytes), arch);
+            assert_eq!(StreamInput::from_bytes(&bytes).state(), s);
+        }
+    }
+
+    /// Bit 6 of the first byte, and nothing else, chooses the chip.
+    #[test]
+    fn the_first_byte_chooses_the_chip() {
+        for head in 0..=255u8 {
+            let want = if head & 0x40 != 0 { Arch::Wormhole } else { Arch::Blackhole };
+            let i = StreamInput::from_bytes(&[head, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+            assert_eq!(
+                (i.arch, i.state().arch(), input_arch(&[head])),
+                (want, want, want),
+                "head 0x{head:02x}"
+            );
+            for instr in &i.program {
+                assert!(instr.encode(want).is_ok(), "{instr:?} has no {want} word");
+            }
+        }
+        assert_eq!(input_arch(&[]), Arch::Blackhole);
+    }
+
+    /// A Blackhole case carried over to Wormhole keeps its registers and its instructions.
+    #[test]
+    fn a_blackhole_case_seeds_wormhole() {
+        let mut pre = base_state(Arch::Blackhole);
+        pre.LReg[3][7] = 0x4040_0000;
+        let program = [
+            parse_instr(Arch::Blackhole, "TTI_SFPMAD(3, 1, 2, 4, 0)").unwrap(),
+            parse_instr(Arch::Blackhole, "TTI_SFPGT(0, 1, 2, 0)").unwrap(),
+        ];
+        let bytes = stream_input_on(Arch::Wormhole, &pre, &program).expect("encodes");
+        let back = StreamInput::from_bytes(&bytes);
+        assert_eq!(back.arch, Arch::Wormhole);
+        assert_eq!(back.state().LReg[3][7], 0x4040_0000);
+        // SFPGT is Blackhole's only: the SFPMAD is what is left.
+        assert_eq!(back.program, vec![parse_instr(Arch::Wormhole, "TTI_SFPMAD(3, 1, 2, 4, 0)").unwrap()]);
+        assert_eq!(stream_input_on(Arch::Wormhole, &pre, &program[1..]), None);
+    }
+
+    /// Wormhole inputs never set an addressing field only Blackhole has, and their `vc0` latch
+    /// section round-trips through the encoder.
+    #[test]
+    fn wormhole_states_fit_the_chip_and_round_trip() {
+        let mut s = base_state(Arch::Wormhole);
+        s.wormhole_mut().unwrap().SFPSHFT2_vc0 = std::array::from_fn(|l| 0x1234_0000 + l as u32);
+        s.LReg[3][5] = 0xDEAD_BEEF;
+        s.Addressing.RWC.Dst = 17;
+        let program = [parse_instr(Arch::Wormhole, "TTI_SFPSHFT2(0, 1, 2, 4)").unwrap()];
+        let bytes = encode_stream_input(&s, &program).unwrap();
+        assert_eq!(bytes[0] & 0x40, 0x40);
+        let back = StreamInput::from_bytes(&bytes);
+        assert_eq!(back.state(), s);
+        assert_eq!(back.program, program);
+        // Every Blackhole-only addressing field set by a section is cleared on Wormhole.
+        let mut a = Addressing::default();
+        a.RWC.Sp = 5;
+        a.DEST_SP_BASE_Base = 6;
+        a.SFPU_STACK_Incr = 7;
+        a.SFPU_DEST_FMT_Enable = true;
+        a.SFPU_DEST_FMT_Base = 3;
+        a.DEST_ACCESS_CFG_remap_addrs = true;
+        a.DEST_ACCESS_CFG_swizzle_32b = true;
+        let input = StreamInput {
+            arch: Arch::Wormhole,
+            sections: vec![Section::Addressing(Box::new(a))],
+            program: vec![],
+        };
+        let st = input.state();
+        assert_eq!(st.Addressing, Addressing::default());
+        assert!(StateDoc::from_state(&st).to_state().is_ok());
     }
 
     #[test]

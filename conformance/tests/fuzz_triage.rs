@@ -64,7 +64,7 @@ fn instrs(texts: &[&str]) -> Vec<Instr> {
 /// The initial state: the fuzz base state (every lane enabled: `UseLaneFlagsForLaneEnable` clear,
 /// no ROW_MASK in `LaneConfig`) with `LReg[1]` lane `l` = `0x1000 + l`.
 fn state() -> State {
-    let mut s = base_state();
+    let mut s = base_state(Arch::Blackhole);
     s.LReg[1] = std::array::from_fn(|l| 0x1000 + l as u32);
     s
 }
@@ -93,10 +93,15 @@ fn lanes(reg: u16, mask: u32) -> Locations {
 
 /// The report's YAML regression vector, taken from the message text, in a regressions file.
 fn vector_file_from_message(message: &str) -> VectorFile {
-    let marker = "vectors/blackhole/regressions.yaml):\n";
-    let at = message.find(marker).unwrap_or_else(|| panic!("no regression vector in:\n{message}"));
+    vector_file_from_message_on(Arch::Blackhole, message)
+}
+
+/// [`vector_file_from_message`] for a divergence on `arch` (the report names that chip's file).
+fn vector_file_from_message_on(arch: Arch, message: &str) -> VectorFile {
+    let marker = format!("vectors/{arch}/regressions.yaml):\n");
+    let at = message.find(&marker).unwrap_or_else(|| panic!("no regression vector in:\n{message}"));
     let yaml = &message[at + marker.len()..];
-    let text = format!("format: sfpu-vectors/2\narch: blackhole\nfile: regressions\nvectors:\n{yaml}");
+    let text = format!("format: sfpu-vectors/2\narch: {arch}\nfile: regressions\nvectors:\n{yaml}");
     parse_file(Path::new("regressions.yaml"), &text)
         .unwrap_or_else(|e| panic!("the report's vector does not load: {e:?}\n{text}"))
 }
@@ -166,7 +171,7 @@ fn planted_divergence_is_found_minimised_and_reported() {
     // lanes, both sides' bits, and the regression vector.
     let message = d.to_string();
     for needle in [
-        "diverges from the reference at instruction 0 (SFPIADD mod1=5)",
+        "diverges from the reference on blackhole at instruction 0 (SFPIADD mod1=5)",
         "shape: SFPIADD/mod1=5/LReg (stream minimised from 6 to 1 instructions)",
         ">  0  0x79007125  TTI_SFPIADD(7, 1, 2, 5)",
         "diverging lanes: 0x00000008",
@@ -194,6 +199,48 @@ fn planted_divergence_is_found_minimised_and_reported() {
     assert_eq!(vpre, d.pre);
     let want: [u32; LANES] = std::array::from_fn(|l| if l == 3 { 7 } else { 0 });
     assert_eq!(vpost.LReg[2], want);
+    assert!(passes(&Reference, &file));
+    assert!(passes(&FastModel, &file));
+}
+
+/// The same planted divergence on Wormhole B0: the input's first byte carries the chip (bit 6),
+/// the divergence is found and minimised on Wormhole, the report names the chip and its
+/// regressions file, and its vector (a Wormhole one) loads and passes on the reference.
+#[test]
+fn planted_divergence_is_found_on_wormhole() {
+    let wh = |t: &str| parse_instr(Arch::Wormhole, t).unwrap_or_else(|e| panic!("`{t}`: {e:?}"));
+    let mut pre = base_state(Arch::Wormhole);
+    pre.LReg[1] = std::array::from_fn(|l| 0x1000 + l as u32);
+    let program: Vec<Instr> = PROGRAM.iter().map(|t| wh(t)).collect();
+    let flip: Mutation = flip_lane3_bit0;
+
+    // L2[3] = L1[3] + 7 = 0x100a on the reference; the fast model flips bit 0.
+    assert_eq!(compare(&pre, &program), None);
+    let first = compare_with(&pre, &program, Some(flip)).expect("the planted divergence is found");
+    assert_eq!((first.index, first.differing.clone()), (2, lanes(2, 1 << 3)));
+    assert_eq!((first.reference.LReg[2][3], first.fast.LReg[2][3]), (0x100a, 0x100b));
+
+    let data = encode_stream_input(&pre, &program).expect("the state encodes");
+    assert_eq!(data[0] & 0x40, 0x40, "bit 6 of the first byte is the chip");
+    assert!(diff_stream(&data).is_ok(), "no divergence without the mutation");
+    let d =
+        diff_stream_with(&data, "planted-wh", Some(flip)).expect_err("the planted divergence is reported");
+    assert_eq!(d.arch(), Arch::Wormhole);
+    assert_eq!(d.regressions_file(), "vectors/wormhole/regressions.yaml");
+    assert_eq!(d.program, vec![wh("TTI_SFPIADD(7, 1, 2, 5)")]);
+    assert_eq!(d.shape, "SFPIADD/mod1=5/LReg");
+    assert_eq!((d.found.reference.LReg[2][3], d.found.fast.LReg[2][3]), (7, 6));
+    let message = d.to_string();
+    assert!(
+        message.contains("diverges from the reference on wormhole at instruction 0 (SFPIADD mod1=5)"),
+        "{message}"
+    );
+    let file = vector_file_from_message_on(Arch::Wormhole, &message);
+    assert_eq!(file.arch, Arch::Wormhole);
+    assert_eq!(file.vectors.len(), 1);
+    let (vpre, vpost) = expected_states(&file.vectors[0]).expect("the vector's states");
+    assert_eq!(vpre, d.pre);
+    assert_eq!(vpost.LReg[2][3], 7);
     assert!(passes(&Reference, &file));
     assert!(passes(&FastModel, &file));
 }

@@ -1,12 +1,38 @@
 //! Differential fuzzing of instruction streams: reference model vs fast model, compared after
 //! every instruction (oracle: `sfpu_conformance::fuzz::diff_stream`). A panic is a divergence;
 //! its message is the minimised stream with a regression vector.
+//!
+//! Bit 6 of the input's first byte chooses the chip (Blackhole A0 or Wormhole B0), so this one
+//! target covers both. `SFPU_FUZZ_CHIP=blackhole|wormhole` pins the chip (the bit is overwritten
+//! before the oracle sees the input); `cargo xtask fuzz --smoke --planted` uses it to check each
+//! chip on its own.
 #![no_main]
+
+use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
 
+/// The pinned chip bit, if `SFPU_FUZZ_CHIP` names a chip.
+fn pinned() -> Option<u8> {
+    static PIN: OnceLock<Option<u8>> = OnceLock::new();
+    *PIN.get_or_init(|| match std::env::var("SFPU_FUZZ_CHIP").as_deref() {
+        Ok("blackhole") => Some(0),
+        Ok("wormhole") => Some(0x40),
+        _ => None,
+    })
+}
+
 fuzz_target!(|data: &[u8]| {
-    if let Err(d) = sfpu_conformance::fuzz::diff_stream(data) {
+    let result = match (pinned(), data.split_first()) {
+        (Some(bit), Some((&head, rest))) => {
+            let mut pinned = Vec::with_capacity(data.len());
+            pinned.push((head & !0x40) | bit);
+            pinned.extend_from_slice(rest);
+            sfpu_conformance::fuzz::diff_stream(&pinned)
+        }
+        _ => sfpu_conformance::fuzz::diff_stream(data),
+    };
+    if let Err(d) = result {
         panic!("{d}");
     }
 });

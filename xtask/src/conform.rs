@@ -428,7 +428,8 @@ pub fn main(args: Args) -> Result<ExitCode> {
                     ControlFlow::Continue(())
                 }
             });
-            phase.finish(format!("{} cases, {} streams", result.cases, result.streams));
+            let per_s = (result.cases + result.streams) as f64 / t.elapsed().as_secs_f64().max(1e-9);
+            phase.finish(format!("{} cases, {} streams ({per_s:.0} cases/s)", result.cases, result.streams));
             if interrupt.signal().is_some() {
                 skipped_phases.push(format!("the rest of the random campaign on {}", info.name));
             }
@@ -840,6 +841,19 @@ fn print_summary(report: &Report, out_dir: &Path, given_up: &[(String, String)],
             report.failures.len() - PRINTED_FAILURES,
             out_dir.join("report.md").display(),
             out_dir.join("report.json").display()
+        );
+    }
+    // The random campaign's rate: cases and streams per second of its phases (every model's).
+    let random_ms: u64 =
+        report.timings_ms.iter().filter(|(k, _)| k.starts_with("random/")).map(|(_, &ms)| ms).sum();
+    let drawn = report.campaign.cases + report.campaign.streams;
+    if drawn > 0 && random_ms > 0 {
+        outln!(
+            "\nrandom campaign: {} cases and {} streams in {:.1}s ({:.0} cases/s, streams counted as cases)",
+            report.campaign.cases,
+            report.campaign.streams,
+            random_ms as f64 / 1000.0,
+            drawn as f64 * 1000.0 / random_ms as f64
         );
     }
     let total = report.timings_ms.get("total").copied().unwrap_or(0);

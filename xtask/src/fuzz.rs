@@ -7,11 +7,12 @@
 //!   persistent corpus in `fuzz/corpus/<target>`, shows libFuzzer's progress, records crashes and
 //!   goes on, and ends with a summary naming each artifact and the command that triages it.
 //! * `--smoke`: every target for a bounded time, at most two minutes in total including the build.
-//!   `--planted` (with `--smoke`) instead checks that `diff_stream` finds the divergence planted
-//!   behind the fast model's `planted-divergence` feature and triages it into a temporary copy of
-//!   the regressions file.
+//!   `--planted` (with `--smoke`) instead checks, for each chip, that `diff_stream` finds the
+//!   divergence planted behind the fast model's `planted-divergence` feature from an empty corpus
+//!   (the chip pinned with `SFPU_FUZZ_CHIP`) and triages it into a temporary copy of that chip's
+//!   regressions file.
 //! * `--triage ARTIFACT...`: replays artifacts; a `diff_stream` divergence is minimised and
-//!   appended to `vectors/blackhole/regressions.yaml` (once per failure shape) by
+//!   appended to its chip's `vectors/<chip>/regressions.yaml` (once per failure shape) by
 //!   `sfpu_conformance::fuzz::append_regression`, a pure function of the file's text tested in
 //!   `conformance/tests/fuzz_triage.rs`.
 //! * `--throughput`: executions per second of the `diff_stream` oracle for 16- and
@@ -30,8 +31,9 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use sfpu_conformance::fuzz::{
-    Appended, StreamInput, append_regression, compare_counted, decode_oracle, diff_stream_with_origin,
-    dut_protocol_oracle, encode_stream_input, input_tag, vectors_load_oracle,
+    Appended, StreamInput, all_arches, append_regression, compare_counted, decode_oracle,
+    diff_stream_with_origin, dut_protocol_oracle, encode_stream_input, input_arch, input_tag,
+    stream_input_on, vectors_load_oracle,
 };
 use sfpu_conformance::generate::operands::Rng;
 use sfpu_conformance::generate::streams::random_stream;
@@ -136,9 +138,27 @@ pub fn main(args: Args) -> Result<ExitCode> {
         return throughput(&root, &args);
     }
     if !args.triage.is_empty() {
-        let file =
-            args.regressions.clone().unwrap_or_else(|| root.join("vectors/blackhole/regressions.yaml"));
-        let report = triage(&root, &args.triage, &file, args.quiet)?;
+        // Each artifact goes to its chip's regressions file (diff_stream inputs name the chip in
+        // their first byte; the other targets' artifacts are chip-neutral and go with Blackhole).
+        let mut by_chip: BTreeMap<String, (Arch, Vec<PathBuf>)> = BTreeMap::new();
+        for a in &args.triage {
+            let arch = match artifact_target(a).unwrap_or("diff_stream") {
+                "diff_stream" => std::fs::read(a).map(|d| input_arch(&d)).unwrap_or(Arch::Blackhole),
+                _ => Arch::Blackhole,
+            };
+            by_chip.entry(arch.to_string()).or_insert_with(|| (arch, Vec::new())).1.push(a.clone());
+        }
+        if args.regressions.is_some() && by_chip.len() > 1 {
+            bail!("--regressions names one file but the artifacts are of both chips: triage them separately");
+        }
+        let mut report = TriageReport::default();
+        for (arch, artifacts) in by_chip.into_values() {
+            let file = match &args.regressions {
+                Some(f) => f.clone(),
+                None => regressions_file(&root, arch)?,
+            };
+            report.merge(triage(&root, &artifacts, &file, args.quiet)?);
+        }
         if args.json {
             outln!("{}", serde_json::to_string_pretty(&report.json())?);
         }
@@ -358,11 +378,16 @@ fn run_target(
     time: Duration,
     jobs: u32,
     features: Option<&str>,
+    chip: Option<Arch>,
     bar: &ProgressBar,
 ) -> Result<TargetRun> {
     let started = Instant::now();
     let mut run = TargetRun { target: target.to_string(), ..TargetRun::default() };
     let mut c = fuzz.command(root, "run", features);
+    if let Some(arch) = chip {
+        // diff_stream pins the chip bit of every input (fuzz/fuzz_targets/diff_stream.rs).
+        c.env("SFPU_FUZZ_CHIP", arch.to_string());
+    }
     c.arg(target).arg(corpus).arg("--");
     c.arg(format!("-max_total_time={}", time.as_secs().max(1)));
     c.args(target_flags(root, target));
@@ -454,7 +479,7 @@ fn run(root: &Path, args: &Args, started: Instant) -> Result<ExitCode> {
         let bar = spinner(args.quiet, &format!("{target}: starting ({}s)", time.as_secs()));
         let corpus = root.join("fuzz/corpus").join(target);
         std::fs::create_dir_all(&corpus)?;
-        let run = run_target(&fuzz, root, target, &corpus, time, args.jobs, None, &bar)?;
+        let run = run_target(&fuzz, root, target, &corpus, time, args.jobs, None, None, &bar)?;
         bar.finish_and_clear();
         if !args.quiet {
             errln!(
@@ -517,90 +542,117 @@ fn planted(root: &Path, args: &Args) -> Result<ExitCode> {
     let started = Instant::now();
     let fuzz = Fuzz::detect()?;
     fuzz.build(root, &["diff_stream"], Some("planted"), args.quiet)?;
-    // A fresh, empty corpus: the fuzzer must find the divergence on its own, not from a seed.
-    let scratch = std::env::temp_dir().join(format!("sfpu-fuzz-planted-{}", std::process::id()));
-    let corpus = scratch.join("corpus");
-    let _ = std::fs::remove_dir_all(&scratch);
-    std::fs::create_dir_all(&corpus)?;
-    let budget = Duration::from_secs(60);
-    let bar = spinner(args.quiet, "diff_stream (planted divergence): starting");
-    let run = run_target(&fuzz, root, "diff_stream", &corpus, budget, 1, Some("planted"), &bar)?;
-    bar.finish_and_clear();
-    let Some(artifact) = run.crashes.first().cloned() else {
-        errln!(
-            "planted check FAILED: diff_stream did not find the planted divergence in {:.0}s ({} execs){}",
-            run.seconds,
-            run.execs,
-            run.error.as_deref().map(|e| format!("\n{e}")).unwrap_or_default()
-        );
-        return Ok(ExitCode::from(1));
-    };
-    let found_after = run.seconds;
-    // Triage into a copy of the regressions file, then check the copy loads and the new vector
-    // passes on the reference.
-    let copy = scratch.join("regressions.yaml");
-    std::fs::copy(root.join("vectors/blackhole/regressions.yaml"), &copy)?;
-    let report = triage(root, std::slice::from_ref(&artifact), &copy, true)?;
-    let file =
-        load_file(&copy).map_err(|e| anyhow::anyhow!("the triaged regressions file does not load: {e:?}"))?;
-    let added: Vec<&Vector> = file.vectors.iter().filter(|v| v.tags.iter().any(|t| t == "fuzz")).collect();
-    let shape_ok = report.added.iter().any(|a| a.shape.starts_with("SFPIADD/"));
-    let passes = added.iter().all(|v| {
-        let f = VectorFile {
-            format: FORMAT.to_string(),
-            arch: Arch::Blackhole,
-            file: "regressions".into(),
-            vectors: vec![],
-        };
-        matches!(
-            sfpu_conformance::vectors::run_vector(
-                &sfpu_conformance::Reference,
-                &f,
-                v,
-                sfpu_conformance::vectors::Strictness::Silicon
-            )
-            .status,
-            sfpu_conformance::vectors::Status::Pass
-        )
-    });
-    let ok = !added.is_empty() && shape_ok && passes;
-    let _ = std::fs::remove_file(&artifact);
+    let mut results = Vec::new();
+    let mut ok = true;
+    for arch in all_arches() {
+        let r = planted_on(root, args, &fuzz, arch)?;
+        ok &= r["planted"].as_bool().unwrap_or(false);
+        results.push(r);
+    }
     if args.json {
         outln!(
             "{}",
             serde_json::to_string_pretty(&serde_json::json!({
                 "planted": ok,
-                "found_after_seconds": (found_after * 10.0).round() / 10.0,
-                "execs": run.execs,
-                "shapes": report.added.iter().map(|a| a.shape.clone()).collect::<Vec<_>>(),
+                "chips": results,
                 "total_seconds": started.elapsed().as_secs(),
             }))?
         );
     }
-    if ok {
-        if !args.quiet {
-            errln!(
-                "planted check passed: diff_stream found the planted SFPIADD divergence after {found_after:.1}s \
-                 ({} execs, from an empty corpus) and triaged it into a regression vector ({}; total {:.0}s):",
-                run.execs,
-                copy.display(),
-                started.elapsed().as_secs_f64()
-            );
-            for a in &report.added {
-                errln!("  {} [{}]", a.id, a.shape);
-            }
-        }
-        let _ = std::fs::remove_dir_all(&scratch);
-        Ok(ExitCode::SUCCESS)
+    if ok && !args.quiet {
+        errln!("planted check passed on every chip (total {:.0}s)", started.elapsed().as_secs_f64());
+    }
+    Ok(if ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+/// The planted check on one chip: diff_stream, with the chip pinned, must find the planted
+/// divergence from an empty corpus, and the artifact must triage into a copy of the chip's
+/// regressions file as an SFPIADD vector that loads and passes on the reference.
+fn planted_on(root: &Path, args: &Args, fuzz: &Fuzz, arch: Arch) -> Result<serde_json::Value> {
+    // A fresh, empty corpus: the fuzzer must find the divergence on its own, not from a seed.
+    let scratch = std::env::temp_dir().join(format!("sfpu-fuzz-planted-{arch}-{}", std::process::id()));
+    let corpus = scratch.join("corpus");
+    let _ = std::fs::remove_dir_all(&scratch);
+    std::fs::create_dir_all(&corpus)?;
+    let budget = Duration::from_secs(60);
+    let bar = spinner(args.quiet, &format!("diff_stream (planted divergence, {arch}): starting"));
+    let run = run_target(fuzz, root, "diff_stream", &corpus, budget, 1, Some("planted"), Some(arch), &bar)?;
+    bar.finish_and_clear();
+    let fail = |why: String| {
+        errln!("planted check FAILED on {arch}: {why}");
+        serde_json::json!({"chip": arch.to_string(), "planted": false, "execs": run.execs, "error": why})
+    };
+    let Some(raw) = run.crashes.first().cloned() else {
+        return Ok(fail(format!(
+            "diff_stream did not find the planted divergence in {:.0}s ({} execs){}",
+            run.seconds,
+            run.execs,
+            run.error.as_deref().map(|e| format!("\n{e}")).unwrap_or_default()
+        )));
+    };
+    let found_after = run.seconds;
+    // The artifact as the oracle saw it: the chip bit pinned (the target overwrote it).
+    let mut data = std::fs::read(&raw)?;
+    let _ = std::fs::remove_file(&raw);
+    if let Some(head) = data.first_mut() {
+        *head = (*head & !0x40) | if arch == Arch::Wormhole { 0x40 } else { 0 };
+    }
+    let artifact = scratch.join("diff_stream").join(raw.file_name().unwrap_or_default());
+    std::fs::create_dir_all(scratch.join("diff_stream"))?;
+    std::fs::write(&artifact, &data)?;
+    // Triage into a copy of the chip's regressions file, then check the copy loads and the new
+    // vector passes on the reference.
+    let copy = scratch.join("regressions.yaml");
+    let real = root.join(format!("vectors/{arch}/regressions.yaml"));
+    if real.exists() {
+        std::fs::copy(&real, &copy)?;
     } else {
-        errln!(
-            "planted check FAILED: artifact {} triaged to {:?} (shape SFPIADD expected; vector passes on the reference: {passes}); files kept in {}",
+        std::fs::write(&copy, empty_regressions(arch))?;
+    }
+    let report = triage(root, std::slice::from_ref(&artifact), &copy, true)?;
+    let file =
+        load_file(&copy).map_err(|e| anyhow::anyhow!("the triaged regressions file does not load: {e:?}"))?;
+    let added: Vec<&Vector> = file.vectors.iter().filter(|v| v.tags.iter().any(|t| t == "fuzz")).collect();
+    let shape_ok = report.added.iter().any(|a| a.shape.starts_with("SFPIADD/"));
+    let passes = file.arch == arch
+        && added.iter().all(|v| {
+            matches!(
+                sfpu_conformance::vectors::run_vector(
+                    &sfpu_conformance::Reference,
+                    &file,
+                    v,
+                    sfpu_conformance::vectors::Strictness::Silicon
+                )
+                .status,
+                sfpu_conformance::vectors::Status::Pass
+            )
+        });
+    if added.is_empty() || !shape_ok || !passes {
+        return Ok(fail(format!(
+            "artifact {} triaged to {:?} (shape SFPIADD expected; vector passes on the reference: {passes}); files kept in {}",
             artifact.display(),
             report.added.iter().map(|a| &a.shape).collect::<Vec<_>>(),
             scratch.display()
-        );
-        Ok(ExitCode::from(1))
+        )));
     }
+    if !args.quiet {
+        errln!(
+            "planted check passed on {arch}: diff_stream found the planted SFPIADD divergence after {found_after:.1}s \
+             ({} execs, from an empty corpus) and triaged it into a {arch} regression vector:",
+            run.execs,
+        );
+        for a in &report.added {
+            errln!("  {} [{}]", a.id, a.shape);
+        }
+    }
+    let _ = std::fs::remove_dir_all(&scratch);
+    Ok(serde_json::json!({
+        "chip": arch.to_string(),
+        "planted": true,
+        "found_after_seconds": (found_after * 10.0).round() / 10.0,
+        "execs": run.execs,
+        "shapes": report.added.iter().map(|a| a.shape.clone()).collect::<Vec<_>>(),
+    }))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -624,6 +676,14 @@ struct TriageReport {
 }
 
 impl TriageReport {
+    fn merge(&mut self, other: TriageReport) {
+        self.added.extend(other.added);
+        self.duplicates.extend(other.duplicates);
+        self.not_reproduced.extend(other.not_reproduced);
+        self.other.extend(other.other);
+        self.failed |= other.failed;
+    }
+
     fn json(&self) -> serde_json::Value {
         serde_json::json!({
             "added": self.added.iter().map(|a| serde_json::json!({
@@ -638,6 +698,27 @@ impl TriageReport {
             })).collect::<Vec<_>>(),
         })
     }
+}
+
+/// `vectors/<arch>/regressions.yaml`, written with an empty vector list (and the header the
+/// loader needs) if the chip has none yet.
+fn regressions_file(root: &Path, arch: Arch) -> Result<PathBuf> {
+    let path = root.join(format!("vectors/{arch}/regressions.yaml"));
+    if !path.exists() {
+        std::fs::create_dir_all(path.parent().unwrap_or(root))?;
+        std::fs::write(&path, empty_regressions(arch))
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    Ok(path)
+}
+
+/// A regressions file of `arch` with no vector.
+fn empty_regressions(arch: Arch) -> String {
+    format!(
+        "# Hand-added regression vectors (kept apart from the generated files; never regenerated).\n\
+         # `cargo xtask fuzz --triage` appends the divergences diff_stream finds on this chip.\n\
+         format: {FORMAT}\narch: {arch}\nfile: regressions\nvectors: []\n"
+    )
 }
 
 /// The target an artifact belongs to: the directory libFuzzer wrote it to (`fuzz/artifacts/T/`).
@@ -664,8 +745,7 @@ fn host_triple() -> Option<String> {
 /// The shape and the YAML vector of a printed [`Divergence`](sfpu_conformance::fuzz::Divergence).
 fn parse_report(text: &str) -> Option<(String, String)> {
     let shape = text.lines().find_map(|l| l.strip_prefix("shape: "))?.split(" (").next()?.to_string();
-    let start =
-        text.find("vectors/blackhole/regressions.yaml):\n")? + "vectors/blackhole/regressions.yaml):\n".len();
+    let start = text.find("/regressions.yaml):\n")? + "/regressions.yaml):\n".len();
     let yaml: String = text[start..]
         .lines()
         .take_while(|l| l.starts_with("- ") || l.starts_with("  "))
@@ -777,15 +857,17 @@ fn triage_with(
                 let message = format!("crash: {target} panicked: {}", panic_message(payload.as_ref()));
                 let stream = if target == "diff_stream" {
                     std::panic::catch_unwind(|| {
-                        StreamInput::from_bytes(&data)
+                        let input = StreamInput::from_bytes(&data);
+                        let arch = input.arch;
+                        input
                             .program
                             .iter()
                             .enumerate()
                             .map(|(i, instr)| {
                                 format!(
-                                    "\n    {i:>3}  0x{:08x}  {}",
-                                    instr.encode_blackhole(),
-                                    instr.display(Arch::Blackhole)
+                                    "\n    {i:>3}  0x{:08x}  {} ({arch})",
+                                    instr.encode(arch).unwrap_or_else(|_| instr.encode_blackhole()),
+                                    instr.display(arch)
                                 )
                             })
                             .collect::<String>()
@@ -885,6 +967,15 @@ fn write_seeds(root: &Path) -> Result<Vec<(&'static str, usize)>> {
                 v.program.iter().filter_map(|w| decode(Arch::Blackhole, w.word.0).ok()).collect();
             if let Some(bytes) = encode_stream_input(&pre, &program) {
                 seeds.entry("diff_stream").or_default().insert(format!("seed-{}", safe(&v.id)), bytes);
+            }
+            // The same case on the other chips (instructions carried over by their text).
+            for arch in all_arches().into_iter().filter(|&a| a != Arch::Blackhole) {
+                if let Some(bytes) = stream_input_on(arch, &pre, &program) {
+                    seeds
+                        .entry("diff_stream")
+                        .or_default()
+                        .insert(format!("seed-{arch}-{}", safe(&v.id)), bytes);
+                }
             }
         }
         // vectors_load: one-vector files of the first vector of each file; state documents.
@@ -1028,6 +1119,25 @@ fn throughput_inner(quiet: bool) -> Result<ExitCode> {
 mod tests {
     use super::*;
     use sfpu_conformance::campaign::vector_yaml;
+
+    /// A chip with no regressions file yet gets one that loads, with no vector; a report's
+    /// vector is found whichever chip's file it names.
+    #[test]
+    fn regressions_files_of_both_chips() {
+        for arch in all_arches() {
+            let f = parse_file(Path::new("regressions.yaml"), &empty_regressions(arch)).expect("loads");
+            assert_eq!((f.arch, f.vectors.len()), (arch, 0));
+            let report = format!(
+                "shape: SFPIADD/mod1=5/LReg (stream minimised from 6 to 1 instructions)\n\
+                 regression vector (expected values are the reference model's; paste under `vectors:` in \
+                 vectors/{arch}/regressions.yaml):\n- id: a\n  mode: m\nnot yaml\n"
+            );
+            assert_eq!(
+                parse_report(&report),
+                Some(("SFPIADD/mod1=5/LReg".to_string(), "- id: a\n  mode: m\n".to_string()))
+            );
+        }
+    }
 
     #[test]
     fn durations() {

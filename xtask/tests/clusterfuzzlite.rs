@@ -1,0 +1,91 @@
+//! `.clusterfuzzlite/build.sh`, the ClusterFuzzLite / OSS-Fuzz build script, run as the builder
+//! runs it: `SRC` a temporary folder holding the checkout as `$SRC/sfpu` (a symbolic link to this
+//! repository), `OUT` another. It must install every cargo-fuzz target of `fuzz/` with its
+//! libFuzzer options (and dictionary where there is one), and the installed binaries must run an
+//! input. Skipped, with the reason printed, only when cargo-fuzz is not installed.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const TARGETS: [&str; 4] = ["diff_stream", "decode", "vectors_load", "dut_protocol"];
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("the repository root").to_path_buf()
+}
+
+/// A command without the outer cargo's toolchain and target directory.
+fn clean(mut c: Command) -> Command {
+    for var in ["CARGO", "RUSTUP_TOOLCHAIN", "CARGO_TARGET_DIR", "CARGO_BUILD_TARGET_DIR", "RUSTC", "RUSTDOC"]
+    {
+        c.env_remove(var);
+    }
+    c
+}
+
+fn cargo_fuzz_installed() -> bool {
+    let mut c = clean(Command::new("cargo"));
+    c.args(["fuzz", "--version"]);
+    c.output().is_ok_and(|o| o.status.success())
+}
+
+#[test]
+fn build_sh_installs_every_target_into_out() {
+    if !cargo_fuzz_installed() {
+        println!("SKIPPED: cargo-fuzz is not installed (cargo install cargo-fuzz --locked)");
+        return;
+    }
+    let tmp = std::env::temp_dir().join(format!("sfpu-cfl-test-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&tmp);
+    let (src, out) = (tmp.join("src"), tmp.join("out"));
+    std::fs::create_dir_all(&src).unwrap();
+    std::os::unix::fs::symlink(root(), src.join("sfpu")).unwrap();
+
+    let mut c = clean(Command::new("bash"));
+    c.arg(root().join(".clusterfuzzlite/build.sh"))
+        .env("SRC", &src)
+        .env("OUT", &out)
+        .env("SANITIZER", "none");
+    let o = c.output().expect("run build.sh");
+    assert!(
+        o.status.success(),
+        "build.sh failed ({:?}):\n{}\n{}",
+        o.status,
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+
+    for t in TARGETS {
+        let bin = out.join(t);
+        assert!(bin.is_file(), "{} is missing", bin.display());
+        let options = std::fs::read_to_string(out.join(format!("{t}.options"))).expect("the options file");
+        assert!(options.starts_with("[libfuzzer]\n"), "{t}.options: {options}");
+        assert!(options.contains("timeout = 10\n"), "{t}.options: {options}");
+        let has_dict = root().join(format!("fuzz/dict/{t}.dict")).exists();
+        assert_eq!(options.contains(&format!("dict = {t}.dict\n")), has_dict, "{t}.options: {options}");
+        assert_eq!(out.join(format!("{t}.dict")).is_file(), has_dict, "{t}.dict");
+    }
+    let max_len = |t: &str| std::fs::read_to_string(out.join(format!("{t}.options"))).unwrap();
+    assert!(max_len("diff_stream").contains("max_len = 8192\n"));
+    assert!(max_len("decode").contains("max_len = 4\n"));
+
+    // The installed binaries run inputs: an SFPMAD word for decode, and for diff_stream a
+    // Wormhole input (first byte 0x40: no sections, chip bit set) with one raw SFPNOP word
+    // (tag 0, then 0x8F000000 little-endian) — models that agree, so exit status 0.
+    let inputs = tmp.join("inputs");
+    std::fs::create_dir_all(&inputs).unwrap();
+    for (t, bytes) in
+        [("decode", vec![0x00, 0x00, 0x00, 0x84]), ("diff_stream", vec![0x40, 0, 0, 0, 0, 0x8F])]
+    {
+        let input = inputs.join(t);
+        std::fs::write(&input, bytes).unwrap();
+        let o = Command::new(out.join(t)).arg(&input).output().expect("run the fuzzer binary");
+        assert!(
+            o.status.success(),
+            "{t} on its input: {:?}\n{}",
+            o.status,
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert!(String::from_utf8_lossy(&o.stderr).contains("Executed"), "{t}: libFuzzer ran no input");
+    }
+    let _ = std::fs::remove_dir_all(&tmp);
+}
