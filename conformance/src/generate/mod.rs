@@ -948,9 +948,14 @@ fn lane_cases(arch: Arch, op: Opcode, rng: &mut Rng) -> Vec<Case> {
 /// A random case of `op`: a random mode value, variant and operands, as the corpus would build
 /// it. The random campaign draws its cases from here.
 pub fn random_case(op: Opcode, rng: &mut Rng) -> Case {
-    let all = mode_table(op);
-    let index = rng.below(all.len() as u32) as usize;
-    random_case_in_mode(op, index, rng)
+    random_case_for(Arch::Blackhole, op, rng)
+}
+
+/// [`random_case`] on `arch` (an SFPNOP case if the chip has no such opcode).
+pub fn random_case_for(arch: Arch, op: Opcode, rng: &mut Rng) -> Case {
+    let all = mode_table_for(arch, op);
+    let index = rng.below(all.len().max(1) as u32) as usize;
+    random_case_in_mode_for(arch, op, index, rng)
 }
 
 /// A random case of `op` in its mode value number `mode_index` (an index into [`modes`], taken
