@@ -134,3 +134,61 @@ fn a_bug_in_one_feature_fails_only_the_vectors_that_require_it() {
     }
     assert!(problems.is_empty(), "{}", problems[..problems.len().min(30)].join("\n"));
 }
+
+/// Issue 15 part 5: the hello names the chip. The reference DUT answers for both chips and
+/// passes each; started with `--arch blackhole` it refuses a Wormhole hello and is reported
+/// unsupported there, and is still checked (and passes) on Blackhole. The Python template's hello
+/// names its one chip (`archs`), so it is refused on the other.
+#[test]
+fn a_dut_may_refuse_one_chip_and_be_checked_on_the_other() {
+    let run = |name: &str, arch: &str, dut: &str| -> (Output, Value) {
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("decl_{}_{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let o = xtask(&[
+            "conform",
+            "--arch",
+            arch,
+            "--dut",
+            dut,
+            "--only",
+            "SFPIADD",
+            "--cases",
+            "1",
+            "--no-fastpath",
+            "--quiet",
+            "--out",
+            dir.to_str().unwrap(),
+        ]);
+        let json = std::fs::read_to_string(dir.join("report.json")).unwrap_or_default();
+        (o, serde_json::from_str(&json).unwrap_or(Value::Null))
+    };
+    for arch in ["blackhole", "wormhole"] {
+        let (o, r) = run(&format!("both-{arch}"), arch, &reference_dut(""));
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+        let t = &r["totals"]["dut"];
+        assert!(t["passed"].as_u64().unwrap() > 0, "{arch}: {t}");
+        assert_eq!(t["unsupported"].as_u64(), Some(0), "{arch}: {t}");
+        assert_eq!(t["random_failures"].as_u64(), Some(0), "{arch}: {t}");
+    }
+    let one_chip = reference_dut("--arch blackhole");
+    let (o, r) = run("bh-only-on-bh", "blackhole", &one_chip);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(r["totals"]["dut"]["passed"].as_u64().unwrap() > 0, "{}", r["totals"]);
+    let (o, r) = run("bh-only-on-wh", "wormhole", &one_chip);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let t = &r["totals"]["dut"];
+    assert_eq!(t["passed"].as_u64(), Some(0), "{t}");
+    assert!(t["unsupported"].as_u64().unwrap() > 0, "{t}");
+    let description = r["models"][1]["description"].as_str().unwrap();
+    assert!(
+        description.contains("refused the hello") && description.contains("blackhole only"),
+        "{description}"
+    );
+    // The Python template claims one chip in its hello: Blackhole by default.
+    let python = if Command::new("python3").arg("--version").output().is_ok() { "python3" } else { "python" };
+    let template = format!("{python} examples/dut-python/dut.py");
+    let (o, r) = run("python-on-wh", "wormhole", &template);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let description = r["models"][1]["description"].as_str().unwrap();
+    assert!(description.contains("refused the hello"), "{description}");
+}
