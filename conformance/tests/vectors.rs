@@ -330,7 +330,7 @@ fn schema_and_loader_refuse_a_state_for_the_other_chip() {
     std::fs::write(dir.join("SFPMOV.yaml"), wh.to_string()).unwrap();
     let refused = load_corpus(&dir, Arch::Blackhole);
     std::fs::remove_dir_all(&dir).unwrap();
-    let errors = refused.err().expect("a wormhole file in a blackhole corpus loads");
+    let errors = refused.expect_err("a wormhole file in a blackhole corpus loads");
     assert!(
         errors.iter().any(|e| format!("{e:?}").contains("for wormhole, expected blackhole")),
         "{errors:?}"

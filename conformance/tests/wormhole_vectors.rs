@@ -58,7 +58,7 @@ fn on_blackhole(v: &Vector, pre: &State) -> State {
         .collect();
     let mut s = State::reset(Arch::Blackhole, &ResetValues::ZEROS);
     s.LReg = pre.LReg;
-    s.FlagStack = pre.FlagStack.clone();
+    s.FlagStack = pre.FlagStack;
     Reference.run(Arch::Blackhole, &s, &words).unwrap().post
 }
 

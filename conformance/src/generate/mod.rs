@@ -354,7 +354,8 @@ pub fn mode_table(op: Opcode) -> &'static [(String, String)] {
 
 /// [`modes_for`] of `arch` and `op`, computed once.
 pub fn mode_table_for(arch: Arch, op: Opcode) -> &'static [(String, String)] {
-    static TABLE: std::sync::OnceLock<Vec<Vec<Vec<(String, String)>>>> = std::sync::OnceLock::new();
+    type ModesByOpcode = Vec<Vec<(String, String)>>;
+    static TABLE: std::sync::OnceLock<Vec<ModesByOpcode>> = std::sync::OnceLock::new();
     let table = TABLE.get_or_init(|| {
         Arch::ALL
             .iter()

@@ -21,9 +21,12 @@ pub fn lanes_of(values: &[u32]) -> [u32; LANES] {
     std::array::from_fn(|l| values[l % values.len()])
 }
 
+/// One lane's SFPMAD operands `(VA, VB, VC)`.
+pub type Triple = (u32, u32, u32);
+
 /// The SFPMAD triples `(VA, VB, VC)` of the FMA cases, by case name, with lane `l` taking triple
 /// `l % n`.
-pub const FMA_CASES: &[(&str, &[(u32, u32, u32)])] = &[
+pub const FMA_CASES: &[(&str, &[Triple])] = &[
     // Every zero result is +0: -1.0 * 0 + -0 (Blackhole: -0).
     ("wh-zero-is-plus", &[(0xBF80_0000, 0x0000_0000, 0x8000_0000)]),
     // NaN results are sign|0x7f800001, the sign from the product (invalid) or from a NaN c, and
@@ -48,9 +51,12 @@ pub const FMA_CASES: &[(&str, &[(u32, u32, u32)])] = &[
     ("wh-denormal-edge-flush", &[(0x3F7F_FFFF, 0x0080_0000, 0x0000_0000)]),
 ];
 
+/// A Dst round-trip case: `(name, opcode, Mod0, program, L0 per lane)`.
+pub type DstCase = (&'static str, Opcode, u32, &'static str, &'static [u32]);
+
 /// The values of the Dst round-trip cases, by case name: `(program, L0 per lane)`. Each program
 /// stores `L0` to Dst row group 0 and loads it back into `L1`.
-pub const DST_CASES: &[(&str, Opcode, u32, &str, &[u32])] = &[
+pub const DST_CASES: &[DstCase] = &[
     // SFPLOAD MOD0_FMT_INT8 reads a 7-bit magnitude: 0x1fe0 has magnitude bits 0xff, read as 127.
     (
         "wh-int8-magnitude-127",
