@@ -217,7 +217,17 @@ pub fn parse_answer(line: &[u8]) -> Result<Answer, ProtocolError> {
         }
         "result" => {
             let r: ResultAnswer = serde_json::from_value(rest).map_err(fields)?;
-            if let Err(e) = r.state.to_state() {
+            // Without `arch` the document may be for either chip (the case's chip decides, when the
+            // state is applied to its pre state): it must be a valid state of one of them.
+            let valid = match r.state.arch {
+                Some(_) => r.state.to_state().map(|_| ()),
+                None => r.state.to_state().map(|_| ()).or_else(|e| {
+                    let mut wormhole = r.state.clone();
+                    wormhole.arch = Some(Arch::Wormhole);
+                    wormhole.to_state().map(|_| ()).map_err(|_| e)
+                }),
+            };
+            if let Err(e) = valid {
                 return Err(ProtocolError::new(format!("`result` answer: state: {e}")));
             }
             let outcome = match r.outcome {

@@ -461,6 +461,14 @@ fn parse_answer_accepts_the_documented_answers() {
             archs: vec!["blackhole".into()],
         })
     );
+    // A result without `arch` may hold a Wormhole-only location (the case's chip decides).
+    assert!(
+        matches!(
+            parse_answer(br#"{"type":"result","id":"1","state":{"SFPSHFT2_vc0":"0x00000007"}}"#),
+            Ok(Answer::Result { .. })
+        ),
+        "a Wormhole result is refused"
+    );
     // A hello may name the chips the DUT models (absent: Blackhole only).
     assert_eq!(
         parse_answer(br#"{"type":"hello","protocol":"sfpu-dut/1","name":"x","version":"2","archs":["blackhole","wormhole"]}"#),
