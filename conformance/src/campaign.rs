@@ -24,8 +24,8 @@ use rayon::prelude::*;
 use sfpu_reference::isa::{Arch, Opcode};
 
 use crate::generate::operands::Rng;
-use crate::generate::streams::random_stream;
-use crate::generate::{Case, mode_table, random_case_in_mode, to_vector};
+use crate::generate::streams::random_stream_for;
+use crate::generate::{Case, mode_table_for, random_case_in_mode_for, to_vector};
 use crate::model::Model;
 use crate::report::FailureEntry;
 use crate::report::build::{Tally, status_reason};
@@ -54,6 +54,8 @@ pub const DEFAULT_CASES_PER_MODE: u64 = 64;
 /// What to run.
 #[derive(Clone, Debug)]
 pub struct CampaignConfig {
+    /// The chip the cases are for.
+    pub arch: Arch,
     /// The seed.
     pub seed: u64,
     /// How many cases.
@@ -139,17 +141,32 @@ pub fn case_id(name: &str, index: u64) -> String {
 /// Case `index` of instruction `op` for `seed`: the same case every time, drawn in constant time
 /// from a generator of its own, in the mode value number `index % m` of the instruction's `m`.
 pub fn nth_case(seed: u64, op: Opcode, index: u64) -> Case {
-    let mut rng = Rng::stream(seed, &format!("campaign/{}/{index}", op.name()));
-    let m = mode_table(op).len() as u64;
-    random_case_in_mode(op, (index % m) as usize, &mut rng)
+    nth_case_for(Arch::Blackhole, seed, op, index)
+}
+
+/// [`nth_case`] on `arch` (Blackhole's random streams are named as before, so its cases replay;
+/// Wormhole's add the chip to the stream name).
+pub fn nth_case_for(arch: Arch, seed: u64, op: Opcode, index: u64) -> Case {
+    let name = match arch {
+        Arch::Blackhole => format!("campaign/{}/{index}", op.name()),
+        Arch::Wormhole => format!("campaign/{arch}/{}/{index}", op.name()),
+    };
+    let mut rng = Rng::stream(seed, &name);
+    let m = mode_table_for(arch, op).len().max(1) as u64;
+    random_case_in_mode_for(arch, op, (index % m) as usize, &mut rng)
 }
 
 /// How many cases of `op` (or, for `None`, streams) a campaign with `limit` numbers; `None` when
 /// the time budget decides.
 pub fn job_cases(limit: Limit, op: Option<Opcode>) -> Option<u64> {
+    job_cases_for(Arch::Blackhole, limit, op)
+}
+
+/// [`job_cases`] on `arch`.
+pub fn job_cases_for(arch: Arch, limit: Limit, op: Option<Opcode>) -> Option<u64> {
     match limit {
         Limit::PerMode(n) => Some(match op {
-            Some(op) => n.saturating_mul(mode_table(op).len() as u64).min(MAX_CASES),
+            Some(op) => n.saturating_mul(mode_table_for(arch, op).len() as u64).min(MAX_CASES),
             None => n.saturating_mul(STREAMS_PER_CASE).min(MAX_CASES),
         }),
         Limit::Budget(_) => None,
@@ -158,9 +175,18 @@ pub fn job_cases(limit: Limit, op: Option<Opcode>) -> Option<u64> {
 
 /// Stream `index` for `seed`, drawn in constant time like [`nth_case`].
 pub fn nth_stream(seed: u64, index: u64) -> Case {
-    let mut rng = Rng::stream(seed, &format!("campaign/streams/{index}"));
+    nth_stream_for(Arch::Blackhole, seed, index)
+}
+
+/// [`nth_stream`] on `arch`.
+pub fn nth_stream_for(arch: Arch, seed: u64, index: u64) -> Case {
+    let name = match arch {
+        Arch::Blackhole => format!("campaign/streams/{index}"),
+        Arch::Wormhole => format!("campaign/{arch}/streams/{index}"),
+    };
+    let mut rng = Rng::stream(seed, &name);
     let len = 1 + rng.below(64) as usize;
-    random_stream(&mut rng, len, None)
+    random_stream_for(arch, &mut rng, len, None)
 }
 
 /// `vector` as YAML exactly as the vector files write it, without the file around it: ready to
@@ -168,7 +194,7 @@ pub fn nth_stream(seed: u64, index: u64) -> Case {
 pub fn vector_yaml(vector: &Vector) -> String {
     let file = VectorFile {
         format: FORMAT.to_string(),
-        arch: Arch::Blackhole,
+        arch: vector.pre.arch(),
         file: "regressions".to_string(),
         vectors: vec![vector.clone()],
     };
@@ -193,7 +219,7 @@ fn check(candidate: &dyn Model, id: String, case: &Case, strictness: Strictness)
     vector.id = id;
     let file = VectorFile {
         format: FORMAT.to_string(),
-        arch: Arch::Blackhole,
+        arch: case.pre.arch(),
         file: "random".to_string(),
         vectors: vec![],
     };
@@ -238,7 +264,7 @@ pub fn run(
     // (job, first case, end) in job order, then case order.
     let mut chunks: Vec<(usize, u64, u64)> = Vec::new();
     for (j, job) in jobs.iter().enumerate() {
-        match job_cases(config.limit, *job) {
+        match job_cases_for(config.arch, config.limit, *job) {
             Some(count) => {
                 let mut start = 0;
                 while start < count {
@@ -271,8 +297,8 @@ pub fn run(
         let mut index = start;
         while index < end && in_time() && !stopped[j].load(Ordering::SeqCst) {
             let case = match job {
-                Some(op) => nth_case(config.seed, op, index),
-                None => nth_stream(config.seed, index),
+                Some(op) => nth_case_for(config.arch, config.seed, op, index),
+                None => nth_stream_for(config.arch, config.seed, index),
             };
             let id = case_id(name, index);
             let (vector, status) = check(candidate, id.clone(), &case, config.strictness);
@@ -422,6 +448,7 @@ mod tests {
     #[test]
     fn the_reference_agrees_with_itself() {
         let config = CampaignConfig {
+            arch: Arch::Blackhole,
             seed: 1,
             limit: Limit::PerMode(2),
             opcodes: vec![Opcode::SFPMAD, Opcode::SFPLOADMACRO, Opcode::SFPSTORE],
@@ -477,6 +504,7 @@ mod tests {
 
     fn config(limit: Limit) -> CampaignConfig {
         CampaignConfig {
+            arch: Arch::Blackhole,
             seed: 3,
             limit,
             opcodes: vec![Opcode::SFPMAD, Opcode::SFPIADD],

@@ -85,6 +85,8 @@ pub enum Answer {
         /// What it declares it models (`features`, `refuses`); `None` when the hello declares
         /// nothing (everything).
         declaration: Option<Declaration>,
+        /// The chips it models (`archs`; `["blackhole"]` when the hello does not say).
+        archs: Vec<String>,
     },
     /// The case ran.
     Result {
@@ -141,6 +143,10 @@ struct HelloAnswer {
     features: Option<Vec<String>>,
     #[serde(default)]
     refuses: Option<Vec<String>>,
+    /// The chips the DUT models (`blackhole`, `wormhole`); absent: Blackhole only (the protocol
+    /// before Wormhole).
+    #[serde(default)]
+    archs: Option<Vec<String>>,
 }
 
 #[derive(Deserialize)]
@@ -206,11 +212,22 @@ pub fn parse_answer(line: &[u8]) -> Result<Answer, ProtocolError> {
                     .map_err(|e| ProtocolError::new(format!("`hello` answer: {}", quote(&e))))?;
                 Some(d)
             };
-            Ok(Answer::Hello { protocol: h.protocol, name: h.name, version: h.version, declaration })
+            let archs = h.archs.unwrap_or_else(|| vec![Arch::Blackhole.to_string()]);
+            Ok(Answer::Hello { protocol: h.protocol, name: h.name, version: h.version, declaration, archs })
         }
         "result" => {
             let r: ResultAnswer = serde_json::from_value(rest).map_err(fields)?;
-            if let Err(e) = r.state.to_state() {
+            // Without `arch` the document may be for either chip (the case's chip decides, when the
+            // state is applied to its pre state): it must be a valid state of one of them.
+            let valid = match r.state.arch {
+                Some(_) => r.state.to_state().map(|_| ()),
+                None => r.state.to_state().map(|_| ()).or_else(|e| {
+                    let mut wormhole = r.state.clone();
+                    wormhole.arch = Some(Arch::Wormhole);
+                    wormhole.to_state().map(|_| ()).map_err(|_| e)
+                }),
+            };
+            if let Err(e) = valid {
                 return Err(ProtocolError::new(format!("`result` answer: state: {e}")));
             }
             let outcome = match r.outcome {
@@ -474,11 +491,18 @@ impl Process {
         process.send(&hello);
         let timeout = timeout.max(MIN_HELLO_TIMEOUT);
         match process.receive(timeout, "the hello") {
-            Ok(Answer::Hello { protocol, name, version, declaration }) => {
+            Ok(Answer::Hello { protocol, name, version, declaration, archs }) => {
                 if protocol != PROTOCOL {
                     return Err(StartError::Failed(format!(
                         "the DUT speaks `{}`, the harness `{PROTOCOL}`",
                         quote(&protocol)
+                    )));
+                }
+                // A hello that does not name the chip declines it (no `archs`: Blackhole only).
+                if !archs.iter().any(|a| *a == arch.to_string()) {
+                    return Err(StartError::Refused(format!(
+                        "the DUT refused the hello ({PROTOCOL}, {arch}): its hello names {} only",
+                        quote(&archs.join(", "))
                     )));
                 }
                 Ok((process, quote(&name), quote(&version), declaration))

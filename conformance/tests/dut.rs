@@ -457,7 +457,27 @@ fn parse_answer_accepts_the_documented_answers() {
             protocol: "sfpu-dut/1".into(),
             name: "x".into(),
             version: "2".into(),
-            declaration: None
+            declaration: None,
+            archs: vec!["blackhole".into()],
+        })
+    );
+    // A result without `arch` may hold a Wormhole-only location (the case's chip decides).
+    assert!(
+        matches!(
+            parse_answer(br#"{"type":"result","id":"1","state":{"SFPSHFT2_vc0":"0x00000007"}}"#),
+            Ok(Answer::Result { .. })
+        ),
+        "a Wormhole result is refused"
+    );
+    // A hello may name the chips the DUT models (absent: Blackhole only).
+    assert_eq!(
+        parse_answer(br#"{"type":"hello","protocol":"sfpu-dut/1","name":"x","version":"2","archs":["blackhole","wormhole"]}"#),
+        Ok(Answer::Hello {
+            protocol: "sfpu-dut/1".into(),
+            name: "x".into(),
+            version: "2".into(),
+            declaration: None,
+            archs: vec!["blackhole".into(), "wormhole".into()],
         })
     );
     let line = br#"{"type":"result","id":"7","state":{"LReg":{"3":"0x3f800000","4":12},"LaneFlags":"0x0000ffff"},"outcome":[{"clause":"backdoor-load","lanes":"0x000000ff"},{"clause":"backdoor-load","lanes":256}]}"#;

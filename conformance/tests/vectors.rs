@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 
 use sfpu_conformance::generate::{
-    DEFAULT_SEED, REGENERATE, SPEC_COMMITS, generate, header, modes, render_all,
+    DEFAULT_SEED, REGENERATE, SPEC_COMMITS, generate, header, mode_of_for, modes_for, render_all,
 };
 use sfpu_conformance::taint::Locations;
 use sfpu_conformance::vectors::emit::write_json;
@@ -19,11 +19,20 @@ use sfpu_reference::isa::{Arch, Opcode, decode};
 use sfpu_reference::outcome::{ALL_LANES, Clause, Kind};
 
 fn corpus_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../vectors/blackhole")
+    corpus_dir_of(Arch::Blackhole)
+}
+
+/// `vectors/<arch>`.
+fn corpus_dir_of(arch: Arch) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../vectors").join(arch.to_string())
 }
 
 fn load() -> sfpu_conformance::vectors::Corpus {
-    match load_corpus(&corpus_dir(), Arch::Blackhole) {
+    load_of(Arch::Blackhole)
+}
+
+fn load_of(arch: Arch) -> sfpu_conformance::vectors::Corpus {
+    match load_corpus(&corpus_dir_of(arch), arch) {
         Ok(c) => c,
         Err(errors) => panic!(
             "the corpus does not load:\n{}",
@@ -35,7 +44,13 @@ fn load() -> sfpu_conformance::vectors::Corpus {
 /// Runs the whole corpus on `model` with the silicon strictness (non-contractual parts compared
 /// too) and fails with the first reports if any vector does not pass.
 fn assert_every_vector_passes(model: &dyn sfpu_conformance::Model, name: &str) {
-    let corpus = load();
+    for arch in Arch::ALL {
+        assert_every_vector_of_passes(arch, model, name);
+    }
+}
+
+fn assert_every_vector_of_passes(arch: Arch, model: &dyn sfpu_conformance::Model, name: &str) {
+    let corpus = load_of(arch);
     let results = run_corpus(model, &corpus, &Filter::from_env(), Strictness::Silicon);
     assert!(!results.is_empty(), "no vector selected");
     let failures: Vec<String> = results
@@ -49,7 +64,7 @@ fn assert_every_vector_passes(model: &dyn sfpu_conformance::Model, name: &str) {
         .collect();
     assert!(
         failures.is_empty(),
-        "{} of {} vectors fail on the {name}:\n{}",
+        "{} of {} {arch} vectors fail on the {name}:\n{}",
         failures.len(),
         results.len(),
         failures.iter().take(20).cloned().collect::<Vec<_>>().join("\n")
@@ -76,8 +91,10 @@ fn fast_model_passes_every_vector() {
 #[test]
 fn corpus_is_current() {
     let mut stale = Vec::new();
-    for (name, text) in render_all(Arch::Blackhole, DEFAULT_SEED) {
-        let path = corpus_dir().join(&name);
+    for (arch, (name, text)) in
+        Arch::ALL.into_iter().flat_map(|a| render_all(a, DEFAULT_SEED).into_iter().map(move |f| (a, f)))
+    {
+        let path = corpus_dir_of(arch).join(&name);
         let on_disk = std::fs::read_to_string(&path).unwrap_or_default();
         if on_disk != text {
             let diff = similar::TextDiff::from_lines(&on_disk, &text);
@@ -89,7 +106,7 @@ fn corpus_is_current() {
                 .take(30)
                 .map(String::from)
                 .collect();
-            stale.push(format!("{name}:\n{}", shown.join("\n")));
+            stale.push(format!("{arch}/{name}:\n{}", shown.join("\n")));
         }
     }
     assert!(
@@ -103,15 +120,17 @@ fn corpus_is_current() {
 /// Every (instruction, mode value) has at least one vector; the failure lists what is missing.
 #[test]
 fn every_mode_of_every_instruction_has_vectors() {
-    let corpus = load();
     let mut missing = Vec::new();
-    for &op in Opcode::ALL {
-        for (mode, _) in modes(op) {
-            let covered = corpus
-                .vectors()
-                .any(|(f, v)| f.file == op.name() && v.mode.as_deref() == Some(mode.as_str()));
-            if !covered {
-                missing.push(format!("{} {mode}", op.name()));
+    for arch in Arch::ALL {
+        let corpus = load_of(arch);
+        for &op in arch.opcodes() {
+            for (mode, _) in modes_for(arch, op) {
+                let covered = corpus
+                    .vectors()
+                    .any(|(f, v)| f.file == op.name() && v.mode.as_deref() == Some(mode.as_str()));
+                if !covered {
+                    missing.push(format!("{arch} {} {mode}", op.name()));
+                }
             }
         }
     }
@@ -130,8 +149,10 @@ fn validator() -> jsonschema::Validator {
 fn schema_validates_every_file() {
     let validator = validator();
     let mut errors = Vec::new();
-    let mut paths: Vec<PathBuf> =
-        std::fs::read_dir(corpus_dir()).unwrap().filter_map(|e| e.ok().map(|e| e.path())).collect();
+    let mut paths: Vec<PathBuf> = Arch::ALL
+        .iter()
+        .flat_map(|&a| std::fs::read_dir(corpus_dir_of(a)).unwrap().filter_map(|e| e.ok().map(|e| e.path())))
+        .collect();
     paths.sort();
     for path in paths.iter().filter(|p| p.extension().is_some_and(|x| x == "yaml")) {
         let text = std::fs::read_to_string(path).unwrap();
@@ -238,15 +259,96 @@ fn schema_rejects_bad_documents() {
     }
 }
 
+/// A document is for one chip: a wormhole file's states say `arch: wormhole` and set none of the
+/// addressing locations only Blackhole has (wormhole-vs-blackhole.md §3.4, §3.6); a blackhole
+/// file's states have no Wormhole SFPSHFT2 latch. The schema and the loader both refuse the rest.
+#[test]
+fn schema_and_loader_refuse_a_state_for_the_other_chip() {
+    let validator = validator();
+    let loader = |doc: &serde_json::Value| parse_file(Path::new("SFPMOV.json"), &doc.to_string());
+    let mut wh = good_document();
+    *wh.pointer_mut("/arch").unwrap() = "wormhole".into();
+    let pre = wh.pointer_mut("/vectors/0/pre").and_then(|m| m.as_object_mut()).unwrap();
+    pre.insert("arch".into(), "wormhole".into());
+    pre.insert("SFPSHFT2_vc0".into(), "0xa0000000".into());
+    pre.get_mut("Addressing").and_then(|m| m.as_object_mut()).unwrap().remove("SFPU_DEST_FMT_Base");
+    let errors: Vec<String> =
+        validator.iter_errors(&wh).map(|e| format!("{e} at {}", e.instance_path)).collect();
+    assert!(errors.is_empty(), "the good wormhole document is refused: {errors:?}");
+    assert!(loader(&wh).is_ok(), "{:?}", loader(&wh).err());
+
+    let mut bad: Vec<(String, serde_json::Value)> = Vec::new();
+    let mut doc = wh.clone();
+    doc.pointer_mut("/vectors/0/pre").and_then(|m| m.as_object_mut()).unwrap().remove("arch");
+    bad.push(("a wormhole file whose pre does not say arch".into(), doc));
+    let mut doc = wh.clone();
+    *doc.pointer_mut("/vectors/0/pre/arch").unwrap() = "blackhole".into();
+    bad.push(("a wormhole file with a blackhole pre".into(), doc));
+    let mut doc = wh.clone();
+    doc.pointer_mut("/vectors/0/post")
+        .and_then(|m| m.as_object_mut())
+        .unwrap()
+        .insert("arch".into(), "blackhole".into());
+    bad.push(("a wormhole file with a blackhole post".into(), doc));
+    for (field, value) in [
+        ("SFPU_STACK_Incr", serde_json::json!(4)),
+        ("SFPU_DEST_FMT_Enable", serde_json::json!(true)),
+        ("SFPU_DEST_FMT_Base", serde_json::json!(5)),
+        ("DEST_SP_BASE_Base", serde_json::json!(4)),
+        ("DEST_ACCESS_CFG_remap_addrs", serde_json::json!(true)),
+        ("DEST_ACCESS_CFG_swizzle_32b", serde_json::json!(true)),
+    ] {
+        let mut doc = wh.clone();
+        doc.pointer_mut("/vectors/0/pre/Addressing")
+            .and_then(|m| m.as_object_mut())
+            .unwrap()
+            .insert(field.into(), value);
+        bad.push((format!("Addressing.{field} in a wormhole file"), doc));
+    }
+    let mut doc = wh.clone();
+    *doc.pointer_mut("/vectors/0/pre/Addressing/RWC").unwrap() = serde_json::json!({"Sp": 3});
+    bad.push(("RWC.Sp in a wormhole file".into(), doc));
+    let mut doc = good_document();
+    doc.pointer_mut("/vectors/0/pre")
+        .and_then(|m| m.as_object_mut())
+        .unwrap()
+        .insert("SFPSHFT2_vc0".into(), 1.into());
+    bad.push(("SFPSHFT2_vc0 in a blackhole file".into(), doc));
+    let mut doc = good_document();
+    doc.pointer_mut("/vectors/0/pre")
+        .and_then(|m| m.as_object_mut())
+        .unwrap()
+        .insert("arch".into(), "wormhole".into());
+    bad.push(("a wormhole pre in a blackhole file".into(), doc));
+    for (what, doc) in bad {
+        assert!(!validator.is_valid(&doc), "the schema accepts {what}");
+        assert!(loader(&doc).is_err(), "the loader accepts {what}");
+    }
+    // And a whole file of the other chip is refused by load_corpus.
+    let dir = std::env::temp_dir().join(format!("sfpu-wrong-chip-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("SFPMOV.yaml"), wh.to_string()).unwrap();
+    let refused = load_corpus(&dir, Arch::Blackhole);
+    std::fs::remove_dir_all(&dir).unwrap();
+    let errors = refused.expect_err("a wormhole file in a blackhole corpus loads");
+    assert!(
+        errors.iter().any(|e| format!("{e:?}").contains("for wormhole, expected blackhole")),
+        "{errors:?}"
+    );
+}
+
 /// `cargo xtask vectors --json DIR` output (the same function writes it) validates against the
 /// schema and reads back, through the loader, as the same vectors.
 #[test]
 fn json_export_validates_and_round_trips() {
     let validator = validator();
-    let mut files = generate(Arch::Blackhole, DEFAULT_SEED);
-    let regressions = sfpu_conformance::vectors::load_file(&corpus_dir().join("regressions.yaml"))
-        .unwrap_or_else(|e| panic!("{e:?}"));
-    files.push(regressions);
+    let mut files = Vec::new();
+    for arch in Arch::ALL {
+        files.extend(generate(arch, DEFAULT_SEED));
+        let regressions = sfpu_conformance::vectors::load_file(&corpus_dir_of(arch).join("regressions.yaml"))
+            .unwrap_or_else(|e| panic!("{e:?}"));
+        files.push(regressions);
+    }
     let mut problems = Vec::new();
     for file in &files {
         let text = write_json(file);
@@ -263,26 +365,31 @@ fn json_export_validates_and_round_trips() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
-/// The checked-in Blackhole instruction corpus is under 25 MB on disk (issue 4's budget), counting
+/// Each chip's checked-in instruction corpus is under 25 MB on disk (issue 4's budget), counting
 /// every file in whole 4 KiB blocks as `du` does; the SFPI kernel vectors (`kernels.yaml`, whole-tile
 /// programs of about a thousand instructions each, added by issue 16) have a budget of their own.
 #[test]
 fn corpus_fits_the_size_budget() {
     const BUDGET: u64 = 25_000_000;
     const KERNELS_BUDGET: u64 = 6_000_000;
-    let (mut on_disk, mut kernels) = (0, 0);
-    for entry in std::fs::read_dir(corpus_dir()).unwrap() {
-        let entry = entry.unwrap();
-        let len = entry.metadata().unwrap().len().div_ceil(4096) * 4096;
-        if entry.file_name() == "kernels.yaml" {
-            kernels += len;
-        } else {
-            on_disk += len;
+    for arch in Arch::ALL {
+        let (mut on_disk, mut kernels) = (0, 0);
+        for entry in std::fs::read_dir(corpus_dir_of(arch)).unwrap() {
+            let entry = entry.unwrap();
+            let len = entry.metadata().unwrap().len().div_ceil(4096) * 4096;
+            if entry.file_name() == "kernels.yaml" {
+                kernels += len;
+            } else {
+                on_disk += len;
+            }
         }
+        assert!(on_disk < BUDGET, "vectors/{arch} takes {on_disk} bytes on disk, over the {BUDGET} budget");
+        assert!(kernels > 0, "vectors/{arch}/kernels.yaml is missing");
+        assert!(
+            kernels < KERNELS_BUDGET,
+            "vectors/{arch}/kernels.yaml takes {kernels} bytes, over the {KERNELS_BUDGET} budget"
+        );
     }
-    assert!(on_disk < BUDGET, "vectors/blackhole takes {on_disk} bytes on disk, over the {BUDGET} budget");
-    assert!(kernels > 0, "vectors/blackhole/kernels.yaml is missing");
-    assert!(kernels < KERNELS_BUDGET, "kernels.yaml takes {kernels} bytes, over the {KERNELS_BUDGET} budget");
 }
 
 /// The header names the specification revision: the commits of the pages the reference model
@@ -464,6 +571,7 @@ fn observers(feature: &str) -> Vec<Opcode> {
         "instruction-template" => vec![SFPMOV, SFPLOADMACRO],
         "prng" => vec![SFPSTOCHRND, SFPCAST, SFPMOV, SFPLOADMACRO],
         "lreg16" => vec![SFPLOADMACRO],
+        "sfpshft2-latch" => vec![SFPSHFT2],
         _ => dst,
     }
 }
@@ -475,15 +583,19 @@ fn requires_of(v: &Vector) -> Vec<&'static str> {
 /// Part 2 of issue 14: every (instruction, mode value) has a vector that needs only the baseline.
 #[test]
 fn every_mode_has_a_baseline_vector() {
-    let corpus = load();
     let mut missing = Vec::new();
-    for &op in Opcode::ALL {
-        for (mode, _) in modes(op) {
-            let baseline = corpus.vectors().any(|(f, v)| {
-                f.file == op.name() && v.mode.as_deref() == Some(mode.as_str()) && requires_of(v).is_empty()
-            });
-            if !baseline {
-                missing.push(format!("{} {mode}", op.name()));
+    for arch in Arch::ALL {
+        let corpus = load_of(arch);
+        for &op in arch.opcodes() {
+            for (mode, _) in modes_for(arch, op) {
+                let baseline = corpus.vectors().any(|(f, v)| {
+                    f.file == op.name()
+                        && v.mode.as_deref() == Some(mode.as_str())
+                        && requires_of(v).is_empty()
+                });
+                if !baseline {
+                    missing.push(format!("{arch} {} {mode}", op.name()));
+                }
             }
         }
     }
@@ -494,14 +606,24 @@ fn every_mode_has_a_baseline_vector() {
 /// vectors that add just that feature to the baseline (`requires` is exactly that feature).
 #[test]
 fn every_feature_alone_for_every_instruction_that_reads_it() {
-    let corpus = load();
     let mut missing = Vec::new();
-    for &f in sfpu_conformance::sfpu::features::Feature::ALL {
-        for op in observers(f.id()) {
-            let alone =
-                corpus.vectors().any(|(file, v)| file.file == op.name() && requires_of(v) == [f.id()]);
-            if !alone {
-                missing.push(format!("{} alone in {}", f.id(), op.name()));
+    for arch in Arch::ALL {
+        let corpus = load_of(arch);
+        for &f in sfpu_conformance::sfpu::features::Feature::ALL {
+            // The state each chip does not have (wormhole-vs-blackhole.md §3.4, §3.6).
+            let absent = match arch {
+                Arch::Blackhole => ["sfpshft2-latch"].as_slice(),
+                Arch::Wormhole => ["sp", "dest-remap", "swizzle-32b"].as_slice(),
+            };
+            if absent.contains(&f.id()) {
+                continue;
+            }
+            for op in observers(f.id()).into_iter().filter(|&o| arch.has(o)) {
+                let alone =
+                    corpus.vectors().any(|(file, v)| file.file == op.name() && requires_of(v) == [f.id()]);
+                if !alone {
+                    missing.push(format!("{arch}: {} alone in {}", f.id(), op.name()));
+                }
             }
         }
     }
@@ -677,10 +799,12 @@ fn reserved_encodings_are_tagged() {
 /// one-instruction vector's own `mode`.
 #[test]
 fn mode_of_an_instruction_is_its_vectors_mode() {
-    let corpus = load();
-    for (_, v) in corpus.vectors() {
-        let (Some(mode), [word]) = (&v.mode, v.program.as_slice()) else { continue };
-        let instr = decode(Arch::Blackhole, word.word.0).unwrap();
-        assert_eq!(&sfpu_conformance::generate::mode_of(&instr), mode, "{}", v.id);
+    for arch in Arch::ALL {
+        let corpus = load_of(arch);
+        for (_, v) in corpus.vectors() {
+            let (Some(mode), [word]) = (&v.mode, v.program.as_slice()) else { continue };
+            let instr = decode(arch, word.word.0).unwrap();
+            assert_eq!(&mode_of_for(arch, &instr), mode, "{arch} {}", v.id);
+        }
     }
 }

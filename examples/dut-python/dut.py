@@ -507,7 +507,7 @@ def main():
                 send({"type": "error", "message": f"{NAME} implements {args.arch} only, not {message.get('arch')}"})
                 return 1
             hello = message
-            answer = {"type": "hello", "protocol": PROTOCOL, "name": NAME, "version": VERSION}
+            answer = {"type": "hello", "protocol": PROTOCOL, "name": NAME, "version": VERSION, "archs": [args.arch]}
             if not args.no_declaration:
                 features = FEATURES if args.features is None else [f for f in args.features.split(",") if f]
                 answer["features"] = features

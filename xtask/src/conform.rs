@@ -21,14 +21,14 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, anyhow, bail};
 use sfpu_conformance::campaign::{
-    self, CampaignConfig, CampaignResult, DEFAULT_CASES_PER_MODE, Limit, MAX_CASES, Progress, nth_case,
-    nth_stream,
+    self, CampaignConfig, CampaignResult, DEFAULT_CASES_PER_MODE, Limit, MAX_CASES, Progress, nth_case_for,
+    nth_stream_for,
 };
 use sfpu_conformance::dut::{ExternalModel, RefusedDut};
 use sfpu_conformance::generate::{DEFAULT_SEED, to_vector};
 use sfpu_conformance::report::accuracy::{DEFAULT_SEED as KERNEL_ACCURACY_SEED, KernelAccuracy};
 use sfpu_conformance::report::build::{
-    self, Tally, add_campaign, add_vector_results, empty_matrix, operand_coverage, spec_notes, totals,
+    self, Tally, add_campaign, add_vector_results, empty_matrix_for, operand_coverage, spec_notes, totals,
     vector_operands,
 };
 use sfpu_conformance::report::{
@@ -212,14 +212,15 @@ fn declaration_of(checked: &Checked) -> Option<String> {
 }
 
 /// The opcodes selected by --only (all if empty).
-fn selected_opcodes(only: &[String]) -> Result<Vec<Opcode>> {
+fn selected_opcodes(arch: Arch, only: &[String]) -> Result<Vec<Opcode>> {
     if only.is_empty() {
-        return Ok(Opcode::ALL.to_vec());
+        return Ok(arch.opcodes().to_vec());
     }
     only.iter()
         .map(|name| {
             Opcode::from_name(&name.to_ascii_uppercase())
-                .ok_or_else(|| anyhow!("--only: `{name}` is not a Blackhole SFPU instruction"))
+                .filter(|&op| arch.has(op))
+                .ok_or_else(|| anyhow!("--only: `{name}` is not a {arch} SFPU instruction"))
         })
         .collect()
 }
@@ -266,9 +267,6 @@ fn check_writable(dir: &Path) -> Result<()> {
 }
 
 pub fn main(args: Args) -> Result<ExitCode> {
-    if args.arch != Arch::Blackhole {
-        bail!("only blackhole is modelled so far");
-    }
     let started = Instant::now();
     let interrupt = Interrupt::install().context("cannot install the SIGINT/SIGTERM handlers")?;
     let root = workspace_root();
@@ -276,7 +274,7 @@ pub fn main(args: Args) -> Result<ExitCode> {
 
     // Everything that can be refused without the corpus is checked first: the arguments, the
     // output directory, and the DUTs' hellos (a DUT that cannot start is an error in seconds).
-    let opcodes = selected_opcodes(&args.only)?;
+    let opcodes = selected_opcodes(args.arch, &args.only)?;
     if args.cases.is_some_and(|n| n > MAX_CASES) {
         bail!("--cases: at most {MAX_CASES} cases per instruction and mode value");
     }
@@ -337,7 +335,7 @@ pub fn main(args: Args) -> Result<ExitCode> {
     }
     let progress = Display::new(args.quiet);
     let mut timings: BTreeMap<String, u64> = BTreeMap::new();
-    let mut rows = empty_matrix();
+    let mut rows = empty_matrix_for(args.arch);
     let mut failures = Vec::new();
     let mut skipped_phases: Vec<String> = Vec::new();
     let mut tallies: BTreeMap<String, Tally> = BTreeMap::new();
@@ -398,6 +396,7 @@ pub fn main(args: Args) -> Result<ExitCode> {
             }
             let t = Instant::now();
             let config = CampaignConfig {
+                arch: args.arch,
                 seed: args.seed,
                 limit,
                 opcodes: opcodes.clone(),
@@ -450,7 +449,10 @@ pub fn main(args: Args) -> Result<ExitCode> {
         .into_iter()
         .filter(|op| op.opcodes().iter().any(|o| opcodes.contains(o)))
         .collect();
-    let ieee = if interrupt.signal().is_some() {
+    // The characterisation models Blackhole's arithmetic only so far.
+    let ieee = if args.arch != Arch::Blackhole {
+        Vec::new()
+    } else if interrupt.signal().is_some() {
         skipped_phases.push("the IEEE 754 characterisation".to_string());
         Vec::new()
     } else {
@@ -869,8 +871,8 @@ fn replay_random(
     strictness: Strictness,
 ) -> Result<ExitCode> {
     let (case, name) = match op {
-        Some(op) => (nth_case(args.seed, op, n), op.name()),
-        None => (nth_stream(args.seed, n), "streams"),
+        Some(op) => (nth_case_for(args.arch, args.seed, op, n), op.name()),
+        None => (nth_stream_for(args.arch, args.seed, n), "streams"),
     };
     let mut v = to_vector("random", &case);
     v.id = campaign::case_id(name, n);

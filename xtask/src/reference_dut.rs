@@ -36,6 +36,10 @@ pub struct Args {
     /// Plant a bug: run as if FEATURE's part of the state were at its baseline value.
     #[arg(long, value_name = "FEATURE")]
     ignore: Option<String>,
+    /// The chips to answer for, comma-separated (default both); a hello for another chip is
+    /// refused, as a DUT that models one chip refuses the other.
+    #[arg(long, value_name = "LIST", value_delimiter = ',')]
+    arch: Vec<Arch>,
 }
 
 const PROTOCOL: &str = "sfpu-dut/1";
@@ -63,6 +67,8 @@ pub fn main(args: Args) -> Result<ExitCode> {
         stdout.flush()?;
         Ok(())
     };
+    let chips: Vec<Arch> = if args.arch.is_empty() { Arch::ALL.to_vec() } else { args.arch.clone() };
+    let names: Vec<String> = chips.iter().map(Arch::to_string).collect();
     let mut hello_done = false;
     for line in stdin.lock().lines() {
         let line = line?;
@@ -75,14 +81,14 @@ pub fn main(args: Args) -> Result<ExitCode> {
         };
         match message["type"].as_str() {
             Some("hello") if !hello_done => {
-                if message["protocol"] != PROTOCOL || message["arch"] != "blackhole" {
-                    send(
-                        json!({"type": "error", "message": "reference-dut speaks sfpu-dut/1 for blackhole only"}),
-                    )?;
+                let asked = message["arch"].as_str().unwrap_or("blackhole");
+                if message["protocol"] != PROTOCOL || !names.iter().any(|n| n == asked) {
+                    send(json!({"type": "error", "message":
+                        format!("reference-dut speaks {PROTOCOL} for {} only", names.join(", "))}))?;
                     return Ok(ExitCode::from(1));
                 }
                 let mut hello = json!({"type": "hello", "protocol": PROTOCOL, "name": "reference-dut",
-                    "version": env!("CARGO_PKG_VERSION")});
+                    "version": env!("CARGO_PKG_VERSION"), "archs": names});
                 if let Some(f) = &features {
                     hello["features"] = json!(f);
                 }
@@ -126,7 +132,7 @@ fn run_case(message: &Value, ignore: Option<Feature>) -> Result<(Value, Value), 
     if let Some(f) = ignore {
         forget(&mut seen, f);
     }
-    let run = Reference.run(Arch::Blackhole, &seen, &words).map_err(|e| e.to_string())?;
+    let run = Reference.run(seen.arch(), &seen, &words).map_err(|e| e.to_string())?;
     let mut post = run.post;
     if let Some(f) = ignore {
         keep_configuration(&pre, &mut post, f);
@@ -219,6 +225,11 @@ fn forget(s: &mut State, f: Feature) {
             a.DEST_TARGET_REG_CFG_MATH_Offset = 0;
             a.DEST_REGW_BASE_Base = 0;
         }
+        Feature::Sfpshft2Latch => {
+            if let Some(wh) = s.wormhole_mut() {
+                wh.SFPSHFT2_vc0 = [0; LANES];
+            }
+        }
     }
 }
 
@@ -277,6 +288,10 @@ fn keep_configuration(pre: &State, post: &mut State, f: Feature) {
             a.DEST_REGW_BASE_Base = p.DEST_REGW_BASE_Base;
         }
         // State the program changes: reported as computed.
-        Feature::FlagStackRagged | Feature::UseLaneFlagsRagged | Feature::Prng | Feature::Rwc => {}
+        Feature::FlagStackRagged
+        | Feature::UseLaneFlagsRagged
+        | Feature::Prng
+        | Feature::Rwc
+        | Feature::Sfpshft2Latch => {}
     }
 }

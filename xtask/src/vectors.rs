@@ -1,7 +1,8 @@
-//! `cargo xtask vectors [--check] [--json DIR] [--programs DIR] [--seed N]`: regenerate the golden
-//! vectors, check that the checked-in copy is current, write the corpus as JSON (only the JSON:
-//! the YAML corpus is never rewritten by `--json`), or write the vectors' self-checking program
-//! forms. Prints how long generation took.
+//! `cargo xtask vectors [--arch ARCH] [--check] [--json DIR] [--programs DIR] [--seed N]`:
+//! regenerate the golden vectors of both chips (`vectors/blackhole`, `vectors/wormhole`; `--arch`
+//! narrows to one), check that the checked-in copy is current, write the corpus as JSON (only the
+//! JSON: the YAML corpus is never rewritten by `--json`), or write the vectors' self-checking
+//! program forms (Blackhole). Prints how long generation took.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -14,6 +15,10 @@ use sfpu_reference::isa::Arch;
 
 #[derive(clap::Args)]
 pub struct Args {
+    /// Only this chip (`blackhole` or `wormhole`); default both. With --json and --programs the
+    /// default is Blackhole (one chip per output directory).
+    #[arg(long)]
+    arch: Option<Arch>,
     /// Do not write anything: exit 1 with a diff if any checked-in file differs from what the
     /// generator produces.
     #[arg(long)]
@@ -123,32 +128,54 @@ fn some(ids: &[String]) -> String {
 }
 
 pub fn main(args: Args) -> Result<ExitCode> {
-    let amx = amx_main(&args)?;
+    // `--arch` names an SFPU chip: the AMX corpus is left alone then.
+    let amx = if args.arch.is_none() { amx_main(&args)? } else { ExitCode::SUCCESS };
     let sfpu = sfpu_main(args)?;
     Ok(if amx != ExitCode::SUCCESS { amx } else { sfpu })
 }
 
 fn sfpu_main(args: Args) -> Result<ExitCode> {
-    let arch = Arch::Blackhole;
-    let dir = corpus_dir(arch);
     let started = std::time::Instant::now();
     if let Some(out) = &args.json {
-        return write_json_corpus(arch, args.seed, &dir, out, args.quiet, started);
+        let arch = args.arch.unwrap_or(Arch::Blackhole);
+        return write_json_corpus(arch, args.seed, &corpus_dir(arch), out, args.quiet, started);
     }
     if let Some(out) = &args.programs {
         if args.seed != DEFAULT_SEED {
             anyhow::bail!("--programs writes the checked-in corpus's programs; it takes no --seed");
         }
-        return write_programs(arch, &dir, out, &args.only, args.quiet, started);
+        if args.arch == Some(Arch::Wormhole) {
+            anyhow::bail!(
+                "--programs: the program forms are Blackhole's (the setup prologues use its encodings)"
+            );
+        }
+        let arch = Arch::Blackhole;
+        return write_programs(arch, &corpus_dir(arch), out, &args.only, args.quiet, started);
     }
     if args.seed != DEFAULT_SEED && !args.check {
         anyhow::bail!(
             "the checked-in corpus uses the default seed; --seed is only for --check and --json DIR"
         );
     }
+    let chips: Vec<Arch> = match args.arch {
+        Some(arch) => vec![arch],
+        None => Arch::ALL.to_vec(),
+    };
+    let mut code = ExitCode::SUCCESS;
+    for arch in chips {
+        if one_chip(arch, &args, started)? != ExitCode::SUCCESS {
+            code = ExitCode::from(1);
+        }
+    }
+    Ok(code)
+}
+
+/// Regenerates (or with --check checks) `vectors/<arch>`.
+fn one_chip(arch: Arch, args: &Args, started: std::time::Instant) -> Result<ExitCode> {
+    let dir = corpus_dir(arch);
     let files = render_all(arch, args.seed);
     if !args.quiet {
-        errln!("generated {} files in {:.2} s", files.len(), started.elapsed().as_secs_f64());
+        errln!("{arch}: generated {} files in {:.2} s", files.len(), started.elapsed().as_secs_f64());
     }
     if args.check {
         let mut stale = Vec::new();
@@ -221,7 +248,7 @@ fn sfpu_main(args: Args) -> Result<ExitCode> {
     }
     let regressions = dir.join("regressions.yaml");
     if !regressions.exists() {
-        std::fs::write(&regressions, REGRESSIONS_TEMPLATE)?;
+        std::fs::write(&regressions, regressions_template(arch))?;
     }
     if !args.quiet {
         errln!(
@@ -346,7 +373,12 @@ fn write_programs(
     Ok(ExitCode::SUCCESS)
 }
 
-/// A new, empty regressions file.
+/// A new, empty regressions file for `arch`.
+pub fn regressions_template(arch: Arch) -> String {
+    REGRESSIONS_TEMPLATE.replace("arch: blackhole", &format!("arch: {arch}"))
+}
+
+/// A new, empty Blackhole regressions file.
 pub const REGRESSIONS_TEMPLATE: &str = "\
 # Hand-added regression vectors (kept apart from the generated files; never regenerated).
 # Each vector's id starts with `regressions/` and says where it came from (`regressions/fuzz-<sha8>/...`,

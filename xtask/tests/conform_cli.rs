@@ -666,3 +666,35 @@ fn two_default_runs_write_the_same_report() {
         );
     }
 }
+
+/// `--arch wormhole` checks the Wormhole corpus and campaign: every vector and random case
+/// passes on both models, and no cell of the report is untested (the reference is not run on
+/// random streams, as on Blackhole).
+#[test]
+fn wormhole_conform_passes_with_no_untested_cell() {
+    let dir = out_dir("wormhole");
+    let o = xtask(&["conform", "--arch", "wormhole", "--quiet", "--out", dir.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let r = report(&dir);
+    assert_eq!(r["arch"], "wormhole");
+    assert!(r["corpus"]["path"].as_str().unwrap().ends_with("vectors/wormhole"), "{}", r["corpus"]);
+    let rows = r["matrix"].as_array().unwrap();
+    // Wormhole's instructions only: no SFPGT, SFPLE, SFPMUL24 or SFPARECIP rows.
+    for absent in ["SFPGT", "SFPLE", "SFPMUL24", "SFPARECIP"] {
+        assert!(rows.iter().all(|row| row["instruction"] != absent), "{absent} has a row");
+    }
+    let mut untested = Vec::new();
+    for row in rows {
+        for model in ["reference", "fastpath"] {
+            let c = &row["per_model"][model];
+            let checked = c["vectors_run"].as_u64().unwrap_or(0) + c["random_cases"].as_u64().unwrap_or(0);
+            if checked == 0 && !(model == "reference" && row["instruction"] == "streams") {
+                untested.push(format!("{model} {} {}", row["instruction"], row["mode"]));
+            }
+        }
+    }
+    assert!(untested.is_empty(), "untested cells: {untested:?}");
+    let t = &r["totals"]["fastpath"];
+    assert_eq!(t["failed"].as_u64(), Some(0), "{t}");
+    assert!(t["random_cases"].as_u64().unwrap() > 40_000, "{t}");
+}

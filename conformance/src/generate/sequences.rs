@@ -6,20 +6,28 @@ use sfpu_reference::ops::blackhole::load_store::ComputeAddr;
 use sfpu_reference::state::{AddrModSlot, LANES, LaneConfig, State};
 
 use super::operands::*;
-use super::{Case, build, modes};
+use super::{Case, build_for, modes_for};
 
+/// A Blackhole program literal of this file.
 fn program(text: &str) -> Vec<Instr> {
-    match parse_program(Arch::Blackhole, text) {
-        Ok(p) => p.into_iter().map(|l| l.instr).collect(),
+    program_for(Arch::Blackhole, text).unwrap_or_default()
+}
+
+/// A program literal of this file for `arch`, or `None` if the chip cannot express it (an
+/// instruction Wormhole lacks, or a field its encoding does not have).
+fn program_for(arch: Arch, text: &str) -> Option<Vec<Instr>> {
+    match parse_program(arch, text) {
+        Ok(p) => Some(p.into_iter().map(|l| l.instr).collect()),
+        Err(_) if arch != Arch::Blackhole => None,
         // The programs are literals of this file; a typo is a bug here, found by the tests.
         Err(e) => panic!("sequence program does not parse: {e}\n{text}"),
     }
 }
 
-/// The initial state of a sequence: the reset state, with every lane's PRNG seeded differently
-/// only for the sequences that consume it (`with_prng`).
-fn base(rng: &mut Rng, with_prng: bool) -> State {
-    let mut s = State::reset(Arch::Blackhole, &sfpu_reference::ResetValues::ZEROS);
+/// The initial state of a sequence: the reset state of `arch`, with every lane's PRNG seeded
+/// differently only for the sequences that consume it (`with_prng`).
+fn base_for(arch: Arch, rng: &mut Rng, with_prng: bool) -> State {
+    let mut s = State::reset(arch, &sfpu_reference::ResetValues::ZEROS);
     if with_prng {
         s.PRNG = std::array::from_fn(|_| rng.u32());
     }
@@ -31,7 +39,10 @@ fn base(rng: &mut Rng, with_prng: bool) -> State {
 fn fill_dst(rng: &mut Rng, s: &mut State, mod0: u32, imm10: u32) {
     for load in [true, false] {
         let mut scratch = s.clone();
-        let addr = ComputeAddr(&mut scratch, mod0, imm10, load);
+        let addr = match s.arch() {
+            Arch::Blackhole => ComputeAddr(&mut scratch, mod0, imm10, load),
+            Arch::Wormhole => sfpu_reference::ops::wormhole::load_store::ComputeAddr(&scratch, mod0, imm10),
+        };
         for k in 0..4 {
             let row = ((addr & !3) + k) & 0x3FF;
             let a16 = s.Addressing.Adj16(row) as usize;
@@ -164,7 +175,27 @@ impl MemVariant {
 /// The addressing variants of `op`'s cases in `mode` (canonical form): the cases before issue 14
 /// (`basic`, the mixed `rwc-and-addrmod`, `lane-config`, `remap-swizzle`, ...), then one case per
 /// feature these pages read, adding just that feature to the baseline.
-fn memory_variants(op: Opcode, mode: &str) -> Vec<MemVariant> {
+fn memory_variants(arch: Arch, op: Opcode, mode: &str) -> Vec<MemVariant> {
+    let mut variants = memory_variants_blackhole(arch, op, mode);
+    if arch == Arch::Wormhole {
+        // Wormhole has no Dst stack pointer, no SFPU_DEST_FMT and no Dst remap or swizzle
+        // (wormhole-vs-blackhole.md §3.4, §3.6): the variants that set them do not exist there.
+        variants.retain(|v| {
+            !matches!(
+                v,
+                MemVariant::StackPointer
+                    | MemVariant::Remap
+                    | MemVariant::OnlySp
+                    | MemVariant::OnlyRemap
+                    | MemVariant::OnlySwizzle
+                    | MemVariant::OnlyFormatDestFmt
+            )
+        });
+    }
+    variants
+}
+
+fn memory_variants_blackhole(arch: Arch, op: Opcode, mode: &str) -> Vec<MemVariant> {
     use MemVariant::*;
     let mut variants = vec![Basic, Counters, LaneFlags, LaneConfigBits, StackPointer, Remap];
     if op != Opcode::SFPLOADMACRO {
@@ -183,7 +214,7 @@ fn memory_variants(op: Opcode, mode: &str) -> Vec<MemVariant> {
         OnlyLaneConfig,
     ]);
     variants.extend([OnlyDstInvalidRows, OnlyDstDebugAlias]);
-    if super::spread_modes(op).iter().any(|m| m == mode) {
+    if super::spread_modes_for(arch, op).iter().any(|m| m == mode) {
         variants.push(OnlyUseFlagsRagged);
     }
     if mode == "mod0=0" {
@@ -193,21 +224,21 @@ fn memory_variants(op: Opcode, mode: &str) -> Vec<MemVariant> {
 }
 
 /// SFPLOAD, SFPSTORE and SFPLOADMACRO: every Mod0 value with every addressing variant.
-pub fn memory_cases(op: Opcode, rng: &mut Rng) -> Vec<Case> {
+pub fn memory_cases(arch: Arch, op: Opcode, rng: &mut Rng) -> Vec<Case> {
     let mut cases = Vec::new();
-    for (mode, label) in modes(op) {
-        for variant in memory_variants(op, &mode) {
-            cases.push(memory_case(op, &mode, &label, variant, rng));
+    for (mode, label) in modes_for(arch, op) {
+        for variant in memory_variants(arch, op, &mode) {
+            cases.push(memory_case(arch, op, &mode, &label, variant, rng));
         }
     }
     cases
 }
 
 /// A random case of SFPLOAD, SFPSTORE or SFPLOADMACRO with the given mode.
-pub fn random_memory_case(op: Opcode, mode: &str, label: &str, rng: &mut Rng) -> Case {
-    let variants = memory_variants(op, mode);
+pub fn random_memory_case(arch: Arch, op: Opcode, mode: &str, label: &str, rng: &mut Rng) -> Case {
+    let variants = memory_variants(arch, op, mode);
     let variant = variants[rng.below(variants.len() as u32) as usize];
-    memory_case(op, mode, label, variant, rng)
+    memory_case(arch, op, mode, label, variant, rng)
 }
 
 /// The Tensix format codes `MOD0_FMT_SRCB` resolves to FP16 mode (not BF16): FP16, BFP8a, BFP4a,
@@ -225,9 +256,9 @@ fn imm10_where(rng: &mut Rng, pred: impl Fn(u32) -> bool) -> u32 {
 }
 
 /// One case of SFPLOAD, SFPSTORE or SFPLOADMACRO.
-fn memory_case(op: Opcode, mode: &str, label: &str, variant: MemVariant, rng: &mut Rng) -> Case {
+fn memory_case(arch: Arch, op: Opcode, mode: &str, label: &str, variant: MemVariant, rng: &mut Rng) -> Case {
     let mod0: u32 = mode.trim_start_matches("mod0=").parse().unwrap_or(0);
-    let mut s = State::reset(Arch::Blackhole, &sfpu_reference::ResetValues::ZEROS);
+    let mut s = State::reset(arch, &sfpu_reference::ResetValues::ZEROS);
     let vd = match variant {
         MemVariant::DroppedVd | MemVariant::Vd8Dbl0 => 8 + rng.below(4),
         MemVariant::Vd12Dbl1 | MemVariant::Backdoor => 12 + rng.below(4),
@@ -371,17 +402,18 @@ fn memory_case(op: Opcode, mode: &str, label: &str, variant: MemVariant, rng: &m
     let instr = match op {
         Opcode::SFPLOADMACRO => {
             match variant {
-                v if v.configures_macro() => configure_macro(rng, &mut s),
+                v if v.configures_macro() => configure_macro(arch, rng, &mut s),
                 MemVariant::OnlyLoadMacroConfig => configure_stores(rng, &mut s),
                 MemVariant::OnlyInstructionTemplate => {
-                    let templates = macro_templates();
+                    let templates = macro_templates(arch);
                     for l in 0..LANES {
                         s.LoadMacroConfig[l].InstructionTemplate = templates;
                     }
                 }
                 _ => {}
             }
-            build(
+            build_for(
+                arch,
                 op,
                 &[
                     ("MacroIndex", rng.below(4)),
@@ -393,7 +425,7 @@ fn memory_case(op: Opcode, mode: &str, label: &str, variant: MemVariant, rng: &m
                 ],
             )
         }
-        _ => build(op, &[("VD", vd), ("Mod0", mod0), ("AddrMod", addr_mod), ("Imm10", imm10)]),
+        _ => build_for(arch, op, &[("VD", vd), ("Mod0", mod0), ("AddrMod", addr_mod), ("Imm10", imm10)]),
     };
     fill_dst(rng, &mut s, mod0, imm10);
     if op == Opcode::SFPSTORE {
@@ -423,13 +455,18 @@ fn memory_case(op: Opcode, mode: &str, label: &str, variant: MemVariant, rng: &m
     }
 }
 
-/// The instruction templates of the configured SFPLOADMACRO cases.
-fn macro_templates() -> [u32; 4] {
+/// The instruction templates of the configured SFPLOADMACRO cases, as `arch` encodes them.
+fn macro_templates(arch: Arch) -> [u32; 4] {
+    let word = |text: &str| {
+        program_for(arch, text)
+            .and_then(|p| p.first().and_then(|i| i.encode(arch).ok()))
+            .unwrap_or(0x8F00_0000) // every template here exists on both chips
+    };
     [
-        program("TTI_SFPABS(0, 0, 0, 1)")[0].encode_blackhole(), // Simple: float |x|
-        program("TTI_SFPMAD(0, 10, 9, 0, 0)")[0].encode_blackhole(), // MAD: x * 1.0 + 0
-        program("TTI_SFP_STOCH_RND(0, 0, 0, 0, 0, 1)")[0].encode_blackhole(), // Round: to BF16 precision
-        program("TTI_SFPSTORE(0, 0, 0, 0)")[0].encode_blackhole(), // Store
+        word("TTI_SFPABS(0, 0, 0, 1)"),              // Simple: float |x|
+        word("TTI_SFPMAD(0, 10, 9, 0, 0)"),          // MAD: x * 1.0 + 0
+        word("TTI_SFP_STOCH_RND(0, 0, 0, 0, 0, 1)"), // Round: to BF16 precision
+        word("TTI_SFPSTORE(0, 0, 0, 0)"),            // Store
     ]
 }
 
@@ -448,8 +485,8 @@ fn configure_stores(rng: &mut Rng, s: &mut State) {
 
 /// A LoadMacroConfig for SFPLOADMACRO cases: four sequences using the four templates on every
 /// sub-unit, with a mix of delays and delay kinds.
-fn configure_macro(rng: &mut Rng, s: &mut State) {
-    let templates = macro_templates();
+fn configure_macro(arch: Arch, rng: &mut Rng, s: &mut State) {
+    let templates = macro_templates(arch);
     let sequences = [
         // Simple: template 0 (SFPABS), delay 0. Store: selector 3, delay 3.
         0x1B00_0004u32,
@@ -471,26 +508,30 @@ fn configure_macro(rng: &mut Rng, s: &mut State) {
     }
 }
 
-fn case(name: &str, tags: &[&str], text: &str, pre: State) -> Case {
-    Case {
+/// A sequence case, or `None` if `arch` cannot express its program.
+fn case(arch: Arch, name: &str, tags: &[&str], text: &str, pre: State) -> Option<Case> {
+    Some(Case {
         name: name.to_string(),
         mode: None,
         mode_label: None,
         tags: tags.iter().map(|t| t.to_string()).collect(),
-        program: program(text),
+        program: program_for(arch, text)?,
         pre,
-    }
+    })
 }
 
-/// The multi-instruction cases of `sequences.yaml`.
-pub fn cases(rng: &mut Rng) -> Vec<Case> {
+/// The multi-instruction cases of `sequences.yaml` for `arch`: those whose program the chip can
+/// express (Wormhole has no SFPGT, SFPLE or SFPARECIP and no SFPPUSHC `Mod1`), drawing the same
+/// random values on both chips.
+pub fn cases(arch: Arch, rng: &mut Rng) -> Vec<Case> {
     let mut out = Vec::new();
 
     // Predication: if / else with a nested if, over lanes of every sign.
-    let mut s = base(rng, false);
+    let mut s = base_for(arch, rng, false);
     s.LReg[0] = INT_SPECIALS;
     s.LReg[2] = rotated(&INT_SPECIALS, 3);
-    out.push(case(
+    out.extend(case(
+        arch,
         "if-else-nested",
         &["predication", "flag-stack"],
         "TTI_SFPENCC(1, 0, 0, 2)            # UseLaneFlagsForLaneEnable = 1, LaneFlags = 1
@@ -511,10 +552,11 @@ pub fn cases(rng: &mut Rng) -> Vec<Case> {
     ));
 
     // Predication: the complex PUSHC/POPC modes and SFPGT/SFPLE stack mutation.
-    let mut s = base(rng, false);
+    let mut s = base_for(arch, rng, false);
     s.LReg[0] = FP_SPECIALS;
     s.LReg[1] = rotated(&FP_SPECIALS, 1);
-    out.push(case(
+    out.extend(case(
+        arch,
         "complex-stack-modes",
         &["predication", "flag-stack"],
         "TTI_SFPENCC(1, 0, 0, 2)
@@ -531,15 +573,17 @@ pub fn cases(rng: &mut Rng) -> Vec<Case> {
     ));
 
     // Predication: overflow and underflow of the flag stack (undefined behaviour).
-    let s = base(rng, false);
-    out.push(case(
+    let s = base_for(arch, rng, false);
+    out.extend(case(
+        arch,
         "stack-overflow",
         &["predication", "flag-stack", "undefined"],
         &"TTI_SFPPUSHC(0, 0, 0, 0)\n".repeat(9),
         s,
     ));
-    let s = base(rng, false);
-    out.push(case(
+    let s = base_for(arch, rng, false);
+    out.extend(case(
+        arch,
         "stack-underflow",
         &["predication", "flag-stack", "undefined"],
         "TTI_SFPPOPC(0, 0, 0, 0)",
@@ -548,7 +592,7 @@ pub fn cases(rng: &mut Rng) -> Vec<Case> {
 
     // Tile walks: a 16x16 tile as 8 loads and 8 stores, in FP32, BF16 and FP16.
     for (name, fmt) in [("tile-walk-fp32", 3), ("tile-walk-bf16", 2), ("tile-walk-fp16", 1)] {
-        let mut s = base(rng, false);
+        let mut s = base_for(arch, rng, false);
         for r in 0..32 {
             s.Dst.DstBits[r] = std::array::from_fn(|_| rng.u32() as u16);
         }
@@ -560,15 +604,16 @@ pub fn cases(rng: &mut Rng) -> Vec<Case> {
                 imm + 16
             ));
         }
-        out.push(case(name, &["tile-walk", "dst"], &text, s));
+        out.extend(case(arch, name, &["tile-walk", "dst"], &text, s));
     }
 
     // The double-SFPTRANSP reduction idiom: transpose, add, transpose back.
-    let mut s = base(rng, false);
+    let mut s = base_for(arch, rng, false);
     for reg in 0..8 {
         s.LReg[reg] = std::array::from_fn(|l| ((reg * 32 + l) as f32).to_bits());
     }
-    out.push(case(
+    out.extend(case(
+        arch,
         "transpose-reduce",
         &["transpose"],
         "TTI_SFPTRANSP(0, 0, 0, 0)
@@ -580,10 +625,11 @@ pub fn cases(rng: &mut Rng) -> Vec<Case> {
     ));
 
     // PRNG consumers in sequence.
-    let mut s = base(rng, true);
+    let mut s = base_for(arch, rng, true);
     s.LReg[0] = fp_random(rng);
     s.LReg[1] = INT_SPECIALS;
-    out.push(case(
+    out.extend(case(
+        arch,
         "prng-consumers",
         &["prng"],
         "TTI_SFP_STOCH_RND(1, 0, 0, 0, 2, 1)     # L2 = stochastic round L0 to BF16 precision
@@ -597,7 +643,7 @@ pub fn cases(rng: &mut Rng) -> Vec<Case> {
     // SFPLOADMACRO: approximate reciprocal of four row groups, one macro per cycle: the load
     // goes to L0, SFPARECIP runs on the simple sub-unit into L16 the next cycle, and the store
     // writes L16 back one cycle later.
-    let mut s = base(rng, false);
+    let mut s = base_for(arch, rng, false);
     for r in 0..32 {
         // FP32 values whose reciprocals spec §4.2 lists, in the Dst layout (high half shuffled).
         let v: [u32; 5] = [0x3F80_0000, 0x4000_0000, 0x4040_0000, 0x3F00_0000, 0x3DCC_CCCD];
@@ -609,10 +655,13 @@ pub fn cases(rng: &mut Rng) -> Vec<Case> {
     }
     let recip = program("TTI_SFPARECIP(0, 0, 0, 0)")[0].encode_blackhole();
     s.LReg[1] = [recip; LANES];
-    out.push(case(
-        "loadmacro-reciprocal",
-        &["loadmacro"],
-        "TTI_SFPLOADI(0, 10, 0x0000)             # L0 = the SFPARECIP template, low half
+    // Wormhole has no SFPARECIP (the template would be no instruction of the chip).
+    out.extend(
+        case(
+            arch,
+            "loadmacro-reciprocal",
+            &["loadmacro"],
+            "TTI_SFPLOADI(0, 10, 0x0000)             # L0 = the SFPARECIP template, low half
          TTI_SFPLOADI(0, 8, 0x9900)              #      and high half
          TTI_SFPCONFIG(0, 0, 0)                  # InstructionTemplate[0] = L0
          TTI_SFPCONFIG(0x0044, 4, 1)             # Sequence[0] = simple: template 0, delay 0, to L16
@@ -624,14 +673,17 @@ pub fn cases(rng: &mut Rng) -> Vec<Case> {
          TTI_SFPLOADMACRO(0, 3, 0, 2)            # Imm10 2: rows 0..3, odd columns
          TTI_SFPLOADMACRO(0, 3, 0, 4)            # Imm10 4: rows 4..7, even columns
          TTI_SFPLOADMACRO(0, 3, 0, 6)            # Imm10 6: rows 4..7, odd columns",
-        s,
-    ));
+            s,
+        )
+        .filter(|_| arch == Arch::Blackhole),
+    );
 
     // SFPLOADMACRO: a scheduled instruction takes the sub-unit from a regular one issued in the
     // same cycle; the regular one is discarded.
-    let mut s = base(rng, false);
+    let mut s = base_for(arch, rng, false);
     s.LReg[2] = fp_random(rng);
-    out.push(case(
+    out.extend(case(
+        arch,
         "loadmacro-collision",
         &["loadmacro", "collision"],
         "TTI_SFPLOADI(0, 10, 0x0011)
@@ -644,9 +696,10 @@ pub fn cases(rng: &mut Rng) -> Vec<Case> {
     ));
 
     // SFPLOADMACRO: delays counted in elapsed instructions vs elapsed cycles.
-    let mut s = base(rng, false);
+    let mut s = base_for(arch, rng, false);
     s.LReg[2] = fp_random(rng);
-    out.push(case(
+    out.extend(case(
+        arch,
         "loadmacro-delay-kinds",
         &["loadmacro", "delay"],
         "TTI_SFPLOADI(0, 10, 0x0011)
@@ -664,9 +717,10 @@ pub fn cases(rng: &mut Rng) -> Vec<Case> {
     ));
 
     // A backdoor load writes an instruction template, which a macro then uses.
-    let mut s = base(rng, false);
+    let mut s = base_for(arch, rng, false);
     s.LReg[3] = fp_random(rng);
-    out.push(case(
+    out.extend(case(
+        arch,
         "backdoor-template",
         &["loadmacro", "backdoor"],
         "TTI_SFPABS(0, 0, 12, 1)                 # VD = 12, DISABLE_BACKDOOR_LOAD clear: a backdoor load
@@ -676,10 +730,11 @@ pub fn cases(rng: &mut Rng) -> Vec<Case> {
     ));
 
     // Software-managed hazard: SFPIADD reads VD, which the stall logic does not see.
-    let mut s = base(rng, false);
+    let mut s = base_for(arch, rng, false);
     s.LReg[0] = fp_random(rng);
     s.LReg[1] = INT_SPECIALS;
-    out.push(case(
+    out.extend(case(
+        arch,
         "hazard-iadd-after-mad",
         &["hazard"],
         "TTI_SFPMAD(0, 10, 9, 2, 0)

@@ -10,7 +10,7 @@ use sfpu_reference::isa::mods::{
     SFPCAST_MOD1_SM32_TO_FP32_RNS, SFPMAD_MOD1_INDIRECT_VA, SFPMAD_MOD1_NEGATE_VA, SFPMAD_MOD1_NEGATE_VC,
     SFPSTOCHRND_MOD1_FP32_TO_FP16A, SFPSTOCHRND_MOD1_FP32_TO_FP16B,
 };
-use sfpu_reference::isa::{Arch, Instr, Opcode, decode};
+use sfpu_reference::isa::{Arch, Instr, decode};
 use sfpu_reference::ops::Ctx;
 use sfpu_reference::outcome::{Clause, Kind};
 use sfpu_reference::state::LANES;
@@ -20,7 +20,7 @@ use super::{
     SeedDifference, SpecNotes,
 };
 use crate::campaign::{CampaignResult, regression_snippet};
-use crate::generate::modes;
+use crate::generate::modes_for;
 use crate::ieee::Operands;
 use crate::vectors::{Corpus, Status, Vector, VectorResult};
 
@@ -29,10 +29,16 @@ use crate::vectors::{Corpus, Status, Vector, VectorResult};
 /// random instruction streams (`streams`), each with mode `-`, then the SFPI kernel vectors
 /// (`kernels`), one row per kernel of the corpus with the kernel's name as its mode.
 pub fn empty_matrix() -> Vec<MatrixRow> {
-    let mut rows: Vec<MatrixRow> = Opcode::ALL
+    empty_matrix_for(Arch::Blackhole)
+}
+
+/// [`empty_matrix`] of `arch`: its instructions and mode values.
+pub fn empty_matrix_for(arch: Arch) -> Vec<MatrixRow> {
+    let mut rows: Vec<MatrixRow> = arch
+        .opcodes()
         .iter()
         .flat_map(|op| {
-            modes(*op).into_iter().map(move |(mode, label)| MatrixRow {
+            modes_for(arch, *op).into_iter().map(move |(mode, label)| MatrixRow {
                 instruction: op.name().to_string(),
                 mode,
                 label,

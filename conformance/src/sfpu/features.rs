@@ -74,6 +74,9 @@ pub enum Feature {
     Sp,
     /// A Dst base offset: `DEST_TARGET_REG_CFG_MATH_Offset` or `DEST_REGW_BASE_Base`.
     DestBase,
+    /// Wormhole only: a non-zero SFPSHFT2 `vc0` latch (the `LReg[VC]` the last `SHFLROR1` with
+    /// `VD < 12` saw, which `SHFLSHR1`'s bug reads; hidden history a DUT must keep to run it).
+    Sfpshft2Latch,
 }
 
 impl Feature {
@@ -97,6 +100,7 @@ impl Feature {
         Feature::Rwc,
         Feature::Sp,
         Feature::DestBase,
+        Feature::Sfpshft2Latch,
     ];
 
     /// The stable identifier used in vector files and the DUT protocol.
@@ -120,6 +124,7 @@ impl Feature {
             Feature::Rwc => "rwc",
             Feature::Sp => "sp",
             Feature::DestBase => "dest-base",
+            Feature::Sfpshft2Latch => "sfpshft2-latch",
         }
     }
 
@@ -153,6 +158,7 @@ impl Feature {
             Feature::Rwc => "a non-zero RWC other than Sp",
             Feature::Sp => "RWC.Sp, SFPU_STACK_Incr or DEST_SP_BASE_Base",
             Feature::DestBase => "DEST_TARGET_REG_CFG_MATH_Offset or DEST_REGW_BASE_Base",
+            Feature::Sfpshft2Latch => "Wormhole's SFPSHFT2 vc0 latch non-zero (read by SHFLSHR1)",
         }
     }
 
@@ -319,6 +325,7 @@ pub fn state_features(s: &State) -> FeatureSet {
     );
     add(r.Sp != 0 || a.SFPU_STACK_Incr != 0 || a.DEST_SP_BASE_Base != 0, Feature::Sp);
     add(a.DEST_TARGET_REG_CFG_MATH_Offset != 0 || a.DEST_REGW_BASE_Base != 0, Feature::DestBase);
+    add(s.wormhole().is_some_and(|wh| wh.SFPSHFT2_vc0.iter().any(|&v| v != 0)), Feature::Sfpshft2Latch);
     out
 }
 
@@ -382,6 +389,10 @@ pub fn observed_by(instr: &Instr) -> FeatureSet {
     }
     if op == SFPCONFIG && field(instr, "VD") == 8 {
         f.insert(LoadMacroConfig);
+    }
+    // Wormhole's SFPSHFT2 latch: SUBVEC_SHFLSHR1 reads it.
+    if op == SFPSHFT2 && mod1 == SFPSHFT2_MOD1_SUBVEC_SHFLSHR1 {
+        f.insert(Sfpshft2Latch);
     }
     // The PRNG: SFPSTOCHRND advances it in every mode, SFPCAST's RNS flavour reads it.
     if op == SFPSTOCHRND || (op == SFPCAST && mod1 & 3 == SFPCAST_MOD1_SM32_TO_FP32_RNS) {

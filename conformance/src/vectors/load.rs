@@ -110,6 +110,15 @@ fn check_vector(file: &VectorFile, v: &Vector) -> Result<Vec<crate::sfpu::featur
             ));
         }
     }
+    // The state documents are for the file's chip (a document without `arch` is Blackhole's).
+    if v.pre.arch() != file.arch {
+        return Err(format!("{}: pre: the state is for {}, the file for {}", v.id, v.pre.arch(), file.arch));
+    }
+    if let Some(arch) = v.post.arch
+        && arch != file.arch
+    {
+        return Err(format!("{}: post: the state is for {arch}, the file for {}", v.id, file.arch));
+    }
     let pre = v.pre.to_state().map_err(|e| format!("{}: pre: {e}", v.id))?;
     let mut s = pre.clone();
     v.post.apply_to(&mut s).map_err(|e| format!("{}: post: {e}", v.id))?;
