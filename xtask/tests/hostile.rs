@@ -262,7 +262,7 @@ fn an_interrupted_run_writes_what_it_has() {
 fn argument_errors_come_before_the_corpus() {
     let missing = "/nonexistent/vectors";
     let cases: [(&[&str], &str); 4] = [
-        (&["--only", "BOGUS"], "`BOGUS` is not a Blackhole SFPU instruction"),
+        (&["--only", "BOGUS"], "`BOGUS` is not a blackhole SFPU instruction"),
         (&["--dut", ""], "--dut"),
         (&["--dut", "sh -c 'exit 3'"], "did not start"),
         (&["--replay", "random/SFPMAD/x"], "is not a case number"),
