@@ -351,10 +351,12 @@ fn blackhole_only_opcodes_are_not_wormhole_instructions() {
 }
 
 #[test]
-fn shft2_reserved_mod1_is_undefined_on_wormhole() {
-    // WormholeB0 SFPSHFT2.md (newest): default: UndefinedBehavior(). Blackhole: no case (unspecified).
+fn shft2_reserved_mod1_is_undefined_on_both_chips() {
+    // WormholeB0 SFPSHFT2.md @ a052bcc9 and BlackholeA0 SFPSHFT2.md @ 41d2c717 both end the
+    // switch with `default: UndefinedBehavior();`.
     let [(_, bo), (_, wo)] = both(&["TTI_SFPSHFT2(0, 1, 2, 7)"], |_| {});
-    assert_eq!(bo.lanes(Clause::Sfpshft2ReservedMod1), ALL);
+    assert_eq!(bo.lanes(Clause::Sfpshft2UndefinedMod1), ALL);
+    assert_eq!(bo.worst(), Some(sfpu_reference::outcome::Kind::Undefined));
     assert_eq!(wo.lanes(Clause::Sfpshft2UndefinedMod1), ALL);
 }
 
