@@ -450,3 +450,47 @@ mod decisions {
         assert_ne!(outs[1].lanes(Clause::LoadmacroRule), 0, "{}", outs[1]);
     }
 }
+
+/// Wormhole addressing, on both models (audit, issue 14 part 7): WormholeB0 `Dst.md` (@ 093af914)
+/// has no `remap_addrs` / `swizzle_32b` adjustment (`Dst16b[Row]` is `DstBits[Row]`,
+/// `Adj32(Row) = ((Row & 0x1f8) << 1) | (Row & 0x207)`), so a Wormhole state with those Blackhole
+/// bits set stores to the page's rows; and WormholeB0 `SFPLOADMACRO.md`'s `AddrMod` is two bits,
+/// so an SFPLOADMACRO with AddrMod 5 is `not-on-chip`: nothing loaded, scheduled or moved.
+#[test]
+fn wormhole_dst_rows_and_loadmacro_addrmod() {
+    use sfpu_reference::Clause;
+    use sfpu_reference::isa::{decode, parse_instr};
+    let mut st = sfpu_reference::State::reset(Arch::Wormhole, &sfpu_reference::ResetValues::ZEROS);
+    st.Addressing.DEST_ACCESS_CFG_remap_addrs = true;
+    st.Addressing.DEST_ACCESS_CFG_swizzle_32b = true;
+    for l in 0..32 {
+        st.LReg[1][l] = 0x3F80_0777;
+        st.LoadMacroConfig[l].Sequence[0] = 3 << 24; // SFPSTORE on the store sub-unit, delay 0
+    }
+    let rows = |a: &sfpu_reference::State, b: &sfpu_reference::State| {
+        (0..1024).filter(|&r| a.Dst.DstBits[r] != b.Dst.DstBits[r]).collect::<Vec<usize>>()
+    };
+    for (text, want) in [
+        ("TTI_SFPSTORE(1, 4, 0, 16)", vec![32, 33, 34, 35, 40, 41, 42, 43]),
+        ("TTI_SFPSTORE(1, 1, 0, 8)", vec![8, 9, 10, 11]),
+    ] {
+        let i = parse_instr(Arch::Wormhole, text).unwrap();
+        let mut fast = FastState::from_state(&st);
+        let mut reference = st.clone();
+        Machine::new().issue(&mut reference, &i);
+        FastMachine::new().issue(&mut fast, &i);
+        assert_eq!(rows(&st, &reference), want, "reference on {text}");
+        assert_eq!(rows(&st, &fast.to_state()), want, "fast model on {text}");
+    }
+    // MacroIndex 0, VDLo 1, AddrMod 5, Imm9 4 in Blackhole's layout (AddrMod [15:13]).
+    let lm = decode(Arch::Blackhole, 0x9310_A008).unwrap();
+    let mut fast = FastState::from_state(&st);
+    let mut reference = st.clone();
+    let (mut fm, mut rm) = (FastMachine::new(), Machine::new());
+    assert_eq!(rm.issue(&mut reference, &lm).lanes(Clause::NotOnChip), u32::MAX, "reference");
+    assert_eq!(fm.issue(&mut fast, &lm).lanes(Clause::NotOnChip), u32::MAX, "fast model");
+    rm.drain(&mut reference);
+    fm.drain(&mut fast);
+    assert!(reference == st, "reference: {}", diff(&st, &reference));
+    assert!(fast.to_state() == st, "fast model: {}", diff(&st, &fast.to_state()));
+}

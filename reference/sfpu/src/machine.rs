@@ -320,6 +320,11 @@ impl Machine {
             if due.iter().any(|p| p.unit == unit) {
                 out.note_all(Clause::LoadmacroCollision);
                 self.record(unit, *instr, TraceKind::Discarded);
+            } else if s.arch() == Arch::Wormhole && instr.encode(Arch::Wormhole).is_err() {
+                // Not one of Wormhole's instructions (an `Instr` built for Blackhole, e.g. an
+                // SFPLOADMACRO with AddrMod 4..7, which Wormhole's two-bit field cannot express):
+                // nothing executes and nothing is scheduled.
+                out.note_all(Clause::NotOnChip);
             } else {
                 items.push(Item { unit, instr: *instr, cx: Ctx::REGULAR, regular: true });
             }
