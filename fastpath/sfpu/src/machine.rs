@@ -486,7 +486,7 @@ impl FastMachine {
                 self.check_rules(&[r], out);
             }
             if wormhole && let Some(r) = reg.filter(|_| !self.wh_prev.is_quiet()) {
-                self.wh_prev.check(&r.instr, &r.cx, out);
+                self.wh_prev.check(&r.instr, &r.cx, s.lc().dest_index != 0, out);
             }
             if let Some(r) = reg {
                 let dbl_before = s.lc().dbl;
@@ -537,8 +537,9 @@ impl FastMachine {
             out.note_all(Clause::Hazard);
         }
         if wormhole && !self.wh_prev.is_quiet() {
+            let dest_index = s.lc().dest_index != 0;
             for it in order {
-                self.wh_prev.check(&it.instr, &it.cx, out);
+                self.wh_prev.check(&it.instr, &it.cx, dest_index, out);
             }
         }
 

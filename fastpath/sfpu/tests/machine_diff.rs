@@ -494,3 +494,38 @@ fn wormhole_dst_rows_and_loadmacro_addrmod() {
     assert!(reference == st, "reference: {}", diff(&st, &reference));
     assert!(fast.to_state() == st, "fast model: {}", diff(&st, &fast.to_state()));
 }
+
+/// WormholeB0 `SFPSWAP.md` (@ 585749d1): SFPSWAP reads `VC` and `VD`, and only in lanes with
+/// `ENABLE_DEST_INDEX` (argmin+argmax) its index registers `LReg[4 + (VC & 3)]` and
+/// `LReg[4 + (VD & 3)]`. So after an SFPMAD writing `LReg[5]`, an SFPSWAP of `LReg[0]` and
+/// `LReg[1]` (index registers 4 and 5) reads the MAD result on the next cycle only if some lane
+/// has `ENABLE_DEST_INDEX`; after one writing `LReg[6]` (not an index register of this swap),
+/// never. Both models.
+#[test]
+fn wormhole_sfpswap_reads_its_index_registers_only_with_dest_index() {
+    use sfpu_reference::Clause::WormholeMadResultRead;
+    use sfpu_reference::isa::parse_instr;
+    use sfpu_reference::state::LaneConfig;
+    for (mad, dest_index, want) in [
+        ("TTI_SFPMAD(1, 2, 3, 5, 0)", true, true),
+        ("TTI_SFPMAD(1, 2, 3, 5, 0)", false, false),
+        ("TTI_SFPMAD(1, 2, 3, 6, 0)", true, false),
+        ("TTI_SFPMAD(1, 2, 3, 1, 0)", false, true),
+    ] {
+        let mut st = sfpu_reference::State::reset(Arch::Wormhole, &sfpu_reference::ResetValues::ZEROS);
+        // ENABLE_DEST_INDEX is LaneConfig bit 2; lane 7 only.
+        st.LaneConfig[7] = LaneConfig::truncating(if dest_index { 4 } else { 0 });
+        let mut fast = FastState::from_state(&st);
+        let mut reference = st.clone();
+        let (mut fm, mut rm) = (FastMachine::new(), Machine::new());
+        let (mut or, mut of) = (Default::default(), Default::default());
+        for text in [mad, "TTI_SFPSWAP(0, 0, 1, 1)"] {
+            let i = parse_instr(Arch::Wormhole, text).unwrap();
+            or = rm.issue(&mut reference, &i);
+            of = fm.issue(&mut fast, &i);
+        }
+        let what = format!("{mad}, ENABLE_DEST_INDEX {dest_index}");
+        assert_eq!(or.lanes(WormholeMadResultRead) != 0, want, "reference: {what}");
+        assert_eq!(of.lanes(WormholeMadResultRead) != 0, want, "fast model: {what}");
+    }
+}

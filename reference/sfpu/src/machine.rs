@@ -355,9 +355,10 @@ impl Machine {
             // Wormhole: software's next-cycle rules, between everything that executed in the
             // previous cycle and everything that executes in this one.
             Arch::Wormhole => {
+                let dest_index = (0..LANES).any(|l| s.LaneConfig[l].ENABLE_DEST_INDEX());
                 for (prev, prev_cx) in &self.last_cycle {
                     for item in &items {
-                        hazard::wormhole_rules(prev, prev_cx, &item.instr, &item.cx, &mut out);
+                        hazard::wormhole_rules(prev, prev_cx, &item.instr, &item.cx, dest_index, &mut out);
                     }
                 }
                 self.last_cycle = items.iter().map(|it| (it.instr, it.cx)).collect();
