@@ -529,3 +529,54 @@ fn wormhole_sfpswap_reads_its_index_registers_only_with_dest_index() {
         assert_eq!(of.lanes(WormholeMadResultRead) != 0, want, "fast model: {what}");
     }
 }
+
+/// BlackholeA0 `SFPSWAP.md` (@ 585749d1), caution: SFPSWAP executes for two cycles, re-reading and
+/// writing `VC` and `VD` on the second, and automatic stalling does not apply under SFPLOADMACRO.
+/// A macro schedules SFPSWAP on the simple sub-unit (VC and VD both overridden to the macro's VD,
+/// `LReg[3]`) and SFPNOP on the MAD sub-unit, delay 0: it executes on cycle 2 (alongside a regular
+/// SFPNOP), so cycle 3 is its second cycle. A regular SFPLOAD writing `LReg[3]` or an SFPSTORE
+/// reading it on cycle 3 is reported `sfpswap-second-cycle`; the same on `LReg[5]`, or one cycle
+/// later, is not. Both models.
+#[test]
+fn blackhole_sfpswap_second_cycle_is_unprotected_under_sfploadmacro() {
+    use sfpu_reference::Clause::{LoadmacroRule, SfpswapSecondCycle};
+    use sfpu_reference::isa::{decode, parse_instr};
+    let bh = Arch::Blackhole;
+    let swap = parse_instr(bh, "TTI_SFPSWAP(0, 1, 2, 1)").unwrap().encode(bh).unwrap();
+    let mut st = sfpu_reference::State::reset(bh, &sfpu_reference::ResetValues::ZEROS);
+    for l in 0..32 {
+        st.LoadMacroConfig[l].InstructionTemplate[0] = swap;
+        // Simple: template 0 (selector 4), delay 0; MAD: SFPNOP (selector 2), delay 0.
+        st.LoadMacroConfig[l].Sequence[0] = 4 | (2 << 8);
+    }
+    // SFPLOADMACRO MacroIndex 0, VD 3 (VDLo 3), Mod0 0, AddrMod 0, Imm 0.
+    let macro_ = decode(bh, 0x9330_0000).unwrap();
+    for (program, want) in [
+        (&["TTI_SFPNOP", "TTI_SFPLOAD(3, 0, 0, 0)"][..], true),
+        (&["TTI_SFPNOP", "TTI_SFPSTORE(3, 0, 0, 0)"][..], true),
+        (&["TTI_SFPNOP", "TTI_SFPLOAD(5, 0, 0, 0)"][..], false),
+        (&["TTI_SFPNOP", "TTI_SFPNOP", "TTI_SFPLOAD(3, 0, 0, 0)"][..], false),
+    ] {
+        let mut fast = FastState::from_state(&st);
+        let mut reference = st.clone();
+        let (mut fm, mut rm) = (FastMachine::new(), Machine::new());
+        let (mut or, mut of) = (rm.issue(&mut reference, &macro_), fm.issue(&mut fast, &macro_));
+        for text in program {
+            let i = parse_instr(bh, text).unwrap();
+            or.merge(&rm.issue(&mut reference, &i));
+            of.merge(&fm.issue(&mut fast, &i));
+        }
+        let noted =
+            |o: &sfpu_reference::Outcome| (o.lanes(SfpswapSecondCycle) != 0, o.lanes(LoadmacroRule) != 0);
+        assert_eq!(
+            (rm.cycle(), noted(&or)),
+            (program.len() as u64 + 1, (want, false)),
+            "reference {program:?}: {or}"
+        );
+        assert_eq!(
+            (fm.cycle(), noted(&of)),
+            (program.len() as u64 + 1, (want, false)),
+            "fast model {program:?}: {of}"
+        );
+    }
+}

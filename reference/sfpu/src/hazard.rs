@@ -311,6 +311,23 @@ pub fn first_cycle_reads(instr: &Instr, cx: &Ctx) -> u32 {
     }
 }
 
+/// The bit of `LReg[reg]` in the masks of this module (none beyond `LReg[16]`).
+pub fn lreg_bit(reg: usize) -> u32 {
+    bit(reg)
+}
+
+/// The LRegs `instr` names in a way that collides with an SFPSWAP's second cycle (BlackholeA0
+/// `SFPSWAP.md` caution): its destination `VD` (for SFPLOADMACRO `VDHi << 2 | VDLo`), as
+/// overridden by `cx`, and what it reads in its first cycle.
+pub fn swap_second_cycle_touch(instr: &Instr, cx: &Ctx) -> u32 {
+    let vd = match *instr {
+        Instr::SFPLOADMACRO { VDLo, VDHi, .. } => bit((VDHi.idx() << 2) | VDLo.idx()),
+        Instr::SFPNOP {} => return 0,
+        _ => instr.field("VD").map_or(0, |v| bit(cx.vd(v as usize))),
+    };
+    vd | first_cycle_reads(instr, cx)
+}
+
 /// Whether `instr` is one of the MAD-unit instructions whose result Wormhole software must not read
 /// on the next cycle (WormholeB0 `SFPMAD.md`, `SFPADD.md`, `SFPMUL.md`, `SFPADDI.md`, `SFPMULI.md`,
 /// `SFPLUT.md`, `SFPLUTFP32.md` § "Instruction scheduling").

@@ -177,13 +177,14 @@ clauses! {
     /// A scheduled SFPSTORE in `MOD0_FMT_INT32_ALL` mode: whether it still advances `RWC.Sp`.
     LoadmacroStoreSp = (Unspecified, "loadmacro-store-sp", "§6.3 item 25",
         "SFPLOADMACRO-scheduled SFPSTORE with MOD0_FMT_INT32_ALL: whether it still advances the Sp RWC is not stated"),
-    /// Another instruction read or wrote SFPSWAP's `VC` or `VD` (or, in lanes with
-    /// `ENABLE_DEST_INDEX`, its index registers `LReg[4 + (VC & 3)]`, `LReg[4 + (VD & 3)]`) in the
-    /// cycle after SFPSWAP, or wrote them alongside it: SFPSWAP executes for two cycles and its
-    /// second cycle reads `VC` and `VD` again and writes them (BlackholeA0 `SFPSWAP.md`,
-    /// caution), which the automatic stall does not protect under SFPLOADMACRO.
+    /// Blackhole: an instruction on the Load, MAD or Store sub-unit executing in the cycle after
+    /// an SFPSWAP and naming its `VC` or `VD` (or, when a lane has `ENABLE_DEST_INDEX`, its index
+    /// registers `LReg[4 + (VC & 3)]`, `LReg[4 + (VD & 3)]`) as its `VD` or a first-cycle read:
+    /// SFPSWAP executes for two cycles and its second reads `VC` and `VD` again and writes them,
+    /// which automatic stalling does not protect under SFPLOADMACRO (BlackholeA0 `SFPSWAP.md`
+    /// @ `585749d1`, caution). The model writes SFPSWAP's results in its first cycle.
     SfpswapSecondCycle = (Unspecified, "sfpswap-second-cycle", "§6.3 item 25",
-        "SFPSWAP's VC/VD (re-read and written in its second cycle) touched by another instruction in that cycle or written alongside its first"),
+        "an instruction on the Load, MAD or Store sub-unit names SFPSWAP's VC/VD in SFPSWAP's second cycle, which re-reads and writes them"),
     /// SFPCONFIG writing the LReg[12] immediate constant.
     SfpconfigVd12Constant = (Unspecified, "sfpconfig-vd12-constant", "§6.3 item 26",
         "SFPCONFIG VD=12 immediate constant: upstream revisions disagree (0x37800000 @ 47385dd, 0x3B000000 @ f916ebc3)"),
