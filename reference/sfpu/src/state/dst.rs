@@ -195,7 +195,7 @@ mod tests {
 
     #[test]
     fn adj32_by_hand() {
-        let s = State::reset(crate::isa::Arch::Blackhole, &ResetValues::ZEROS);
+        let s = State::reset(Arch::Blackhole, &ResetValues::ZEROS);
         let a = &s.Addressing;
         // Without remap or swizzle: rows 0..7 map to themselves, row 8 to 16, row 9 to 17.
         assert_eq!(a.Adj32(0), 0);
@@ -209,7 +209,7 @@ mod tests {
 
     #[test]
     fn views_share_storage() {
-        let mut s = State::reset(crate::isa::Arch::Blackhole, &ResetValues::ZEROS);
+        let mut s = State::reset(Arch::Blackhole, &ResetValues::ZEROS);
         s.Dst32b_write(9, 3, 0x1234_5678);
         assert_eq!(s.Dst.DstBits[17][3], 0x1234);
         assert_eq!(s.Dst.DstBits[25][3], 0x5678);
