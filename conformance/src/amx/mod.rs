@@ -17,6 +17,7 @@
 
 pub mod campaign;
 pub mod format;
+pub mod fuzz;
 pub mod generate;
 pub mod run;
 
