@@ -42,10 +42,17 @@
 //!
 //! # Speed
 //!
-//! The loop is dominated by the two models' own work: the states are built once per input, never
-//! cloned per instruction; the comparison after each instruction reads the fast model's state in
-//! place (no conversion to [`State`]) and looks at Dst only when the instruction (or a pending
-//! SFPLOADMACRO schedule) may have written it, with a full comparison at the end. Conversions,
+//! The loop is dominated by the two models' own work. Per execution nothing is allocated but a
+//! section's own cells and no Dst is cloned: the base states of both chips are built once, the
+//! input is decoded straight into reused scratch states (the reference's `State` and the
+//! [`FastState`], whose Dst storage is copied into, not reallocated), and the predication
+//! blocks' instructions are parsed once. The comparison after each instruction reads the fast
+//! model's state in place (no conversion to [`State`]); every part is compared whole first and
+//! taken apart lane by lane only when it differs, the flag stacks in the fast model's bit-sliced
+//! form, and Dst (32 KB) whenever it may change next: after an instruction that may write it,
+//! before one that may (so a wrong write cannot be overwritten unseen), while SFPLOADMACRO work is
+//! pending, and after the drain. `tests/fuzz_complete.rs` plants a wrong value in every location
+//! of the state and checks that each is found. Decoding into a [`StreamInput`], conversions,
 //! text and the minimiser run only once a difference is found.
 
 use std::cell::RefCell;
@@ -1066,10 +1073,26 @@ fn bits(b: &[bool; LANES]) -> u32 {
     b.iter().enumerate().fold(0, |m, (l, &v)| m | (v as u32) << l)
 }
 
+/// The reference's flag stacks as last seen and in the fast model's bit-sliced form, so that
+/// they are sliced again only when they change.
+#[derive(Default)]
+struct StackCache(Option<([FlagStack; LANES], FlagStacks)>);
+
+impl StackCache {
+    fn sliced(&mut self, expected: &[FlagStack; LANES]) -> &FlagStacks {
+        if self.0.as_ref().is_none_or(|(seen, _)| seen != expected) {
+            self.0 = Some((*expected, FlagStacks::from_lanes(expected)));
+        }
+        match &self.0 {
+            Some((_, sliced)) => sliced,
+            None => unreachable!("just filled"),
+        }
+    }
+}
+
 /// The lanes of `expected` whose flag stack (depth or any entry) differs from `actual`'s,
-/// compared in the fast model's bit-sliced form (`expected` is sliced the same way).
-fn stack_lanes(expected: &[FlagStack; LANES], actual: &FlagStacks) -> u32 {
-    let e = FlagStacks::from_lanes(expected);
+/// compared in the fast model's bit-sliced form (`e`, `expected` sliced the same way).
+fn stack_lanes(e: &FlagStacks, actual: &FlagStacks) -> u32 {
     (0..FLAG_STACK_CAPACITY).fold(0, |d, k| {
         let occ = e.occ[k];
         d | (occ ^ actual.occ[k]) | (((e.flags[k] ^ actual.flags[k]) | (e.uses[k] ^ actual.uses[k])) & occ)
@@ -1086,6 +1109,17 @@ fn lanes_where(ne: impl Fn(usize) -> bool) -> u32 {
 /// first compared whole (a few vector compares) and taken apart lane by lane only if it differs.
 /// Wormhole's SFPSHFT2 `vc0` latch, which [`Locations`] has no place for, is [`vc0_lanes`].
 pub fn differing_fast(expected: &State, actual: &FastState, skip: &Locations, with_dst: bool) -> Locations {
+    differing_cached(expected, actual, skip, with_dst, &mut StackCache::default())
+}
+
+/// [`differing_fast`] with the reference's flag stacks sliced through `stacks`.
+fn differing_cached(
+    expected: &State,
+    actual: &FastState,
+    skip: &Locations,
+    with_dst: bool,
+    stacks: &mut StackCache,
+) -> Locations {
     let mut d = Locations::default();
     if skip.all {
         return d;
@@ -1105,7 +1139,7 @@ pub fn differing_fast(expected: &State, actual: &FastState, skip: &Locations, wi
     d.LaneFlags.0 = (bits(&expected.LaneFlags) ^ actual.lane_flags) & !skip.LaneFlags.0;
     d.UseLaneFlagsForLaneEnable.0 =
         (bits(&expected.UseLaneFlagsForLaneEnable) ^ actual.use_flags) & !skip.UseLaneFlagsForLaneEnable.0;
-    d.FlagStack.0 = stack_lanes(&expected.FlagStack, &actual.stack) & !skip.FlagStack.0;
+    d.FlagStack.0 = stack_lanes(stacks.sliced(&expected.FlagStack), &actual.stack) & !skip.FlagStack.0;
     let lc = actual.lane_configs();
     d.LaneConfig.0 = lanes_where(|l| expected.LaneConfig[l].bits() != lc[l]) & !skip.LaneConfig.0;
     let m = &actual.lmc;
@@ -1186,6 +1220,7 @@ fn lockstep(
     let mut rm = Machine::new();
     let mut fm = FastMachine::new();
     let mut tracker = Tracker::default();
+    let mut stacks = StackCache::default();
     let found = |index, differing, vc0, outcomes, rs: &State, fs: &FastState| Found {
         index,
         differing,
@@ -1226,7 +1261,7 @@ fn lockstep(
         let outcomes = (compare_outcome && ro != fo).then_some((ro, fo));
         let with_dst =
             f.writes.dst || f.everything || pending || next.is_some_and(|n| n.writes.dst || n.everything);
-        let d = differing_fast(rs, fs, &tracker.unpromised, with_dst);
+        let d = differing_cached(rs, fs, &tracker.unpromised, with_dst, &mut stacks);
         let vc0 = vc0_lanes(rs, fs, &tracker.unpromised);
         if outcomes.is_some() || !d.is_empty() || vc0 != 0 {
             return (Some(found(index, d, vc0, outcomes, rs, fs)), index + 1);
@@ -1238,7 +1273,7 @@ fn lockstep(
     let compare_outcome = !reads_tainted(&footprint(&last), &tracker.unpromised);
     tracker.step(&last, &ro);
     let outcomes = (compare_outcome && ro != fo).then_some((ro, fo));
-    let d = differing_fast(rs, fs, &tracker.unpromised, true);
+    let d = differing_cached(rs, fs, &tracker.unpromised, true, &mut stacks);
     let vc0 = vc0_lanes(rs, fs, &tracker.unpromised);
     let found = (outcomes.is_some() || !d.is_empty() || vc0 != 0)
         .then(|| found(program.len(), d, vc0, outcomes, rs, fs));
