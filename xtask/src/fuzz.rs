@@ -31,12 +31,12 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use sfpu_conformance::fuzz::{
-    Appended, StreamInput, all_arches, append_regression, compare_counted, decode_oracle,
+    Appended, StreamInput, all_arches, append_regression, decode_oracle, diff_stream_counted,
     diff_stream_with_origin, dut_protocol_oracle, encode_stream_input, input_arch, input_tag,
     stream_input_on, vectors_load_oracle,
 };
 use sfpu_conformance::generate::operands::Rng;
-use sfpu_conformance::generate::streams::random_stream;
+use sfpu_conformance::generate::streams::random_stream_for;
 use sfpu_conformance::vectors::emit::write_file;
 use sfpu_conformance::vectors::{FORMAT, Vector, VectorFile, load_corpus, load_file, parse_file};
 use sfpu_reference::isa::{Arch, decode};
@@ -1088,52 +1088,52 @@ fn throughput(root: &Path, args: &Args) -> Result<ExitCode> {
 
 fn throughput_inner(quiet: bool) -> Result<ExitCode> {
     outln!(
-        "diff_stream oracle throughput (release build, one core; inputs from generate::streams::random_stream):"
+        "diff_stream oracle throughput (release build, one core; inputs from generate::streams::random_stream_for):"
     );
     outln!(
-        "{:>6} {:>12} {:>14} {:>18} {:>12}",
+        "{:>10} {:>6} {:>12} {:>14} {:>18} {:>12}",
+        "chip",
         "length",
         "execs/s",
         "instructions/s",
         "compared/s",
         "µs/exec"
     );
-    for len in [16usize, 64] {
-        let mut rng = Rng::stream(0x7A5E_ED00, &format!("throughput/{len}"));
-        let inputs: Vec<Vec<u8>> = (0..256)
-            .filter_map(|_| {
-                let case = random_stream(&mut rng, len, None);
-                encode_stream_input(&case.pre, &case.program)
-            })
-            .collect();
-        let decoded: Vec<StreamInput> = inputs.iter().map(|d| StreamInput::from_bytes(d)).collect();
-        // Warm up, then run for about two seconds.
-        let (mut execs, mut compared, mut instrs) = (0u64, 0u64, 0u64);
-        let started = Instant::now();
-        let mut i = 0;
-        while started.elapsed() < Duration::from_secs(2) || execs < 256 {
-            let data = &inputs[i % inputs.len()];
-            let input = &decoded[i % inputs.len()];
-            // What the fuzz target does: decode, build the state, compare.
-            let fresh = StreamInput::from_bytes(data);
-            let pre = fresh.state();
-            let (found, n) = compare_counted(&pre, &fresh.program);
-            if found.is_some() && !quiet {
-                errln!("note: input {i} diverges (minimisation not timed)");
+    for arch in all_arches() {
+        for len in [16usize, 64] {
+            let mut rng = Rng::stream(0x7A5E_ED00, &format!("throughput/{len}"));
+            let inputs: Vec<Vec<u8>> = (0..256)
+                .filter_map(|_| {
+                    let case = random_stream_for(arch, &mut rng, len, None);
+                    encode_stream_input(&case.pre, &case.program)
+                })
+                .collect();
+            let lengths: Vec<usize> =
+                inputs.iter().map(|d| StreamInput::from_bytes(d).program.len()).collect();
+            // Run for about two seconds, exactly what the fuzz target runs per input.
+            let (mut execs, mut compared, mut instrs) = (0u64, 0u64, 0u64);
+            let started = Instant::now();
+            let mut i = 0;
+            while started.elapsed() < Duration::from_secs(2) || execs < 256 {
+                let (result, n) = diff_stream_counted(&inputs[i % inputs.len()]);
+                if result.is_err() && !quiet {
+                    errln!("note: {arch} input {} diverges (minimisation timed too)", i % inputs.len());
+                }
+                execs += 1;
+                compared += n as u64;
+                instrs += lengths[i % inputs.len()] as u64;
+                i += 1;
             }
-            execs += 1;
-            compared += n as u64;
-            instrs += input.program.len() as u64;
-            i += 1;
+            let secs = started.elapsed().as_secs_f64();
+            outln!(
+                "{:>10} {len:>6} {:>12.0} {:>14.0} {:>18.0} {:>12.1}",
+                arch.to_string(),
+                execs as f64 / secs,
+                instrs as f64 / secs,
+                compared as f64 / secs,
+                secs * 1e6 / execs as f64
+            );
         }
-        let secs = started.elapsed().as_secs_f64();
-        outln!(
-            "{len:>6} {:>12.0} {:>14.0} {:>18.0} {:>12.1}",
-            execs as f64 / secs,
-            instrs as f64 / secs,
-            compared as f64 / secs,
-            secs * 1e6 / execs as f64
-        );
     }
     Ok(ExitCode::SUCCESS)
 }
