@@ -274,3 +274,24 @@ fn fp32_store_is_a_raw_copy() {
         &[0x0000_0000, 0x8000_0000, 0x3F80_0000, 0x8000_0000],
     );
 }
+
+/// Found by the fuzzer (`vc0` compared after every instruction): an SFPSHFT2
+/// `SUBVEC_SHFLROR1_AND_COPY4` (mode 2, `VD` = 2 < 12) issued in the cycle where an SFPLOADMACRO's
+/// scheduled SFPSTORE runs must still latch `vc0`. The page: "`vc0` is whatever the most recent
+/// `SUBVEC_SHFLROR1_AND_COPY4` or `SUBVEC_SHFLROR1` with `VD < 12` observed when executing its
+/// `auto vc = LReg[VC]`"; here `VC` = 2 and nothing before it writes `LReg[2]` (the scheduled
+/// SFPIADD writes `LReg[0]`), so the latch must hold the vector's initial `LReg[2]`. The reference
+/// machine merged the instructions of one cycle without the latch and kept it at 0.
+#[test]
+fn shflror1_beside_a_scheduled_instruction_latches_vc0() {
+    let v = vector("regressions", "regressions/fuzz-79d9d4c6/fuzz-SFPSHFT2-mod1=2");
+    let (pre, post) = pre_post(&v);
+    let want = pre.LReg[2];
+    assert!(want.iter().any(|&x| x != 0), "the test needs a non-zero LReg[2]");
+    assert_eq!(post.wormhole().unwrap().SFPSHFT2_vc0, want, "the vector's expected latch");
+    let words: Vec<u32> = v.program.iter().map(|w| w.word.0).collect();
+    for model in [&Reference as &dyn Model, &FastModel] {
+        let run = model.run(Arch::Wormhole, &pre, &words).unwrap();
+        assert_eq!(run.post.wormhole().unwrap().SFPSHFT2_vc0, want, "the {}", model.name());
+    }
+}

@@ -755,6 +755,16 @@ fn merge_writes(base: &State, after: &State, into: &mut State, out: &mut Outcome
         merge(base.Dst.DstRowValid[r], after.Dst.DstRowValid[r], &mut into.Dst.DstRowValid[r], &mut conflict);
     }
     merge(base.Addressing, after.Addressing, &mut into.Addressing, &mut conflict);
+    // Wormhole's SFPSHFT2 `vc0` latch is a location too: a mode 2/3 SFPSHFT2 sharing its cycle
+    // with a scheduled instruction latches it (found by the fuzzer: it was dropped here).
+    if let (Some(b), Some(a)) = (base.wormhole(), after.wormhole()) {
+        let (b, a) = (b.SFPSHFT2_vc0, a.SFPSHFT2_vc0);
+        if let Some(i) = into.wormhole_mut() {
+            for l in 0..LANES {
+                merge(b[l], a[l], &mut i.SFPSHFT2_vc0[l], &mut conflict);
+            }
+        }
+    }
     if conflict {
         out.note_all(Clause::LoadmacroRule);
     }
