@@ -571,8 +571,9 @@ fn matrix_cell(out: &mut String, r: &ChipReport, row: &MatrixRow, model: &str) -
     }
     write!(
         out,
-        "<td class=\"cell {s}\" data-instruction=\"{}\" data-mode=\"{}\" data-model=\"{}\" data-status=\"{s}\" \
-         title=\"{}\">",
+        "<td class=\"cell {s}\" data-arch=\"{}\" data-instruction=\"{}\" data-mode=\"{}\" data-model=\"{}\" \
+         data-status=\"{s}\" title=\"{}\">",
+        escape_attr(&r.arch),
         escape_attr(&row.instruction),
         escape_attr(&row.mode),
         escape_attr(model),
