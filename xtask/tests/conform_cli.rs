@@ -640,7 +640,10 @@ fn python_dut_random_failure_in_every_report_file() {
     let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
     assert!(md.contains(replay), "report.md has the replay command");
     let page = std::fs::read_to_string(dir.join("report.html")).unwrap();
-    assert!(page.contains(&target) && page.contains("href=\"#blackhole-failure-1\""), "report.html links the failure");
+    assert!(
+        page.contains(&target) && page.contains("href=\"#blackhole-failure-1\""),
+        "report.html links the failure"
+    );
     let junit = std::fs::read_to_string(dir.join("junit.xml")).unwrap();
     assert!(junit.contains(&target), "junit.xml has the replay command");
     assert!(!junit.contains("No failure was recorded"), "{junit}");
