@@ -1,5 +1,6 @@
-//! The IEEE 754 characterisation: where Blackhole's arithmetic and conversions depart from
-//! IEEE 754 (binary32, round to nearest even), measured case by case and classified by cause.
+//! The IEEE 754 characterisation: where each chip's arithmetic and conversions depart from IEEE
+//! 754 (binary32, round to nearest even), measured case by case and classified by cause. The
+//! sections below describe Blackhole; Wormhole's departures follow them.
 //!
 //! It compares the reference model with independent IEEE implementations:
 //!
@@ -113,6 +114,25 @@
 //!
 //! **`store-fp32`**: `denormal-flush` (a denormal input is written as a zero of its sign), then
 //! `other` (reported only if found).
+//!
+//! **Wormhole** ([`characterise_only`] with `Arch::Wormhole`; `wormhole-vs-blackhole.md` §1-§2):
+//! `fma` compares `fma_model_wh` (`Miscellaneous/FMA/fma.c`) with IEEE, with these categories in
+//! precedence order ([`Operation::categories_on`]):
+//! 1. `nan-form`: both results are NaN, and Wormhole's is not what IEEE 754 delivers: its
+//!    `sign | 0x7F800001` form is signalling (bit 22 clear), or, with a NaN input, it carries the
+//!    payload of no input NaN (compared once quieted). Otherwise two NaNs agree.
+//! 2. `positive-zero`: IEEE returns `-0`, Wormhole `+0` ("every zero result is +0").
+//! 3. `denormal-input`: as on Blackhole.
+//! 4. `product-overflow`: as on Blackhole, and also when `z` is the infinity of the sign opposite
+//!    to the overflowing finite product: IEEE returns `z`, Wormhole a NaN.
+//! 5. `product-underflow`, 6. `denormal-result` (Wormhole's flush of `r.e < 0` before rounding
+//!    lands here), 7. `partial-fusion` (Wormhole's normalisation sticky bit lands here): as on
+//!    Blackhole.
+//!
+//! Its conversions have Blackhole's categories: SFPCAST and SFPSTOCHRND run through the Wormhole
+//! model ([`chip_conversion`]); SFPSTORE's FP16 and BF16 conversions are shared by both chips,
+//! and its FP32 store is a raw copy, so `store-fp32` agrees everywhere. Examples name the chip's
+//! result `WH`.
 //!
 //! The inputs ([`Operands`]): for `fma`, the distinct given triples (the operands the golden
 //! vectors of SFPMAD, SFPADD, SFPMUL, SFPADDI and SFPMULI feed the multiply-add) followed by

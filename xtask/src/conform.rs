@@ -1,7 +1,9 @@
 //! `cargo xtask conform`: the project's main job. Runs every golden vector on the reference model
 //! (proving the corpus is in sync), on the fast model and on any `--dut`, runs a seeded random
-//! differential campaign against the reference, characterises how Blackhole departs from IEEE 754,
-//! and writes the compliance report (`report.json`, `report.md`, `report.html`, `junit.xml`).
+//! differential campaign against the reference, characterises how the chip departs from IEEE 754;
+//! it does so for both chips (Blackhole, then Wormhole; `--arch` narrows it to one), measures the
+//! SFPI kernels' accuracy on the chips checked, and writes one compliance report with a section
+//! per chip (`report.json`, `report.md`, `report.html`, `junit.xml`).
 //!
 //! A `--dut` runs its cases one at a time in a fixed order (the vectors in corpus order, then the
 //! campaign instruction by instruction); one that refuses the hello is reported with every case
@@ -359,7 +361,7 @@ pub fn main(args: Args) -> Result<ExitCode> {
             Some(ReplayTarget::Vector(id)) => {
                 let dir = args.vectors.clone().unwrap_or_else(|| root.join("vectors").join(arch.to_string()));
                 let corpus = load(&dir, arch)?;
-                replay_vector(&args, arch, &corpus, &models, &id, strictness_of(&args))
+                replay_vector(arch, &corpus, &models, &id, strictness_of(&args))
             }
             None => unreachable!("replay_target is Some"),
         };
@@ -1025,12 +1027,11 @@ fn replay_random(
     let mut v = to_vector("random", &case);
     v.id = campaign::case_id(name, n);
     let file = VectorFile { format: FORMAT.into(), arch, file: "random".into(), vectors: vec![] };
-    replay_one(args, arch, models, &file, &v, strictness)
+    replay_one(arch, models, &file, &v, strictness)
 }
 
 /// `--replay ID` of a golden vector.
 fn replay_vector(
-    args: &Args,
     arch: Arch,
     corpus: &Corpus,
     models: &[(Checked, ModelInfo)],
@@ -1040,12 +1041,11 @@ fn replay_vector(
     let (f, v) =
         corpus.vectors().find(|(_, v)| v.id == id).ok_or_else(|| anyhow!("--replay: no vector `{id}`"))?;
     let file = VectorFile { vectors: vec![], ..f.clone() };
-    replay_one(args, arch, models, &file, v, strictness)
+    replay_one(arch, models, &file, v, strictness)
 }
 
 /// Runs one case on every model and prints what differs, with a regression snippet.
 fn replay_one(
-    args: &Args,
     arch: Arch,
     models: &[(Checked, ModelInfo)],
     file: &VectorFile,
@@ -1072,7 +1072,6 @@ fn replay_one(
             }
         }
     }
-    let _ = args;
     outln!("\n# regression vector (paste under `vectors:` in vectors/{arch}/regressions.yaml):");
     out!("{}", campaign::regression_snippet(vector, "replay"));
     Ok(if divergent { ExitCode::from(1) } else { ExitCode::SUCCESS })

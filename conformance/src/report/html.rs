@@ -2,9 +2,13 @@
 //! script and no external resource (a Content-Security-Policy forbids loading any), so it opens
 //! from disk, from a CI artifact or from a mail attachment and shows everything as it is.
 //!
-//! Sections: the verdict and summary, the matrix (`<table id="matrix">`: one `<tbody>` per
+//! The page opens with the overall verdict; then comes a `<section class="chip"
+//! id="{arch}-chip">` per chip, every id in it prefixed with its chip (`wormhole-matrix`,
+//! `blackhole-failure-1`), then the kernel accuracy and the run's timings. A chip's sections: its
+//! verdict and summary, the matrix (`<table class="matrix" id="{arch}-matrix"
+//! data-arch="{arch}">`: one `<tbody>` per
 //! instruction, a header row naming its mode values (at most 16 to a line; more continue on
-//! further lines), then one row per model whose cells are coloured by status, each cell carrying `class="cell <status>"`, `data-instruction`,
+//! further lines), then one row per model whose cells are coloured by status, each cell carrying `class="cell <status>"`, `data-arch`, `data-instruction`,
 //! `data-mode`, `data-model`, `data-status` and a `title` tooltip with its counts, a failing cell
 //! linking to its first failure), the counts of every cell in a collapsible table, the failures
 //! (replay command, details, YAML vector), the IEEE 754 characterisation, the kernel accuracy (a bar

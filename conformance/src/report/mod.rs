@@ -5,10 +5,14 @@
 //! The JSON is the source of truth; every other form is rendered from a [`Report`] alone, so a
 //! report can be re-rendered from a saved `report.json` ([`Report::from_json`]).
 //!
+//! A report has a section per chip checked ([`ChipReport`], `chips` in the JSON) and what
+//! concerns the whole run (the kernel accuracy across chips, the timings, an interruption).
+//!
 //! Compatibility: a reader refuses a `format` other than [`REPORT_FORMAT`] (the one strict
-//! check), and ignores fields it does not know, so that adding a field does not change the format
-//! number; fields added after the first version default when absent, so an older file still
-//! reads.
+//! check; [`Report::from_json`] also reads [`REPORT_FORMAT_V1`], one chip at the top level, as a
+//! one-chip report), and ignores fields it does not know, so that adding a field does not change
+//! the format number; fields added after a format's first version default when absent, so an
+//! older file still reads.
 
 pub mod accuracy;
 pub mod build;
