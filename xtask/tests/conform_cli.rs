@@ -237,6 +237,19 @@ fn replay_runs_one_vector_and_prints_a_snippet() {
     let o = xtask(&["conform", "--seed", "7", "--replay", "random/SFPMAD/3"]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     assert!(String::from_utf8_lossy(&o.stdout).contains("TTI_SFPMAD("), "{}", text(&o));
+
+    // On Wormhole (--arch names the chip): its corpus, and a snippet for its regressions file.
+    let yaml = std::fs::read_to_string(repo().join("vectors/wormhole/SFPIADD.yaml")).unwrap();
+    let doc: serde_yaml::Value = serde_yaml::from_str(&yaml).unwrap();
+    let id = doc["vectors"][0]["id"].as_str().unwrap().to_string();
+    let o = xtask(&["conform", "--arch", "wormhole", "--replay", &id]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains(&format!("{id} on wormhole")), "{out}");
+    assert!(out.contains("paste under `vectors:` in vectors/wormhole/regressions.yaml"), "{out}");
+    let o = xtask(&["conform", "--arch", "wormhole", "--seed", "7", "--replay", "random/SFPMAD/3"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("random/SFPMAD/3 on wormhole"), "{}", text(&o));
 }
 
 /// The example DUT through `--dut`, with a crash, a hang and a garbage answer injected on
