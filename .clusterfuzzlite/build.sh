@@ -13,7 +13,7 @@
 : "${OUT:?OUT must name the folder for the fuzzer binaries}"
 cd "$SRC/sfpu"
 
-TARGETS="diff_stream decode vectors_load dut_protocol"
+TARGETS="diff_stream decode vectors_load dut_protocol amx_diff"
 
 case "${SANITIZER:-none}" in
   address|memory|thread) sanitizer="$SANITIZER" ;;
@@ -40,6 +40,7 @@ for t in $TARGETS; do
   case "$t" in
     diff_stream) max_len=8192 ;;
     decode) max_len=4 ;;
+    amx_diff) max_len=5634 ;;
     *) max_len=16384 ;;
   esac
   {

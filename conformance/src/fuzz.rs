@@ -42,23 +42,33 @@
 //!
 //! # Speed
 //!
-//! The loop is dominated by the two models' own work: the states are built once per input, never
-//! cloned per instruction; the comparison after each instruction reads the fast model's state in
-//! place (no conversion to [`State`]) and looks at Dst only when the instruction (or a pending
-//! SFPLOADMACRO schedule) may have written it, with a full comparison at the end. Conversions,
+//! The loop is dominated by the two models' own work. Per execution nothing is allocated but a
+//! section's own cells and no Dst is cloned: the base states of both chips are built once, the
+//! input is decoded straight into reused scratch states (the reference's `State` and the
+//! [`FastState`], whose Dst storage is copied into, not reallocated), and the predication
+//! blocks' instructions are parsed once. The comparison after each instruction reads the fast
+//! model's state in place (no conversion to [`State`]); every part is compared whole first and
+//! taken apart lane by lane only when it differs, the flag stacks in the fast model's bit-sliced
+//! form, and Dst (32 KB) whenever it may change next: after an instruction that may write it,
+//! before one that may (so a wrong write cannot be overwritten unseen), while SFPLOADMACRO work is
+//! pending, and after the drain. `tests/fuzz_complete.rs` plants a wrong value in every location
+//! of the state and checks that each is found. Decoding into a [`StreamInput`], conversions,
 //! text and the minimiser run only once a difference is found.
 
+use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::Path;
+use std::sync::OnceLock;
 
 use arbitrary::{Arbitrary, Unstructured};
+use sfpu_fastpath::state::FlagStacks;
 use sfpu_fastpath::{FastMachine, FastState};
 use sfpu_reference::isa::{Arch, Instr, Opcode, decode, decode_ignoring_undrawn, parse_instr};
 use sfpu_reference::outcome::ALL_LANES;
 use sfpu_reference::state::{
-    AddrModSlot, Addressing, DST_COLS, DST_ROWS, FlagStack, FlagStackEntry, LANES, LaneConfig,
-    LoadMacroConfig, Misc, NUM_LREGS, ResetValues, Rwc, StateDoc,
+    AddrModSlot, Addressing, DST_COLS, DST_ROWS, FLAG_STACK_CAPACITY, FlagStack, FlagStackEntry, LANES,
+    LaneConfig, LoadMacroConfig, Misc, NUM_LREGS, ResetValues, Rwc, StateDoc,
 };
 use sfpu_reference::{Machine, Outcome, State};
 
@@ -67,7 +77,7 @@ use crate::generate::operands::{
     FP_SPECIALS, INT_SPECIALS, Rng, bits_random, fp_random, fp_wide, lut_inputs, rotated, shift_amounts,
 };
 use crate::generate::{Case, mode_field, to_vector};
-use crate::taint::{Locations, Tracker, footprint};
+use crate::taint::{Footprint, Locations, Tracker, footprint};
 use crate::vectors::{Vector, VectorFile};
 
 /// The longest instruction stream an input describes.
@@ -305,9 +315,19 @@ fn build_on(arch: Arch, op: Opcode, fields: &[(&str, u32)]) -> Instr {
     decode(arch, word).unwrap_or(Instr::SFPNOP {})
 }
 
-/// The fixed instructions of the predication blocks (`generate::streams` uses the same).
-fn block_instr(arch: Arch, text: &str) -> Instr {
-    parse_instr(arch, text).unwrap_or(Instr::SFPNOP {})
+/// The fixed instructions of the predication blocks (`generate::streams` uses the same):
+/// `SFPENCC`, `SFPPUSHC` and `SFPCOMPC` of `arch`, parsed once.
+fn block_instrs(arch: Arch) -> &'static [Instr; 3] {
+    fn parse(arch: Arch) -> [Instr; 3] {
+        ["TTI_SFPENCC(1, 0, 0, 2)", "TTI_SFPPUSHC(0, 0, 0, 0)", "TTI_SFPCOMPC(0, 0, 0, 0)"]
+            .map(|text| parse_instr(arch, text).unwrap_or(Instr::SFPNOP {}))
+    }
+    static BH: OnceLock<[Instr; 3]> = OnceLock::new();
+    static WH: OnceLock<[Instr; 3]> = OnceLock::new();
+    match arch {
+        Arch::Blackhole => BH.get_or_init(|| parse(arch)),
+        Arch::Wormhole => WH.get_or_init(|| parse(arch)),
+    }
 }
 
 /// Decodes one stream element of a stream for `arch`, pushing its instructions.
@@ -319,8 +339,9 @@ fn stream_element(u: &mut Unstructured<'_>, out: &mut Vec<Instr>, arch: Arch) {
         4 => {
             // if: enable lane flags, save them, then a condition (SFPGT and SFPLE are
             // Blackhole's; Wormhole gets SFPSETCC and SFPIADD twice as often).
-            out.push(block_instr(arch, "TTI_SFPENCC(1, 0, 0, 2)"));
-            out.push(block_instr(arch, "TTI_SFPPUSHC(0, 0, 0, 0)"));
+            let [encc, pushc, _] = *block_instrs(arch);
+            out.push(encc);
+            out.push(pushc);
             let op = match (
                 arch,
                 [Opcode::SFPSETCC, Opcode::SFPGT, Opcode::SFPLE, Opcode::SFPIADD][(tag >> 3) as usize & 3],
@@ -336,7 +357,7 @@ fn stream_element(u: &mut Unstructured<'_>, out: &mut Vec<Instr>, arch: Arch) {
                 &[("VC", a % 8), ("VD", b % 8), ("Mod1", a >> 4), ("Imm1", b >> 7), ("Imm12", c & 0xFFF)],
             ));
         }
-        5 => out.push(block_instr(arch, "TTI_SFPCOMPC(0, 0, 0, 0)")),
+        5 => out.push(block_instrs(arch)[2]),
         6 => {
             // end if, or (rarely) a pop/push with another Mod1.
             let m = if tag >> 3 == 0 { u8_(u) as u32 & 15 } else { 0 };
@@ -395,7 +416,14 @@ fn section(u: &mut Unstructured<'_>, arch: Arch) -> Section {
         9 => {
             let row = u16_(u) % DST_ROWS as u16;
             let count = (u8_(u) as usize + 1).min(DST_ROWS - row as usize);
-            let cells = (0..count).map(|_| std::array::from_fn(|_| u16_(u))).collect();
+            // Row by row (the same bytes as sixteen `u16`s, read at once).
+            let cells = (0..count)
+                .map(|_| {
+                    let mut b = [0u8; 2 * DST_COLS];
+                    let _ = u.fill_buffer(&mut b);
+                    std::array::from_fn(|c| u16::from_le_bytes([b[2 * c], b[2 * c + 1]]))
+                })
+                .collect();
             Section::DstRows { row, cells }
         }
         10 => Section::DstValid { row: u16_(u), count: u16_(u), valid: u8_(u) & 1 != 0 },
@@ -462,16 +490,31 @@ fn addr_mod_slot(u: &mut Unstructured<'_>) -> AddrModSlot {
     }
 }
 
+/// Reads an input: its chip, each section in order (passed to `on_section`), and the stream
+/// (into `program`, which is cleared first).
+fn read_input(
+    u: &mut Unstructured<'_>,
+    mut on_section: impl FnMut(Section),
+    program: &mut Vec<Instr>,
+) -> Arch {
+    let head = u8_(u);
+    let arch = if head & 0x40 != 0 { Arch::Wormhole } else { Arch::Blackhole };
+    for _ in 0..head & 63 {
+        on_section(section(u, arch));
+    }
+    program.clear();
+    while !u.is_empty() && program.len() < MAX_STREAM {
+        stream_element(u, program, arch);
+    }
+    program.truncate(MAX_STREAM);
+    arch
+}
+
 impl<'a> Arbitrary<'a> for StreamInput {
     fn arbitrary(u: &mut Unstructured<'a>) -> arbitrary::Result<Self> {
-        let head = u8_(u);
-        let arch = if head & 0x40 != 0 { Arch::Wormhole } else { Arch::Blackhole };
-        let sections = (0..head & 63).map(|_| section(u, arch)).collect();
+        let mut sections = Vec::new();
         let mut program = Vec::new();
-        while !u.is_empty() && program.len() < MAX_STREAM {
-            stream_element(u, &mut program, arch);
-        }
-        program.truncate(MAX_STREAM);
+        let arch = read_input(u, |sec| sections.push(sec), &mut program);
         Ok(StreamInput { arch, sections, program })
     }
 }
@@ -490,7 +533,7 @@ impl StreamInput {
     /// The initial state: [`base_state`] of the chip with the sections applied (on Wormhole the
     /// addressing fields only Blackhole has are then cleared, [`fit_to_chip`]).
     pub fn state(&self) -> State {
-        let mut s = base_state(self.arch);
+        let mut s = base_state_of(self.arch).clone();
         for sec in &self.sections {
             apply(&mut s, sec);
         }
@@ -570,6 +613,16 @@ pub fn base_state(arch: Arch) -> State {
         s.LoadMacroConfig[l] = config;
     }
     s
+}
+
+/// [`base_state`] of `arch`, built once.
+fn base_state_of(arch: Arch) -> &'static State {
+    static BH: OnceLock<State> = OnceLock::new();
+    static WH: OnceLock<State> = OnceLock::new();
+    match arch {
+        Arch::Blackhole => BH.get_or_init(|| base_state(arch)),
+        Arch::Wormhole => WH.get_or_init(|| base_state(arch)),
+    }
 }
 
 /// The base state's SFPLOADMACRO configuration (the same in every lane): templates SFPMAD,
@@ -971,6 +1024,8 @@ pub struct Found {
     pub index: usize,
     /// The state locations that differ (outside the tainted ones).
     pub differing: Locations,
+    /// The lanes where Wormhole's SFPSHFT2 `vc0` latch differs ([`vc0_lanes`]; 0 on Blackhole).
+    pub vc0: u32,
     /// The two outcomes, when they differ: (reference, fastpath).
     pub outcomes: Option<(Outcome, Outcome)>,
     /// The reference's state at that point.
@@ -993,12 +1048,11 @@ fn lanes_in(d: &Locations) -> u32 {
     if d.Dst || d.Addressing || d.all { ALL_LANES } else { m }
 }
 
-/// Whether `footprint(instr).reads` touches something in `tainted` (any lane).
-fn reads_tainted(instr: &Instr, tainted: &Locations) -> bool {
+/// Whether the reads of an instruction's footprint `f` touch something in `tainted` (any lane).
+fn reads_tainted(f: &Footprint, tainted: &Locations) -> bool {
     if tainted.is_empty() {
         return false;
     }
-    let f = footprint(instr);
     if tainted.all || f.everything {
         return true;
     }
@@ -1014,39 +1068,102 @@ fn reads_tainted(instr: &Instr, tainted: &Locations) -> bool {
         || (r.addressing && tainted.Addressing)
 }
 
+/// A per-lane boolean as a lane mask.
+fn bits(b: &[bool; LANES]) -> u32 {
+    b.iter().enumerate().fold(0, |m, (l, &v)| m | (v as u32) << l)
+}
+
+/// The reference's flag stacks as last seen and in the fast model's bit-sliced form, so that
+/// they are sliced again only when they change.
+#[derive(Default)]
+struct StackCache(Option<([FlagStack; LANES], FlagStacks)>);
+
+impl StackCache {
+    fn sliced(&mut self, expected: &[FlagStack; LANES]) -> &FlagStacks {
+        if self.0.as_ref().is_none_or(|(seen, _)| seen != expected) {
+            self.0 = Some((*expected, FlagStacks::from_lanes(expected)));
+        }
+        match &self.0 {
+            Some((_, sliced)) => sliced,
+            None => unreachable!("just filled"),
+        }
+    }
+}
+
+/// The lanes of `expected` whose flag stack (depth or any entry) differs from `actual`'s,
+/// compared in the fast model's bit-sliced form (`e`, `expected` sliced the same way).
+fn stack_lanes(e: &FlagStacks, actual: &FlagStacks) -> u32 {
+    (0..FLAG_STACK_CAPACITY).fold(0, |d, k| {
+        let occ = e.occ[k];
+        d | (occ ^ actual.occ[k]) | (((e.flags[k] ^ actual.flags[k]) | (e.uses[k] ^ actual.uses[k])) & occ)
+    })
+}
+
+/// The lanes where a per-lane part differs (`eq(l)` false).
+fn lanes_where(ne: impl Fn(usize) -> bool) -> u32 {
+    (0..LANES).fold(0u32, |m, l| m | (ne(l) as u32) << l)
+}
+
 /// The locations where the fast model's state differs from the reference's outside `skip`,
-/// reading [`FastState`] in place. Dst is compared only if `with_dst`.
+/// reading [`FastState`] in place. Every part is compared; Dst only if `with_dst`. Each part is
+/// first compared whole (a few vector compares) and taken apart lane by lane only if it differs.
+/// Wormhole's SFPSHFT2 `vc0` latch, which [`Locations`] has no place for, is [`vc0_lanes`].
 pub fn differing_fast(expected: &State, actual: &FastState, skip: &Locations, with_dst: bool) -> Locations {
+    differing_cached(expected, actual, skip, with_dst, &mut StackCache::default())
+}
+
+/// [`differing_fast`] with the reference's flag stacks sliced through `stacks`.
+fn differing_cached(
+    expected: &State,
+    actual: &FastState,
+    skip: &Locations,
+    with_dst: bool,
+    stacks: &mut StackCache,
+) -> Locations {
     let mut d = Locations::default();
     if skip.all {
         return d;
     }
-    for reg in 0..NUM_LREGS {
-        let (e, a) = (&expected.LReg[reg], &actual.lreg[reg]);
-        if e != a {
-            let lanes = (0..LANES).fold(0u32, |m, l| m | ((e[l] != a[l]) as u32) << l) & !skip.lreg(reg);
-            if lanes != 0 {
-                d.LReg.insert(sfpu_reference::state::Index(reg as u16), sfpu_reference::state::Hex(lanes));
+    if expected.LReg != actual.lreg {
+        for reg in 0..NUM_LREGS {
+            let (e, a) = (&expected.LReg[reg], &actual.lreg[reg]);
+            if e != a {
+                let lanes = lanes_where(|l| e[l] != a[l]) & !skip.lreg(reg);
+                if lanes != 0 {
+                    d.LReg
+                        .insert(sfpu_reference::state::Index(reg as u16), sfpu_reference::state::Hex(lanes));
+                }
             }
         }
     }
-    let mask = |f: &dyn Fn(usize) -> bool| (0..LANES).fold(0u32, |m, l| m | (f(l) as u32) << l);
-    d.LaneFlags.0 = (mask(&|l| expected.LaneFlags[l]) ^ actual.lane_flags) & !skip.LaneFlags.0;
-    d.UseLaneFlagsForLaneEnable.0 = (mask(&|l| expected.UseLaneFlagsForLaneEnable[l]) ^ actual.use_flags)
-        & !skip.UseLaneFlagsForLaneEnable.0;
-    d.FlagStack.0 = mask(&|l| expected.FlagStack[l] != actual.stack.lane_stack(l)) & !skip.FlagStack.0;
+    d.LaneFlags.0 = (bits(&expected.LaneFlags) ^ actual.lane_flags) & !skip.LaneFlags.0;
+    d.UseLaneFlagsForLaneEnable.0 =
+        (bits(&expected.UseLaneFlagsForLaneEnable) ^ actual.use_flags) & !skip.UseLaneFlagsForLaneEnable.0;
+    d.FlagStack.0 = stack_lanes(stacks.sliced(&expected.FlagStack), &actual.stack) & !skip.FlagStack.0;
     let lc = actual.lane_configs();
-    d.LaneConfig.0 = mask(&|l| expected.LaneConfig[l].bits() != lc[l]) & !skip.LaneConfig.0;
+    d.LaneConfig.0 = lanes_where(|l| expected.LaneConfig[l].bits() != lc[l]) & !skip.LaneConfig.0;
     let m = &actual.lmc;
-    d.LoadMacroConfig.0 = mask(&|l| {
+    d.LoadMacroConfig.0 = lanes_where(|l| {
         let c = &expected.LoadMacroConfig[l];
         (0..4).any(|k| c.InstructionTemplate[k] != m.template[k][l] || c.Sequence[k] != m.sequence[k][l])
             || c.Misc.bits() != m.misc[l]
     }) & !skip.LoadMacroConfig.0;
-    d.PRNG.0 = mask(&|l| expected.PRNG[l] != actual.prng[l]) & !skip.PRNG.0;
+    if expected.PRNG != actual.prng {
+        d.PRNG.0 = lanes_where(|l| expected.PRNG[l] != actual.prng[l]) & !skip.PRNG.0;
+    }
     d.Dst = with_dst && !skip.Dst && expected.Dst != actual.dst;
     d.Addressing = !skip.Addressing && expected.Addressing != actual.addressing;
     d
+}
+
+/// The lanes where Wormhole's SFPSHFT2 `vc0` latch differs (0 on Blackhole). The taint tracker
+/// does not follow values into the latch, so it is compared only while nothing is tainted
+/// (`unpromised` empty): a latch filled from a tainted register is not promised.
+pub fn vc0_lanes(expected: &State, actual: &FastState, unpromised: &Locations) -> u32 {
+    match (expected.wormhole(), actual.sfpshft2_vc0()) {
+        (Some(wh), Some(a)) if unpromised.is_empty() => lanes_where(|l| wh.SFPSHFT2_vc0[l] != a[l]),
+        _ => 0,
+    }
 }
 
 /// A test seam: a change made to the fast model's state right after it issues each instruction
@@ -1082,50 +1199,145 @@ fn compare_counted_with(
 ) -> (Option<Found>, usize) {
     let mut rs = pre.clone();
     let mut fs = FastState::from_state(pre);
+    lockstep(&mut rs, &mut fs, program, mutation)
+}
+
+/// Runs `program` on the reference from `rs` and on the fast model from `fs` (the same state)
+/// in lockstep, comparing after every instruction and after the final drain.
+///
+/// What is compared after each instruction: the outcome (unless the instruction reads something
+/// unpromised), every part of the state but Dst (each part a whole-array compare first), and
+/// Dst (32 KB) whenever it may change next: after an instruction that may write it, when the
+/// *next* instruction may write it, while SFPLOADMACRO work is pending in either model, and after
+/// the drain. So a wrong Dst write is seen at the latest just before anything could overwrite it,
+/// and a difference anywhere else is seen right after the instruction that made it.
+fn lockstep(
+    rs: &mut State,
+    fs: &mut FastState,
+    program: &[Instr],
+    mutation: Option<Mutation>,
+) -> (Option<Found>, usize) {
     let mut rm = Machine::new();
     let mut fm = FastMachine::new();
     let mut tracker = Tracker::default();
-    let found = |index, differing, outcomes, rs: &State, fs: &FastState| Found {
+    let mut stacks = StackCache::default();
+    let found = |index, differing, vc0, outcomes, rs: &State, fs: &FastState| Found {
         index,
         differing,
+        vc0,
         outcomes,
         reference: rs.clone(),
         fast: fs.to_state(),
     };
+    let mut next = program.first().map(footprint);
     for (index, instr) in program.iter().enumerate() {
-        let compare_outcome = !reads_tainted(instr, &tracker.unpromised);
-        let ro = rm.issue(&mut rs, instr);
-        let fo = fm.issue(&mut fs, instr);
+        let f = next.unwrap_or_else(|| footprint(instr));
+        next = program.get(index + 1).map(footprint);
+        let compare_outcome = !reads_tainted(&f, &tracker.unpromised);
+        let ro = rm.issue(rs, instr);
+        let fo = fm.issue(fs, instr);
         if let Some(mutate) = mutation {
-            mutate(instr, &mut fs);
+            mutate(instr, fs);
         }
-        tracker.step(instr, &ro);
+        // With nothing tainted, a defined outcome and no SFPLOADMACRO, a step leaves the
+        // tracker as it is (no tainted reads to spread, no notes to add).
+        if f.everything
+            || !ro.is_defined()
+            || !tracker.unpromised.is_empty()
+            || !tracker.non_contractual.is_empty()
+        {
+            tracker.step(instr, &ro);
+        }
         if tracker.unpromised.all {
             // Undefined behaviour: nothing is promised from here on.
             return (None, index);
         }
+        let pending = !rm.pending().is_empty() || fm.pending_count() != 0;
         if !rm.pending().is_empty() && !tracker.unpromised.is_empty() {
             // A scheduled instruction may read what is tainted, and the tracker charges its
             // effects to the instruction issued with it: stop rather than guess.
             return (None, index);
         }
         let outcomes = (compare_outcome && ro != fo).then_some((ro, fo));
-        let f = footprint(instr);
-        let with_dst = f.writes.dst || f.everything || !rm.pending().is_empty() || fm.pending_count() != 0;
-        let d = differing_fast(&rs, &fs, &tracker.unpromised, with_dst);
-        if outcomes.is_some() || !d.is_empty() {
-            return (Some(found(index, d, outcomes, &rs, &fs)), index + 1);
+        let with_dst =
+            f.writes.dst || f.everything || pending || next.is_some_and(|n| n.writes.dst || n.everything);
+        let d = differing_cached(rs, fs, &tracker.unpromised, with_dst, &mut stacks);
+        let vc0 = vc0_lanes(rs, fs, &tracker.unpromised);
+        if outcomes.is_some() || !d.is_empty() || vc0 != 0 {
+            return (Some(found(index, d, vc0, outcomes, rs, fs)), index + 1);
         }
     }
-    let ro = rm.drain(&mut rs);
-    let fo = fm.drain(&mut fs);
+    let ro = rm.drain(rs);
+    let fo = fm.drain(fs);
     let last = program.last().copied().unwrap_or(Instr::SFPNOP {});
-    let compare_outcome = !reads_tainted(&last, &tracker.unpromised);
+    let compare_outcome = !reads_tainted(&footprint(&last), &tracker.unpromised);
     tracker.step(&last, &ro);
     let outcomes = (compare_outcome && ro != fo).then_some((ro, fo));
-    let d = differing_fast(&rs, &fs, &tracker.unpromised, true);
-    let found = (outcomes.is_some() || !d.is_empty()).then(|| found(program.len(), d, outcomes, &rs, &fs));
+    let d = differing_cached(rs, fs, &tracker.unpromised, true, &mut stacks);
+    let vc0 = vc0_lanes(rs, fs, &tracker.unpromised);
+    let found = (outcomes.is_some() || !d.is_empty() || vc0 != 0)
+        .then(|| found(program.len(), d, vc0, outcomes, rs, fs));
     (found, program.len())
+}
+
+/// The reusable buffers of [`diff_stream`]: both models' states and the stream, so that an
+/// execution allocates nothing (beyond a section's own cells) and never clones a Dst.
+struct Scratch {
+    rs: State,
+    fs: FastState,
+    program: Vec<Instr>,
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Option<Scratch>> = const { RefCell::new(None) };
+}
+
+/// Copies `from` into `to`, reusing `to`'s Dst storage.
+fn copy_state(to: &mut State, from: &State) {
+    let State {
+        LReg,
+        LaneFlags,
+        UseLaneFlagsForLaneEnable,
+        FlagStack,
+        LaneConfig,
+        LoadMacroConfig,
+        PRNG,
+        Dst,
+        Addressing,
+        Chip,
+    } = from;
+    to.LReg = *LReg;
+    to.LaneFlags = *LaneFlags;
+    to.UseLaneFlagsForLaneEnable = *UseLaneFlagsForLaneEnable;
+    to.FlagStack = *FlagStack;
+    to.LaneConfig = *LaneConfig;
+    to.LoadMacroConfig = *LoadMacroConfig;
+    to.PRNG = *PRNG;
+    *to.Dst.DstBits = *Dst.DstBits;
+    *to.Dst.DstRowValid = *Dst.DstRowValid;
+    to.Addressing = *Addressing;
+    to.Chip = *Chip;
+}
+
+/// Decodes `data` straight into the scratch states (the sections applied over the cached base
+/// state, as [`StreamInput::state`] does) and runs the comparison: the first difference and the
+/// number of instructions compared.
+fn run_input(data: &[u8], mutation: Option<Mutation>) -> (Option<Found>, usize) {
+    SCRATCH.with(|cell| {
+        let mut guard = cell.borrow_mut();
+        let Scratch { rs, fs, program } = guard.get_or_insert_with(|| {
+            let rs = base_state_of(Arch::Blackhole).clone();
+            Scratch { fs: FastState::from_state(&rs), rs, program: Vec::with_capacity(2 * MAX_STREAM) }
+        });
+        copy_state(rs, base_state_of(input_arch(data)));
+        read_input(&mut Unstructured::new(data), |sec| apply(rs, &sec), program);
+        fit_to_chip(rs);
+        if program.is_empty() {
+            return (None, 0);
+        }
+        fs.assign_from(rs);
+        lockstep(rs, fs, program, mutation)
+    })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1176,6 +1388,9 @@ pub fn shape(program: &[Instr], found: &Found) -> String {
     };
     let what = if found.index >= program.len() { "drain:" } else { "" };
     let mut parts = parts_of(&found.differing);
+    if found.vc0 != 0 {
+        parts.push("SFPSHFT2_vc0");
+    }
     if found.outcomes.is_some() {
         parts.push("outcome");
     }
@@ -1253,7 +1468,7 @@ fn minimise(
         try_edit(&mut pre, &mut found, &|s| s.LReg[reg] = [0; LANES]);
     }
     // 3. Lanes: only the diverging lanes keep their values; then they alone are enabled.
-    let keep = lanes_in(&found.differing);
+    let keep = lanes_in(&found.differing) | found.vc0;
     if keep != ALL_LANES && keep != 0 {
         for reg in WRITABLE_LREGS {
             try_edit(&mut pre, &mut found, &|s| {
@@ -1339,7 +1554,7 @@ impl fmt::Display for Divergence {
                 instr.display(arch)
             )?;
         }
-        writeln!(f, "diverging lanes: 0x{:08x}", lanes_in(&self.found.differing))?;
+        writeln!(f, "diverging lanes: 0x{:08x}", lanes_in(&self.found.differing) | self.found.vc0)?;
         if !self.found.differing.is_empty() {
             writeln!(f, "state (expected = reference, got = fastpath):")?;
             f.write_str(&crate::diff::describe(
@@ -1347,6 +1562,13 @@ impl fmt::Display for Divergence {
                 &self.found.fast,
                 &self.found.differing,
             ))?;
+        }
+        if self.found.vc0 != 0 {
+            let latch = |s: &State| s.wormhole().map_or([0; LANES], |wh| wh.SFPSHFT2_vc0);
+            let (e, g) = (latch(&self.found.reference), latch(&self.found.fast));
+            for l in lanes_of(self.found.vc0) {
+                writeln!(f, "  SFPSHFT2_vc0[{l}]: expected 0x{:08x}, got 0x{:08x}", e[l], g[l])?;
+            }
         }
         if let Some((r, x)) = &self.found.outcomes {
             writeln!(f, "outcome:\n  reference: {r}\n  fastpath:  {x}")?;
@@ -1405,12 +1627,18 @@ pub fn divergence_with(
 /// The `diff_stream` oracle: decodes `data`, runs it on both models, and returns the minimised
 /// divergence if they differ anywhere the specification promises something.
 pub fn diff_stream(data: &[u8]) -> Result<(), Box<Divergence>> {
-    diff_stream_with_origin(data, &input_tag(data))
+    diff_stream_impl(data, None, None).0
+}
+
+/// [`diff_stream`], also returning how many instructions were compared (for the throughput
+/// figure of `cargo xtask fuzz --throughput`).
+pub fn diff_stream_counted(data: &[u8]) -> (Result<(), Box<Divergence>>, usize) {
+    diff_stream_impl(data, None, None)
 }
 
 /// [`diff_stream`] with the origin tag to give the regression vector.
 pub fn diff_stream_with_origin(data: &[u8], origin: &str) -> Result<(), Box<Divergence>> {
-    diff_stream_with(data, origin, None)
+    diff_stream_impl(data, Some(origin), None).0
 }
 
 /// [`diff_stream_with_origin`] with an optional [`Mutation`] of the fast model's state after each
@@ -1420,15 +1648,25 @@ pub fn diff_stream_with(
     origin: &str,
     mutation: Option<Mutation>,
 ) -> Result<(), Box<Divergence>> {
+    diff_stream_impl(data, Some(origin), mutation).0
+}
+
+/// The oracle: the comparison runs on reused buffers ([`run_input`]); only once a difference is
+/// found is the input decoded into a [`StreamInput`], its state built and the case minimised
+/// (the origin tag defaults to [`input_tag`]).
+fn diff_stream_impl(
+    data: &[u8],
+    origin: Option<&str>,
+    mutation: Option<Mutation>,
+) -> (Result<(), Box<Divergence>>, usize) {
+    let (found, compared) = run_input(data, mutation);
+    let Some(first) = found else {
+        return (Ok(()), compared);
+    };
+    let origin = origin.map_or_else(|| input_tag(data), str::to_string);
     let input = StreamInput::from_bytes(data);
-    if input.program.is_empty() {
-        return Ok(());
-    }
     let pre = input.state();
-    match compare_with(&pre, &input.program, mutation) {
-        None => Ok(()),
-        Some(first) => Err(Box::new(divergence_with(origin, &pre, &input.program, first, mutation))),
-    }
+    (Err(Box::new(divergence_with(&origin, &pre, &input.program, first, mutation))), compared)
 }
 
 // ---------------------------------------------------------------------------------------------

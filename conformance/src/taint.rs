@@ -318,8 +318,7 @@ pub fn potential_writes(instr: &Instr) -> Parts {
 ///   instruction's other side effects (its own writes, RWC updates, the PRNG, the flags) still
 ///   happen are all open: the instruction's potential writes plus LoadMacroConfig, the PRNG, the
 ///   predication state and the addressing state, in every lane.
-/// * A mode with no case in the model or not named (§6.3 items 19, 20, 22; §6.2 items 8..11):
-///   everything the instruction might write, in every lane.
+/// * A mode not named (§6.2 items 8..11): everything the instruction might write, in every lane.
 /// * Undrawn bits set (§6.3 item 21): everything the instruction might write, in every lane.
 /// * SFPCONFIG clauses (§6.2 item 12, §6.3 item 17): every SFPCONFIG destination in every lane;
 ///   the VD=12 constant (§6.3 item 26): `LReg[12]`.
@@ -327,8 +326,9 @@ pub fn potential_writes(instr: &Instr) -> Parts {
 /// * RWC updates on Blackhole (§6.3 item 23): the addressing state.
 /// * SFPPOPC's contradiction (§6.3 item 24): the predication state of the lanes concerned.
 /// * Hazards (§6.3 item 25): everything the consumer might write. SFPLOADMACRO rules, collisions
-///   and the scheduled store's Sp (also item 25): everything, since the scheduled instructions'
-///   effects are not visible to the tracker.
+///   and the scheduled store's Sp (also item 25), and SFPSWAP's second cycle overlapping another
+///   instruction (`sfpswap-second-cycle`): everything, since the scheduled instructions' effects
+///   are not visible to the tracker.
 pub fn clause_taint(instr: &Instr, clause: Clause, lanes: u32) -> ClauseTaint {
     use Clause::*;
     let f = footprint(instr);
@@ -351,11 +351,7 @@ pub fn clause_taint(instr: &Instr, clause: Clause, lanes: u32) -> ClauseTaint {
             addressing: true,
             ..potential_writes(instr)
         }),
-        SfpstochrndRoundingMode3
-        | SfpstochrndUseImm5Float
-        | Sfpshft2ReservedMod1
-        | UndrawnBits
-        | SfparecipReservedMod1
+        UndrawnBits
         | SfpswapReservedMod1
         | SfpcastReservedMod1
         | SfpshftReservedMod1
@@ -369,7 +365,7 @@ pub fn clause_taint(instr: &Instr, clause: Clause, lanes: u32) -> ClauseTaint {
         SfppopcFullStackComplex => {
             noted(Parts { lane_flags: true, use_flags: true, flag_stack: true, ..Parts::default() })
         }
-        LoadmacroRule | LoadmacroCollision | LoadmacroStoreSp => {
+        LoadmacroRule | LoadmacroCollision | LoadmacroStoreSp | SfpswapSecondCycle => {
             ClauseTaint { everything: true, parts: Parts::default(), lanes: ALL_LANES }
         }
         // The undefined clauses returned above; any clause added later is taken as leaving
@@ -498,12 +494,12 @@ mod tests {
 
     #[test]
     fn clauses_taint_what_the_instruction_might_write() {
-        // SFPSHFT2 Mod1 9: no case in the model, so nothing was written, but any destination of
-        // SFPSHFT2 (LReg[0..=3] and VD = 5) is open, in every lane (spec §6.3 item 20).
+        // SFPSHFT2 with undrawn bits set: any destination of SFPSHFT2 (LReg[0..=3] and VD = 5)
+        // is open, in every lane (spec §6.3 item 21).
         let mut t = Tracker::default();
         let mut o = Outcome::defined();
-        o.note_all(Clause::Sfpshft2ReservedMod1);
-        t.step(&i("TTI_SFPSHFT2(0, 1, 5, 9)"), &o);
+        o.note_all(Clause::UndrawnBits);
+        t.step(&i("TTI_SFPSHFT2(0x10, 1, 5, 3)"), &o);
         for reg in [0, 1, 2, 3, 5] {
             assert_eq!(t.unpromised.lreg(reg), ALL_LANES, "LReg[{reg}]");
         }

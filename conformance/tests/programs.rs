@@ -97,7 +97,19 @@ fn program_forms_reproduce_the_expected_state_from_reset() {
         problems.len(),
         problems[..problems.len().min(25)].join("\n")
     );
-    assert!(forms.len() * 10 >= total * 9, "only {} of {total} vectors have a program form", forms.len());
+    // A vector whose outcome is undefined promises nothing, so has no program form by design
+    // (SFPSHFT2 Mod1 7..15 became undefined with BlackholeA0 SFPSHFT2.md @ 41d2c717): the 90 %
+    // is of the vectors that promise something.
+    let undefined = results
+        .iter()
+        .filter(|(_, r)| r.as_ref().is_err_and(|why| why.starts_with("undefined behaviour")))
+        .count();
+    let promising = total - undefined;
+    assert!(
+        forms.len() * 10 >= promising * 9,
+        "only {} of the {promising} vectors that promise something have a program form",
+        forms.len()
+    );
 }
 
 /// The readout is complete: for every program form, changing one location the epilogue says it

@@ -29,8 +29,9 @@ Its hello declares what it models (docs/dut-protocol.md, "Declaring what the DUT
 the state features beyond the baseline it handles (FEATURES) and the instructions and modes it
 refuses up front (REFUSES), so the harness sends it only cases it can run and reports the rest
 as not applicable. --features LIST declares other features instead (--features '' for the
-baseline only); --no-declaration declares nothing (every case is sent; it answers `unsupported`
-to what it does not implement).
+baseline only); --refuse-nothing refuses no instruction (so every case the features allow is
+sent, and it answers `unsupported` to what it does not implement); --no-declaration declares
+nothing (every case is sent).
 """
 
 import argparse
@@ -483,6 +484,11 @@ def main():
     parser.add_argument("--arch", default=ARCH, help="the architecture to claim (default: blackhole)")
     parser.add_argument("--features", help="declare these features instead (comma-separated; '' for none)")
     parser.add_argument("--no-declaration", action="store_true", help="declare nothing: every case is sent")
+    parser.add_argument(
+        "--refuse-nothing",
+        action="store_true",
+        help="declare the features but refuse no instruction: every case they allow is sent (the rest answered unsupported)",
+    )
     args = parser.parse_args()
     sys.stdin.reconfigure(encoding="utf-8")
     sys.stdout.reconfigure(encoding="utf-8", newline="\n")
@@ -511,7 +517,7 @@ def main():
             if not args.no_declaration:
                 features = FEATURES if args.features is None else [f for f in args.features.split(",") if f]
                 answer["features"] = features
-                answer["refuses"] = refusals()
+                answer["refuses"] = [] if args.refuse_nothing else refusals()
             send(answer)
         elif kind == "case":
             answer = handle_case(message, args)

@@ -7,7 +7,9 @@
 //! repeatedly on the same state by the reference (`sfpu_reference::step`, or its cycle-level
 //! `Machine` for SFPLOADMACRO and the mixed stream, which need the schedule) and by the fast model
 //! (`sfpu_fastpath::step` / `FastMachine`). Wormhole runs the Blackhole programs' instructions
-//! that it can encode, on the same state made a Wormhole one.
+//! that it can encode, on the same state made a Wormhole one. AMX `vecfp` is measured too
+//! (`bench/amx.rs`: operands per second per chip profile, the FMA of every lane width and a mixed
+//! stream; `--only amx` alone, left out with `--arch`).
 //!
 //! The native baselines are what a user would write to do the arithmetic natively: a 32-lane
 //! `f32::mul_add` loop and a 32-lane `u32::wrapping_add` loop over the same register data, compiled
@@ -41,6 +43,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+mod amx;
 use serde_json::json;
 use sfpu_conformance::generate::operands::Rng;
 use sfpu_conformance::generate::random_case;
@@ -660,11 +664,13 @@ pub fn main(args: Args) -> Result<ExitCode> {
         return reexec_release();
     }
     for key in &args.only {
-        if !Class::ALL.iter().any(|c| c.key() == key) {
-            let keys: Vec<&str> = Class::ALL.iter().map(|c| c.key()).collect();
+        if key != "amx" && !Class::ALL.iter().any(|c| c.key() == key) {
+            let keys: Vec<&str> = Class::ALL.iter().map(|c| c.key()).chain(["amx"]).collect();
             bail!("--only: unknown class `{key}` (one of {})", keys.join(", "));
         }
     }
+    // AMX vecfp (bench/amx.rs): unless --only leaves it out or --arch names SFPU chips only.
+    let with_amx = args.arch.is_empty() && (args.only.is_empty() || args.only.iter().any(|k| k == "amx"));
     let arches: Vec<Arch> = if args.arch.is_empty() {
         Arch::ALL.to_vec()
     } else {
@@ -690,7 +696,8 @@ pub fn main(args: Args) -> Result<ExitCode> {
         .iter()
         .map(|(_, _, p)| p.iter().filter(|(c, _)| selected(c)).count() as u64 * 2 + 1)
         .sum::<u64>()
-        + 2;
+        + 2
+        + if with_amx { amx::measurements() } else { 0 };
     let bar = if args.quiet {
         ProgressBar::hidden()
     } else {
@@ -727,6 +734,14 @@ pub fn main(args: Args) -> Result<ExitCode> {
     bar.set_message(format!("native u32 add ({})", native_level.features()));
     let native_add = native_add_rate(native_level, &data, time);
     bar.inc(1);
+    let amx_results = if with_amx {
+        amx::run(time, |what| {
+            bar.set_message(what.to_string());
+            bar.inc(1);
+        })
+    } else {
+        Vec::new()
+    };
     bar.finish_and_clear();
 
     let targets = targets(&results, &arches, native_fma, native_add);
@@ -763,6 +778,13 @@ pub fn main(args: Args) -> Result<ExitCode> {
             "samples": SAMPLES,
             "program_len": PROGRAM_LEN,
             "chips": chips,
+            "amx": amx_results.iter().map(|r| json!({
+                "chip": r.chip.name(),
+                "class": r.class,
+                "reference_operands_per_s": r.reference,
+                "fast_operands_per_s": r.fast,
+                "speedup": r.fast / r.reference,
+            })).collect::<Vec<_>>(),
             "native": {
                 "level": format!("{native_level:?}"),
                 "features": native_level.features(),
@@ -855,6 +877,20 @@ pub fn main(args: Args) -> Result<ExitCode> {
         " fast-model SIMD kernels: {:?}; \"(portable)\": the same with the baseline-target copy.)",
         simd::level()
     );
+    if !amx_results.is_empty() {
+        outln!();
+        outln!("{:<20} {:>16} {:>16} {:>10}", "AMX vecfp", "reference Mop/s", "fast Mop/s", "fast/ref");
+        for r in &amx_results {
+            outln!(
+                "{:<20} {:>16.3} {:>16.3} {:>9.1}x",
+                format!("{} {}", r.chip, r.class),
+                m(r.reference),
+                m(r.fast),
+                r.fast / r.reference
+            );
+        }
+        outln!("(Mop/s: million vecfp operands per second, the state carried over; bench/amx.rs)");
+    }
     outln!();
     outln!("targets:");
     for t in &targets {

@@ -15,6 +15,7 @@ mod kernel;
 mod progress;
 mod reference_dut;
 mod run;
+mod run_amx;
 mod vectors;
 
 use std::process::ExitCode;

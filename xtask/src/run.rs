@@ -1,6 +1,7 @@
 //! `cargo xtask run PROGRAM [--arch ARCH] [--state STATE] [--json] [--lint] [--trace]`: execute a
 //! program on the reference model's cycle-level machine for Blackhole (the default) or Wormhole and
-//! print the final state.
+//! print the final state. With `--isa amx [--chip M1|M2|M3|M4]` (or a program named `*.amx`), the
+//! program is AMX `vecfp` operands instead, run by `run_amx`.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -37,9 +38,30 @@ pub struct Args {
     /// Print every instruction as it executes, with its cycle and sub-unit.
     #[arg(long)]
     trace: bool,
+    /// The instruction set: `sfpu` (the default) or `amx` (Apple AMX `vecfp` operands, one per
+    /// line; the default for a program named `*.amx`).
+    #[arg(long, value_parser = ["sfpu", "amx"])]
+    isa: Option<String>,
+    /// With `--isa amx`: the chip profile, M1, M2 (M3 is M2) or M4. Default: M2.
+    #[arg(long, value_parser = |s: &str| s.parse::<amx_reference::Chip>())]
+    chip: Option<amx_reference::Chip>,
 }
 
 pub fn main(args: Args) -> Result<ExitCode> {
+    let amx = match args.isa.as_deref() {
+        Some(isa) => isa == "amx",
+        None => args.program.extension().is_some_and(|e| e == "amx"),
+    };
+    if amx {
+        if args.arch.is_some() || args.lint {
+            bail!("--arch and --lint are for the SFPU; AMX takes --chip M1|M2|M3|M4");
+        }
+        let chip = args.chip.unwrap_or(amx_reference::Chip::M2);
+        return crate::run_amx::main(&args.program, chip, args.state.as_deref(), args.json, args.trace);
+    }
+    if args.chip.is_some() {
+        bail!("--chip is for --isa amx; the SFPU's chip is --arch blackhole|wormhole");
+    }
     let text = std::fs::read_to_string(&args.program)
         .with_context(|| format!("cannot read program {}", args.program.display()))?;
     let (initial, reset_note) = match &args.state {

@@ -2,12 +2,13 @@
 //! runs it: `SRC` a temporary folder holding the checkout as `$SRC/sfpu` (a symbolic link to this
 //! repository), `OUT` another. It must install every cargo-fuzz target of `fuzz/` with its
 //! libFuzzer options (and dictionary where there is one), and the installed binaries must run an
-//! input. Skipped, with the reason printed, only when cargo-fuzz is not installed.
+//! input. Skipped, with the reason printed, only when cargo-fuzz is not installed, and then only
+//! without `SFPU_REQUIRE_CARGO_FUZZ=1` (which CI sets).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-const TARGETS: [&str; 4] = ["diff_stream", "decode", "vectors_load", "dut_protocol"];
+const TARGETS: [&str; 5] = ["diff_stream", "decode", "vectors_load", "dut_protocol", "amx_diff"];
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("the repository root").to_path_buf()
@@ -31,6 +32,12 @@ fn cargo_fuzz_installed() -> bool {
 #[test]
 fn build_sh_installs_every_target_into_out() {
     if !cargo_fuzz_installed() {
+        // CI installs cargo-fuzz first and sets SFPU_REQUIRE_CARGO_FUZZ=1, so a CI run that did not
+        // build the targets cannot pass.
+        assert!(
+            std::env::var_os("SFPU_REQUIRE_CARGO_FUZZ").is_none_or(|v| v != "1"),
+            "cargo-fuzz is not installed and SFPU_REQUIRE_CARGO_FUZZ=1 (cargo install cargo-fuzz --locked)"
+        );
         println!("SKIPPED: cargo-fuzz is not installed (cargo install cargo-fuzz --locked)");
         return;
     }

@@ -140,7 +140,7 @@ fn fill_reg(rng: &mut Rng, reg: &mut [u8; REG_BYTES], f: Format) {
 }
 
 /// A random state for lane width `lw`: X and Y in its X/Y format, Z in its Z format.
-fn random_state(rng: &mut Rng, lw: LaneWidth) -> State {
+pub fn random_state_of(rng: &mut Rng, lw: LaneWidth) -> State {
     let mut s = State::zeroed();
     for r in 0..XY_REGS {
         fill_reg(rng, &mut s.X[r], lw.xyT());
@@ -275,7 +275,7 @@ pub fn file(chip: Chip, seed: u64) -> AmxVectorFile {
         for (axis, class, op) in one_factor(chip, lw) {
             let name = format!("{axis}/{}/{class}", lw_name(lw));
             let mut rng = Rng::stream(seed, &format!("{stem}/{name}"));
-            let full = random_state(&mut rng, lw);
+            let full = random_state_of(&mut rng, lw);
             let pre = minimal_pre(chip, &full, &[op]);
             let case = Case {
                 name,
@@ -294,7 +294,7 @@ pub fn file(chip: Chip, seed: u64) -> AmxVectorFile {
     for (class, op) in nops {
         let name = format!("nop/{class}");
         let mut rng = Rng::stream(seed, &format!("{stem}/{name}"));
-        let mut pre = random_state(&mut rng, LaneWidth::F32);
+        let mut pre = random_state_of(&mut rng, LaneWidth::F32);
         // A no-op changes nothing: keep a few registers so an implementation that writes shows it.
         for r in 0..pre.Z.len() {
             if r % 16 != 0 {
@@ -352,7 +352,7 @@ pub fn file(chip: Chip, seed: u64) -> AmxVectorFile {
         let name = "named/bit31-ignored".to_string();
         let op = with(base(LaneWidth::F32), &[(Field::MULTI, 1)]);
         let mut rng = Rng::stream(seed, &format!("{stem}/{name}"));
-        let full = random_state(&mut rng, LaneWidth::F32);
+        let full = random_state_of(&mut rng, LaneWidth::F32);
         let pre = minimal_pre(chip, &full, &[op]);
         let case = Case {
             name,

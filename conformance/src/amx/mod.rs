@@ -8,13 +8,16 @@
 //! offset classes and the ZROW classes), plus the numeric-edge set (every ALU mode × every lane
 //! width over the 18 special values of each format). [`generate`] makes them, [`format`] is the
 //! file format (`amx-vectors/1`, a sibling of the SFPU's `sfpu-vectors/2`), [`run`] checks a
-//! model against them.
+//! model against them, and [`campaign`] is the random campaign (random states and operand
+//! streams, the whole state compared after every operand, replayable by case id).
 //!
 //! Provenance: no vector is hardware-observed. The machines this runs on are x86-64 and cannot
 //! reach Apple hardware (§4.1); every expected value is the reference model's, which is
 //! cross-checked against `rustc_apfloat` and hand derivations in its own tests. Each file says so.
 
+pub mod campaign;
 pub mod format;
+pub mod fuzz;
 pub mod generate;
 pub mod run;
 

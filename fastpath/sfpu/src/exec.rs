@@ -339,7 +339,6 @@ fn execute_on<const WH: bool>(s: &mut FastState, instr: &Instr, cx: &Ctx, out: &
                 mod1: Mod1.get(),
             },
             cx,
-            out,
         ),
         SFPSWAP { VC, VD, Mod1 } => ops::shuffle::sfpswap(s, VC.get(), VD.get(), Mod1.get(), cx, out),
         SFPTRANSP { VD } => ops::shuffle::sfptransp(s, VD.get(), cx, out),
@@ -359,7 +358,7 @@ fn execute_on<const WH: bool>(s: &mut FastState, instr: &Instr, cx: &Ctx, out: &
             bh::mul24::sfpmul24(s, VA.get(), VB.get(), VC.get(), VD.get(), Mod1.get(), cx, out);
         }
         SFPARECIP { VB, VC, VD, Mod1 } => {
-            bh::arecip::sfparecip(s, VB.get(), VC.get(), VD.get(), Mod1.get(), cx, out)
+            bh::arecip::sfparecip(s, VB.get(), VC.get(), VD.get(), Mod1.get(), cx)
         }
     }
 }

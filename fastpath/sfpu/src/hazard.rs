@@ -225,15 +225,18 @@ pub fn blocks_next_cycle(i: &Instr) -> bool {
 ///
 /// * SFPSWAP reads `VC` and `VD` in every mode (Blackhole's SWAP mode reads them in its second
 ///   cycle, after a MAD result is written; Wormhole's rule is about any read on the next cycle),
-///   and, for argmin/argmax (`ENABLE_DEST_INDEX`, a per-lane configuration bit this static set
-///   cannot see), its index registers: counted as all of `LReg[4..=7]`, as the reference counts
-///   them (the page reads only `LReg[4 + (VC & 3)]` and `LReg[4 + (VD & 3)]`, in those lanes).
+///   and, for argmin/argmax, its index registers `LReg[4 + (VC & 3)]` and `LReg[4 + (VD & 3)]`
+///   (WormholeB0 `SFPSWAP.md`): only when some lane has `ENABLE_DEST_INDEX` (`dest_index`; the
+///   clauses are noted for all lanes, so "some lane" is what matters).
 /// * SFPAND, SFPOR: `VC` and `VB = VD` (no `USE_VB`).
 /// * SFPSHFT: `VB = VD`, and `VC` unless `ARG_IMM` (`Mod1 & 1`, reserved values included).
-pub fn wormhole_reads(i: &Instr, cx: &Ctx) -> u32 {
+pub fn wormhole_reads(i: &Instr, cx: &Ctx, dest_index: bool) -> u32 {
     use Instr::*;
     match *i {
-        SFPSWAP { VC, VD, .. } => bit(cx.vc(VC.get())) | bit(cx.vd(VD.get())) | 0xF0,
+        SFPSWAP { VC, VD, .. } => {
+            let (c, d) = (cx.vc(VC.get()), cx.vd(VD.get()));
+            bit(c) | bit(d) | if dest_index { bit(4 + (c & 3)) | bit(4 + (d & 3)) } else { 0 }
+        }
         SFPAND { VC, VD, .. } | SFPOR { VC, VD, .. } => bit(cx.vc(VC.get())) | bit(cx.implicit_vb(VD.get())),
         SFPSHFT { VC, VD, Mod1, .. } => {
             bit(cx.implicit_vb(VD.get())) | if Mod1.get() & 1 != 0 { 0 } else { bit(cx.vc(VC.get())) }
@@ -401,8 +404,9 @@ impl WormholeCycle {
 
     /// Checks an instruction executing on the next cycle (as `cx` says) against this cycle's, and
     /// reports each rule it breaks with that rule's clause.
-    pub fn check(&self, i: &Instr, cx: &Ctx, out: &mut Outcome) {
-        let reads = wormhole_reads(i, cx);
+    /// `dest_index`: whether some lane has `ENABLE_DEST_INDEX` (SFPSWAP's index registers).
+    pub fn check(&self, i: &Instr, cx: &Ctx, dest_index: bool, out: &mut Outcome) {
+        let reads = wormhole_reads(i, cx, dest_index);
         if reads & self.mad_writes != 0 {
             out.note_all(Clause::WormholeMadResultRead);
         }

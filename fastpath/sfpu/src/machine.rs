@@ -87,7 +87,7 @@ use sfpu_reference::outcome::{Clause, Outcome};
 use crate::exec::{self, Ctx, is_two_cycle_producer};
 use crate::footprint::{self, Footprint};
 use crate::hazard::{
-    WormholeCycle, actual_writes, blocks_next_cycle, first_cycle_reads, stall_reads, stall_writes,
+    WormholeCycle, actual_writes, bit, blocks_next_cycle, first_cycle_reads, stall_reads, stall_writes,
 };
 use crate::state::{ALL, Core, FastState};
 
@@ -256,6 +256,9 @@ pub struct FastMachine {
     prev_issued_writes: u32,
     /// A scheduled SFPSWAP executed on the previous cycle.
     prev_scheduled_swap: bool,
+    /// Blackhole: the LRegs an SFPSWAP of the previous cycle (regular or scheduled) reads again
+    /// and writes on its second cycle (BlackholeA0 `SFPSWAP.md`, caution).
+    swap_second: u32,
     /// A scheduled SFPSHFT2 in mode 2, 3 or 4 executed on the previous cycle (Blackhole).
     prev_scheduled_shft2: bool,
     /// Wormhole: what the previous cycle's instructions ask of this cycle's (`hazard`).
@@ -316,6 +319,7 @@ impl FastMachine {
             prev_two_cycle_writes: 0,
             prev_issued_writes: 0,
             prev_scheduled_swap: false,
+            swap_second: 0,
             prev_scheduled_shft2: false,
             wh_prev: WormholeCycle::default(),
             dbl_changed: 0,
@@ -486,8 +490,12 @@ impl FastMachine {
                 self.check_rules(&[r], out);
             }
             if wormhole && let Some(r) = reg.filter(|_| !self.wh_prev.is_quiet()) {
-                self.wh_prev.check(&r.instr, &r.cx, out);
+                self.wh_prev.check(&r.instr, &r.cx, s.lc().dest_index != 0, out);
             }
+            if self.swap_second != 0 {
+                self.check_swap_second(reg.as_slice(), out);
+            }
+            self.swap_second = if wormhole { 0 } else { swap_second_set(s, reg.as_slice()) };
             if let Some(r) = reg {
                 let dbl_before = s.lc().dbl;
                 self.execute_item(s, &r, out);
@@ -528,6 +536,10 @@ impl FastMachine {
 
         // 4. The SFPLOADMACRO rules on what executes together, and hazards.
         self.check_rules(order, out);
+        if self.swap_second != 0 {
+            self.check_swap_second(order, out);
+        }
+        self.swap_second = if wormhole { 0 } else { swap_second_set(s, order) };
         if issued_hazard
             || (self.prev_two_cycle_writes != 0
                 && order
@@ -537,8 +549,9 @@ impl FastMachine {
             out.note_all(Clause::Hazard);
         }
         if wormhole && !self.wh_prev.is_quiet() {
+            let dest_index = s.lc().dest_index != 0;
             for it in order {
-                self.wh_prev.check(&it.instr, &it.cx, out);
+                self.wh_prev.check(&it.instr, &it.cx, dest_index, out);
             }
         }
 
@@ -818,6 +831,25 @@ impl FastMachine {
         }
     }
 
+    /// SFPSWAP's second cycle is not protected by the stall logic under SFPLOADMACRO (BlackholeA0
+    /// `SFPSWAP.md`, caution): an instruction on the load, MAD or store sub-unit this cycle whose
+    /// `VD`, or one of whose first-cycle reads, is a register the previous cycle's SFPSWAP is
+    /// re-reading and writing leaves the result unspecified. (Simple and round are `SFPLOADMACRO.md`'s
+    /// rule after a scheduled SFPSWAP; regular instructions are stalled after a regular one.)
+    fn check_swap_second(&self, items: &[Item], out: &mut Outcome) {
+        for it in items.iter().filter(|it| matches!(it.unit, LOAD | MAD | STORE)) {
+            let named = match it.instr {
+                Instr::SFPNOP {} => continue,
+                Instr::SFPLOADMACRO { VDLo, VDHi, .. } => bit(((VDHi.get() << 2) | VDLo.get()) as usize),
+                _ => vd_field(&it.instr).map_or(0, |vd| bit(it.cx.vd(vd))),
+            };
+            if (named | first_cycle_reads(&it.instr, &it.cx)) & self.swap_second != 0 {
+                out.note_all(Clause::SfpswapSecondCycle);
+                return;
+            }
+        }
+    }
+
     /// The constraints of `SFPLOADMACRO.md` on what executes together (spec §4.9 step 5), and the
     /// idle cycle `SFPSHFT2.md` asks for after a scheduled SFPSHFT2 in modes 2..4. `items` is
     /// everything that executes this cycle (a discarded regular instruction is not in it).
@@ -863,6 +895,25 @@ impl FastMachine {
 
 /// The effective `VD` of an executing instruction: the SFPLOADMACRO override for scheduled ones
 /// (which the macro logic sets even on an SFPNOP), else the instruction's field.
+/// What an SFPSWAP among `items` occupies on its second cycle (BlackholeA0 `SFPSWAP.md`
+/// @ `585749d1`: "the 2nd cycle involves reading `VC` and `VD` again and then writing them"):
+/// `VC`, `VD`, and, when a lane has `ENABLE_DEST_INDEX`, `LReg[4 + (VC & 3)]` and
+/// `LReg[4 + (VD & 3)]`, which the argmin+argmax branch swaps too. Read at the start of the cycle.
+fn swap_second_set(s: &FastState, items: &[Item]) -> u32 {
+    let mut set = 0;
+    for it in items {
+        if let Instr::SFPSWAP { VC, VD, .. } = it.instr {
+            let vc = it.cx.vc(VC.get());
+            let vd = it.cx.vd(VD.get());
+            set |= bit(vc) | bit(vd);
+            if s.lc().dest_index != 0 {
+                set |= bit(4 + (vc & 3)) | bit(4 + (vd & 3));
+            }
+        }
+    }
+    set
+}
+
 fn vd_of(it: &Item) -> Option<u32> {
     match it.cx.vd {
         Some(v) => Some(v as u32),

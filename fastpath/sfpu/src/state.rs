@@ -311,6 +311,25 @@ pub struct FastState {
 impl FastState {
     /// Converts a reference [`State`] (lossless).
     pub fn from_state(s: &State) -> FastState {
+        let (lane_config, lane_flags, use_flags, lmc) = FastState::lane_parts(s);
+        FastState {
+            lreg: s.LReg,
+            lane_flags,
+            use_flags,
+            stack: FlagStacks::from_lanes(&s.FlagStack),
+            lc: LaneConfigMasks::derive(&lane_config),
+            lane_config,
+            lmc,
+            prng: s.PRNG,
+            dst: s.Dst.clone(),
+            addressing: s.Addressing,
+            chip: s.Chip,
+        }
+    }
+
+    /// `LaneConfig`, `LaneFlags`, `UseLaneFlagsForLaneEnable` and `LoadMacroConfig` of `s` in
+    /// this representation.
+    fn lane_parts(s: &State) -> ([u32; 32], u32, u32, MacroConfig) {
         let mut lane_config = [0u32; 32];
         let mut lane_flags = 0;
         let mut use_flags = 0;
@@ -326,19 +345,25 @@ impl FastState {
             }
             lmc.misc[lane] = c.Misc.bits();
         }
-        FastState {
-            lreg: s.LReg,
-            lane_flags,
-            use_flags,
-            stack: FlagStacks::from_lanes(&s.FlagStack),
-            lc: LaneConfigMasks::derive(&lane_config),
-            lane_config,
-            lmc,
-            prng: s.PRNG,
-            dst: s.Dst.clone(),
-            addressing: s.Addressing,
-            chip: s.Chip,
-        }
+        (lane_config, lane_flags, use_flags, lmc)
+    }
+
+    /// [`FastState::from_state`] into `self`, reusing its Dst storage (no allocation): for a
+    /// caller that runs many states in turn, such as the fuzz oracle.
+    pub fn assign_from(&mut self, s: &State) {
+        *self.dst.DstBits = *s.Dst.DstBits;
+        *self.dst.DstRowValid = *s.Dst.DstRowValid;
+        let (lane_config, lane_flags, use_flags, lmc) = FastState::lane_parts(s);
+        self.lreg = s.LReg;
+        self.lane_flags = lane_flags;
+        self.use_flags = use_flags;
+        self.stack = FlagStacks::from_lanes(&s.FlagStack);
+        self.lc = LaneConfigMasks::derive(&lane_config);
+        self.lane_config = lane_config;
+        self.lmc = lmc;
+        self.prng = s.PRNG;
+        self.addressing = s.Addressing;
+        self.chip = s.Chip;
     }
 
     /// Converts back to a reference [`State`] (lossless).

@@ -450,3 +450,133 @@ mod decisions {
         assert_ne!(outs[1].lanes(Clause::LoadmacroRule), 0, "{}", outs[1]);
     }
 }
+
+/// Wormhole addressing, on both models (audit, issue 14 part 7): WormholeB0 `Dst.md` (@ 093af914)
+/// has no `remap_addrs` / `swizzle_32b` adjustment (`Dst16b[Row]` is `DstBits[Row]`,
+/// `Adj32(Row) = ((Row & 0x1f8) << 1) | (Row & 0x207)`), so a Wormhole state with those Blackhole
+/// bits set stores to the page's rows; and WormholeB0 `SFPLOADMACRO.md`'s `AddrMod` is two bits,
+/// so an SFPLOADMACRO with AddrMod 5 is `not-on-chip`: nothing loaded, scheduled or moved.
+#[test]
+fn wormhole_dst_rows_and_loadmacro_addrmod() {
+    use sfpu_reference::Clause;
+    use sfpu_reference::isa::{decode, parse_instr};
+    let mut st = sfpu_reference::State::reset(Arch::Wormhole, &sfpu_reference::ResetValues::ZEROS);
+    st.Addressing.DEST_ACCESS_CFG_remap_addrs = true;
+    st.Addressing.DEST_ACCESS_CFG_swizzle_32b = true;
+    for l in 0..32 {
+        st.LReg[1][l] = 0x3F80_0777;
+        st.LoadMacroConfig[l].Sequence[0] = 3 << 24; // SFPSTORE on the store sub-unit, delay 0
+    }
+    let rows = |a: &sfpu_reference::State, b: &sfpu_reference::State| {
+        (0..1024).filter(|&r| a.Dst.DstBits[r] != b.Dst.DstBits[r]).collect::<Vec<usize>>()
+    };
+    for (text, want) in [
+        ("TTI_SFPSTORE(1, 4, 0, 16)", vec![32, 33, 34, 35, 40, 41, 42, 43]),
+        ("TTI_SFPSTORE(1, 1, 0, 8)", vec![8, 9, 10, 11]),
+    ] {
+        let i = parse_instr(Arch::Wormhole, text).unwrap();
+        let mut fast = FastState::from_state(&st);
+        let mut reference = st.clone();
+        Machine::new().issue(&mut reference, &i);
+        FastMachine::new().issue(&mut fast, &i);
+        assert_eq!(rows(&st, &reference), want, "reference on {text}");
+        assert_eq!(rows(&st, &fast.to_state()), want, "fast model on {text}");
+    }
+    // MacroIndex 0, VDLo 1, AddrMod 5, Imm9 4 in Blackhole's layout (AddrMod [15:13]).
+    let lm = decode(Arch::Blackhole, 0x9310_A008).unwrap();
+    let mut fast = FastState::from_state(&st);
+    let mut reference = st.clone();
+    let (mut fm, mut rm) = (FastMachine::new(), Machine::new());
+    assert_eq!(rm.issue(&mut reference, &lm).lanes(Clause::NotOnChip), u32::MAX, "reference");
+    assert_eq!(fm.issue(&mut fast, &lm).lanes(Clause::NotOnChip), u32::MAX, "fast model");
+    rm.drain(&mut reference);
+    fm.drain(&mut fast);
+    assert!(reference == st, "reference: {}", diff(&st, &reference));
+    assert!(fast.to_state() == st, "fast model: {}", diff(&st, &fast.to_state()));
+}
+
+/// WormholeB0 `SFPSWAP.md` (@ 585749d1): SFPSWAP reads `VC` and `VD`, and only in lanes with
+/// `ENABLE_DEST_INDEX` (argmin+argmax) its index registers `LReg[4 + (VC & 3)]` and
+/// `LReg[4 + (VD & 3)]`. So after an SFPMAD writing `LReg[5]`, an SFPSWAP of `LReg[0]` and
+/// `LReg[1]` (index registers 4 and 5) reads the MAD result on the next cycle only if some lane
+/// has `ENABLE_DEST_INDEX`; after one writing `LReg[6]` (not an index register of this swap),
+/// never. Both models.
+#[test]
+fn wormhole_sfpswap_reads_its_index_registers_only_with_dest_index() {
+    use sfpu_reference::Clause::WormholeMadResultRead;
+    use sfpu_reference::isa::parse_instr;
+    use sfpu_reference::state::LaneConfig;
+    for (mad, dest_index, want) in [
+        ("TTI_SFPMAD(1, 2, 3, 5, 0)", true, true),
+        ("TTI_SFPMAD(1, 2, 3, 5, 0)", false, false),
+        ("TTI_SFPMAD(1, 2, 3, 6, 0)", true, false),
+        ("TTI_SFPMAD(1, 2, 3, 1, 0)", false, true),
+    ] {
+        let mut st = sfpu_reference::State::reset(Arch::Wormhole, &sfpu_reference::ResetValues::ZEROS);
+        // ENABLE_DEST_INDEX is LaneConfig bit 2; lane 7 only.
+        st.LaneConfig[7] = LaneConfig::truncating(if dest_index { 4 } else { 0 });
+        let mut fast = FastState::from_state(&st);
+        let mut reference = st.clone();
+        let (mut fm, mut rm) = (FastMachine::new(), Machine::new());
+        let (mut or, mut of) = (Default::default(), Default::default());
+        for text in [mad, "TTI_SFPSWAP(0, 0, 1, 1)"] {
+            let i = parse_instr(Arch::Wormhole, text).unwrap();
+            or = rm.issue(&mut reference, &i);
+            of = fm.issue(&mut fast, &i);
+        }
+        let what = format!("{mad}, ENABLE_DEST_INDEX {dest_index}");
+        assert_eq!(or.lanes(WormholeMadResultRead) != 0, want, "reference: {what}");
+        assert_eq!(of.lanes(WormholeMadResultRead) != 0, want, "fast model: {what}");
+    }
+}
+
+/// BlackholeA0 `SFPSWAP.md` (@ 585749d1), caution: SFPSWAP executes for two cycles, re-reading and
+/// writing `VC` and `VD` on the second, and automatic stalling does not apply under SFPLOADMACRO.
+/// A macro schedules SFPSWAP on the simple sub-unit (VC and VD both overridden to the macro's VD,
+/// `LReg[3]`) and SFPNOP on the MAD sub-unit, delay 0: it executes on cycle 2 (alongside a regular
+/// SFPNOP), so cycle 3 is its second cycle. A regular SFPLOAD writing `LReg[3]` or an SFPSTORE
+/// reading it on cycle 3 is reported `sfpswap-second-cycle`; the same on `LReg[5]`, or one cycle
+/// later, is not. Both models.
+#[test]
+fn blackhole_sfpswap_second_cycle_is_unprotected_under_sfploadmacro() {
+    use sfpu_reference::Clause::{LoadmacroRule, SfpswapSecondCycle};
+    use sfpu_reference::isa::{decode, parse_instr};
+    let bh = Arch::Blackhole;
+    let swap = parse_instr(bh, "TTI_SFPSWAP(0, 1, 2, 1)").unwrap().encode(bh).unwrap();
+    let mut st = sfpu_reference::State::reset(bh, &sfpu_reference::ResetValues::ZEROS);
+    for l in 0..32 {
+        st.LoadMacroConfig[l].InstructionTemplate[0] = swap;
+        // Simple: template 0 (selector 4), delay 0; MAD: SFPNOP (selector 2), delay 0.
+        st.LoadMacroConfig[l].Sequence[0] = 4 | (2 << 8);
+    }
+    // SFPLOADMACRO MacroIndex 0, VD 3 (VDLo 3), Mod0 0, AddrMod 0, Imm 0.
+    let macro_ = decode(bh, 0x9330_0000).unwrap();
+    for (program, want) in [
+        (&["TTI_SFPNOP", "TTI_SFPLOAD(3, 0, 0, 0)"][..], true),
+        (&["TTI_SFPNOP", "TTI_SFPSTORE(3, 0, 0, 0)"][..], true),
+        (&["TTI_SFPNOP", "TTI_SFPLOAD(5, 0, 0, 0)"][..], false),
+        (&["TTI_SFPNOP", "TTI_SFPNOP", "TTI_SFPLOAD(3, 0, 0, 0)"][..], false),
+    ] {
+        let mut fast = FastState::from_state(&st);
+        let mut reference = st.clone();
+        let (mut fm, mut rm) = (FastMachine::new(), Machine::new());
+        let (mut or, mut of) = (rm.issue(&mut reference, &macro_), fm.issue(&mut fast, &macro_));
+        for text in program {
+            let i = parse_instr(bh, text).unwrap();
+            or.merge(&rm.issue(&mut reference, &i));
+            of.merge(&fm.issue(&mut fast, &i));
+        }
+        let noted =
+            |o: &sfpu_reference::Outcome| (o.lanes(SfpswapSecondCycle) != 0, o.lanes(LoadmacroRule) != 0);
+        assert_eq!(
+            (rm.cycle(), noted(&or)),
+            (program.len() as u64 + 1, (want, false)),
+            "reference {program:?}: {or}"
+        );
+        assert_eq!(
+            (fm.cycle(), noted(&of)),
+            (program.len() as u64 + 1, (want, false)),
+            "fast model {program:?}: {of}"
+        );
+    }
+}

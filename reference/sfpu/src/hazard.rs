@@ -191,8 +191,12 @@ pub fn actual(arch: Arch, instr: &Instr, cx: &Ctx) -> Access {
             }
         }
         Instr::SFPSWAP { VC, VD, .. } => {
+            // `SFPSWAP.md`: VC and VD, and in lanes with ENABLE_DEST_INDEX the index registers
+            // LReg[4 + (VC & 3)] and LReg[4 + (VD & 3)] (counted here as if some lane has it;
+            // see `wormhole_rules` for the lane-aware Wormhole read set).
             let (c, d) = (cx.vc(VC.idx()), vd(VD.idx()));
-            Access { reads: bit(c) | bit(d) | range(4, 7), writes: bit(c) | bit(d) | range(4, 7) }
+            let index = bit(4 + (c & 3)) | bit(4 + (d & 3));
+            Access { reads: bit(c) | bit(d) | index, writes: bit(c) | bit(d) | index }
         }
         Instr::SFPSHFT2 { Imm12, VC, VD, Mod1 } => {
             let (c, d) = (cx.vc(VC.idx()), vd(VD.idx()));
@@ -307,6 +311,23 @@ pub fn first_cycle_reads(instr: &Instr, cx: &Ctx) -> u32 {
     }
 }
 
+/// The bit of `LReg[reg]` in the masks of this module (none beyond `LReg[16]`).
+pub fn lreg_bit(reg: usize) -> u32 {
+    bit(reg)
+}
+
+/// The LRegs `instr` names in a way that collides with an SFPSWAP's second cycle (BlackholeA0
+/// `SFPSWAP.md` caution): its destination `VD` (for SFPLOADMACRO `VDHi << 2 | VDLo`), as
+/// overridden by `cx`, and what it reads in its first cycle.
+pub fn swap_second_cycle_touch(instr: &Instr, cx: &Ctx) -> u32 {
+    let vd = match *instr {
+        Instr::SFPLOADMACRO { VDLo, VDHi, .. } => bit((VDHi.idx() << 2) | VDLo.idx()),
+        Instr::SFPNOP {} => return 0,
+        _ => instr.field("VD").map_or(0, |v| bit(cx.vd(v as usize))),
+    };
+    vd | first_cycle_reads(instr, cx)
+}
+
 /// Whether `instr` is one of the MAD-unit instructions whose result Wormhole software must not read
 /// on the next cycle (WormholeB0 `SFPMAD.md`, `SFPADD.md`, `SFPMUL.md`, `SFPADDI.md`, `SFPMULI.md`,
 /// `SFPLUT.md`, `SFPLUTFP32.md` § "Instruction scheduling").
@@ -362,9 +383,25 @@ fn in_wormhole_shft2_list(instr: &Instr) -> bool {
 /// `VD < 8` no read of `LReg[VD]`; after any of the three none of the listed instructions). The
 /// pages say what software must ensure, not what happens otherwise, so a broken rule leaves the
 /// dependent results unspecified; the model still writes results at the end of their first cycle.
-pub fn wormhole_rules(prev: &Instr, prev_cx: &Ctx, next: &Instr, next_cx: &Ctx, out: &mut Outcome) {
+///
+/// `dest_index` says whether some lane has `ENABLE_DEST_INDEX`: only then does an SFPSWAP read
+/// its index registers `LReg[4 + (VC & 3)]`, `LReg[4 + (VD & 3)]` (WormholeB0 `SFPSWAP.md`
+/// @ `585749d1dcc6bcc56f1d6ff2dd6b72682d57fcd1`, the argmin+argmax branch).
+pub fn wormhole_rules(
+    prev: &Instr,
+    prev_cx: &Ctx,
+    next: &Instr,
+    next_cx: &Ctx,
+    dest_index: bool,
+    out: &mut Outcome,
+) {
     let wh = Arch::Wormhole;
-    let next_access = actual(wh, next, next_cx);
+    let mut next_access = actual(wh, next, next_cx);
+    if let Instr::SFPSWAP { VC, VD, .. } = *next
+        && !dest_index
+    {
+        next_access.reads = bit(next_cx.vc(VC.idx())) | bit(next_cx.vd(VD.idx()));
+    }
     if is_wormhole_mad_producer(prev) && actual(wh, prev, prev_cx).writes & next_access.reads != 0 {
         out.note_all(Clause::WormholeMadResultRead);
     }

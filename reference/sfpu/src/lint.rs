@@ -1,8 +1,10 @@
 //! Checks a program against the scheduling rules software must obey on the state's chip (spec
 //! §4.12, Wormhole's missing-SFPNOP rules of `wormhole-vs-blackhole.md` §3.5, and the
 //! SFPLOADMACRO rules of §4.9, including the idle cycle `SFPSHFT2.md` asks for after a scheduled
-//! SFPSHFT2 in modes 2..4, and the Simple/Round `VD == 16` pairing of a scheduled instruction with
-//! a regular one), naming each violated rule with its line.
+//! SFPSHFT2 in modes 2..4, the Simple/Round `VD == 16` pairing of a scheduled instruction with
+//! a regular one, and a Load, MAD or Store sub-unit instruction naming an SFPSWAP's `VC`/`VD` on
+//! the SFPSWAP's unprotected second cycle, BlackholeA0 `SFPSWAP.md` caution), naming each violated
+//! rule with its line.
 //!
 //! The checks are the [`Machine`]'s: the program is run on a copy of the state, instruction by
 //! instruction, and every hazard, collision or SFPLOADMACRO rule the machine reports is attributed
@@ -34,6 +36,7 @@ pub fn is_scheduling_rule(clause: Clause) -> bool {
             | Clause::SfpconfigDblChange
             | Clause::LoadmacroSelector1
             | Clause::LoadmacroStoreSlotNotStore
+            | Clause::SfpswapSecondCycle
             | Clause::WormholeMadResultRead
             | Clause::WormholeShflror1Copy4Read
             | Clause::WormholeShflror1Copy4Write

@@ -35,6 +35,13 @@
 //! does not (its documented blind spots, and anything scheduled by SFPLOADMACRO) the read is
 //! reported as a hazard, whose result the documentation leaves unspecified.
 //!
+//! SFPSWAP executes for two cycles on Blackhole (`SFPSWAP.md` caution): its second re-reads and
+//! writes `VC` and `VD`, unprotected under SFPLOADMACRO. The machine writes its results in the
+//! first cycle and reports a Load, MAD or Store sub-unit instruction naming those registers in
+//! the second as `sfpswap-second-cycle` (the Simple and Round sub-units are `SFPLOADMACRO.md`'s
+//! rule after a scheduled SFPSWAP, and the stall logic holds regular instructions after a regular
+//! one). The Wormhole page has no such caution; its SFPSWAP stall is modelled as the page says.
+//!
 //! Wormhole stalls only after SFPSWAP. Every other next-cycle rule of its pages is software's,
 //! and the machine checks them between everything executed on consecutive cycles
 //! ([`hazard::wormhole_rules`]): a broken rule is reported with its own clause
@@ -176,6 +183,9 @@ pub struct Machine {
     unprotected_writes: u32,
     /// A scheduled SFPSWAP executed in the previous cycle (its next cycle must be quiet).
     swap_last_cycle: bool,
+    /// Blackhole: the LRegs an SFPSWAP of the previous cycle reads again and writes in its
+    /// second cycle (`VC`, `VD`, and its index registers if some lane has `ENABLE_DEST_INDEX`).
+    swap_second_cycle: u32,
     /// A scheduled SFPSHFT2 in mode 2, 3 or 4 executed in the previous cycle (its next cycle
     /// must be idle).
     shft2_last_cycle: bool,
@@ -320,6 +330,11 @@ impl Machine {
             if due.iter().any(|p| p.unit == unit) {
                 out.note_all(Clause::LoadmacroCollision);
                 self.record(unit, *instr, TraceKind::Discarded);
+            } else if s.arch() == Arch::Wormhole && instr.encode(Arch::Wormhole).is_err() {
+                // Not one of Wormhole's instructions (an `Instr` built for Blackhole, e.g. an
+                // SFPLOADMACRO with AddrMod 4..7, which Wormhole's two-bit field cannot express):
+                // nothing executes and nothing is scheduled.
+                out.note_all(Clause::NotOnChip);
             } else {
                 items.push(Item { unit, instr: *instr, cx: Ctx::REGULAR, regular: true });
             }
@@ -346,16 +361,48 @@ impl Machine {
                         out.note_all(Clause::Hazard);
                     }
                 }
+                // SFPSWAP's second cycle (BlackholeA0 `SFPSWAP.md` @ 585749d1, caution: it reads
+                // VC and VD again and writes them; automatic stalling does not protect it under
+                // SFPLOADMACRO). What the pages leave unpromised is an instruction of the Load,
+                // MAD or Store sub-unit executing in that cycle and naming one of those registers
+                // (as its VD, or among what it reads). Simple and Round are already held by
+                // `SFPLOADMACRO.md`'s rule after a scheduled SFPSWAP (`LoadmacroRule`), and the
+                // stall logic holds regular instructions after a regular one.
+                if self.swap_second_cycle != 0 {
+                    for item in &items {
+                        if matches!(item.unit, SubUnit::Load | SubUnit::MAD | SubUnit::Store)
+                            && hazard::swap_second_cycle_touch(&item.instr, &item.cx) & self.swap_second_cycle
+                                != 0
+                        {
+                            out.note_all(Clause::SfpswapSecondCycle);
+                        }
+                    }
+                }
             }
             // Wormhole: software's next-cycle rules, between everything that executed in the
             // previous cycle and everything that executes in this one.
             Arch::Wormhole => {
+                let dest_index = (0..LANES).any(|l| s.LaneConfig[l].ENABLE_DEST_INDEX());
                 for (prev, prev_cx) in &self.last_cycle {
                     for item in &items {
-                        hazard::wormhole_rules(prev, prev_cx, &item.instr, &item.cx, &mut out);
+                        hazard::wormhole_rules(prev, prev_cx, &item.instr, &item.cx, dest_index, &mut out);
                     }
                 }
                 self.last_cycle = items.iter().map(|it| (it.instr, it.cx)).collect();
+            }
+        }
+
+        // What this cycle's SFPSWAPs re-read and write on their second cycle, the next one (as
+        // configured at the start of this cycle).
+        self.swap_second_cycle = 0;
+        if arch == Arch::Blackhole {
+            let dest_index = (0..LANES).any(|l| s.LaneConfig[l].ENABLE_DEST_INDEX());
+            for item in &items {
+                if let Instr::SFPSWAP { VC, VD, .. } = item.instr {
+                    let (c, d) = (item.cx.vc(VC.idx()), item.cx.vd(VD.idx()));
+                    let index = if dest_index { (1 << (4 + (c & 3))) | (1 << (4 + (d & 3))) } else { 0 };
+                    self.swap_second_cycle |= hazard::lreg_bit(c) | hazard::lreg_bit(d) | index;
+                }
             }
         }
 

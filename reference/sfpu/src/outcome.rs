@@ -110,6 +110,14 @@ clauses! {
     /// Dst accessed while RISCV_DEBUG_REG_DBG_FEATURE_DISABLE bit 11 aliases the two views.
     DstDebugAliasing = (Undefined, "dst-debug-aliasing", "§6.1 item 7",
         "Dst accessed in the DBG_FEATURE_DISABLE bit 11 aliasing mode (unsupported functionality)"),
+    /// SFPSHFT2 Mod1 7..15 on either chip: the switch of the functional model ends with
+    /// `default: UndefinedBehavior();` (BlackholeA0 `SFPSHFT2.md` @ `41d2c717`, WormholeB0
+    /// `SFPSHFT2.md` @ `a052bcc9`). The project's notes still list the Blackhole case as §6.3
+    /// item 20 (unspecified), from an older revision without the `default:` label; here it is
+    /// numbered §6.1 item 8, the next item of the notes' list of explicit `UndefinedBehavior()`
+    /// (the vector schema wants a `§6.x item N` section).
+    Sfpshft2UndefinedMod1 = (Undefined, "sfpshft2-undefined-mod1", "§6.1 item 8",
+        "SFPSHFT2 Mod1 7..15 are UndefinedBehavior"),
 
     // §6.2: NonContractualBehavior.
     /// SFPSWAP Mod1 10..15 (current silicon: as 9).
@@ -147,22 +155,10 @@ clauses! {
     /// SFPCONFIG with both IMM16_IS_VALUE and IMM16_IS_LANE_MASK.
     SfpconfigMaskAndValue = (Unspecified, "sfpconfig-mask-and-value", "§6.3 item 17",
         "SFPCONFIG with both IMM16_IS_VALUE and IMM16_IS_LANE_MASK (documentation says to avoid it)"),
-    /// SFPSTOCHRND with RoundingMode 3.
-    SfpstochrndRoundingMode3 = (Unspecified, "sfpstochrnd-rounding-mode-3", "§6.3 item 19",
-        "SFPSTOCHRND RoundingMode 3 is not named"),
-    /// SFPSTOCHRND with UseImm5 or Imm5 set in a float flavour, whose encoding does not draw them.
-    SfpstochrndUseImm5Float = (Unspecified, "sfpstochrnd-useimm5-float", "§6.3 item 19",
-        "SFPSTOCHRND UseImm5/Imm5 set in a float flavour, whose encoding does not draw them"),
-    /// SFPSHFT2 Mod1 7..15.
-    Sfpshft2ReservedMod1 = (Unspecified, "sfpshft2-reserved-mod1", "§6.3 item 20",
-        "SFPSHFT2 Mod1 7..15 have no case in the functional model"),
     /// An instruction word with undrawn bits set (only reachable through SFPLOADMACRO
     /// templates, backdoor loads and the text form's raw words).
     UndrawnBits = (Unspecified, "undrawn-bits", "§6.3 item 21",
         "instruction word with non-zero undrawn bits"),
-    /// SFPARECIP Mod1 3..15 (the model's `default:` label makes them EXP).
-    SfparecipReservedMod1 = (Unspecified, "sfparecip-reserved-mod1", "§6.3 item 22",
-        "SFPARECIP Mod1 3..15 are not named (the model treats them as EXP)"),
     /// ApplyPartialAddrMod on Blackhole, whose RWC page does not exist.
     BlackholeAddrMod = (Unspecified, "blackhole-addrmod", "§6.3 item 23",
         "Blackhole address-modifier update (RWCs) is inferred from Wormhole"),
@@ -181,6 +177,14 @@ clauses! {
     /// A scheduled SFPSTORE in `MOD0_FMT_INT32_ALL` mode: whether it still advances `RWC.Sp`.
     LoadmacroStoreSp = (Unspecified, "loadmacro-store-sp", "§6.3 item 25",
         "SFPLOADMACRO-scheduled SFPSTORE with MOD0_FMT_INT32_ALL: whether it still advances the Sp RWC is not stated"),
+    /// Blackhole: an instruction on the Load, MAD or Store sub-unit executing in the cycle after
+    /// an SFPSWAP and naming its `VC` or `VD` (or, when a lane has `ENABLE_DEST_INDEX`, its index
+    /// registers `LReg[4 + (VC & 3)]`, `LReg[4 + (VD & 3)]`) as its `VD` or a first-cycle read:
+    /// SFPSWAP executes for two cycles and its second reads `VC` and `VD` again and writes them,
+    /// which automatic stalling does not protect under SFPLOADMACRO (BlackholeA0 `SFPSWAP.md`
+    /// @ `585749d1`, caution). The model writes SFPSWAP's results in its first cycle.
+    SfpswapSecondCycle = (Unspecified, "sfpswap-second-cycle", "§6.3 item 25",
+        "an instruction on the Load, MAD or Store sub-unit names SFPSWAP's VC/VD in SFPSWAP's second cycle, which re-reads and writes them"),
     /// SFPCONFIG writing the LReg[12] immediate constant.
     SfpconfigVd12Constant = (Unspecified, "sfpconfig-vd12-constant", "§6.3 item 26",
         "SFPCONFIG VD=12 immediate constant: upstream revisions disagree (0x37800000 @ 47385dd, 0x3B000000 @ f916ebc3)"),
@@ -200,9 +204,6 @@ clauses! {
     /// last SHFLROR1[_AND_COPY4] with VD < 12 instead of 0 (`NonContractualBehavior`).
     Sfpshft2Shflshr1StaleLane = (NonContractual, "sfpshft2-shflshr1-stale-lane", "WH §3.2",
         "Wormhole SFPSHFT2 SUBVEC_SHFLSHR1 gives lane 0 of each group of 8 a stale value (the last SHFLROR1's VC) instead of 0"),
-    /// Wormhole SFPSHFT2 Mod1 7..15: the newest WormholeB0 page's `default: UndefinedBehavior();`.
-    Sfpshft2UndefinedMod1 = (Undefined, "sfpshft2-undefined-mod1", "WH §3.2",
-        "Wormhole SFPSHFT2 Mod1 7..15 are UndefinedBehavior"),
     /// Wormhole: an instruction reading, on the next cycle, a location a MAD-unit instruction
     /// (SFPMAD, SFPADD, SFPMUL, SFPADDI, SFPMULI, SFPLUT, SFPLUTFP32) writes; Wormhole does not
     /// stall, software must insert SFPNOP.

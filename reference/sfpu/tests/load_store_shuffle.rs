@@ -1520,15 +1520,18 @@ fn sfpshft2_shft_imm_uses_signed_imm12_and_its_low_bits_as_vb() {
     assert_eq!(s.LReg, before, "VD 8 not written");
 }
 
+/// BlackholeA0 `SFPSHFT2.md` @ 41d2c717: `default: UndefinedBehavior();` for Mod1 7..15. The
+/// model writes nothing and reports the instruction undefined.
 #[test]
-fn sfpshft2_reserved_mod1_has_no_effect_and_is_reported() {
+fn sfpshft2_mod1_7_to_15_is_undefined() {
     for mod1 in 7..16 {
         for imm in [0u32, 0x3] {
             let mut s = shft2_state();
             let old = s.clone();
             let out = run(&mut s, &format!("TTI_SFPSHFT2({imm}, 1, 2, {mod1})"));
             assert_eq!(s, old, "Mod1={mod1}");
-            assert_eq!(out.lanes(Clause::Sfpshft2ReservedMod1), ALL, "Mod1={mod1}");
+            assert_eq!(out.lanes(Clause::Sfpshft2UndefinedMod1), ALL, "Mod1={mod1}");
+            assert_eq!(out.worst(), Some(Kind::Undefined), "Mod1={mod1}");
             assert_eq!(out.lanes(Clause::UndrawnBits), 0);
         }
     }

@@ -1782,3 +1782,23 @@ fn step_on_a_lone_loadmacro_equals_issue_then_drain() {
         assert_lanes(&get32(&a, 8), &shifted, "Dst");
     }
 }
+
+/// BlackholeA0 `SFPSWAP.md` (@ 585749d1) caution: a scheduled SFPSWAP (macro 0: template 0 on
+/// Simple, SFPNOP on MAD, delay 0; VC and VD overridden to the macro's VD, `LReg[3]`) executes in
+/// line 2's cycle and re-reads and writes `LReg[3]` in line 3's, unprotected: an SFPLOAD writing
+/// `LReg[3]` there is reported; writing `LReg[5]`, or after another SFPNOP, it is not.
+#[test]
+fn lint_reports_a_load_on_sfpswaps_second_cycle() {
+    let mut s = reset();
+    let swap = instr("TTI_SFPSWAP(0, 1, 2, 1)").encode(Arch::Blackhole).unwrap();
+    for l in 0..LANES {
+        s.LoadMacroConfig[l].InstructionTemplate[0] = swap;
+        s.LoadMacroConfig[l].Sequence[0] = 4 | (2 << 8);
+    }
+    let text = "TTI_SFPLOADMACRO((0 << 2) | 3, 0, 0, 0)\nTTI_SFPNOP\nTTI_SFPLOAD(3, 0, 0, 0)\n";
+    assert_eq!(lint_text(&s, text), vec![(3, Clause::SfpswapSecondCycle)]);
+    let text = "TTI_SFPLOADMACRO((0 << 2) | 3, 0, 0, 0)\nTTI_SFPNOP\nTTI_SFPLOAD(5, 0, 0, 0)\n";
+    assert_eq!(lint_text(&s, text), vec![]);
+    let text = "TTI_SFPLOADMACRO((0 << 2) | 3, 0, 0, 0)\nTTI_SFPNOP\nTTI_SFPNOP\nTTI_SFPLOAD(3, 0, 0, 0)\n";
+    assert_eq!(lint_text(&s, text), vec![]);
+}

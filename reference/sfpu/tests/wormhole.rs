@@ -351,10 +351,12 @@ fn blackhole_only_opcodes_are_not_wormhole_instructions() {
 }
 
 #[test]
-fn shft2_reserved_mod1_is_undefined_on_wormhole() {
-    // WormholeB0 SFPSHFT2.md (newest): default: UndefinedBehavior(). Blackhole: no case (unspecified).
+fn shft2_reserved_mod1_is_undefined_on_both_chips() {
+    // WormholeB0 SFPSHFT2.md @ a052bcc9 and BlackholeA0 SFPSHFT2.md @ 41d2c717 both end the
+    // switch with `default: UndefinedBehavior();`.
     let [(_, bo), (_, wo)] = both(&["TTI_SFPSHFT2(0, 1, 2, 7)"], |_| {});
-    assert_eq!(bo.lanes(Clause::Sfpshft2ReservedMod1), ALL);
+    assert_eq!(bo.lanes(Clause::Sfpshft2UndefinedMod1), ALL);
+    assert_eq!(bo.worst(), Some(sfpu_reference::outcome::Kind::Undefined));
     assert_eq!(wo.lanes(Clause::Sfpshft2UndefinedMod1), ALL);
 }
 
@@ -456,4 +458,76 @@ fn every_wormhole_opcode_executes() {
         let out = step(&mut s, &instr);
         assert_eq!(out.lanes(Clause::NotOnChip), 0, "{op:?}");
     }
+}
+
+/// The rows of Dst whose contents differ between `a` and `b`, ascending.
+fn rows_changed(a: &State, b: &State) -> Vec<usize> {
+    (0..1024).filter(|&r| a.Dst.DstBits[r] != b.Dst.DstBits[r]).collect()
+}
+
+/// WormholeB0 `Dst.md` (@ 093af914): `Dst16b[Row]` is `DstBits[Row]` and
+/// `Adj32(Row) = ((Row & 0x1f8) << 1) | (Row & 0x207)`; Blackhole's `DEST_ACCESS_CFG_remap_addrs`
+/// (`Adj16`) and `swizzle_32b` do not exist there, so a Wormhole state with them set (only
+/// possible from Rust; the serde form rejects it) stores to the page's rows. Blackhole with both
+/// set: 16-bit row 16 -> Adj16 8, 32-bit row 16 -> Adj16 8 -> swizzle 4 -> Adj32 4 (BlackholeA0
+/// `Dst.md`, the hand values of `load_store_shuffle.rs`).
+#[test]
+fn wormhole_dst_rows_are_not_remapped() {
+    for (text, bh_rows, wh_rows) in [
+        ("TTI_SFPSTORE(1, 4, 0, 16)", vec![4, 5, 6, 7, 12, 13, 14, 15], vec![32, 33, 34, 35, 40, 41, 42, 43]),
+        (
+            "TTI_SFPSTORE(1, 4, 0, 8)",
+            vec![64, 65, 66, 67, 72, 73, 74, 75],
+            vec![16, 17, 18, 19, 24, 25, 26, 27],
+        ),
+        ("TTI_SFPSTORE(1, 1, 0, 16)", vec![8, 9, 10, 11], vec![16, 17, 18, 19]),
+        ("TTI_SFPSTORE(1, 1, 0, 8)", vec![32, 33, 34, 35], vec![8, 9, 10, 11]),
+    ] {
+        let prepare = |s: &mut State| {
+            s.Addressing.DEST_ACCESS_CFG_remap_addrs = true;
+            s.Addressing.DEST_ACCESS_CFG_swizzle_32b = text.ends_with(" 16)");
+            fill(s, 1, 0x3F80_0777);
+        };
+        let [(bh, _), (wh, _)] = both(&[text], prepare);
+        let (bh0, wh0) = (reset_of(BH), reset_of(WH));
+        assert_eq!(rows_changed(&bh0, &bh), bh_rows, "Blackhole {text}");
+        assert_eq!(rows_changed(&wh0, &wh), wh_rows, "Wormhole {text}");
+    }
+    // Loads read the same rows: a value placed in DstBits[17] is what the 8 lanes of a 16-bit
+    // (MOD0 6) load of row 16 that read row 17 see, whatever remap_addrs says.
+    let mut s = reset_of(WH);
+    s.Addressing.DEST_ACCESS_CFG_remap_addrs = true;
+    s.Dst.DstBits[17] = [0x1234; 16];
+    run_on(&mut s, "TTI_SFPLOAD(2, 6, 0, 16)");
+    assert_eq!(s.LReg[2].iter().filter(|&&x| x == 0x1234).count(), 8, "{:x?}", s.LReg[2]);
+}
+
+/// WormholeB0 `SFPLOADMACRO.md` (@ a981f403): `AddrMod` is two bits there, so an SFPLOADMACRO
+/// with AddrMod 4..7 (a Blackhole `Instr`) is not a Wormhole instruction: issued to a Wormhole
+/// machine it is reported `not-on-chip`, loads nothing, schedules nothing and moves no RWC.
+#[test]
+fn wormhole_loadmacro_addrmod_4_to_7_is_not_on_chip() {
+    // MacroIndex 0, VDLo 1, Mod0 0, AddrMod 5, Imm9 4 (Blackhole layout: AddrMod is [15:13]).
+    let lm = decode(BH, 0x9310_A008).unwrap();
+    assert!(lm.encode(WH).is_err());
+    let mut s = reset_of(WH);
+    for l in 0..LANES {
+        // Sequence 0 schedules an SFPSTORE (selector 3) on the store sub-unit, delay 0.
+        s.LoadMacroConfig[l].Sequence[0] = 3 << 24;
+    }
+    fill(&mut s, 1, 0x1111_1111);
+    let before = s.clone();
+    let mut m = Machine::new();
+    let out = m.issue(&mut s, &lm);
+    assert_eq!(out.lanes(Clause::NotOnChip), ALL);
+    let _ = m.drain(&mut s);
+    assert!(s == before, "the state changed");
+    // The same macro with AddrMod 1 is a Wormhole instruction: its SFPLOAD part loads Dst (zero
+    // after reset) into LReg[1] (control).
+    let ok = decode(BH, 0x9310_2008).unwrap();
+    let mut s2 = before.clone();
+    let mut m = Machine::new();
+    assert_eq!(m.issue(&mut s2, &ok).lanes(Clause::NotOnChip), 0);
+    let _ = m.drain(&mut s2);
+    assert_eq!(s2.LReg[1], [0; LANES]);
 }

@@ -11,10 +11,9 @@
 //! but together the pages cover every value, so Mod1 selects the flavour (spec §6.1 item 4).
 //! SFPSTOCHRND's PRNG is advanced once in every executing lane whatever the rounding mode (the
 //! pages fetch it first and then override it); rounding mode 3 is not named and, as the pages'
-//! `switch` has no case for it, keeps the PRNG bits (reported as unspecified). `UseImm5` and
-//! `Imm5` are not referenced by the float flavours (reported as unspecified when set).
-
-use sfpu_reference::outcome::{Clause, Outcome};
+//! `switch` has no case for it, keeps the PRNG bits. `UseImm5` and `Imm5` are not referenced by
+//! the float flavours, so ignored. Both are defined by the pages' code, so promised (their vectors
+//! are tagged `reserved-encoding`).
 
 use crate::exec::{Ctx, w8};
 use crate::state::{FastState, blend};
@@ -41,15 +40,10 @@ pub struct StochRnd {
 /// SFPSTOCHRND, all three flavours. On Wormhole `rounding_mode` is the one-bit
 /// `StochasticRounding` (0 nearest, 1 stochastic): the same two values, so the same code; its
 /// values 2 and 3 do not exist there (such an instruction is not executed, see `exec.rs`).
-pub fn sfpstochrnd(s: &mut FastState, f: StochRnd, cx: &Ctx, out: &mut Outcome) {
+pub fn sfpstochrnd(s: &mut FastState, f: StochRnd, cx: &Ctx) {
     let vd = cx.vd(f.vd);
-    let int_int = f.mod1 == 4 || f.mod1 == 5;
-    if f.rounding_mode == 3 {
-        out.note_all(Clause::SfpstochrndRoundingMode3);
-    }
-    if !int_int && (f.use_imm5 || f.imm5 != 0) {
-        out.note_all(Clause::SfpstochrndUseImm5Float);
-    }
+    // RoundingMode 3 has no case in the pages' switch (the PRNG bits are kept, below), and the
+    // float flavours never read Imm5 / UseImm5: both are defined by the pages' code, so promised.
     let m = cx.g12(s, vd) & s.enabled();
     if m == 0 {
         return;

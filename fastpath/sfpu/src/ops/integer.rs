@@ -62,8 +62,8 @@ pub fn sfpiadd(s: &mut FastState, imm12: u32, vc: u32, vd_field: u32, mod1: u32,
 }
 
 /// SFPABS: two's-complement absolute value, or with `FLOAT` (1) a sign clear that leaves the
-/// -NaN patterns (`> 0xFF800000`) as they are; -Inf becomes +Inf (WormholeB0 `SFPABS.md`, which
-/// the Blackhole stub points to, spec §3.12).
+/// -NaN patterns (`> 0xFF800000`) as they are; -Inf becomes +Inf (BlackholeA0 `SFPABS.md` @
+/// `445ebb1`, the revision with its own functional model, shared with Wormhole; spec §3.12).
 pub fn sfpabs(s: &mut FastState, vc: u32, vd: u32, mod1: u32, cx: &Ctx) {
     let vd = cx.vd(vd);
     if !w8(vd) {

@@ -99,7 +99,6 @@ pub fn execute(s: &mut State, instr: &Instr, cx: &Ctx, o: &mut Outcome) {
                 cx.vd(VD.idx()),
                 UseImm5.get(),
                 Mod1.get(),
-                o,
             )
         }
         Instr::SFPNOP {} => shared::mov::SFPNOP(),
@@ -141,7 +140,7 @@ pub fn execute(s: &mut State, instr: &Instr, cx: &Ctx, o: &mut Outcome) {
             o,
         ),
         Instr::SFPARECIP { VB, VC, VD, Mod1 } => {
-            blackhole::arecip::SFPARECIP(s, cx.vb(VB.idx()), cx.vc(VC.idx()), cx.vd(VD.idx()), Mod1.get(), o)
+            blackhole::arecip::SFPARECIP(s, cx.vb(VB.idx()), cx.vc(VC.idx()), cx.vd(VD.idx()), Mod1.get())
         }
     }
 }

@@ -100,7 +100,6 @@ pub fn execute(s: &mut State, instr: &Instr, cx: &Ctx, o: &mut Outcome) {
                 cx.vd(VD.idx()),
                 UseImm5.get(),
                 Mod1.get(),
-                o,
             )
         }
         Instr::SFPNOP {} => shared::mov::SFPNOP(),

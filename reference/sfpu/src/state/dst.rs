@@ -5,10 +5,38 @@
 //! `DstBits[Adj16(Row)][Col]`, `Dst32b[Row][Col]` as the pair of rows `Adj32(Row)` (high half)
 //! and `Adj32(Row) + 8` (low half), and the `DBG_FEATURE_DISABLE` bit 11 aliasing mode.
 //! Spec: `blackhole-sfpu.md` §4.4.
+//!
+//! On Wormhole, WormholeB0 `Dst.md` (@ `093af914694547840dfc96750df15f003517129e`): `Dst16b[Row]`
+//! is `DstBits[Row]` and `Adj32(Row)` is `((Row & 0x1f8) << 1) | (Row & 0x207)`; there is no
+//! `DEST_ACCESS_CFG_remap_addrs` / `swizzle_32b` adjustment (neither the WormholeB0 `Dst.md`
+//! nor its `SFPLOAD.md` / `SFPSTORE.md` mention them), so those two Blackhole configuration bits
+//! are ignored on a Wormhole state even if set (audit, issue 14 part 7).
 
 #![allow(non_snake_case, reason = "names follow the ISA documentation")]
 
 use super::State;
+use super::addressing::Addressing;
+use crate::isa::Arch;
+
+/// The physical row of 16-bit row `Row` on `arch`: Blackhole's `Adj16`, Wormhole's identity.
+fn Adj16(arch: Arch, a: &Addressing, Row: u32) -> u32 {
+    match arch {
+        Arch::Blackhole => a.Adj16(Row),
+        Arch::Wormhole => Row & 0x3FF,
+    }
+}
+
+/// The physical row of the high half of 32-bit row `Row` on `arch`: Blackhole's `Adj32` (after
+/// `Adj16` and `swizzle_32b`), Wormhole's `Adj32` of its `Dst.md`.
+fn Adj32(arch: Arch, a: &Addressing, Row: u32) -> u32 {
+    match arch {
+        Arch::Blackhole => a.Adj32(Row),
+        Arch::Wormhole => {
+            let Row = Row & 0x3FF;
+            ((Row & 0x1F8) << 1) | (Row & 0x207)
+        }
+    }
+}
 
 /// Rows of `DstBits`.
 pub const DST_ROWS: usize = 1024;
@@ -54,7 +82,7 @@ impl State {
             let high = self.Dst32b_read(Row, Col);
             return DstAccess { value: high.value >> 16, aliased: true, ..high };
         }
-        let r = a.Adj16(Row) as usize;
+        let r = Adj16(self.arch(), a, Row) as usize;
         let c = (Col & 15) as usize;
         DstAccess {
             value: self.Dst.DstBits[r][c] as u32,
@@ -71,7 +99,7 @@ impl State {
             // Writes go to the high 16 bits of Dst32b[Row][Col]; the low 16 bits receive an
             // unpredictable value, which this model leaves unchanged (the caller reports the
             // access as undefined).
-            let r = self.Addressing.Adj32(Row) as usize;
+            let r = Adj32(self.arch(), &self.Addressing, Row) as usize;
             self.Dst.DstBits[r][c] = value as u16;
             return DstAccess {
                 value: value & 0xFFFF,
@@ -80,7 +108,7 @@ impl State {
                 aliased: true,
             };
         }
-        let r = self.Addressing.Adj16(Row) as usize;
+        let r = Adj16(self.arch(), &self.Addressing, Row) as usize;
         self.Dst.DstBits[r][c] = value as u16;
         DstAccess {
             value: value & 0xFFFF,
@@ -92,7 +120,7 @@ impl State {
 
     /// Reads `Dst32b[Row][Col]`.
     pub fn Dst32b_read(&self, Row: u32, Col: u32) -> DstAccess {
-        let a = self.Addressing.Adj32(Row) as usize;
+        let a = Adj32(self.arch(), &self.Addressing, Row) as usize;
         let c = (Col & 15) as usize;
         let value = ((self.Dst.DstBits[a][c] as u32) << 16) | self.Dst.DstBits[a + 8][c] as u32;
         DstAccess { value, physical_row: a, row_valid: self.Dst.DstRowValid[a], aliased: false }
@@ -100,7 +128,7 @@ impl State {
 
     /// Writes `value` to `Dst32b[Row][Col]`.
     pub fn Dst32b_write(&mut self, Row: u32, Col: u32, value: u32) -> DstAccess {
-        let a = self.Addressing.Adj32(Row) as usize;
+        let a = Adj32(self.arch(), &self.Addressing, Row) as usize;
         let c = (Col & 15) as usize;
         self.Dst.DstBits[a][c] = (value >> 16) as u16;
         self.Dst.DstBits[a + 8][c] = value as u16;
@@ -167,7 +195,7 @@ mod tests {
 
     #[test]
     fn adj32_by_hand() {
-        let s = State::reset(crate::isa::Arch::Blackhole, &ResetValues::ZEROS);
+        let s = State::reset(Arch::Blackhole, &ResetValues::ZEROS);
         let a = &s.Addressing;
         // Without remap or swizzle: rows 0..7 map to themselves, row 8 to 16, row 9 to 17.
         assert_eq!(a.Adj32(0), 0);
@@ -181,7 +209,7 @@ mod tests {
 
     #[test]
     fn views_share_storage() {
-        let mut s = State::reset(crate::isa::Arch::Blackhole, &ResetValues::ZEROS);
+        let mut s = State::reset(Arch::Blackhole, &ResetValues::ZEROS);
         s.Dst32b_write(9, 3, 0x1234_5678);
         assert_eq!(s.Dst.DstBits[17][3], 0x1234);
         assert_eq!(s.Dst.DstBits[25][3], 0x5678);

@@ -4,21 +4,17 @@
 //! Implements BlackholeA0 `SFPARECIP.md`; spec §3.22, §4.2. The lookup tables are copied from the
 //! page (`fp.rs`).
 
-use sfpu_reference::outcome::{Clause, Outcome};
-
 use crate::exec::{Ctx, w8};
 use crate::fp::{approx_exp, approx_recip};
 use crate::state::{FastState, blend};
 
 /// SFPARECIP: Mod1 0 `RECIP` (`sign | ApproxRecip(|x|)`), 1 `COND_RECIP` (`ApproxRecip(|x|)`
 /// without the sign where `LReg[VB] < 0` as a signed integer, else `x`), 2 `EXP` and, through the
-/// model's `default:` label, every other value (`sign | ApproxExp(|x|)`; reported as unspecified
-/// for 3..15). No `VD < 12` guard; nothing happens unless `VD < 8 || VD == 16`.
-pub fn sfparecip(s: &mut FastState, vb: u32, vc: u32, vd: u32, mod1: u32, cx: &Ctx, out: &mut Outcome) {
+/// model's `default:` label (the EXP case's), every other value (`sign | ApproxExp(|x|)`): the
+/// page's code defines 3..15, so they are promised like EXP. No `VD < 12` guard; nothing happens
+/// unless `VD < 8 || VD == 16`.
+pub fn sfparecip(s: &mut FastState, vb: u32, vc: u32, vd: u32, mod1: u32, cx: &Ctx) {
     let vd = cx.vd(vd);
-    if mod1 > 2 {
-        out.note_all(Clause::SfparecipReservedMod1);
-    }
     if !w8(vd) {
         return;
     }

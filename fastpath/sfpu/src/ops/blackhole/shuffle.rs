@@ -1,7 +1,8 @@
 //! Blackhole's SFPSHFT2: lanewise register shuffles, cross-lane rotates and shifts (mode 4 shifts
 //! in zeros), bitwise shifts.
 //!
-//! Implements BlackholeA0 `SFPSHFT2.md`; spec §3.17. Wormhole's SFPSHFT2 (mode 4's stale lane and
+//! Implements BlackholeA0 `SFPSHFT2.md` (@ `41d2c717`, whose switch ends with
+//! `default: UndefinedBehavior();`); spec §3.17. Wormhole's SFPSHFT2 (mode 4's stale lane and
 //! its latch) is [`crate::ops::wormhole::shuffle`].
 
 use sfpu_reference::outcome::{Clause, Outcome};
@@ -11,7 +12,8 @@ use crate::ops::integer::sext12;
 use crate::ops::shuffle::{outside_guard, rotate_right8, shift_logical};
 use crate::state::{FastState, blend};
 
-/// SFPSHFT2, modes 0..6 (7..15 have no case in the model: no effect, reported as unspecified).
+/// SFPSHFT2, modes 0..6; 7..15 are the page's `default: UndefinedBehavior();` (nothing written,
+/// reported as undefined).
 pub fn sfpshft2(
     s: &mut FastState,
     imm12: u32,
@@ -102,6 +104,6 @@ pub fn sfpshft2(
             }
             blend(&mut s.lreg[vd], &r, en & cx.lanes);
         }
-        _ => out.note_all(Clause::Sfpshft2ReservedMod1),
+        _ => out.note_all(Clause::Sfpshft2UndefinedMod1),
     }
 }

@@ -100,7 +100,7 @@ pub fn SFPCAST_IntInt(s: &mut State, VC: usize, VD: usize) {
 
 /// The PRNG bits every SFPSTOCHRND flavour starts from: fetched in every enabled lane, then
 /// replaced for `SFPSTOCHRND_RND_NEAREST` and `SFPSTOCHRND_RND_ZERO` (RoundingMode 3, unnamed,
-/// keeps the PRNG bits: spec §6.3 item 19).
+/// has no case in the page's switch, so keeps the PRNG bits: defined by the pseudocode).
 fn PRNGBits(s: &mut State, Lane: usize, RoundingMode: u32) -> u32 {
     let mut PRNGBits = s.AdvancePRNG(Lane) & 0x7F_FFFF; // 23 bits
     match RoundingMode {
@@ -111,9 +111,12 @@ fn PRNGBits(s: &mut State, Lane: usize, RoundingMode: u32) -> u32 {
     PRNGBits
 }
 
-/// `SFPSTOCHRND`: dispatch on `Mod1` to the flavour page, reporting the unnamed RoundingMode 3
-/// and the use of the integer flavour's `UseImm5`/`Imm5` fields by a float flavour, which that
-/// flavour's encoding does not draw (spec §6.3 item 19).
+/// `SFPSTOCHRND`: dispatch on `Mod1` to the flavour page.
+///
+/// Two encodings the project's notes called unspecified (§6.3 item 19) are defined by the
+/// pseudocode itself, so promised: RoundingMode 3 has no case in the flavour pages' switch, so
+/// the PRNG bits are used as fetched ([`PRNGBits`]); and the float flavours' models never read
+/// `Imm5` or `UseImm5`, so they are ignored. Their vectors are tagged `reserved-encoding`.
 pub fn SFPSTOCHRND(
     s: &mut State,
     cx: &Ctx,
@@ -124,27 +127,15 @@ pub fn SFPSTOCHRND(
     VD: usize,
     UseImm5: u32,
     Mod1: u32,
-    out: &mut Outcome,
 ) {
-    if RoundingMode == 3 {
-        out.note_all(Clause::SfpstochrndRoundingMode3);
-    }
     match Mod1 {
         SFPSTOCHRND_MOD1_FP32_TO_FP16A | SFPSTOCHRND_MOD1_FP32_TO_FP16B => {
-            if UseImm5 != 0 || Imm5 != 0 {
-                out.note_all(Clause::SfpstochrndUseImm5Float);
-            }
             SFPSTOCHRND_FloatFloat(s, cx, RoundingMode, VC, VD, Mod1)
         }
         SFPSTOCHRND_MOD1_INT32_TO_UINT8 | SFPSTOCHRND_MOD1_INT32_TO_INT8 => {
             SFPSTOCHRND_IntInt(s, cx, RoundingMode, Imm5, VB, VC, VD, UseImm5, Mod1)
         }
-        _ => {
-            if UseImm5 != 0 || Imm5 != 0 {
-                out.note_all(Clause::SfpstochrndUseImm5Float);
-            }
-            SFPSTOCHRND_FloatInt(s, cx, RoundingMode, VC, VD, Mod1)
-        }
+        _ => SFPSTOCHRND_FloatInt(s, cx, RoundingMode, VC, VD, Mod1),
     }
 }
 

@@ -2,11 +2,16 @@
 //! SFPSETMAN, SFPSETSGN and SFPABS.
 //!
 //! The Blackhole pages of these instructions are stubs pointing to the Wormhole pages ("The
-//! functionality is identical"), so this transcribes WormholeB0 `SFPDIVP2.md`, `SFPEXMAN.md`,
-//! `SFPABS.md` (@ `18b6c91cd8cfc165d32c8e2bbd3fae92447d918b` of the jasondavies/tt-isa-documentation
-//! mirror, and the later revision that adds `SFPABS_MOD1_INT`), `SFPEXEXP.md`, `SFPSETEXP.md`,
-//! `SFPSETMAN.md`, `SFPSETSGN.md` (tt-isa-documentation @ `585749d1dcc6bcc56f1d6ff2dd6b72682d57fcd1`).
-//! Spec: `blackhole-sfpu.md` §3.6-§3.12.
+//! functionality is identical"), so this transcribes WormholeB0 `SFPDIVP2.md`, `SFPEXMAN.md`
+//! (@ `18b6c91cd8cfc165d32c8e2bbd3fae92447d918b` of the jasondavies/tt-isa-documentation mirror),
+//! `SFPEXEXP.md`, `SFPSETEXP.md`, `SFPSETMAN.md`, `SFPSETSGN.md` (tt-isa-documentation @
+//! `585749d1dcc6bcc56f1d6ff2dd6b72682d57fcd1`). Spec: `blackhole-sfpu.md` §3.6-§3.12.
+//!
+//! SFPABS follows BlackholeA0 `SFPABS.md` @ `445ebb1fe6905e0c4688160ace34580db56e0108`
+//! (tenstorrent/tt-isa-documentation): the revision whose functional model it transcribes, which
+//! defines `SFPABS_MOD1_INT` and leaves only `x > 0xff800000u` (-NaN) negative. The older
+//! revision at `18b6c91` compares `x >= 0xff800000u` (which would keep -Inf negative); later
+//! revisions make the Blackhole page a stub pointing to the Wormhole page, "identical".
 
 #![allow(non_snake_case, reason = "names follow the ISA documentation")]
 
@@ -169,7 +174,8 @@ pub fn SFPSETSGN(s: &mut State, cx: &Ctx, Imm1: u32, VC: usize, VD: usize, Mod1:
 /// `SFPABS`: lanewise two's complement or FP32 absolute value (FP32 `-NaN` stays `-NaN`, integer
 /// `-2^31` stays `-2^31`).
 ///
-/// Transcribes WormholeB0 `SFPABS.md` § "Functional model".
+/// Transcribes BlackholeA0 `SFPABS.md` @ `445ebb1` § "Functional model" (shared with Wormhole).
+/// `Mod1` bits 1..3 are never read: computed as with them clear (vectors tagged `reserved-bits`).
 pub fn SFPABS(s: &mut State, VC: usize, VD: usize, Mod1: u32) {
     if VD < 8 || VD == 16 {
         for Lane in 0..LANES {
@@ -178,9 +184,8 @@ pub fn SFPABS(s: &mut State, VC: usize, VD: usize, Mod1: u32) {
                 if x >= 0x8000_0000 {
                     // Sign bit is set, i.e. the value is negative.
                     if Mod1 & SFPABS_MOD1_FLOAT != 0 {
-                        // DEPARTURE from the older revision of the page (`x >= 0xff800000u`, which
-                        // would keep -Inf negative): the revision that also defines
-                        // SFPABS_MOD1_INT compares `x > 0xff800000u`, as does spec §3.12.
+                        // `x > 0xff800000u` as at 445ebb1 (the older 18b6c91 had `>=`, which
+                        // would keep -Inf negative); spec §3.12 agrees.
                         if x > 0xFF80_0000 {
                             // Value is -NaN; leave it as -NaN.
                         } else {

@@ -17,16 +17,13 @@
 //! [`MAX_CONSECUTIVE_TIMEOUTS`] consecutive timeouts, or [`MAX_CONSECUTIVE_FAULTS`] consecutive
 //! cases that each cost a restart (a malformed answer, a crash, a timeout): every later case then
 //! fails at once, with the reason, and nothing computed before is lost.
+//!
+//! The process handling (threads, process group, timeouts, the stderr tail) is `process.rs` and
+//! knows neither the protocol's messages nor an instruction set; this module is the protocol.
 
-use std::collections::VecDeque;
 use std::fmt;
-use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, ChildStderr, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, SyncSender};
-use std::sync::{Arc, Mutex, PoisonError};
-use std::thread;
-use std::time::{Duration, Instant};
+use std::sync::{Mutex, PoisonError};
+use std::time::Duration;
 
 use serde::Deserialize;
 use serde_json::Value;
@@ -36,6 +33,9 @@ use sfpu_reference::outcome::{Clause, Outcome};
 use sfpu_reference::state::{Hex, StateDoc};
 
 use crate::model::{Model, ModelError, Run};
+use process::{Process, show_duration};
+
+mod process;
 use crate::sfpu::declaration::Declaration;
 
 /// The protocol identifier the harness sends in its hello and expects back.
@@ -47,12 +47,6 @@ pub const MAX_LINE: usize = 16 << 20;
 /// The hello gets at least this long, whatever the per-case timeout (simulators may start slowly).
 pub const MIN_HELLO_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// How much of the DUT's standard error is kept for error messages.
-const STDERR_KEEP: usize = 4096;
-/// How much of it an error message quotes.
-const STDERR_QUOTE: usize = 1500;
-/// How long a DUT gets to exit after `bye`, or to report its exit status after closing its output.
-const EXIT_GRACE: Duration = Duration::from_secs(1);
 /// After this many consecutive failed restarts the DUT is given up on: every later case fails at
 /// once.
 pub const MAX_FAILED_STARTS: u32 = 3;
@@ -357,287 +351,6 @@ pub fn split_command_line(line: &str) -> Result<Vec<String>, String> {
 }
 
 /// `5s`, `1500ms`.
-fn show_duration(d: Duration) -> String {
-    if d.subsec_nanos() == 0 { format!("{}s", d.as_secs()) } else { format!("{}ms", d.as_millis()) }
-}
-
-// ---------------------------------------------------------------------------------------------
-// One running DUT process.
-// ---------------------------------------------------------------------------------------------
-
-/// What the stdout thread reports.
-enum FromDut {
-    /// A complete line, without its `\n`.
-    Line(Vec<u8>),
-    /// End of output; anything written after the last `\n`.
-    Eof(Vec<u8>),
-    /// A line longer than [`MAX_LINE`]; the thread stops reading.
-    TooLong,
-    /// Reading failed.
-    ReadError(String),
-}
-
-/// The last bytes the DUT wrote to its standard error.
-#[derive(Default)]
-struct StderrTail {
-    bytes: Mutex<VecDeque<u8>>,
-    done: AtomicBool,
-}
-
-impl StderrTail {
-    fn drain(self: Arc<Self>, mut stderr: ChildStderr) {
-        let mut chunk = [0u8; 4096];
-        loop {
-            match stderr.read(&mut chunk) {
-                Ok(0) => break,
-                Ok(n) => {
-                    let mut bytes = self.bytes.lock().unwrap_or_else(PoisonError::into_inner);
-                    bytes.extend(&chunk[..n]);
-                    let excess = bytes.len().saturating_sub(STDERR_KEEP);
-                    bytes.drain(..excess);
-                }
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                Err(_) => break,
-            }
-        }
-        self.done.store(true, Ordering::SeqCst);
-    }
-
-    /// Waits up to `limit` for the DUT's standard error to close (so the tail is complete).
-    fn settle(&self, limit: Duration) {
-        let end = Instant::now() + limit;
-        while !self.done.load(Ordering::SeqCst) && Instant::now() < end {
-            thread::sleep(Duration::from_millis(5));
-        }
-    }
-
-    /// `"; stderr tail: ..."`, or nothing if the DUT wrote nothing there.
-    fn suffix(&self) -> String {
-        let bytes: Vec<u8> =
-            self.bytes.lock().unwrap_or_else(PoisonError::into_inner).iter().copied().collect();
-        let text = String::from_utf8_lossy(&bytes);
-        let lines: Vec<&str> = text.lines().map(str::trim_end).filter(|l| !l.is_empty()).collect();
-        if lines.is_empty() {
-            return String::new();
-        }
-        let joined = lines.join(" | ");
-        let start = joined.char_indices().rev().nth(STDERR_QUOTE).map_or(0, |(i, _)| i);
-        let tail: String = joined[start..].chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
-        format!("; stderr tail: {}{tail}", if start > 0 { "..." } else { "" })
-    }
-}
-
-/// A running DUT with its three helper threads.
-struct Process {
-    child: Child,
-    /// Set when a case got no answer within the timeout (the process was then killed).
-    timed_out: bool,
-    /// Set once the process group has been killed.
-    killed: bool,
-    /// Lines to write to the DUT's standard input (the writer thread owns the pipe). Dropping it
-    /// closes the DUT's input.
-    to_dut: Option<Sender<Vec<u8>>>,
-    from_dut: Receiver<FromDut>,
-    stderr: Arc<StderrTail>,
-}
-
-impl Process {
-    /// Starts the DUT and exchanges hellos.
-    fn start(
-        argv: &[String],
-        arch: Arch,
-        timeout: Duration,
-    ) -> Result<(Process, String, String, Option<Declaration>), StartError> {
-        let (program, args) =
-            argv.split_first().ok_or_else(|| StartError::Failed("the DUT command is empty".into()))?;
-        let mut command = Command::new(program);
-        command.args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
-        #[cfg(unix)]
-        {
-            // A process group of its own, so that killing the DUT kills what it started.
-            use std::os::unix::process::CommandExt as _;
-            command.process_group(0);
-        }
-        let mut child =
-            command.spawn().map_err(|e| StartError::Failed(format!("cannot start `{program}`: {e}")))?;
-        let (Some(stdin), Some(stdout), Some(stderr)) =
-            (child.stdin.take(), child.stdout.take(), child.stderr.take())
-        else {
-            kill_tree(&mut child);
-            let _ = child.wait();
-            return Err(StartError::Failed("the DUT's standard streams are not available".into()));
-        };
-        let (to_dut, to_dut_rx) = mpsc::channel::<Vec<u8>>();
-        let (from_dut_tx, from_dut) = mpsc::sync_channel::<FromDut>(16);
-        let tail = Arc::new(StderrTail::default());
-        let spawned = thread::Builder::new()
-            .name("dut-stdin".into())
-            .spawn(move || write_lines(stdin, to_dut_rx))
-            .and_then(|_| {
-                thread::Builder::new()
-                    .name("dut-stdout".into())
-                    .spawn(move || read_lines(stdout, from_dut_tx))
-            })
-            .and_then(|_| {
-                let tail = Arc::clone(&tail);
-                thread::Builder::new().name("dut-stderr".into()).spawn(move || tail.drain(stderr))
-            });
-        let mut process =
-            Process { child, timed_out: false, killed: false, to_dut: Some(to_dut), from_dut, stderr: tail };
-        if let Err(e) = spawned {
-            return Err(StartError::Failed(format!("cannot start a thread for the DUT: {e}")));
-        }
-        let hello = serde_json::json!({"type": "hello", "protocol": PROTOCOL, "arch": arch.to_string()});
-        process.send(&hello);
-        let timeout = timeout.max(MIN_HELLO_TIMEOUT);
-        match process.receive(timeout, "the hello") {
-            Ok(Answer::Hello { protocol, name, version, declaration, archs }) => {
-                if protocol != PROTOCOL {
-                    return Err(StartError::Failed(format!(
-                        "the DUT speaks `{}`, the harness `{PROTOCOL}`",
-                        quote(&protocol)
-                    )));
-                }
-                // A hello that does not name the chip declines it (no `archs`: Blackhole only).
-                if !archs.iter().any(|a| *a == arch.to_string()) {
-                    return Err(StartError::Refused(format!(
-                        "the DUT refused the hello ({PROTOCOL}, {arch}): its hello names {} only",
-                        quote(&archs.join(", "))
-                    )));
-                }
-                Ok((process, quote(&name), quote(&version), declaration))
-            }
-            Ok(Answer::Error { message, .. }) => Err(StartError::Refused(format!(
-                "the DUT refused the hello ({PROTOCOL}, {arch}): {}",
-                quote(&message)
-            ))),
-            Ok(other) => Err(StartError::Failed(format!(
-                "malformed answer: expected a hello, got {}",
-                describe_answer(&other)
-            ))),
-            Err(e) => Err(StartError::Failed(e)),
-        }
-    }
-
-    /// Queues one message for the DUT. A DUT that stopped reading is found out by `receive`.
-    fn send(&self, message: &Value) {
-        let mut line = message.to_string().into_bytes();
-        line.push(b'\n');
-        if let Some(tx) = &self.to_dut {
-            let _ = tx.send(line);
-        }
-    }
-
-    /// The next answer, or why there is none (timeout, crash, malformed line). After an `Err` the
-    /// process must be killed.
-    fn receive(&mut self, timeout: Duration, waiting_for: &str) -> Result<Answer, String> {
-        match self.from_dut.recv_timeout(timeout) {
-            Ok(FromDut::Line(line)) => parse_answer(&line).map_err(|e| {
-                format!(
-                    "malformed answer: {e}; the line was `{}`{}",
-                    quote_bytes(&line),
-                    self.stderr.suffix()
-                )
-            }),
-            Ok(FromDut::TooLong) => Err(format!(
-                "malformed answer: a line longer than {} MiB{}",
-                MAX_LINE >> 20,
-                self.stderr.suffix()
-            )),
-            Ok(FromDut::ReadError(e)) => {
-                Err(format!("cannot read the DUT's output: {e}{}", self.stderr.suffix()))
-            }
-            Ok(FromDut::Eof(partial)) => Err(self.crashed(waiting_for, partial)),
-            Err(RecvTimeoutError::Disconnected) => Err(self.crashed(waiting_for, Vec::new())),
-            Err(RecvTimeoutError::Timeout) => {
-                self.timed_out = true;
-                self.kill();
-                self.stderr.settle(Duration::from_millis(200));
-                Err(format!(
-                    "timeout after {} waiting for {waiting_for}; the DUT was killed{}",
-                    show_duration(timeout),
-                    self.stderr.suffix()
-                ))
-            }
-        }
-    }
-
-    /// The message for a DUT whose output ended: its exit status, what it left unfinished, and
-    /// its standard error.
-    fn crashed(&mut self, waiting_for: &str, partial: Vec<u8>) -> String {
-        let status = self.wait_for_exit(EXIT_GRACE);
-        self.stderr.settle(Duration::from_millis(500));
-        let how = match status {
-            Some(s) if s.success() => format!("exited ({s}) before answering {waiting_for}"),
-            Some(s) => format!("crashed ({s}) before answering {waiting_for}"),
-            None => {
-                self.kill();
-                format!("closed its output without answering {waiting_for} (it was killed)")
-            }
-        };
-        let partial = if partial.is_empty() {
-            String::new()
-        } else {
-            format!("; it left an unterminated line `{}`", quote_bytes(&partial))
-        };
-        format!("{how}{partial}{}", self.stderr.suffix())
-    }
-
-    /// Polls for the child's exit for up to `limit`.
-    fn wait_for_exit(&mut self, limit: Duration) -> Option<ExitStatus> {
-        let end = Instant::now() + limit;
-        loop {
-            match self.child.try_wait() {
-                Ok(Some(status)) => return Some(status),
-                Ok(None) if Instant::now() < end => thread::sleep(Duration::from_millis(5)),
-                _ => return None,
-            }
-        }
-    }
-
-    /// Kills the child and everything in its process group, and reaps the child (the group is
-    /// killed even when the child already exited: it may have left children behind).
-    fn kill(&mut self) {
-        self.to_dut = None;
-        if !self.killed {
-            self.killed = true;
-            kill_tree(&mut self.child);
-        }
-        let _ = self.child.wait();
-    }
-
-    /// Says `bye`, closes the DUT's input, and gives it [`EXIT_GRACE`] to exit before killing it.
-    fn shutdown(mut self) {
-        self.send(&serde_json::json!({"type": "bye"}));
-        self.to_dut = None;
-        if self.wait_for_exit(EXIT_GRACE).is_none() {
-            self.kill();
-        }
-    }
-}
-
-impl Drop for Process {
-    fn drop(&mut self) {
-        self.kill();
-    }
-}
-
-/// Kills `child`'s process group (it leads one: see [`Process::start`]), then `child` itself
-/// in case the group could not be signalled. The crate forbids `unsafe`, so the group is
-/// signalled by `kill(1)`, as a shell would; where that is missing only the child is killed.
-fn kill_tree(child: &mut Child) {
-    #[cfg(unix)]
-    {
-        let _ = Command::new("kill")
-            .args(["-s", "KILL", "--", &format!("-{}", child.id())])
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status();
-    }
-    let _ = child.kill();
-}
-
 /// Why a DUT did not start.
 enum StartError {
     /// It declined the hello (protocol or architecture): [`ModelError::Unsupported`].
@@ -655,34 +368,52 @@ impl StartError {
     }
 }
 
-fn write_lines(mut stdin: ChildStdin, lines: Receiver<Vec<u8>>) {
-    for line in lines {
-        if stdin.write_all(&line).and_then(|()| stdin.flush()).is_err() {
-            return; // the DUT is gone; `receive` reports it
+/// Starts the DUT and exchanges hellos.
+fn start(
+    argv: &[String],
+    arch: Arch,
+    timeout: Duration,
+) -> Result<(Process, String, String, Option<Declaration>), StartError> {
+    let mut process = Process::spawn(argv).map_err(StartError::Failed)?;
+    let hello = serde_json::json!({"type": "hello", "protocol": PROTOCOL, "arch": arch.to_string()});
+    process.send(&hello);
+    let timeout = timeout.max(MIN_HELLO_TIMEOUT);
+    match receive(&mut process, timeout, "the hello") {
+        Ok(Answer::Hello { protocol, name, version, declaration, archs }) => {
+            if protocol != PROTOCOL {
+                return Err(StartError::Failed(format!(
+                    "the DUT speaks `{}`, the harness `{PROTOCOL}`",
+                    quote(&protocol)
+                )));
+            }
+            // A hello that does not name the chip declines it (no `archs`: Blackhole only).
+            if !archs.iter().any(|a| *a == arch.to_string()) {
+                return Err(StartError::Refused(format!(
+                    "the DUT refused the hello ({PROTOCOL}, {arch}): its hello names {} only",
+                    quote(&archs.join(", "))
+                )));
+            }
+            Ok((process, quote(&name), quote(&version), declaration))
         }
+        Ok(Answer::Error { message, .. }) => Err(StartError::Refused(format!(
+            "the DUT refused the hello ({PROTOCOL}, {arch}): {}",
+            quote(&message)
+        ))),
+        Ok(other) => Err(StartError::Failed(format!(
+            "malformed answer: expected a hello, got {}",
+            describe_answer(&other)
+        ))),
+        Err(e) => Err(StartError::Failed(e)),
     }
 }
 
-fn read_lines(stdout: ChildStdout, to_harness: SyncSender<FromDut>) {
-    let mut reader = BufReader::new(stdout);
-    loop {
-        let mut line = Vec::new();
-        let event = match (&mut reader).take(MAX_LINE as u64 + 1).read_until(b'\n', &mut line) {
-            Ok(0) => FromDut::Eof(Vec::new()),
-            Ok(_) if line.last() == Some(&b'\n') => {
-                line.pop();
-                FromDut::Line(line)
-            }
-            Ok(_) if line.len() > MAX_LINE => FromDut::TooLong,
-            Ok(_) => FromDut::Eof(line),
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => FromDut::ReadError(e.to_string()),
-        };
-        let last = !matches!(event, FromDut::Line(_));
-        if to_harness.send(event).is_err() || last {
-            return;
-        }
-    }
+/// The next answer of `process`, or why there is none (timeout, crash, malformed line). After an
+/// `Err` the process must be killed.
+fn receive(process: &mut Process, timeout: Duration, waiting_for: &str) -> Result<Answer, String> {
+    let line = process.receive_line(timeout, waiting_for)?;
+    parse_answer(&line).map_err(|e| {
+        format!("malformed answer: {e}; the line was `{}`{}", quote_bytes(&line), process.stderr_suffix())
+    })
 }
 
 fn describe_answer(a: &Answer) -> String {
@@ -756,7 +487,7 @@ impl ExternalModel {
             return Err(ModelError::Failed("the per-case timeout must be positive".to_string()));
         }
         let (process, name, version, declaration) =
-            Process::start(argv, arch, timeout).map_err(StartError::into_model_error)?;
+            start(argv, arch, timeout).map_err(StartError::into_model_error)?;
         Ok(ExternalModel {
             argv: argv.to_vec(),
             arch,
@@ -817,7 +548,7 @@ impl ExternalModel {
         }
         let process = match &mut inner.process {
             Some(p) => p,
-            slot @ None => match Process::start(&self.argv, self.arch, self.timeout) {
+            slot @ None => match start(&self.argv, self.arch, self.timeout) {
                 Ok((p, _, _, _)) => {
                     inner.failed_starts = 0;
                     slot.insert(p)
@@ -843,7 +574,7 @@ impl ExternalModel {
             "program": program,
         }));
         let waiting_for = format!("case `{id}`");
-        let answer = process.receive(self.timeout, &waiting_for);
+        let answer = receive(process, self.timeout, &waiting_for);
         if process.timed_out {
             inner.timeouts += 1;
         } else {
