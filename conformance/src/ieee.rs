@@ -1,5 +1,6 @@
-//! The IEEE 754 characterisation: where Blackhole's arithmetic and conversions depart from
-//! IEEE 754 (binary32, round to nearest even), measured case by case and classified by cause.
+//! The IEEE 754 characterisation: where each chip's arithmetic and conversions depart from IEEE
+//! 754 (binary32, round to nearest even), measured case by case and classified by cause. The
+//! sections below describe Blackhole; Wormhole's departures follow them.
 //!
 //! It compares the reference model with independent IEEE implementations:
 //!
@@ -114,6 +115,25 @@
 //! **`store-fp32`**: `denormal-flush` (a denormal input is written as a zero of its sign), then
 //! `other` (reported only if found).
 //!
+//! **Wormhole** ([`characterise_only`] with `Arch::Wormhole`; `wormhole-vs-blackhole.md` §1-§2):
+//! `fma` compares `fma_model_wh` (`Miscellaneous/FMA/fma.c`) with IEEE, with these categories in
+//! precedence order ([`Operation::categories_on`]):
+//! 1. `nan-form`: both results are NaN, and Wormhole's is not what IEEE 754 delivers: its
+//!    `sign | 0x7F800001` form is signalling (bit 22 clear), or, with a NaN input, it carries the
+//!    payload of no input NaN (compared once quieted). Otherwise two NaNs agree.
+//! 2. `positive-zero`: IEEE returns `-0`, Wormhole `+0` ("every zero result is +0").
+//! 3. `denormal-input`: as on Blackhole.
+//! 4. `product-overflow`: as on Blackhole, and also when `z` is the infinity of the sign opposite
+//!    to the overflowing finite product: IEEE returns `z`, Wormhole a NaN.
+//! 5. `product-underflow`, 6. `denormal-result` (Wormhole's flush of `r.e < 0` before rounding
+//!    lands here), 7. `partial-fusion` (Wormhole's normalisation sticky bit lands here): as on
+//!    Blackhole.
+//!
+//! Its conversions have Blackhole's categories: SFPCAST and SFPSTOCHRND run through the Wormhole
+//! model ([`chip_conversion`]); SFPSTORE's FP16 and BF16 conversions are shared by both chips,
+//! and its FP32 store is a raw copy, so `store-fp32` agrees everywhere. Examples name the chip's
+//! result `WH`.
+//!
 //! The inputs ([`Operands`]): for `fma`, the distinct given triples (the operands the golden
 //! vectors of SFPMAD, SFPADD, SFPMUL, SFPADDI and SFPMULI feed the multiply-add) followed by
 //! `random_cases` triples from a fixed-seed generator biased to the interesting regions; for each
@@ -129,7 +149,7 @@
 
 use std::collections::HashSet;
 
-use sfpu_reference::fp::fma_model_bh;
+use sfpu_reference::fp::{fma_model_bh, fma_model_wh};
 use sfpu_reference::isa::mods::{
     SFPCAST_MOD1_SM32_TO_FP32_RNE, SFPSTOCHRND_MOD1_FP32_TO_FP16A, SFPSTOCHRND_MOD1_FP32_TO_FP16B,
     SFPSTOCHRND_RND_NEAREST,
@@ -212,8 +232,27 @@ impl Operation {
         }
     }
 
-    /// The operation's departure categories, in precedence order (the first whose test holds
-    /// wins), without `agrees` and without `other`.
+    /// The operation's departure categories on `arch`, in precedence order (the first whose test
+    /// holds wins), without `agrees` and without `other`. Wormhole's `fma` has its own (see the
+    /// module documentation, "Wormhole"); its conversions are Blackhole's.
+    pub const fn categories_on(self, arch: Arch) -> &'static [Category] {
+        use Category::*;
+        match (arch, self) {
+            (Arch::Wormhole, Operation::Fma) => &[
+                NanForm,
+                PositiveZero,
+                DenormalInput,
+                ProductOverflow,
+                ProductUnderflow,
+                DenormalResult,
+                PartialFusion,
+            ],
+            _ => self.categories(),
+        }
+    }
+
+    /// The operation's departure categories on Blackhole, in precedence order (the first whose
+    /// test holds wins), without `agrees` and without `other`.
     pub const fn categories(self) -> &'static [Category] {
         use Category::*;
         match self {
@@ -274,6 +313,11 @@ pub enum Category {
     Flush,
     /// `store-fp16`: Inf, NaN or `|x| >= 2^16` written as an `e = 31` pattern.
     Saturation,
+    /// `fma` on Wormhole: both NaN, and Wormhole's NaN is not the quiet NaN IEEE 754 delivers
+    /// (its `sign | 0x7F800001` form is signalling) or drops every input NaN's payload.
+    NanForm,
+    /// `fma` on Wormhole: IEEE returns `-0`, Wormhole `+0` (every Wormhole zero result is `+0`).
+    PositiveZero,
     /// A disagreement none of the operation's categories explains.
     Other,
 }
@@ -299,6 +343,8 @@ impl Category {
             Category::Truncation => "truncation",
             Category::Flush => "flush",
             Category::Saturation => "saturation",
+            Category::NanForm => "nan-form",
+            Category::PositiveZero => "positive-zero",
             Category::Other => "other",
         }
     }
@@ -358,7 +404,8 @@ fn ieee_fma_rounded(x: u32, y: u32, z: u32, rnd: RoundingMode) -> u32 {
 pub struct Classified {
     /// Where the case lands.
     pub category: Category,
-    /// Blackhole's result.
+    /// The chip's result (Blackhole's for [`classify_fma`], the chosen chip's for
+    /// [`classify_fma_on`]).
     pub blackhole: u32,
     /// The IEEE result.
     pub ieee: u32,
@@ -385,6 +432,71 @@ pub fn classify_fma(x: u32, y: u32, z: u32) -> Classified {
     let ieee = ieee_fma(x, y, z);
     let category = fma_category(x, y, z, blackhole, ieee);
     Classified { category, blackhole, ieee }
+}
+
+/// Classifies `x * y + z` on `arch`: the chip's FMA (`fma_model_bh` or `fma_model_wh`) against
+/// IEEE ([`ieee_fma`]), with the chip's categories ([`Operation::categories_on`]).
+pub fn classify_fma_on(arch: Arch, x: u32, y: u32, z: u32) -> Classified {
+    match arch {
+        Arch::Blackhole => classify_fma(x, y, z),
+        Arch::Wormhole => {
+            let wormhole = fma_model_wh(x, y, z);
+            let ieee = ieee_fma(x, y, z);
+            Classified { category: fma_category_wh(x, y, z, wormhole, ieee), blackhole: wormhole, ieee }
+        }
+    }
+}
+
+/// Whether a Wormhole NaN result is not what IEEE 754 delivers: not quiet (bit 22 clear: the
+/// `sign | 0x7F800001` form), or, when some input is a NaN, the payload of none of them (compared
+/// once quieted; signs are not looked at).
+fn wh_nan_departs(x: u32, y: u32, z: u32, r: u32) -> bool {
+    if man_field(r) & 0x40_0000 == 0 {
+        return true;
+    }
+    let mut nans = [x, y, z].into_iter().filter(|&v| is_nan(v)).peekable();
+    if nans.peek().is_none() {
+        return false;
+    }
+    !nans.any(|v| (man_field(v) | 0x40_0000) == man_field(r))
+}
+
+/// The Wormhole categories, in the precedence order of the module documentation ("Wormhole").
+fn fma_category_wh(x: u32, y: u32, z: u32, wh: u32, ieee: u32) -> Category {
+    // 1. NaN form: both NaN, Wormhole's NaN signalling or without any input's payload.
+    if is_nan(wh) && is_nan(ieee) {
+        return if wh_nan_departs(x, y, z, wh) { Category::NanForm } else { Category::Agrees };
+    }
+    if wh == ieee {
+        return Category::Agrees;
+    }
+    // 2. Positive zero: IEEE's zero is -0, Wormhole's every zero is +0.
+    if wh == 0 && ieee == SIGN {
+        return Category::PositiveZero;
+    }
+    // 3. Denormal input, as on Blackhole.
+    if is_denormal(x) || is_denormal(y) || is_denormal(z) {
+        let flushed = ieee_fma(daz(x), daz(y), daz(z));
+        if !same_result(flushed, ieee) {
+            return Category::DenormalInput;
+        }
+    }
+    let (x, y, z) = (daz(x), daz(y), daz(z));
+    let (ex, ey) = (exp_field(x), exp_field(y));
+    // 4. Product overflow: as on Blackhole (the IEEE sum is finite), and also when z is the
+    //    infinity of the opposite sign: IEEE returns z, Wormhole a NaN.
+    if is_normal(x) && is_normal(y) && ex + ey >= 382 && (exp_field(ieee) != 255 || is_nan(wh)) {
+        return Category::ProductOverflow;
+    }
+    // 5. Product underflow, 6. denormal result, 7. partial fusion: as on Blackhole (Wormhole's
+    //    flush before rounding and its normalisation sticky bit land in 6 and 7).
+    if is_normal(x) && is_normal(y) && ex + ey < 127 {
+        return Category::ProductUnderflow;
+    }
+    if ieee_fma_rounded(x, y, z, RoundingMode::TowardZero) & 0x7FFF_FFFF < MIN_NORMAL {
+        return Category::DenormalResult;
+    }
+    Category::PartialFusion
 }
 
 fn fma_category(x: u32, y: u32, z: u32, bh: u32, ieee: u32) -> Category {
@@ -775,9 +887,9 @@ fn random_float(rng: &mut Rng) -> u32 {
 
 /// Runs one instruction reading `L[0]` and writing `L[1]` on `inputs`, 32 lanes at a time, on a
 /// zeroed state, and returns what `L[1]` holds.
-fn run_lanes(instr: &Instr, inputs: &[u32]) -> Vec<u32> {
+fn run_lanes(arch: Arch, instr: &Instr, inputs: &[u32]) -> Vec<u32> {
     let mut out = Vec::with_capacity(inputs.len());
-    let template = State::reset(Arch::Blackhole, &ResetValues::ZEROS);
+    let template = State::reset(arch, &ResetValues::ZEROS);
     let mut s = template.clone();
     for chunk in inputs.chunks(LANES) {
         s.LReg[0][..chunk.len()].copy_from_slice(chunk);
@@ -819,14 +931,28 @@ fn field<const N: u32>(v: u32) -> U<N> {
 ///
 /// If `op` is [`Operation::Fma`].
 pub fn blackhole_conversion(op: Operation, inputs: &[u32]) -> Vec<u32> {
+    chip_conversion(Arch::Blackhole, op, inputs)
+}
+
+/// [`blackhole_conversion`] on `arch`: SFPCAST and SFPSTOCHRND run through `step` on the chip's
+/// state; the FP16 and BF16 stores are the same on both chips (`ops/shared/dst_formats.rs`);
+/// Wormhole's FP32 store is a raw copy (`WormholeB0 SFPSTORE.md`: no denormal flush).
+///
+/// # Panics
+///
+/// If `op` is [`Operation::Fma`].
+pub fn chip_conversion(arch: Arch, op: Operation, inputs: &[u32]) -> Vec<u32> {
     match op {
-        Operation::Fma => panic!("blackhole_conversion is for the conversions"),
-        Operation::Cast => run_lanes(&sfpcast_rne(), inputs),
-        Operation::StochrndBf16 => run_lanes(&sfpstochrnd_nearest(false), inputs),
-        Operation::StochrndFp16 => run_lanes(&sfpstochrnd_nearest(true), inputs),
+        Operation::Fma => panic!("chip_conversion is for the conversions"),
+        Operation::Cast => run_lanes(arch, &sfpcast_rne(), inputs),
+        Operation::StochrndBf16 => run_lanes(arch, &sfpstochrnd_nearest(false), inputs),
+        Operation::StochrndFp16 => run_lanes(arch, &sfpstochrnd_nearest(true), inputs),
         Operation::StoreBf16 => inputs.iter().map(|&x| ToBF16(x)).collect(),
         Operation::StoreFp16 => inputs.iter().map(|&x| ToFP16(x)).collect(),
-        Operation::StoreFp32 => inputs.iter().map(|&x| ToFP32(x)).collect(),
+        Operation::StoreFp32 => match arch {
+            Arch::Blackhole => inputs.iter().map(|&x| ToFP32(x)).collect(),
+            Arch::Wormhole => inputs.to_vec(),
+        },
     }
 }
 
@@ -993,9 +1119,9 @@ struct Tally {
 }
 
 impl Tally {
-    fn new(op: Operation) -> Tally {
+    fn new(arch: Arch, op: Operation) -> Tally {
         let rows = std::iter::once(Category::Agrees)
-            .chain(op.categories().iter().copied())
+            .chain(op.categories_on(arch).iter().copied())
             .chain(std::iter::once(Category::Other))
             .map(|c| (c, 0, None))
             .collect();
@@ -1041,14 +1167,32 @@ fn source(specials: bool, operands: bool, random: bool) -> String {
 /// The `fma` rows: the distinct triples of `fma_inputs`, then `random_cases` random triples of
 /// `seed`.
 pub fn characterise_fma(fma_inputs: &[(u32, u32, u32)], seed: u64, random_cases: usize) -> Vec<IeeeCategory> {
-    let mut tally = Tally::new(Operation::Fma);
+    characterise_fma_on(Arch::Blackhole, fma_inputs, seed, random_cases)
+}
+
+/// [`characterise_fma`] on `arch`'s FMA, with its categories.
+pub fn characterise_fma_on(
+    arch: Arch,
+    fma_inputs: &[(u32, u32, u32)],
+    seed: u64,
+    random_cases: usize,
+) -> Vec<IeeeCategory> {
+    let mut tally = Tally::new(arch, Operation::Fma);
     let given = distinct(fma_inputs.iter().copied());
     let random = random_fma_triples(seed, random_cases);
     for (x, y, z) in given.into_iter().chain(random) {
-        let c = classify_fma(x, y, z);
-        tally.add(c.category, || fma_example(x, y, z, &c));
+        let c = classify_fma_on(arch, x, y, z);
+        tally.add(c.category, || fma_example(x, y, z, &c).replacen("BH ", chip_tag(arch), 1));
     }
     tally.into_rows(&source(false, !fma_inputs.is_empty(), random_cases > 0))
+}
+
+/// How an example names the chip's result (`BH ` or `WH `).
+fn chip_tag(arch: Arch) -> &'static str {
+    match arch {
+        Arch::Blackhole => "BH ",
+        Arch::Wormhole => "WH ",
+    }
 }
 
 /// The rows of one conversion, on [`conversion_inputs`].
@@ -1062,26 +1206,45 @@ pub fn characterise_conversion(
     seed: u64,
     random_cases: usize,
 ) -> Vec<IeeeCategory> {
+    characterise_conversion_on(Arch::Blackhole, op, given, seed, random_cases)
+}
+
+/// [`characterise_conversion`] on `arch` ([`chip_conversion`]).
+///
+/// # Panics
+///
+/// If `op` is [`Operation::Fma`].
+pub fn characterise_conversion_on(
+    arch: Arch,
+    op: Operation,
+    given: &[u32],
+    seed: u64,
+    random_cases: usize,
+) -> Vec<IeeeCategory> {
     let inputs = conversion_inputs(op, given, seed, random_cases);
-    let blackhole = blackhole_conversion(op, &inputs);
-    let mut tally = Tally::new(op);
-    for (&x, &bh) in inputs.iter().zip(&blackhole) {
+    let chip = chip_conversion(arch, op, &inputs);
+    let mut tally = Tally::new(arch, op);
+    for (&x, &r) in inputs.iter().zip(&chip) {
         let ieee = ieee_conversion(op, x);
-        tally.add(classify_conversion(op, x, bh, ieee), || conversion_example(op, x, bh, ieee));
+        tally.add(classify_conversion(op, x, r, ieee), || {
+            conversion_example(op, x, r, ieee).replacen("BH ", chip_tag(arch), 1)
+        });
     }
     tally.into_rows(&source(true, !given.is_empty(), random_cases > 0))
 }
 
-/// The whole characterisation: the `fma` rows (see [`characterise_fma`]) on `given.fma`, then
-/// the rows of every conversion (see [`characterise_conversion`]) on its own given values
-/// ([`Operands::of`]), in [`Operation::ALL`] order; `random_cases` is the number of random FMA
-/// triples and of random values per conversion. Deterministic in its arguments.
+/// The whole characterisation of Blackhole: the `fma` rows (see [`characterise_fma`]) on
+/// `given.fma`, then the rows of every conversion (see [`characterise_conversion`]) on its own
+/// given values ([`Operands::of`]), in [`Operation::ALL`] order; `random_cases` is the number of
+/// random FMA triples and of random values per conversion. Deterministic in its arguments.
 pub fn characterise(given: &Operands, seed: u64, random_cases: usize) -> Vec<IeeeCategory> {
-    characterise_only(given, seed, random_cases, &Operation::ALL)
+    characterise_only(Arch::Blackhole, given, seed, random_cases, &Operation::ALL)
 }
 
-/// [`characterise`] restricted to the operations in `ops` (kept in [`Operation::ALL`] order).
+/// [`characterise`] on `arch`, restricted to the operations in `ops` (kept in
+/// [`Operation::ALL`] order).
 pub fn characterise_only(
+    arch: Arch,
     given: &Operands,
     seed: u64,
     random_cases: usize,
@@ -1090,8 +1253,8 @@ pub fn characterise_only(
     let mut rows = Vec::new();
     for op in Operation::ALL.into_iter().filter(|op| ops.contains(op)) {
         rows.extend(match op {
-            Operation::Fma => characterise_fma(&given.fma, seed, random_cases),
-            _ => characterise_conversion(op, given.of(op), seed, random_cases),
+            Operation::Fma => characterise_fma_on(arch, &given.fma, seed, random_cases),
+            _ => characterise_conversion_on(arch, op, given.of(op), seed, random_cases),
         });
     }
     rows

@@ -9,7 +9,8 @@ use std::path::Path;
 
 use sfpu_conformance::ieee::{
     Category, NO_EXAMPLE, Operands, Operation, blackhole_conversion, characterise, characterise_fma,
-    classify_conversion, classify_fma, conversion_inputs, ieee_conversion, random_fma_triples,
+    characterise_only, chip_conversion, classify_conversion, classify_fma, classify_fma_on,
+    conversion_inputs, ieee_conversion, random_fma_triples,
 };
 use sfpu_conformance::report::IeeeCategory;
 use sfpu_conformance::report::build::vector_operands;
@@ -461,4 +462,106 @@ fn vector_operands_cover_the_fma_family_and_the_conversions() {
 fn a_full_size_run_examines_every_case() {
     let rows = characterise(&labelled(), 0x5EED, 200_000);
     assert!(rows_of(&rows, Operation::Fma)[0].examined >= 200_000);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Wormhole (issue 15 part 5): its own FMA departures, from `wormhole-vs-blackhole.md` §1-§2.
+
+/// Wormhole FMA cases whose results the spec notes state (§2's table), with Blackhole's for the
+/// same inputs (spec §4.1 of `blackhole-sfpu.md`: IEEE zero signs, canonical NaN, an overflowing
+/// product plus an infinity returns the infinity).
+#[test]
+fn wormhole_fma_departures_follow_the_spec_notes() {
+    // -0 * 1 + -0: IEEE -0 + -0 = -0 (0x80000000). "Sign of a zero result: always +0" on
+    // Wormhole; Blackhole keeps IEEE's zero sign.
+    let c = classify_fma_on(Arch::Wormhole, 0x8000_0000, 0x3F80_0000, 0x8000_0000);
+    assert_eq!((c.blackhole, c.ieee, c.category), (0x0000_0000, 0x8000_0000, PositiveZero));
+    let b = classify_fma_on(Arch::Blackhole, 0x8000_0000, 0x3F80_0000, 0x8000_0000);
+    assert_eq!((b.blackhole, b.category), (0x8000_0000, Agrees));
+
+    // -2^-100 * 2^-100 + -0: the exact -2^-200 rounds to -0 for IEEE; Wormhole's zero is +0
+    // (its category comes before the product underflow); Blackhole drops the product and
+    // returns z = -0, which agrees.
+    let c = classify_fma_on(Arch::Wormhole, 0x8D80_0000, 0x0D80_0000, 0x8000_0000);
+    assert_eq!((c.blackhole, c.ieee, c.category), (0x0000_0000, 0x8000_0000, PositiveZero));
+    assert_eq!(classify_fma_on(Arch::Blackhole, 0x8D80_0000, 0x0D80_0000, 0x8000_0000).category, Agrees);
+
+    // 1 * 1 + qNaN(0x7FC00000): IEEE keeps the input's payload (0x7FC00000). Wormhole: "a NaN
+    // result is any value with at least the 0x7f800001 bits set", sign from c (positive), so
+    // bit 0 is set and the payload differs from the input's: nan-form. Blackhole's canonical
+    // 0x7FC00000 is the input's payload: agrees.
+    let c = classify_fma_on(Arch::Wormhole, 0x3F80_0000, 0x3F80_0000, 0x7FC0_0000);
+    assert_eq!(c.ieee, 0x7FC0_0000);
+    assert_eq!(c.blackhole & 0xFF80_0001, 0x7F80_0001, "0x{:08X}", c.blackhole);
+    assert_eq!(c.category, NanForm);
+    assert_eq!(classify_fma_on(Arch::Blackhole, 0x3F80_0000, 0x3F80_0000, 0x7FC0_0000).category, Agrees);
+    // With c = -qNaN the sign is c's.
+    let c = classify_fma_on(Arch::Wormhole, 0x3F80_0000, 0x3F80_0000, 0xFFC0_0000);
+    assert_eq!(c.blackhole & 0xFF80_0001, 0xFF80_0001, "0x{:08X}", c.blackhole);
+
+    // 2^127 * 2 + -Inf: the finite product 2^128 overflows (e_x + e_y = 254 + 128 = 382) and c
+    // is the infinity of the opposite sign: "NaN" on Wormhole, "returns c" on Blackhole, -Inf
+    // for IEEE.
+    let c = classify_fma_on(Arch::Wormhole, 0x7F00_0000, 0x4000_0000, 0xFF80_0000);
+    assert_eq!(c.ieee, 0xFF80_0000);
+    assert!(
+        c.blackhole & 0x7F80_0000 == 0x7F80_0000 && c.blackhole & 0x7F_FFFF != 0,
+        "0x{:08X}",
+        c.blackhole
+    );
+    assert_eq!(c.category, ProductOverflow);
+    let b = classify_fma_on(Arch::Blackhole, 0x7F00_0000, 0x4000_0000, 0xFF80_0000);
+    assert_eq!((b.blackhole, b.category), (0xFF80_0000, Agrees));
+}
+
+/// Each chip's section lists its own categories: Wormhole's `fma` rows have `nan-form` and
+/// `positive-zero` (counted as the hand-labelled cases say) and no `nan-canonicalisation`;
+/// Blackhole's the reverse. Wormhole's FP32 store is a raw copy ("the raw FP32 store"), so a
+/// denormal input agrees there, where Blackhole flushes it.
+#[test]
+fn each_chip_lists_its_own_departures() {
+    let triples = vec![
+        (0x8000_0000, 0x3F80_0000, 0x8000_0000),
+        (0x8D80_0000, 0x0D80_0000, 0x8000_0000),
+        (0x3F80_0000, 0x3F80_0000, 0x7FC0_0000),
+        (0x7F00_0000, 0x4000_0000, 0xFF80_0000),
+        (0x3F80_0000, 0x3F80_0000, 0x3F80_0000),
+    ];
+    let given = Operands::fma(&triples);
+    let wh = characterise_only(Arch::Wormhole, &given, 1, 0, &[Operation::Fma]);
+    let bh = characterise_only(Arch::Blackhole, &given, 1, 0, &[Operation::Fma]);
+    let names = |rows: &[IeeeCategory]| rows.iter().map(|r| r.category.clone()).collect::<Vec<_>>();
+    assert_eq!(
+        names(&wh),
+        [
+            "agrees",
+            "nan-form",
+            "positive-zero",
+            "denormal-input",
+            "product-overflow",
+            "product-underflow",
+            "denormal-result",
+            "partial-fusion"
+        ]
+    );
+    assert!(names(&bh).contains(&"nan-canonicalisation".to_string()));
+    assert!(!names(&bh).contains(&"positive-zero".to_string()));
+    assert_eq!(count_of(&wh, Operation::Fma, Agrees), 1);
+    assert_eq!(count_of(&wh, Operation::Fma, PositiveZero), 2);
+    assert_eq!(count_of(&wh, Operation::Fma, NanForm), 1);
+    assert_eq!(count_of(&wh, Operation::Fma, ProductOverflow), 1);
+    assert_eq!(count_of(&bh, Operation::Fma, Agrees), 5);
+    let example =
+        &rows_of(&wh, Operation::Fma).iter().find(|r| r.category == "positive-zero").unwrap().example;
+    assert!(example.contains("-> WH 0x00000000"), "{example}");
+
+    assert_eq!(
+        chip_conversion(Arch::Wormhole, Operation::StoreFp32, &[0x0000_0001, 0x8000_0001]),
+        [1, 0x8000_0001]
+    );
+    assert_eq!(blackhole_conversion(Operation::StoreFp32, &[0x0000_0001]), [0]);
+    let wh_store = characterise_only(Arch::Wormhole, &Operands::default(), 1, 1000, &[Operation::StoreFp32]);
+    assert_eq!(count_of(&wh_store, Operation::StoreFp32, DenormalFlush), 0);
+    let bh_store = characterise_only(Arch::Blackhole, &Operands::default(), 1, 1000, &[Operation::StoreFp32]);
+    assert!(count_of(&bh_store, Operation::StoreFp32, DenormalFlush) > 0);
 }

@@ -19,15 +19,21 @@ fn assert_no_control_characters(what: &str, s: &str) {
 #[test]
 fn the_sample_has_every_status() {
     let r = sample();
-    for row in &r.matrix {
-        for m in MODELS {
-            let key = (row.instruction.clone(), row.mode.clone(), m.to_string());
-            assert_eq!(row.counts(m).status(), expected_statuses()[&key], "{key:?}");
+    assert_eq!(r.arch_names(), ["blackhole", "wormhole"]);
+    for chip in &r.chips {
+        for row in &chip.matrix {
+            for m in MODELS {
+                let key = (chip.arch.clone(), row.instruction.clone(), row.mode.clone(), m.to_string());
+                assert_eq!(row.counts(m).status(), expected_statuses()[&key], "{key:?}");
+            }
         }
+        assert_eq!(chip.model_names(), MODELS);
     }
     let all = status_tally(expected_statuses().into_values());
     assert_eq!(all.len(), CellStatus::ALL.len(), "{all:?}");
-    assert_eq!(r.model_names(), MODELS);
+    // The DUT refused Wormhole: unsupported there, failing only on Blackhole.
+    assert_eq!(r.failing(), [("blackhole", DUT_NAME)]);
+    assert_eq!(r.overall_verdict(), "FAIL: failing model(s) by chip: blackhole: dut");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -54,24 +60,44 @@ fn gfm_cells(line: &str) -> usize {
 fn markdown_has_every_section_and_status() {
     let md = markdown::render(&sample());
     for heading in [
-        "# SFPU conformance report: `blackhole`",
-        "## Summary",
-        "### Models",
-        "### Totals",
-        "### Cells by status",
-        "## Matrix",
-        "### By instruction",
-        "### By mode",
-        "## Failures",
-        "## IEEE 754 characterisation",
-        "## Spec notes",
-        "### Seed differences (spec §5)",
-        "### Where upstream overrides the spec notes",
-        "### Clauses (spec §6)",
-        "## Operand coverage",
-        "## Timings",
+        "# SFPU conformance report: `blackhole`, `wormhole`",
+        "## Chip `blackhole`",
+        "## Chip `wormhole`",
+        "### Summary",
+        "#### Models",
+        "#### Totals",
+        "#### Cells by status",
+        "### Matrix",
+        "#### By instruction",
+        "#### By mode",
+        "### Failures",
+        "### IEEE 754 characterisation",
+        "### Spec notes",
+        "#### Seed differences (spec §5)",
+        "#### Where upstream overrides the spec notes",
+        "#### Clauses (spec §6)",
+        "### Operand coverage",
+        "### Timings",
+        "## Timings (whole run)",
     ] {
         assert!(md.lines().any(|l| l == heading), "no heading {heading:?} in:\n{md}");
+    }
+    // Every per-chip section is there once per chip, Blackhole's before Wormhole's.
+    for heading in ["### Summary", "### Matrix", "### Failures", "### IEEE 754 characterisation"] {
+        assert_eq!(md.lines().filter(|l| *l == heading).count(), 2, "{heading}");
+    }
+    let (bh, wh) = (md.find("## Chip `blackhole`").unwrap(), md.find("## Chip `wormhole`").unwrap());
+    assert!(bh < wh);
+    assert!(md.contains("**Overall: ❌ FAIL: failing model(s) by chip: blackhole: dut**"), "{md}");
+    let wormhole = &md[wh..];
+    for needle in [
+        "**Verdict: ✅ PASS** on what each model was checked on:",
+        "| `SFPSHFT2` | `mod1=4` | `mod1=SUBVEC_SHFLSHR1` | ✅ pass | 🚫 unsupported |",
+        "| Corpus | `vectors/wormhole` (`sfpu-vectors/1`): 40 files, 30 vectors; generator sfpu-conformance 0.1.0, seed 0x5eed |",
+        "How `wormhole` departs from IEEE 754",
+        "| `fma` | `positive-zero` | 7 | 10000 | 0.1 % | random sample |",
+    ] {
+        assert!(wormhole.contains(needle), "no {needle:?} in the Wormhole section:\n{wormhole}");
     }
     assert!(md.contains("**Verdict: ❌ FAIL**: failing model(s): `dut`."), "{md}");
     assert!(
@@ -121,6 +147,7 @@ fn markdown_has_every_section_and_status() {
         "| `sfppushc-full-stack` | undefined | spec §6.2 | pushing onto a full stack | 4 |",
         "| `signalling-nan` | 0 ⚠️ not covered | 0.0 % |",
         "| random campaign | 62000 | 1 min 2 s |",
+        "| total | 63500 | 1 min 3 s |",
     ] {
         assert!(md.contains(needle), "no {needle:?} in:\n{md}");
     }
@@ -130,8 +157,8 @@ fn markdown_has_every_section_and_status() {
 fn markdown_failures_carry_replay_details_and_snippet() {
     let md = markdown::render(&sample());
     assert!(md.contains("4 failure(s)"), "{md}");
-    assert!(md.contains("### 1. `dut` · `SFPMAD` · `mod1=1` · `SFPMAD/mod1=1/denormal-a`"), "{md}");
-    assert!(md.contains("### 3. `dut` · `SFPMAD` · `mod1=4` · `SFPMAD/mod1=4/basic`"), "{md}");
+    assert!(md.contains("#### 1. `dut` · `SFPMAD` · `mod1=1` · `SFPMAD/mod1=1/denormal-a`"), "{md}");
+    assert!(md.contains("#### 3. `dut` · `SFPMAD` · `mod1=4` · `SFPMAD/mod1=4/basic`"), "{md}");
     // The replay command, verbatim, in a shell block.
     assert!(
         md.contains(
@@ -184,7 +211,8 @@ fn markdown_tables_are_rectangular() {
         }
         table.clear();
     }
-    assert_eq!(tables, 14, "tables in:\n{md}");
+    // The run's table, Blackhole's 14, Wormhole's 10 (no spec notes), the run's timings.
+    assert_eq!(tables, 1 + 14 + 10 + 1, "tables in:\n{md}");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -304,23 +332,35 @@ fn junit_parses_with_the_right_counts() {
     assert!(xml.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites "), "{xml}");
     assert_no_control_characters("junit.xml", &xml);
     let (top, suites) = parse_junit(&xml);
-    assert_eq!(suites.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(), MODELS);
+    assert_eq!(
+        suites.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(),
+        ["blackhole/reference", "blackhole/dut", "wormhole/reference", "wormhole/dut"]
+    );
     // tests, failures, errors, skipped.
-    assert_eq!(suites[0].attributes, [12, 0, 0, 1], "reference");
-    assert_eq!(suites[1].attributes, [12, 2, 1, 5], "dut");
-    assert_eq!(top, [24, 2, 1, 6]);
-    for s in &suites {
+    assert_eq!(suites[0].attributes, [12, 0, 0, 1], "blackhole reference");
+    assert_eq!(suites[1].attributes, [12, 2, 1, 5], "blackhole dut");
+    assert_eq!(suites[2].attributes, [3, 0, 0, 0], "wormhole reference");
+    assert_eq!(suites[3].attributes, [3, 0, 0, 3], "wormhole dut: refused, skipped, not failed");
+    assert_eq!(top, [30, 2, 1, 9]);
+    let chip_of = |i: usize| &r.chips[i / 2];
+    for (i, s) in suites.iter().enumerate() {
         assert_eq!(s.attributes, s.counted, "suite {} says one thing and holds another", s.name);
         let names: Vec<(&str, &str)> =
             s.cases.iter().map(|c| (c.classname.as_str(), c.name.as_str())).collect();
-        let expected: Vec<(String, String)> =
-            r.matrix.iter().map(|row| (format!("blackhole.{}", row.instruction), row.mode.clone())).collect();
+        let chip = chip_of(i);
+        let expected: Vec<(String, String)> = chip
+            .matrix
+            .iter()
+            .map(|row| (format!("{}.{}", chip.arch, row.instruction), row.mode.clone()))
+            .collect();
         assert_eq!(names, expected.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect::<Vec<_>>());
     }
     // Each status maps to its outcome.
-    for (suite, model) in suites.iter().zip(MODELS) {
-        for (case, row) in suite.cases.iter().zip(&r.matrix) {
-            let status = expected_statuses()[&(row.instruction.clone(), row.mode.clone(), model.to_string())];
+    for (i, suite) in suites.iter().enumerate() {
+        let (chip, model) = (chip_of(i), MODELS[i % 2]);
+        for (case, row) in suite.cases.iter().zip(&chip.matrix) {
+            let key = (chip.arch.clone(), row.instruction.clone(), row.mode.clone(), model.to_string());
+            let status = expected_statuses()[&key];
             let element = case.outcome.as_ref().map(|(e, _, _)| e.as_str());
             let want = match status {
                 CellStatus::Pass | CellStatus::Partial | CellStatus::Undefined => None,
@@ -403,6 +443,7 @@ fn junit_failures_carry_the_first_failure_escaped() {
 #[derive(Debug, PartialEq, Eq)]
 struct Cell {
     class: String,
+    arch: String,
     instruction: String,
     mode: String,
     model: String,
@@ -435,8 +476,10 @@ fn parse_html(page: &str) -> Vec<Cell> {
                         assert!(value.starts_with('#'), "external link {value:?}");
                     }
                 }
-                if attribute(e, "id").as_deref() == Some("matrix") {
+                if attribute(e, "class").as_deref() == Some("matrix") {
                     assert_eq!(name, "table");
+                    let arch = attribute(e, "data-arch").expect("data-arch");
+                    assert_eq!(attribute(e, "id"), Some(format!("{arch}-matrix")));
                     matrices += 1;
                     in_matrix = Some(stack.len());
                 }
@@ -446,6 +489,7 @@ fn parse_html(page: &str) -> Vec<Cell> {
                     assert_eq!(name, "td");
                     cells.push(Cell {
                         class,
+                        arch: attribute(e, "data-arch").expect("data-arch"),
                         instruction: attribute(e, "data-instruction").expect("data-instruction"),
                         mode: attribute(e, "data-mode").expect("data-mode"),
                         model: attribute(e, "data-model").expect("data-model"),
@@ -468,7 +512,8 @@ fn parse_html(page: &str) -> Vec<Cell> {
         }
     }
     assert!(stack.is_empty(), "unclosed {stack:?}");
-    assert_eq!(matrices, 1, "one #matrix table");
+    let chips = page.matches("<section class=\"chip\"").count();
+    assert_eq!(matrices, chips, "one matrix table per chip section");
     cells
 }
 
@@ -482,11 +527,11 @@ fn html_is_well_formed_self_contained_and_escaped() {
         assert!(!page.contains(forbidden), "{forbidden:?} in the page");
     }
     let cells = parse_html(&page);
-    assert_eq!(cells.len(), r.matrix.len() * MODELS.len());
+    assert_eq!(cells.len(), r.chips.iter().map(|c| c.matrix.len()).sum::<usize>() * MODELS.len());
     assert_cells_match_sample(cells.iter().map(|c| {
         let (cell, status) = c.class.split_once(' ').expect("class=\"cell <status>\"");
         assert_eq!(cell, "cell");
-        (status.to_string(), c.instruction.clone(), c.mode.clone(), c.model.clone())
+        (status.to_string(), c.arch.clone(), c.instruction.clone(), c.mode.clone(), c.model.clone())
     }));
     let failing = cells.iter().find(|c| c.model == DUT_NAME && c.mode == "mod1=1").unwrap();
     assert_eq!(
@@ -497,17 +542,31 @@ fn html_is_well_formed_self_contained_and_escaped() {
     );
     // Failing cells link to their first failure, which exists.
     assert!(page.contains("data-status=\"fail\" title=\""), "{page}");
-    assert!(page.contains("<a href=\"#failure-1\">✗</a>") && page.contains("id=\"failure-1\""));
-    assert!(page.contains("<a href=\"#failure-3\">✗</a>") && page.contains("id=\"failure-3\""));
+    assert!(
+        page.contains("<a href=\"#blackhole-failure-1\">✗</a>")
+            && page.contains("id=\"blackhole-failure-1\"")
+    );
+    assert!(
+        page.contains("<a href=\"#blackhole-failure-3\">✗</a>")
+            && page.contains("id=\"blackhole-failure-3\"")
+    );
     // Markup from the report is text.
     assert!(page.contains(
         "program: TTI_SFPMAD(0, 1, 2, 3, 1) &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;quoted&#39; ]]&gt;"
     ));
     assert!(page.contains("␛[31mred␛[0m ␀ ␇"));
     assert!(page.contains("RTL sim &lt;v2&gt; &amp; &quot;friends&quot; | nightly"));
-    for section in ["summary", "matrix-section", "failures", "ieee", "spec-notes", "coverage", "timings"] {
-        assert!(page.contains(&format!("<section id=\"{section}\">")), "no section {section}");
+    for arch in ["blackhole", "wormhole"] {
+        assert!(page.contains(&format!("<section class=\"chip\" id=\"{arch}-chip\" data-arch=\"{arch}\">")));
+        for section in ["summary", "matrix-section", "failures", "ieee", "spec-notes", "coverage", "timings"]
+        {
+            let id = format!("<section id=\"{arch}-{section}\">");
+            assert_eq!(page.matches(&id).count(), 1, "no section {id}");
+        }
     }
+    assert!(page.contains("<section id=\"timings\">"), "the whole run's timings");
+    assert!(page.contains("id=\"overall-verdict\"><span class=\"badge fail\">FAIL</span> FAIL: failing model(s) by chip: blackhole: dut"));
+    assert!(page.contains("<code>positive-zero</code></td><td class=\"num\">7</td>"), "Wormhole's IEEE row");
     for needle in [
         "<code>denormal-flush</code></td><td class=\"num\">1000</td><td class=\"num\">10000</td><td class=\"num\">10.0 %</td>",
         "<td>SFPMAD with &lt;denormal&gt; operands &amp; flags</td>",
@@ -524,8 +583,9 @@ fn html_is_well_formed_self_contained_and_escaped() {
 fn html_breaks_wide_instructions_into_lines() {
     // SFPCONFIG has 256 mode values; the matrix shows 16 to a line.
     let mut r = sample();
+    r.chips.truncate(1);
     let pass = c(4, 4, 0, 0, 0);
-    r.matrix = (0..40)
+    r.chips[0].matrix = (0..40)
         .map(|i| {
             let (vd, m) = (i / 16, i % 16);
             row(
@@ -536,7 +596,7 @@ fn html_breaks_wide_instructions_into_lines() {
             )
         })
         .collect();
-    r.failures.clear();
+    r.chips[0].failures.clear();
     let page = html::render(&r);
     let cells = parse_html(&page);
     assert_eq!(cells.len(), 40 * MODELS.len());
@@ -582,27 +642,53 @@ fn reading_a_report_is_tolerant_but_checks_the_format() {
     let mut v: serde_json::Value = serde_json::from_str(&json).unwrap();
     v["a_field_from_the_future"] = serde_json::json!({"x": 1});
     v["tool"]["build"] = serde_json::json!("nightly");
-    v["matrix"][0]["per_model"]["reference"]["random_retried"] = serde_json::json!(3);
-    v["failures"][0]["severity"] = serde_json::json!("high");
+    v["chips"][0]["matrix"][0]["per_model"]["reference"]["random_retried"] = serde_json::json!(3);
+    v["chips"][1]["failures_by_severity"] = serde_json::json!({});
     assert_eq!(Report::from_json(&v.to_string()).unwrap(), r, "unknown fields are ignored");
+    assert_eq!(v["format"], "sfpu-conform-report/2");
+    assert_eq!(v["chips"][1]["arch"], "wormhole");
 
-    // A first-version file: no fields added since.
-    let mut old: serde_json::Value = serde_json::from_str(&json).unwrap();
+    // A format 1 file (issue 14's): the Blackhole section at the top level with the report's own
+    // fields, and without the fields added since the first version. It reads as a one-chip
+    // report; its timings are the report's, its chip's are empty.
+    let bh = serde_json::to_value(&r.chips[0]).unwrap();
+    let mut old = bh.as_object().unwrap().clone();
+    old.remove("timings_ms");
+    old.insert("format".into(), serde_json::json!("sfpu-conform-report/1"));
+    old.insert("tool".into(), serde_json::to_value(&r.tool).unwrap());
+    old.insert("timings_ms".into(), serde_json::json!({"golden vectors": 812, "total": 63500}));
     old["spec"].as_object_mut().unwrap().remove("notes_sha256");
     old["spec"].as_object_mut().unwrap().remove("upstream_commits");
+    old.remove("coverage");
     for row in old["matrix"].as_array_mut().unwrap() {
         for counts in row["per_model"].as_object_mut().unwrap().values_mut() {
             counts.as_object_mut().unwrap().remove("random_unsupported");
         }
     }
-    let read = Report::from_json(&old.to_string()).unwrap();
-    assert_eq!(read.spec.notes_sha256, "");
-    assert_eq!(read.matrix[5].counts(DUT_NAME).random_unsupported, 0);
+    let read = Report::from_json(&serde_json::Value::Object(old).to_string()).unwrap();
+    assert_eq!(read.format, "sfpu-conform-report/2");
+    assert_eq!(read.arch_names(), ["blackhole"]);
+    assert_eq!(read.tool, r.tool);
+    assert_eq!(read.timings_ms.get("total"), Some(&63500));
+    let chip = &read.chips[0];
+    assert!(chip.timings_ms.is_empty() && chip.coverage.is_empty());
+    assert_eq!(chip.spec.notes_sha256, "");
+    assert_eq!(chip.matrix[5].counts(DUT_NAME).random_unsupported, 0);
+    assert_eq!(chip.matrix.len(), r.chips[0].matrix.len());
+    assert_eq!(chip.failures, r.chips[0].failures);
+    assert_eq!(read.failing(), [("blackhole", DUT_NAME)]);
+    // It renders like a one-chip report of format 2.
+    assert!(markdown::render(&read).contains("## Chip `blackhole`"));
 
     let mut other: serde_json::Value = serde_json::from_str(&json).unwrap();
-    other["format"] = serde_json::json!("sfpu-conform-report/2");
+    other["format"] = serde_json::json!("sfpu-conform-report/3");
     let e = Report::from_json(&other.to_string()).unwrap_err();
-    assert!(e.to_string().contains("`sfpu-conform-report/2` is not `sfpu-conform-report/1`"), "{e}");
+    assert!(
+        e.to_string().contains(
+            "`sfpu-conform-report/3` is neither `sfpu-conform-report/2` nor `sfpu-conform-report/1`"
+        ),
+        "{e}"
+    );
     assert!(Report::from_json("{\"format\": 1}").is_err());
     assert!(Report::from_json("not json").is_err());
 }
@@ -619,12 +705,18 @@ fn a_report_survives_json_and_an_empty_one_renders() {
 
     let empty = Report::default();
     let md = markdown::render(&empty);
-    assert!(md.contains("The matrix is empty.") && md.contains("No failures."), "{md}");
-    assert!(md.contains("**Verdict: ✅ PASS**"), "{md}");
+    assert!(md.contains("NOTHING CHECKED"), "{md}");
     assert_eq!(parse_html(&html::render(&empty)).len(), 0);
     let (top, suites) = parse_junit(&junit::render(&empty));
     assert_eq!(top, [0; 4]);
     assert!(suites.is_empty(), "{suites:?}");
+
+    // An empty chip section renders too.
+    let one_empty = Report { chips: vec![Default::default()], ..Report::default() };
+    let md = markdown::render(&one_empty);
+    assert!(md.contains("The matrix is empty.") && md.contains("No failures."), "{md}");
+    assert!(md.contains("**Verdict: ✅ PASS**"), "{md}");
+    assert_eq!(parse_html(&html::render(&one_empty)).len(), 0);
 }
 
 /// An interrupted run's report says so before its verdict in every form, and JUnit counts it as
@@ -657,7 +749,9 @@ fn an_incomplete_report_says_so_everywhere() {
 #[test]
 fn verdict_coverage_and_reasons_in_every_form() {
     use sfpu_conformance::report::{ModelCoverage, ReasonEntry};
-    let mut r = sample();
+    let mut report = sample();
+    report.chips.truncate(1);
+    let r = &mut report.chips[0];
     r.failures.clear();
     for row in &mut r.matrix {
         let d = row.per_model.entry(DUT_NAME.to_string()).or_default();
@@ -704,7 +798,8 @@ fn verdict_coverage_and_reasons_in_every_form() {
         v.contains("dut 5 of 40 vectors (12.5 %), 2 of 8 cells (32 not applicable, 3 unsupported)"),
         "{v}"
     );
-    let md = markdown::render(&r);
+    let md = markdown::render(&report);
+    let r = &report.chips[0];
     assert!(
         md.contains("\n- `dut`: 5 of 40 vectors (12.5 %), 2 of 8 cells (32 not applicable, 3 unsupported)\n"),
         "{md}"
@@ -716,11 +811,11 @@ fn verdict_coverage_and_reasons_in_every_form() {
         ),
         "{md}"
     );
-    let page = html::render(&r);
+    let page = html::render(&report);
     assert!(page.contains("<li><code>dut</code>: 5 of 40 vectors (12.5 %), 2 of 8 cells (32 not applicable, 3 unsupported)</li>"), "{page}");
     assert!(page.contains("no &lt;LOADMACRO&gt; &amp; co"), "escaped");
     assert!(page.contains("class=\"cell not-applicable"), "the status has its colour");
-    let xml = junit::render(&r);
+    let xml = junit::render(&report);
     assert!(xml.contains("<skipped message=\"unsupported: no &lt;LOADMACRO&gt; &amp; co (3 case(s); e.g. SFPMAD/mod1=0/a, SFPMAD/mod1=0/b)\"/>"), "{xml}");
     assert!(xml.contains("<skipped message=\"not applicable: the model&apos;s declaration covers no case (4 vectors, 7 random cases); the first: not applicable: requires dest-remap (not declared)\"/>"), "{xml}");
     assert_eq!(r.matrix[0].counts(DUT_NAME).status(), CellStatus::NotApplicable);

@@ -128,19 +128,25 @@ fn run_chromium(chromium: &Path, dir: &Path, run: &str, page: &Path, extra: &[St
     fs::read_to_string(&stdout).unwrap()
 }
 
-/// The `#matrix` table of a DOM dump, from its start tag to its end tag.
-fn matrix_of(dom: &str) -> &str {
-    let start =
-        dom.find("<table id=\"matrix\"").unwrap_or_else(|| panic!("no #matrix table in the DOM:\n{dom}"));
-    let end = dom[start..].find("</table>").expect("the matrix table ends") + start;
-    &dom[start..end]
+/// The `table.matrix` tables of a DOM dump (one per chip section), each from its start tag to
+/// its end tag.
+fn matrices_of(dom: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    while let Some(i) = dom[at..].find("<table class=\"matrix\"") {
+        let start = at + i;
+        let end = dom[start..].find("</table>").expect("the matrix table ends") + start;
+        out.push(&dom[start..end]);
+        at = end;
+    }
+    assert!(!out.is_empty(), "no matrix table in the DOM:\n{dom}");
+    out
 }
 
-/// The (status, instruction, mode, model) of every `td.cell` of a DOM dump's matrix.
-fn dumped_cells(dom: &str) -> Vec<(String, String, String, String)> {
-    let matrix = matrix_of(dom);
+/// The (status, chip, instruction, mode, model) of every `td.cell` of a DOM dump's matrices.
+fn dumped_cells(dom: &str) -> Vec<(String, String, String, String, String)> {
     let mut cells = Vec::new();
-    for tag in matrix.split("<td ").skip(1) {
+    for tag in matrices_of(dom).into_iter().flat_map(|m| m.split("<td ").skip(1)) {
         let tag = &tag[..tag.find('>').unwrap()];
         let attr = |name: &str| -> String {
             let key = format!("{name}=\"");
@@ -149,7 +155,13 @@ fn dumped_cells(dom: &str) -> Vec<(String, String, String, String)> {
         };
         let class = attr("class");
         let status = class.strip_prefix("cell ").unwrap_or_else(|| panic!("class {class:?}"));
-        cells.push((status.to_string(), attr("data-instruction"), attr("data-mode"), attr("data-model")));
+        cells.push((
+            status.to_string(),
+            attr("data-arch"),
+            attr("data-instruction"),
+            attr("data-mode"),
+            attr("data-model"),
+        ));
     }
     cells
 }
@@ -159,12 +171,15 @@ fn dumped_cells(dom: &str) -> Vec<(String, String, String, String)> {
 const PROBE: &str = r#"<script>
 (function () {
   var lines = [];
-  var t = document.getElementById('matrix').getBoundingClientRect();
-  lines.push(['TABLE', Math.round(t.width), Math.round(t.height)].join('\t'));
-  var cells = document.querySelectorAll('#matrix td.cell');
+  var tables = document.querySelectorAll('table.matrix');
+  for (var j = 0; j < tables.length; j++) {
+var t = tables[j].getBoundingClientRect();
+lines.push(['TABLE', tables[j].dataset.arch, Math.round(t.width), Math.round(t.height)].join('\t'));
+  }
+  var cells = document.querySelectorAll('table.matrix td.cell');
   for (var i = 0; i < cells.length; i++) {
 var c = cells[i], r = c.getBoundingClientRect(), s = getComputedStyle(c);
-lines.push([c.dataset.status, c.dataset.instruction, c.dataset.mode, c.dataset.model,
+lines.push([c.dataset.status, c.dataset.arch, c.dataset.instruction, c.dataset.mode, c.dataset.model,
   Math.round(r.width), Math.round(r.height), s.display, s.visibility, s.backgroundColor,
   s.backgroundImage.indexOf('repeating-linear-gradient') >= 0 ? 'hatched' : 'plain'].join('\t'));
   }
@@ -193,11 +208,21 @@ fn chromium_shows_the_matrix(chromium: &Path) {
     fs::write(&path, &page).unwrap();
     let dom = run_chromium(chromium, &dir.0, "dom", &path, &["--dump-dom".to_string()]);
     let cells = dumped_cells(&dom);
-    assert_eq!(cells.len(), r.matrix.len() * MODELS.len(), "cells in:\n{}", matrix_of(&dom));
+    let all_cells = r.chips.iter().map(|c| c.matrix.len()).sum::<usize>() * MODELS.len();
+    assert_eq!(matrices_of(&dom).len(), 2, "a matrix per chip");
+    assert_eq!(cells.len(), all_cells, "cells in:\n{}", matrices_of(&dom).join("\n"));
+    for arch in ["blackhole", "wormhole"] {
+        let n = cells.iter().filter(|c| c.1 == arch).count();
+        let chip = r.chip(arch).unwrap();
+        assert_eq!(n, chip.matrix.len() * MODELS.len(), "{arch}'s cells");
+    }
     let tally = status_tally(cells.iter().map(|c| status_named(&c.0)));
     assert_eq!(tally, status_tally(expected_statuses().into_values()));
     assert_cells_match_sample(cells);
-    assert!(dom.contains("id=\"failure-1\"") && dom.contains("&lt;script&gt;alert"), "failures in the DOM");
+    assert!(
+        dom.contains("id=\"blackhole-failure-1\"") && dom.contains("&lt;script&gt;alert"),
+        "failures in the DOM"
+    );
 
     // 2. The page's Content-Security-Policy stops even an inline script.
     let blocked = dir.0.join("blocked.html");
@@ -223,16 +248,23 @@ fn chromium_shows_the_matrix(chromium: &Path) {
     let start = dom.find("<pre id=\"probe\">").unwrap_or_else(|| panic!("the probe did not run:\n{dom}"));
     let probe = &dom[start + "<pre id=\"probe\">".len()..];
     let probe = &probe[..probe.find("</pre>").unwrap()];
-    let mut lines = probe.lines();
-    let table: Vec<&str> = lines.next().unwrap().split('\t').collect();
-    assert_eq!(table[0], "TABLE");
-    let (w, h): (u32, u32) = (table[1].parse().unwrap(), table[2].parse().unwrap());
-    assert!(w >= 200 && h >= 200, "the matrix is {w}x{h} px");
+    let (tables, lines): (Vec<&str>, Vec<&str>) = probe.lines().partition(|l| l.starts_with("TABLE\t"));
+    let mut laid_out_tables = Vec::new();
+    for t in &tables {
+        let table: Vec<&str> = t.split('\t').collect();
+        let (w, h): (u32, u32) = (table[2].parse().unwrap(), table[3].parse().unwrap());
+        // Blackhole's matrix has 12 rows, Wormhole's 3: both laid out, neither collapsed.
+        assert!(w >= 150 && h >= 60, "the {} matrix is {w}x{h} px", table[1]);
+        laid_out_tables.push(table[1]);
+    }
+    assert_eq!(laid_out_tables, ["blackhole", "wormhole"]);
     let mut colours: BTreeMap<String, (String, String)> = BTreeMap::new();
     let mut laid_out = 0;
+    let mut per_chip: BTreeMap<String, usize> = BTreeMap::new();
     for line in lines {
-        let f: Vec<&str> = line.split('\t').collect();
-        assert_eq!(f.len(), 10, "{line:?}");
+        let mut f: Vec<&str> = line.split('\t').collect();
+        assert_eq!(f.len(), 11, "{line:?}");
+        *per_chip.entry(f.remove(1).to_string()).or_default() += 1;
         let (width, height): (u32, u32) = (f[4].parse().unwrap(), f[5].parse().unwrap());
         assert!(width >= 16 && height >= 16, "cell {line:?} is too small to see");
         assert_eq!((f[6], f[7]), ("table-cell", "visible"), "{line:?}");
@@ -241,7 +273,9 @@ fn chromium_shows_the_matrix(chromium: &Path) {
         assert_eq!(*previous, paint, "cells of status {} painted differently", f[0]);
         laid_out += 1;
     }
-    assert_eq!(laid_out, r.matrix.len() * MODELS.len());
+    assert_eq!(laid_out, all_cells);
+    assert_eq!(per_chip["blackhole"], 12 * MODELS.len());
+    assert_eq!(per_chip["wormhole"], 3 * MODELS.len());
     assert_eq!(colours.len(), 7, "{colours:?}");
     let (r_, g, b) = rgb(&colours["pass"].0);
     assert!(g > r_ + 40 && g > b + 40, "pass is not green: {colours:?}");

@@ -1,7 +1,9 @@
 //! `cargo xtask conform`: the project's main job. Runs every golden vector on the reference model
 //! (proving the corpus is in sync), on the fast model and on any `--dut`, runs a seeded random
-//! differential campaign against the reference, characterises how Blackhole departs from IEEE 754,
-//! and writes the compliance report (`report.json`, `report.md`, `report.html`, `junit.xml`).
+//! differential campaign against the reference, characterises how the chip departs from IEEE 754;
+//! it does so for both chips (Blackhole, then Wormhole; `--arch` narrows it to one), measures the
+//! SFPI kernels' accuracy on the chips checked, and writes one compliance report with a section
+//! per chip (`report.json`, `report.md`, `report.html`, `junit.xml`).
 //!
 //! A `--dut` runs its cases one at a time in a fixed order (the vectors in corpus order, then the
 //! campaign instruction by instruction); one that refuses the hello is reported with every case
@@ -32,8 +34,8 @@ use sfpu_conformance::report::build::{
     vector_operands,
 };
 use sfpu_conformance::report::{
-    CampaignInfo, CorpusInfo, ModelCoverage, ModelInfo, REPORT_FORMAT, ReasonEntry, Report, SpecInfo, Tool,
-    html, junit, markdown,
+    CampaignInfo, ChipReport, CorpusInfo, ModelCoverage, ModelInfo, REPORT_FORMAT, ReasonEntry, Report,
+    SpecInfo, Tool, html, junit, markdown,
 };
 use sfpu_conformance::vectors::{
     Corpus, FORMAT, Filter, Status, Strictness, Vector, VectorFile, VectorResult, load_corpus, run_vector,
@@ -46,10 +48,12 @@ use crate::progress::{Phase, Progress as Display};
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// The architecture to check.
-    #[arg(long, default_value = "blackhole")]
-    arch: Arch,
-    /// The golden-vector directory (default: vectors/<arch> of this repository).
+    /// The architecture to check (default: both, Blackhole then Wormhole, one report with a
+    /// section per chip). A replay runs on this chip (default: blackhole).
+    #[arg(long)]
+    arch: Option<Arch>,
+    /// The golden-vector directory (default: vectors/<arch> of this repository). Without --arch,
+    /// the chips whose vectors it holds are checked.
     #[arg(long, value_name = "DIR")]
     vectors: Option<PathBuf>,
     /// An external implementation speaking the JSON-lines protocol of docs/dut-protocol.md: a
@@ -114,8 +118,8 @@ fn shell_quote(word: &str) -> String {
 }
 
 /// The options a replay command needs to reproduce a failure of `model` in this run.
-fn replay_options(args: &Args, model: &ModelInfo) -> String {
-    let mut out = String::new();
+fn replay_options(args: &Args, arch: Arch, model: &ModelInfo) -> String {
+    let mut out = format!(" --arch {arch}");
     if let Some(dir) = &args.vectors {
         out += &format!(" --vectors {}", shell_quote(&dir.display().to_string()));
     }
@@ -163,7 +167,7 @@ impl Checked {
 
 /// The models to check, reference first. A `--dut` that cannot start is an error (exit 2); one
 /// that refuses the hello is checked as a [`RefusedDut`].
-fn models(args: &Args) -> Result<Vec<(Checked, ModelInfo)>> {
+fn models(args: &Args, arch: Arch) -> Result<Vec<(Checked, ModelInfo)>> {
     let mut out = vec![(
         Checked::Builtin(Box::new(Reference)),
         ModelInfo { name: "reference".into(), kind: "reference".into(), ..ModelInfo::default() },
@@ -176,18 +180,18 @@ fn models(args: &Args) -> Result<Vec<(Checked, ModelInfo)>> {
     }
     for (i, cmd) in args.duts.iter().enumerate() {
         let name = if args.duts.len() == 1 { "dut".to_string() } else { format!("dut{}", i + 1) };
-        let (checked, description) =
-            match ExternalModel::spawn(cmd, args.arch, Duration::from_secs(args.timeout)) {
-                Ok(dut) => {
-                    let description = dut.describe();
-                    (Checked::Dut(Box::new(dut)), description)
-                }
-                Err(ModelError::Unsupported(reason)) => {
-                    let description = format!("{reason}: every case is unsupported");
-                    (Checked::Refused(RefusedDut::new(reason)), description)
-                }
-                Err(ModelError::Failed(e)) => bail!("--dut `{cmd}` did not start: {e}"),
-            };
+        let (checked, description) = match ExternalModel::spawn(cmd, arch, Duration::from_secs(args.timeout))
+        {
+            Ok(dut) => {
+                let description = dut.describe();
+                (Checked::Dut(Box::new(dut)), description)
+            }
+            Err(ModelError::Unsupported(reason)) => {
+                let description = format!("{reason}: every case is unsupported");
+                (Checked::Refused(RefusedDut::new(reason)), description)
+            }
+            Err(ModelError::Failed(e)) => bail!("--dut `{cmd}` did not start ({arch}): {e}"),
+        };
         let declaration = declaration_of(&checked);
         out.push((
             checked,
@@ -266,15 +270,77 @@ fn check_writable(dir: &Path) -> Result<()> {
     Ok(())
 }
 
+/// The chips this run checks: `--arch`, or both. With `--vectors DIR` and no `--arch`, the chips
+/// whose corpus DIR holds (each file names its chip).
+fn chips_of(args: &Args) -> Vec<Arch> {
+    match args.arch {
+        Some(arch) => vec![arch],
+        None => {
+            let all = vec![Arch::Blackhole, Arch::Wormhole];
+            match &args.vectors {
+                Some(dir) => {
+                    let found: Vec<Arch> = all.into_iter().filter(|&a| load_corpus(dir, a).is_ok()).collect();
+                    // None loads: report Blackhole's load errors (the previous default).
+                    if found.is_empty() { vec![Arch::Blackhole] } else { found }
+                }
+                None => all,
+            }
+        }
+    }
+}
+
+/// What checking one chip produced, for the report and the terminal summary.
+struct ChipRun {
+    report: ChipReport,
+    /// The DUTs given up on, with why.
+    given_up: Vec<(String, String)>,
+    /// The vectors in the chip's corpus (the run may have selected fewer).
+    in_corpus: usize,
+}
+
 pub fn main(args: Args) -> Result<ExitCode> {
     let started = Instant::now();
     let interrupt = Interrupt::install().context("cannot install the SIGINT/SIGTERM handlers")?;
     let root = workspace_root();
-    let dir = args.vectors.clone().unwrap_or_else(|| root.join("vectors").join(args.arch.to_string()));
+    let chips = chips_of(&args);
 
     // Everything that can be refused without the corpus is checked first: the arguments, the
     // output directory, and the DUTs' hellos (a DUT that cannot start is an error in seconds).
-    let opcodes = selected_opcodes(args.arch, &args.only)?;
+    // --only: each chip checks the named instructions it has; a name no chip has is an error.
+    let mut per_chip_opcodes: Vec<(Arch, Vec<Opcode>)> = Vec::new();
+    let mut only_errors = Vec::new();
+    for &arch in &chips {
+        match selected_opcodes(arch, &args.only) {
+            Ok(ops) => per_chip_opcodes.push((arch, ops)),
+            Err(e) => only_errors.push(e),
+        }
+    }
+    if per_chip_opcodes.is_empty() {
+        return Err(only_errors.remove(0));
+    }
+    if !args.only.is_empty() && chips.len() > 1 {
+        // Keep on each chip only the names it has; a name neither has is an error.
+        for name in &args.only {
+            let upper = name.to_ascii_uppercase();
+            let known = Opcode::from_name(&upper).is_some_and(|op| chips.iter().any(|a| a.has(op)));
+            if !known {
+                bail!("--only: `{name}` is not an SFPU instruction of {}", join_archs(&chips));
+            }
+        }
+        per_chip_opcodes = chips
+            .iter()
+            .map(|&arch| {
+                let ops: Vec<Opcode> = args
+                    .only
+                    .iter()
+                    .filter_map(|n| Opcode::from_name(&n.to_ascii_uppercase()))
+                    .filter(|&op| arch.has(op))
+                    .collect();
+                (arch, ops)
+            })
+            .filter(|(_, ops)| !ops.is_empty())
+            .collect();
+    }
     if args.cases.is_some_and(|n| n > MAX_CASES) {
         bail!("--cases: at most {MAX_CASES} cases per instruction and mode value");
     }
@@ -282,34 +348,140 @@ pub fn main(args: Args) -> Result<ExitCode> {
         (Some(ms), _) => Limit::Budget(Duration::from_millis(ms)),
         (None, n) => Limit::PerMode(n.unwrap_or(DEFAULT_CASES_PER_MODE)),
     };
-    let campaign = !matches!(limit, Limit::PerMode(0)) && limit != Limit::Budget(Duration::ZERO);
     let replay_target = args.replay.as_deref().map(parse_replay).transpose()?;
     let out_dir = args.out.clone().unwrap_or_else(|| root.join("target").join("conform"));
-    if replay_target.is_none() {
-        check_writable(&out_dir)?;
+    if replay_target.is_some() {
+        // A replay runs on one chip: --arch's, or Blackhole's (replay commands name the chip).
+        let arch = args.arch.unwrap_or(Arch::Blackhole);
+        let models = models(&args, arch)?;
+        return match replay_target {
+            Some(ReplayTarget::Random { op, n }) => {
+                replay_random(&args, arch, &models, op, n, strictness_of(&args))
+            }
+            Some(ReplayTarget::Vector(id)) => {
+                let dir = args.vectors.clone().unwrap_or_else(|| root.join("vectors").join(arch.to_string()));
+                let corpus = load(&dir, arch)?;
+                replay_vector(arch, &corpus, &models, &id, strictness_of(&args))
+            }
+            None => unreachable!("replay_target is Some"),
+        };
     }
-    let strictness = if args.architecture { Strictness::Architecture } else { Strictness::Silicon };
-    let models = models(&args)?;
+    check_writable(&out_dir)?;
+    // Every chip's DUTs are started (and their hellos checked) before anything slow runs.
+    let mut chip_models = Vec::new();
+    for (arch, opcodes) in per_chip_opcodes {
+        let models = models(&args, arch)?;
+        chip_models.push((arch, opcodes, models));
+    }
 
-    if let Some(ReplayTarget::Random { op, n }) = replay_target {
-        return replay_random(&args, &models, op, n, strictness);
+    let progress = Display::new(args.quiet);
+    let mut runs: Vec<ChipRun> = Vec::new();
+    let mut skipped_phases: Vec<String> = Vec::new();
+    for (arch, opcodes, models) in &chip_models {
+        if interrupt.signal().is_some() {
+            skipped_phases.push(format!("everything on {arch}"));
+            continue;
+        }
+        let run = check_chip(
+            &args,
+            &root,
+            *arch,
+            opcodes,
+            models,
+            limit,
+            &progress,
+            &interrupt,
+            &mut skipped_phases,
+        )?;
+        runs.push(run);
     }
-    let corpus = load_corpus(&dir, args.arch).map_err(|errors| {
+
+    // The SFPI kernel corpus's accuracy on the chips checked, and their difference (not when
+    // narrowed to some instructions).
+    let mut timings: BTreeMap<String, u64> = BTreeMap::new();
+    let checked: Vec<Arch> = chip_models.iter().map(|(a, _, _)| *a).collect();
+    let kernel_accuracy = if !args.only.is_empty() {
+        None
+    } else if interrupt.signal().is_some() {
+        skipped_phases.push("the kernel accuracy".to_string());
+        None
+    } else {
+        let t = Instant::now();
+        let k = KernelAccuracy::measure(&checked, KERNEL_ACCURACY_SEED);
+        timings.insert("kernel-accuracy".to_string(), t.elapsed().as_millis() as u64);
+        Some(k)
+    };
+    timings.insert("total".to_string(), started.elapsed().as_millis() as u64);
+    let incomplete = interrupt.signal().map(|signal| {
+        format!(
+            "interrupted by {signal} after {:.1} s; not done: {}",
+            started.elapsed().as_secs_f64(),
+            if skipped_phases.is_empty() { "nothing".to_string() } else { skipped_phases.join("; ") }
+        )
+    });
+    let report = Report {
+        format: REPORT_FORMAT.to_string(),
+        tool: Tool { name: "sfpu-conformance".into(), version: env!("CARGO_PKG_VERSION").into() },
+        chips: runs.iter().map(|r| r.report.clone()).collect(),
+        kernel_accuracy,
+        timings_ms: timings,
+        incomplete,
+    };
+    write_report(&report, &out_dir)?;
+
+    let divergent = !report.failing().is_empty();
+    if args.json {
+        outln!("{}", serde_json::to_string_pretty(&report)?);
+    } else if !args.quiet {
+        print_summary(&report, &runs, &out_dir);
+    }
+    if let Some(why) = &report.incomplete {
+        errln!("incomplete: {why}; the report of what completed is in {}", out_dir.display());
+        return Ok(ExitCode::from(interrupt.exit_status()));
+    }
+    Ok(if divergent { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+/// `blackhole and wormhole`.
+fn join_archs(archs: &[Arch]) -> String {
+    archs.iter().map(|a| a.to_string()).collect::<Vec<_>>().join(" and ")
+}
+
+fn strictness_of(args: &Args) -> Strictness {
+    if args.architecture { Strictness::Architecture } else { Strictness::Silicon }
+}
+
+/// Loads the corpus in `dir` for `arch`, every load error in the message.
+fn load(dir: &Path, arch: Arch) -> Result<Corpus> {
+    load_corpus(dir, arch).map_err(|errors| {
         anyhow!(
             "the vectors in {} do not load:\n{}",
             dir.display(),
             errors.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("\n")
         )
-    })?;
-    if let Some(ReplayTarget::Vector(id)) = &replay_target {
-        return replay_vector(&args, &corpus, &models, id, strictness);
-    }
+    })
+}
 
-    let filter = if args.only.is_empty() {
-        Filter::default()
-    } else {
-        Filter::parse(&opcodes.iter().map(|o| o.name()).collect::<Vec<_>>().join(","))
-    };
+/// Checks one chip: its golden vectors on every model, the random campaign, and the IEEE 754
+/// characterisation of its arithmetic. Its phases' timings are its section's.
+#[allow(clippy::too_many_arguments)]
+fn check_chip(
+    args: &Args,
+    root: &Path,
+    arch: Arch,
+    opcodes: &[Opcode],
+    models: &[(Checked, ModelInfo)],
+    limit: Limit,
+    progress: &Display,
+    interrupt: &Interrupt,
+    skipped_phases: &mut Vec<String>,
+) -> Result<ChipRun> {
+    let dir = args.vectors.clone().unwrap_or_else(|| root.join("vectors").join(arch.to_string()));
+    let strictness = strictness_of(args);
+    let campaign = !matches!(limit, Limit::PerMode(0)) && limit != Limit::Budget(Duration::ZERO);
+    let corpus = load(&dir, arch)?;
+    let only: Vec<&str> = opcodes.iter().map(|o| o.name()).collect();
+    let filter = if args.only.is_empty() { Filter::default() } else { Filter::parse(&only.join(",")) };
     let selected: Vec<(&VectorFile, &Vector)> = corpus.vectors().filter(|(_, v)| filter.selects(v)).collect();
     // Checking nothing must not look like a pass: an empty corpus is an input error (a wrong
     // directory, most likely), and so is a selection with no vectors and no random campaign.
@@ -322,7 +494,7 @@ pub fn main(args: Args) -> Result<ExitCode> {
             if args.only.is_empty() {
                 String::new()
             } else {
-                format!(", none of them for --only {}", args.only.join(","))
+                format!(", none of them for --only {}", only.join(","))
             }
         );
     }
@@ -330,29 +502,27 @@ pub fn main(args: Args) -> Result<ExitCode> {
         errln!(
             "note: {} has no vectors for --only {}; only the random campaign checks it",
             dir.display(),
-            args.only.join(",")
+            only.join(",")
         );
     }
-    let progress = Display::new(args.quiet);
     let mut timings: BTreeMap<String, u64> = BTreeMap::new();
-    let mut rows = empty_matrix_for(args.arch);
+    let mut rows = empty_matrix_for(arch);
     let mut failures = Vec::new();
-    let mut skipped_phases: Vec<String> = Vec::new();
     let mut tallies: BTreeMap<String, Tally> = BTreeMap::new();
 
     // 1. Every golden vector on every model.
-    for (checked, info) in &models {
+    for (checked, info) in models {
         if interrupt.signal().is_some() {
-            skipped_phases.push(format!("the vectors on {}", info.name));
+            skipped_phases.push(format!("the {arch} vectors on {}", info.name));
             continue;
         }
         let t = Instant::now();
-        let phase = progress.phase(selected.len() as u64, &format!("vectors: {}", info.name));
-        let results = run_vectors(checked, &selected, strictness, &phase, &interrupt);
+        let phase = progress.phase(selected.len() as u64, &format!("{arch} vectors: {}", info.name));
+        let results = run_vectors(checked, &selected, strictness, &phase, interrupt);
         phase.finish(if results.len() == selected.len() { "done".into() } else { "interrupted".into() });
         if results.len() < selected.len() {
             skipped_phases.push(format!(
-                "{} of {} vectors on {}",
+                "{} of {} {arch} vectors on {}",
                 selected.len() - results.len(),
                 selected.len(),
                 info.name
@@ -364,7 +534,7 @@ pub fn main(args: Args) -> Result<ExitCode> {
         }
         let mut found = add_vector_results(&mut rows, &info.name, &corpus, &results, 3);
         for f in &mut found {
-            f.replay += &replay_options(&args, info);
+            f.replay += &replay_options(args, arch, info);
         }
         failures.extend(found);
         timings.insert(format!("vectors/{}", info.name), t.elapsed().as_millis() as u64);
@@ -391,22 +561,22 @@ pub fn main(args: Args) -> Result<ExitCode> {
                 continue;
             }
             if interrupt.signal().is_some() {
-                skipped_phases.push(format!("the random campaign on {}", info.name));
+                skipped_phases.push(format!("the {arch} random campaign on {}", info.name));
                 continue;
             }
             let t = Instant::now();
             let config = CampaignConfig {
-                arch: args.arch,
+                arch,
                 seed: args.seed,
                 limit,
-                opcodes: opcodes.clone(),
+                opcodes: opcodes.to_vec(),
                 streams: args.only.is_empty(),
                 keep_failures: 3,
                 strictness,
                 parallel: !checked.is_external(),
             };
             let jobs = config.opcodes.len() as u64 + config.streams as u64;
-            let phase = progress.phase(jobs, &format!("random: {}", info.name));
+            let phase = progress.phase(jobs, &format!("{arch} random: {}", info.name));
             let result: CampaignResult = campaign::run(checked.model(), &info.name, &config, &|p| match p {
                 Progress::Case { job, n } => {
                     if n == 1 {
@@ -430,49 +600,33 @@ pub fn main(args: Args) -> Result<ExitCode> {
             let per_s = (result.cases + result.streams) as f64 / t.elapsed().as_secs_f64().max(1e-9);
             phase.finish(format!("{} cases, {} streams ({per_s:.0} cases/s)", result.cases, result.streams));
             if interrupt.signal().is_some() {
-                skipped_phases.push(format!("the rest of the random campaign on {}", info.name));
+                skipped_phases.push(format!("the rest of the {arch} random campaign on {}", info.name));
             }
             campaign_info.cases += result.cases;
             campaign_info.streams += result.streams;
             add_campaign(&mut rows, &info.name, &result);
             tallies.entry(info.name.clone()).or_default().merge(&result.tally);
             failures.extend(result.failures.into_iter().map(|mut f| {
-                f.replay += &replay_options(&args, info);
+                f.replay += &replay_options(args, arch, info);
                 f
             }));
             timings.insert(format!("random/{}", info.name), t.elapsed().as_millis() as u64);
         }
     }
 
-    // 3. How Blackhole departs from IEEE 754, for the operations of the selected instructions.
+    // 3. How the chip departs from IEEE 754, for the operations of the selected instructions.
     let ieee_ops: Vec<ieee::Operation> = ieee::Operation::ALL
         .into_iter()
         .filter(|op| op.opcodes().iter().any(|o| opcodes.contains(o)))
         .collect();
-    // The characterisation models Blackhole's arithmetic only so far.
-    let ieee = if args.arch != Arch::Blackhole {
-        Vec::new()
-    } else if interrupt.signal().is_some() {
-        skipped_phases.push("the IEEE 754 characterisation".to_string());
+    let ieee = if interrupt.signal().is_some() {
+        skipped_phases.push(format!("the {arch} IEEE 754 characterisation"));
         Vec::new()
     } else {
         let t = Instant::now();
-        let rows = ieee::characterise_only(&vector_operands(&corpus), args.seed, 100_000, &ieee_ops);
+        let rows = ieee::characterise_only(arch, &vector_operands(&corpus), args.seed, 100_000, &ieee_ops);
         timings.insert("ieee".to_string(), t.elapsed().as_millis() as u64);
         rows
-    };
-
-    // 4. The SFPI kernel corpus's accuracy on the chip (not when narrowed to some instructions).
-    let kernel_accuracy = if !args.only.is_empty() {
-        None
-    } else if interrupt.signal().is_some() {
-        skipped_phases.push("the kernel accuracy".to_string());
-        None
-    } else {
-        let t = Instant::now();
-        let k = KernelAccuracy::measure(&[args.arch], KERNEL_ACCURACY_SEED);
-        timings.insert("kernel-accuracy".to_string(), t.elapsed().as_millis() as u64);
-        Some(k)
     };
 
     let totals = totals(&rows);
@@ -487,19 +641,9 @@ pub fn main(args: Args) -> Result<ExitCode> {
         .iter()
         .flat_map(|(_, info)| tallies.get(&info.name).map(|t| t.entries(&info.name)).unwrap_or_default())
         .collect();
-    timings.insert("total".to_string(), started.elapsed().as_millis() as u64);
-    let incomplete = interrupt.signal().map(|signal| {
-        format!(
-            "interrupted by {signal} after {:.1} s; not done: {}",
-            started.elapsed().as_secs_f64(),
-            if skipped_phases.is_empty() { "nothing".to_string() } else { skipped_phases.join("; ") }
-        )
-    });
-    let report = Report {
-        format: REPORT_FORMAT.to_string(),
-        tool: Tool { name: "sfpu-conformance".into(), version: env!("CARGO_PKG_VERSION").into() },
-        arch: args.arch.to_string(),
-        spec: spec_info(&root),
+    let report = ChipReport {
+        arch: arch.to_string(),
+        spec: spec_info(root, arch),
         corpus: CorpusInfo {
             path: dir.display().to_string(),
             format: FORMAT.to_string(),
@@ -518,26 +662,11 @@ pub fn main(args: Args) -> Result<ExitCode> {
         operand_coverage: operand_coverage(&corpus),
         coverage,
         reasons,
-        kernel_accuracy,
         timings_ms: timings,
-        incomplete,
     };
-    write_report(&report, &out_dir)?;
-
-    let divergent =
-        report.totals.values().any(|c| c.failed + c.errors + c.random_failures + c.random_errors > 0);
-    if args.json {
-        outln!("{}", serde_json::to_string_pretty(&report)?);
-    } else if !args.quiet {
-        let given_up: Vec<(String, String)> =
-            models.iter().filter_map(|(c, i)| c.given_up().map(|why| (i.name.clone(), why))).collect();
-        print_summary(&report, &out_dir, &given_up, corpus.vectors().count());
-    }
-    if let Some(why) = &report.incomplete {
-        errln!("incomplete: {why}; the report of what completed is in {}", out_dir.display());
-        return Ok(ExitCode::from(interrupt.exit_status()));
-    }
-    Ok(if divergent { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    let given_up: Vec<(String, String)> =
+        models.iter().filter_map(|(c, i)| c.given_up().map(|why| (i.name.clone(), why))).collect();
+    Ok(ChipRun { report, given_up, in_corpus: corpus.vectors().count() })
 }
 
 /// Runs `vectors` on one model, advancing `phase` per vector: in parallel on a built-in model, one
@@ -603,26 +732,32 @@ fn corpus_generator(corpus: &Corpus) -> String {
     }
 }
 
-/// The specification the expected values come from: the project's notes
-/// (`../shared/spec/blackhole-sfpu.md`, identified by its SHA-256 when present) and the upstream
-/// commits the reference model's sources cite (`@ <40 hex digits>`).
-fn spec_info(root: &Path) -> SpecInfo {
-    let notes_path = root.join("../shared/spec/blackhole-sfpu.md");
+/// The specification `arch`'s expected values come from: the project's notes
+/// (`../shared/spec/blackhole-sfpu.md` for Blackhole, `wormhole-vs-blackhole.md` for Wormhole,
+/// identified by its SHA-256 when present) and the upstream commits the reference model's sources
+/// cite (`@ <40 hex digits>`).
+fn spec_info(root: &Path, arch: Arch) -> SpecInfo {
+    let (file, pages) = match arch {
+        Arch::Blackhole => ("blackhole-sfpu.md", "BlackholeA0"),
+        Arch::Wormhole => ("wormhole-vs-blackhole.md", "WormholeB0"),
+    };
+    let notes_path = root.join("../shared/spec").join(file);
     let notes_sha256 = std::fs::read(&notes_path).map(|bytes| sha256_hex(&bytes)).unwrap_or_default();
     let notes = if notes_sha256.is_empty() {
-        "blackhole-sfpu.md (project specification notes; not found next to the repository)".to_string()
+        format!("{file} (project specification notes; not found next to the repository)")
     } else {
-        format!("blackhole-sfpu.md (project specification notes), sha256 {}", &notes_sha256[..16])
+        format!("{file} (project specification notes), sha256 {}", &notes_sha256[..16])
     };
     let mut commits = BTreeSet::new();
     cited_commits(&root.join("reference/sfpu/src"), &mut commits);
     let upstream_commits: Vec<String> = commits.into_iter().collect();
     let upstream = if upstream_commits.is_empty() {
-        "tenstorrent/tt-isa-documentation (BlackholeA0 pages; no cited commit found in reference/sfpu/src)"
-            .to_string()
+        format!(
+            "tenstorrent/tt-isa-documentation ({pages} pages; no cited commit found in reference/sfpu/src)"
+        )
     } else {
         format!(
-            "tenstorrent/tt-isa-documentation, BlackholeA0 pages and Miscellaneous/FMA at the {} commits cited in \
+            "tenstorrent/tt-isa-documentation, {pages} pages and Miscellaneous/FMA at the {} commits cited in \
              reference/sfpu/src: {}",
             upstream_commits.len(),
             upstream_commits.iter().map(|c| &c[..12]).collect::<Vec<_>>().join(", ")
@@ -720,13 +855,16 @@ const PRINTED_FAILURES: usize = 10;
 
 /// One line per operation of the IEEE 754 characterisation: how many of the examined cases depart
 /// from IEEE 754, by category (the report has an example of each).
-fn print_ieee_headline(report: &Report) {
+fn print_ieee_headline(report: &ChipReport) {
     let mut ops: Vec<&str> = report.ieee.iter().map(|c| c.operation.as_str()).collect();
     ops.dedup();
     if ops.is_empty() {
         return;
     }
-    outln!("\nwhere Blackhole departs from IEEE 754 (cases of those examined; examples in the report):");
+    outln!(
+        "\nwhere {} departs from IEEE 754 (cases of those examined; examples in the report):",
+        report.arch
+    );
     for op in ops {
         let cats: Vec<_> = report.ieee.iter().filter(|c| c.operation == op).collect();
         let examined = cats.first().map_or(0, |c| c.examined);
@@ -740,11 +878,35 @@ fn print_ieee_headline(report: &Report) {
     }
 }
 
-fn print_summary(report: &Report, out_dir: &Path, given_up: &[(String, String)], in_corpus: usize) {
+/// The terminal summary: a block per chip, then the kernel accuracy and the overall verdict.
+fn print_summary(report: &Report, runs: &[ChipRun], out_dir: &Path) {
+    for run in runs {
+        print_chip(&run.report, &run.given_up, run.in_corpus);
+    }
+    if let Some(k) = &report.kernel_accuracy {
+        outln!("\n{}", k.summary_line());
+    }
+    let failures: usize = report.chips.iter().map(|c| c.failures.len()).sum();
+    let printed: usize = report.chips.iter().map(|c| c.failures.len().min(PRINTED_FAILURES)).sum();
+    if failures > printed {
+        outln!(
+            "\n... {} more failures, each with its replay command and YAML regression vector, in {} \
+             (section Failures of each chip) and {} (`chips[].failures`)",
+            failures - printed,
+            out_dir.join("report.md").display(),
+            out_dir.join("report.json").display()
+        );
+    }
+    outln!("\noverall: {}", report.overall_verdict());
+    let total = report.timings_ms.get("total").copied().unwrap_or(0);
+    outln!("report: {} ({:.1}s)", out_dir.join("report.html").display(), total as f64 / 1000.0);
+}
+
+fn print_chip(report: &ChipReport, given_up: &[(String, String)], in_corpus: usize) {
     outln!();
     let of = if in_corpus == report.corpus.vectors { String::new() } else { format!(" of {in_corpus}") };
     outln!(
-        "SFPU conformance, {} ({}{of} vectors, campaign seed {})",
+        "== SFPU conformance, {} ({}{of} vectors, campaign seed {})",
         report.arch,
         report.corpus.vectors,
         report.campaign.seed
@@ -784,7 +946,7 @@ fn print_summary(report: &Report, out_dir: &Path, given_up: &[(String, String)],
             c.random_not_applicable
         );
     }
-    outln!("\n{}", report.verdict_text());
+    outln!("\n{}: {}", report.arch, report.verdict_text());
     for c in report.coverage.iter().filter(|c| c.not_applicable > 0) {
         let by: Vec<String> = c
             .not_applicable_by_feature
@@ -811,15 +973,12 @@ fn print_summary(report: &Report, out_dir: &Path, given_up: &[(String, String)],
         }
     }
     print_ieee_headline(report);
-    if let Some(k) = &report.kernel_accuracy {
-        outln!("{}", k.summary_line());
-    }
     for (name, why) in given_up {
         outln!("{name}: {why}");
     }
     let target = format!("vectors/{}/regressions.yaml", report.arch);
     for f in report.failures.iter().take(PRINTED_FAILURES) {
-        outln!("\nFAIL [{}] {} ({} {}, {})", f.model, f.id, f.instruction, f.mode, f.kind);
+        outln!("\nFAIL [{} {}] {} ({} {}, {})", report.arch, f.model, f.id, f.instruction, f.mode, f.kind);
         outln!("  replay: {}", f.replay);
         for line in f.details.lines().take(12) {
             outln!("  {line}");
@@ -836,53 +995,44 @@ fn print_summary(report: &Report, out_dir: &Path, given_up: &[(String, String)],
             }
         }
     }
-    if report.failures.len() > PRINTED_FAILURES {
-        outln!(
-            "\n... {} more failures, each with its replay command and YAML regression vector, in {} \
-             (section Failures) and {} (`failures`)",
-            report.failures.len() - PRINTED_FAILURES,
-            out_dir.join("report.md").display(),
-            out_dir.join("report.json").display()
-        );
-    }
     // The random campaign's rate: cases and streams per second of its phases (every model's).
     let random_ms: u64 =
         report.timings_ms.iter().filter(|(k, _)| k.starts_with("random/")).map(|(_, &ms)| ms).sum();
     let drawn = report.campaign.cases + report.campaign.streams;
     if drawn > 0 && random_ms > 0 {
         outln!(
-            "\nrandom campaign: {} cases and {} streams in {:.1}s ({:.0} cases/s, streams counted as cases)",
+            "\n{} random campaign: {} cases and {} streams in {:.1}s ({:.0} cases/s, streams counted as cases)",
+            report.arch,
             report.campaign.cases,
             report.campaign.streams,
             random_ms as f64 / 1000.0,
             drawn as f64 * 1000.0 / random_ms as f64
         );
     }
-    let total = report.timings_ms.get("total").copied().unwrap_or(0);
-    outln!("\nreport: {} ({:.1}s)", out_dir.join("report.html").display(), total as f64 / 1000.0);
 }
 
 /// `--replay random/...`: draw the campaign case (in constant time) and run it on every model.
 fn replay_random(
     args: &Args,
+    arch: Arch,
     models: &[(Checked, ModelInfo)],
     op: Option<Opcode>,
     n: u64,
     strictness: Strictness,
 ) -> Result<ExitCode> {
     let (case, name) = match op {
-        Some(op) => (nth_case_for(args.arch, args.seed, op, n), op.name()),
-        None => (nth_stream_for(args.arch, args.seed, n), "streams"),
+        Some(op) => (nth_case_for(arch, args.seed, op, n), op.name()),
+        None => (nth_stream_for(arch, args.seed, n), "streams"),
     };
     let mut v = to_vector("random", &case);
     v.id = campaign::case_id(name, n);
-    let file = VectorFile { format: FORMAT.into(), arch: args.arch, file: "random".into(), vectors: vec![] };
-    replay_one(args, models, &file, &v, strictness)
+    let file = VectorFile { format: FORMAT.into(), arch, file: "random".into(), vectors: vec![] };
+    replay_one(arch, models, &file, &v, strictness)
 }
 
 /// `--replay ID` of a golden vector.
 fn replay_vector(
-    args: &Args,
+    arch: Arch,
     corpus: &Corpus,
     models: &[(Checked, ModelInfo)],
     id: &str,
@@ -891,18 +1041,18 @@ fn replay_vector(
     let (f, v) =
         corpus.vectors().find(|(_, v)| v.id == id).ok_or_else(|| anyhow!("--replay: no vector `{id}`"))?;
     let file = VectorFile { vectors: vec![], ..f.clone() };
-    replay_one(args, models, &file, v, strictness)
+    replay_one(arch, models, &file, v, strictness)
 }
 
 /// Runs one case on every model and prints what differs, with a regression snippet.
 fn replay_one(
-    args: &Args,
+    arch: Arch,
     models: &[(Checked, ModelInfo)],
     file: &VectorFile,
     vector: &Vector,
     strictness: Strictness,
 ) -> Result<ExitCode> {
-    outln!("{} ({} instruction(s))", vector.id, vector.program.len());
+    outln!("{} on {arch} ({} instruction(s))", vector.id, vector.program.len());
     for w in &vector.program {
         outln!("  0x{:08x}  {}", w.word.0, w.text);
     }
@@ -922,7 +1072,7 @@ fn replay_one(
             }
         }
     }
-    outln!("\n# regression vector (paste under `vectors:` in vectors/{}/regressions.yaml):", args.arch);
+    outln!("\n# regression vector (paste under `vectors:` in vectors/{arch}/regressions.yaml):");
     out!("{}", campaign::regression_snippet(vector, "replay"));
     Ok(if divergent { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
@@ -947,7 +1097,7 @@ mod tests {
 
     #[test]
     fn the_spec_version_names_the_cited_commits() {
-        let spec = spec_info(&workspace_root());
+        let spec = spec_info(&workspace_root(), Arch::Blackhole);
         // The FMA models' revision is cited in reference/sfpu/src/fp.rs.
         assert!(
             spec.upstream_commits.iter().any(|c| c == "06c5af5b8b68c9e59e698ab76b59181b7dd47222"),

@@ -41,9 +41,27 @@ fn text(o: &Output) -> String {
     )
 }
 
-fn report(dir: &Path) -> Value {
+/// The whole report.json.
+fn whole(dir: &Path) -> Value {
     let json = std::fs::read_to_string(dir.join("report.json")).expect("report.json written");
     serde_json::from_str(&json).expect("report.json is JSON")
+}
+
+/// The section of `arch` in a report.json (format 2: `chips: [...]`).
+fn section(r: &Value, arch: &str) -> Value {
+    r["chips"]
+        .as_array()
+        .expect("chips")
+        .iter()
+        .find(|c| c["arch"] == arch)
+        .unwrap_or_else(|| panic!("no {arch} section in {}", r["chips"]))
+        .clone()
+}
+
+/// The Blackhole section of report.json: the tests below run `--arch blackhole` unless they say
+/// otherwise.
+fn report(dir: &Path) -> Value {
+    section(&whole(dir), "blackhole")
 }
 
 /// The ids of the vectors of `vectors/blackhole/NAME.yaml`, in file order, read as plain YAML.
@@ -100,6 +118,8 @@ fn both_models_on_a_subset_write_all_four_files() {
     let dir = out_dir("subset");
     let o = xtask(&[
         "conform",
+        "--arch",
+        "blackhole",
         "--only",
         "SFPIADD,SFPAND",
         "--cases",
@@ -112,8 +132,10 @@ fn both_models_on_a_subset_write_all_four_files() {
     for f in ["report.json", "report.md", "report.html", "junit.xml"] {
         assert!(dir.join(f).is_file(), "{f} not written");
     }
+    let all = whole(&dir);
+    assert_eq!(all["format"], "sfpu-conform-report/2");
+    assert_eq!(all["chips"].as_array().unwrap().len(), 1, "--arch narrows the report to one section");
     let r = report(&dir);
-    assert_eq!(r["format"], "sfpu-conform-report/1");
     assert_eq!(r["arch"], "blackhole");
     let models: Vec<&str> =
         r["models"].as_array().unwrap().iter().map(|m| m["name"].as_str().unwrap()).collect();
@@ -149,6 +171,8 @@ fn both_models_on_a_subset_write_all_four_files() {
     let dir2 = out_dir("subset-again");
     let o = xtask(&[
         "conform",
+        "--arch",
+        "blackhole",
         "--only",
         "SFPIADD,SFPAND",
         "--cases",
@@ -168,7 +192,10 @@ fn json_summary_and_usage_errors() {
         xtask(&["conform", "--only", "SFPNOT", "--budget", "0", "--json", "--out", dir.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let printed: Value = serde_json::from_slice(&o.stdout).expect("--json prints the report");
-    assert_eq!(printed["totals"], report(&dir)["totals"]);
+    // SFPNOT is on both chips: both are checked.
+    for arch in ["blackhole", "wormhole"] {
+        assert_eq!(section(&printed, arch)["totals"], section(&whole(&dir), arch)["totals"]);
+    }
 
     for bad in [
         &["conform", "--only", "SFPNOPE"][..],
@@ -210,6 +237,19 @@ fn replay_runs_one_vector_and_prints_a_snippet() {
     let o = xtask(&["conform", "--seed", "7", "--replay", "random/SFPMAD/3"]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     assert!(String::from_utf8_lossy(&o.stdout).contains("TTI_SFPMAD("), "{}", text(&o));
+
+    // On Wormhole (--arch names the chip): its corpus, and a snippet for its regressions file.
+    let yaml = std::fs::read_to_string(repo().join("vectors/wormhole/SFPIADD.yaml")).unwrap();
+    let doc: serde_yaml::Value = serde_yaml::from_str(&yaml).unwrap();
+    let id = doc["vectors"][0]["id"].as_str().unwrap().to_string();
+    let o = xtask(&["conform", "--arch", "wormhole", "--replay", &id]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains(&format!("{id} on wormhole")), "{out}");
+    assert!(out.contains("paste under `vectors:` in vectors/wormhole/regressions.yaml"), "{out}");
+    let o = xtask(&["conform", "--arch", "wormhole", "--seed", "7", "--replay", "random/SFPMAD/3"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("random/SFPMAD/3 on wormhole"), "{}", text(&o));
 }
 
 /// The example DUT through `--dut`, with a crash, a hang and a garbage answer injected on
@@ -234,6 +274,8 @@ fn python_dut_recovers_after_each_fault() {
     );
     let o = xtask(&[
         "conform",
+        "--arch",
+        "blackhole",
         "--dut",
         &dut,
         "--timeout",
@@ -309,6 +351,8 @@ fn python_dut_given_up_after_consecutive_timeouts() {
     let started = std::time::Instant::now();
     let o = xtask(&[
         "conform",
+        "--arch",
+        "blackhole",
         "--dut",
         &dut,
         "--timeout",
@@ -360,6 +404,8 @@ fn python_dut_declining_everything_is_unsupported_not_passed() {
     let dut = format!("{} examples/dut-python/dut.py --no-declaration", python());
     let o = xtask(&[
         "conform",
+        "--arch",
+        "blackhole",
         "--dut",
         &dut,
         "--only",
@@ -399,7 +445,7 @@ fn python_dut_declining_everything_is_unsupported_not_passed() {
     }
     // ...skipped in JUnit (nothing passed in the DUT's suite)...
     let junit = std::fs::read_to_string(dir.join("junit.xml")).unwrap();
-    let suite = junit.split("<testsuite name=\"dut\" ").nth(1).expect("a dut suite");
+    let suite = junit.split("<testsuite name=\"blackhole/dut\" ").nth(1).expect("a dut suite");
     let attrs = &suite[..suite.find('>').unwrap()];
     let number = |name: &str| -> u64 {
         let at = attrs.find(&format!("{name}=\"")).unwrap() + name.len() + 2;
@@ -441,6 +487,8 @@ fn python_dut_declaration_makes_cases_not_applicable() {
     let dut = format!("{} examples/dut-python/dut.py", python());
     let o = xtask(&[
         "conform",
+        "--arch",
+        "blackhole",
         "--dut",
         &dut,
         "--only",
@@ -486,6 +534,8 @@ fn python_dut_refusing_the_hello_is_reported_unsupported() {
     let dut = format!("{} examples/dut-python/dut.py --arch wormhole", python());
     let o = xtask(&[
         "conform",
+        "--arch",
+        "blackhole",
         "--dut",
         &dut,
         "--only",
@@ -509,6 +559,51 @@ fn python_dut_refusing_the_hello_is_reported_unsupported() {
     assert!(out.contains("dut: ") && out.contains("refused the hello"), "the summary says so: {out}");
 }
 
+/// A DUT that declares one chip (the example DUT: Blackhole) in a default run, which checks both:
+/// it is checked on Blackhole and refused on Wormhole, where every case is unsupported, never
+/// failing; the run exits 0 and the overall verdict passes.
+#[test]
+fn python_dut_declaring_one_chip_is_checked_on_it_and_refused_on_the_other() {
+    let dir = out_dir("dut-one-chip");
+    let dut = format!("{} examples/dut-python/dut.py", python());
+    let o = xtask(&[
+        "conform",
+        "--dut",
+        &dut,
+        "--only",
+        "SFPIADD",
+        "--cases",
+        "1",
+        "--no-fastpath",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let all = whole(&dir);
+    let bh = section(&all, "blackhole");
+    let t = &bh["totals"]["dut"];
+    assert_eq!(t["passed"].as_u64(), Some(vectors_of("SFPIADD")), "{t}");
+    assert_eq!(t["failed"].as_u64(), Some(0), "{t}");
+    let wh = section(&all, "wormhole");
+    let description = wh["models"][1]["description"].as_str().unwrap();
+    assert!(description.contains("refused the hello"), "{description}");
+    let t = &wh["totals"]["dut"];
+    assert!(t["unsupported"].as_u64().unwrap() > 0, "{t}");
+    assert_eq!(t["unsupported"], t["vectors_run"], "{t}");
+    assert_eq!(t["failed"].as_u64(), Some(0), "{t}");
+    assert_eq!(t["errors"].as_u64(), Some(0), "{t}");
+    for row in wh["matrix"].as_array().unwrap().iter().filter(|r| r["instruction"] == "SFPIADD") {
+        let c = &row["per_model"]["dut"];
+        assert_eq!(c["unsupported"], c["vectors_run"], "{row}");
+    }
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("overall: PASS on every chip checked (blackhole, wormhole)"), "{out}");
+    let junit = std::fs::read_to_string(dir.join("junit.xml")).unwrap();
+    let wh_suite = &junit[junit.find("<testsuite name=\"wormhole/dut\"").expect("a wormhole/dut suite")..];
+    let wh_suite = &wh_suite[..wh_suite.find("</testsuite>").unwrap()];
+    assert!(wh_suite.contains(" failures=\"0\" errors=\"0\""), "{wh_suite}");
+}
+
 /// A DUT that answers a random case wrongly: the failure is filed under the DUT's column, with a
 /// replay command naming the DUT, in all four report files.
 #[test]
@@ -521,6 +616,8 @@ fn python_dut_random_failure_in_every_report_file() {
     let dut = format!("{} examples/dut-python/dut.py --wrong-on SFPIADD", python());
     let o = xtask(&[
         "conform",
+        "--arch",
+        "blackhole",
         "--dut",
         &dut,
         "--vectors",
@@ -547,6 +644,7 @@ fn python_dut_random_failure_in_every_report_file() {
         let replay = f["replay"].as_str().unwrap();
         assert!(replay.contains("--replay random/SFPIADD/") && replay.contains("--dut"), "{replay}");
         assert!(replay.contains("--vectors"), "{replay}");
+        assert!(replay.contains("--arch blackhole"), "the replay command names the chip: {replay}");
         assert!(f["snippet"].as_str().unwrap().starts_with("- id: regressions/"), "{f}");
     }
     let replay = failures[0]["replay"].as_str().unwrap();
@@ -555,7 +653,10 @@ fn python_dut_random_failure_in_every_report_file() {
     let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
     assert!(md.contains(replay), "report.md has the replay command");
     let page = std::fs::read_to_string(dir.join("report.html")).unwrap();
-    assert!(page.contains(&target) && page.contains("href=\"#failure-1\""), "report.html links the failure");
+    assert!(
+        page.contains(&target) && page.contains("href=\"#blackhole-failure-1\""),
+        "report.html links the failure"
+    );
     let junit = std::fs::read_to_string(dir.join("junit.xml")).unwrap();
     assert!(junit.contains(&target), "junit.xml has the replay command");
     assert!(!junit.contains("No failure was recorded"), "{junit}");
@@ -578,6 +679,8 @@ fn python_dut_random_campaign() {
     let dut = format!("{} examples/dut-python/dut.py", python());
     let o = xtask(&[
         "conform",
+        "--arch",
+        "blackhole",
         "--dut",
         &dut,
         "--only",
@@ -605,6 +708,8 @@ fn two_duts_side_by_side() {
     let crashing = format!("{} examples/dut-python/dut.py --crash-on SFPNOP", python());
     let o = xtask(&[
         "conform",
+        "--arch",
+        "blackhole",
         "--dut",
         &good,
         "--dut",
@@ -647,12 +752,18 @@ fn two_default_runs_write_the_same_report() {
         let dir = out_dir(run);
         let o = xtask(&["conform", "--quiet", "--out", dir.to_str().unwrap()]);
         assert_eq!(o.status.code(), Some(0), "{}", text(&o));
-        let mut r = report(&dir);
+        let mut r = whole(&dir);
         assert!(r["timings_ms"]["total"].as_u64().is_some());
         r.as_object_mut().unwrap().remove("timings_ms");
+        for chip in r["chips"].as_array_mut().unwrap() {
+            chip.as_object_mut().unwrap().remove("timings_ms");
+        }
         reports.push(r);
     }
-    assert!(reports[0]["campaign"]["cases"].as_u64().unwrap() > 50_000, "{}", reports[0]["campaign"]);
+    for arch in ["blackhole", "wormhole"] {
+        let c = section(&reports[0], arch);
+        assert!(c["campaign"]["cases"].as_u64().unwrap() > 40_000, "{arch}: {}", c["campaign"]);
+    }
     if reports[0] != reports[1] {
         let (a, b) = (
             serde_json::to_string_pretty(&reports[0]).unwrap(),
@@ -667,24 +778,11 @@ fn two_default_runs_write_the_same_report() {
     }
 }
 
-/// `--arch wormhole` checks the Wormhole corpus and campaign: every vector and random case
-/// passes on both models, and no cell of the report is untested (the reference is not run on
-/// random streams, as on Blackhole).
-#[test]
-fn wormhole_conform_passes_with_no_untested_cell() {
-    let dir = out_dir("wormhole");
-    let o = xtask(&["conform", "--arch", "wormhole", "--quiet", "--out", dir.to_str().unwrap()]);
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
-    let r = report(&dir);
-    assert_eq!(r["arch"], "wormhole");
-    assert!(r["corpus"]["path"].as_str().unwrap().ends_with("vectors/wormhole"), "{}", r["corpus"]);
-    let rows = r["matrix"].as_array().unwrap();
-    // Wormhole's instructions only: no SFPGT, SFPLE, SFPMUL24 or SFPARECIP rows.
-    for absent in ["SFPGT", "SFPLE", "SFPMUL24", "SFPARECIP"] {
-        assert!(rows.iter().all(|row| row["instruction"] != absent), "{absent} has a row");
-    }
+/// The untested cells of a report section: cells where a model ran neither a vector nor a random
+/// case (the reference is not run on random streams).
+fn untested_cells(r: &Value) -> Vec<String> {
     let mut untested = Vec::new();
-    for row in rows {
+    for row in r["matrix"].as_array().unwrap() {
         for model in ["reference", "fastpath"] {
             let c = &row["per_model"][model];
             let checked = c["vectors_run"].as_u64().unwrap_or(0) + c["random_cases"].as_u64().unwrap_or(0);
@@ -693,8 +791,104 @@ fn wormhole_conform_passes_with_no_untested_cell() {
             }
         }
     }
+    untested
+}
+
+/// `--arch wormhole` narrows the run to Wormhole: one section, the Wormhole corpus and campaign,
+/// every vector and random case passing on both models, no untested cell, and the kernel
+/// accuracy of Wormhole alone.
+#[test]
+fn wormhole_conform_passes_with_no_untested_cell() {
+    let dir = out_dir("wormhole");
+    let o = xtask(&["conform", "--arch", "wormhole", "--quiet", "--out", dir.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let all = whole(&dir);
+    assert_eq!(all["chips"].as_array().unwrap().len(), 1);
+    let chips: Vec<&Value> =
+        all["kernel_accuracy"]["chips"].as_array().expect("kernel accuracy chips").iter().collect();
+    assert_eq!(chips, [&Value::from("wormhole")]);
+    let r = section(&all, "wormhole");
+    assert!(r["corpus"]["path"].as_str().unwrap().ends_with("vectors/wormhole"), "{}", r["corpus"]);
+    let rows = r["matrix"].as_array().unwrap();
+    // Wormhole's instructions only: no SFPGT, SFPLE, SFPMUL24 or SFPARECIP rows.
+    for absent in ["SFPGT", "SFPLE", "SFPMUL24", "SFPARECIP"] {
+        assert!(rows.iter().all(|row| row["instruction"] != absent), "{absent} has a row");
+    }
+    let untested = untested_cells(&r);
     assert!(untested.is_empty(), "untested cells: {untested:?}");
     let t = &r["totals"]["fastpath"];
     assert_eq!(t["failed"].as_u64(), Some(0), "{t}");
     assert!(t["random_cases"].as_u64().unwrap() > 40_000, "{t}");
+}
+
+/// Issue 15 part 5: `cargo xtask conform` with no `--arch` checks both chips in one run and
+/// writes one report with a section per chip: each chip's corpus and campaign, no untested cell
+/// in either, Wormhole's IEEE 754 departures in its own section, the kernel accuracy of both
+/// chips with their difference; every form of the report has both sections; the terminal
+/// summary prints a block per chip, then the overall verdict.
+#[test]
+fn default_run_checks_both_chips_in_one_report() {
+    let dir = out_dir("both");
+    let o = xtask(&["conform", "--out", dir.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let all = whole(&dir);
+    assert_eq!(all["format"], "sfpu-conform-report/2");
+    let archs: Vec<&str> =
+        all["chips"].as_array().unwrap().iter().map(|c| c["arch"].as_str().unwrap()).collect();
+    assert_eq!(archs, ["blackhole", "wormhole"]);
+    for arch in archs {
+        let r = section(&all, arch);
+        assert!(
+            r["corpus"]["path"].as_str().unwrap().ends_with(&format!("vectors/{arch}")),
+            "{}",
+            r["corpus"]
+        );
+        let untested = untested_cells(&r);
+        assert!(untested.is_empty(), "{arch}: untested cells: {untested:?}");
+        for model in ["reference", "fastpath"] {
+            let t = &r["totals"][model];
+            assert!(t["vectors_run"].as_u64().unwrap() > 1000, "{arch} {model}: {t}");
+            assert_eq!(t["failed"].as_u64(), Some(0), "{arch} {model}: {t}");
+        }
+        let ieee = r["ieee"].as_array().unwrap();
+        let has = |category: &str| ieee.iter().any(|c| c["operation"] == "fma" && c["category"] == category);
+        // Each chip's own departures (crate::ieee): Wormhole's +0 zeros and NaN form, Blackhole's
+        // canonical NaN.
+        assert_eq!(has("positive-zero"), arch == "wormhole", "{arch}");
+        assert_eq!(has("nan-form"), arch == "wormhole", "{arch}");
+        assert_eq!(has("nan-canonicalisation"), arch == "blackhole", "{arch}");
+    }
+    let k = &all["kernel_accuracy"];
+    assert_eq!(k["chips"], serde_json::json!(["blackhole", "wormhole"]));
+    assert!(
+        k["kernels"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|e| e["chip_difference"]["samples"].as_u64().unwrap_or(0) > 0),
+        "the chip difference is measured"
+    );
+    let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    assert!(md.contains("## Chip `blackhole`") && md.contains("## Chip `wormhole`"), "report.md");
+    let html = std::fs::read_to_string(dir.join("report.html")).unwrap();
+    for arch in ["blackhole", "wormhole"] {
+        assert!(
+            html.contains(&format!("<table class=\"matrix\" id=\"{arch}-matrix\"")),
+            "report.html: {arch}"
+        );
+    }
+    let junit = std::fs::read_to_string(dir.join("junit.xml")).unwrap();
+    assert!(
+        junit.contains("<testsuite name=\"blackhole/fastpath\"")
+            && junit.contains("<testsuite name=\"wormhole/fastpath\"")
+    );
+    let out = String::from_utf8_lossy(&o.stdout);
+    let (bh, wh) = (
+        out.find("== SFPU conformance, blackhole").expect("a Blackhole block"),
+        out.find("== SFPU conformance, wormhole").expect("a Wormhole block"),
+    );
+    let overall =
+        out.find("overall: PASS on every chip checked (blackhole, wormhole)").expect("the overall verdict");
+    assert!(bh < wh && wh < overall, "{out}");
+    assert!(out.contains("where wormhole departs from IEEE 754"), "{out}");
 }

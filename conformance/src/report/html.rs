@@ -2,9 +2,13 @@
 //! script and no external resource (a Content-Security-Policy forbids loading any), so it opens
 //! from disk, from a CI artifact or from a mail attachment and shows everything as it is.
 //!
-//! Sections: the verdict and summary, the matrix (`<table id="matrix">`: one `<tbody>` per
+//! The page opens with the overall verdict; then comes a `<section class="chip"
+//! id="{arch}-chip">` per chip, every id in it prefixed with its chip (`wormhole-matrix`,
+//! `blackhole-failure-1`), then the kernel accuracy and the run's timings. A chip's sections: its
+//! verdict and summary, the matrix (`<table class="matrix" id="{arch}-matrix"
+//! data-arch="{arch}">`: one `<tbody>` per
 //! instruction, a header row naming its mode values (at most 16 to a line; more continue on
-//! further lines), then one row per model whose cells are coloured by status, each cell carrying `class="cell <status>"`, `data-instruction`,
+//! further lines), then one row per model whose cells are coloured by status, each cell carrying `class="cell <status>"`, `data-arch`, `data-instruction`,
 //! `data-mode`, `data-model`, `data-status` and a `title` tooltip with its counts, a failing cell
 //! linking to its first failure), the counts of every cell in a collapsible table, the failures
 //! (replay command, details, YAML vector), the IEEE 754 characterisation, the kernel accuracy (a bar
@@ -19,7 +23,9 @@ use std::borrow::Cow;
 use std::fmt::{self, Write as _};
 
 use super::markdown::{describe_counts, human_ms, percent, strictness_meaning};
-use super::{CellStatus, Counts, MatrixRow, Report};
+use std::collections::BTreeMap;
+
+use super::{CellStatus, ChipReport, Counts, MatrixRow, Report};
 
 /// Every status, in the order the page lists them.
 const STATUSES: [CellStatus; 7] = CellStatus::ALL;
@@ -38,7 +44,9 @@ body { font: 14px/1.45 system-ui, -apple-system, 'Segoe UI', 'DejaVu Sans', sans
 header { border-bottom: 1px solid #d0d7de; margin-bottom: 8px; }
 h1 { font-size: 24px; margin: 20px 0 6px; }
 h2 { font-size: 19px; margin: 28px 0 10px; padding-bottom: 4px; border-bottom: 1px solid #d8dee4; }
-h3 { font-size: 15px; margin: 18px 0 8px; }
+h3 { font-size: 17px; margin: 22px 0 8px; }
+h4 { font-size: 15px; margin: 18px 0 8px; }
+section.chip { border-top: 3px solid #1f2328; margin-top: 32px; }
 nav { margin: 8px 0 12px; }
 nav a { margin-right: 14px; }
 a { color: #0969da; }
@@ -63,20 +71,20 @@ table.meta th { background: #f6f8fa; white-space: nowrap; }
 .untested { background: #fff repeating-linear-gradient(45deg, #fff 0 3px, #d0d7de 3px 5px); color: #57606a; }
 .not-applicable { background: #d0d7de; color: #24292f; }
 .scroll { overflow-x: auto; max-width: 100%; }
-#matrix { border-collapse: separate; border-spacing: 2px; }
-#matrix th, #matrix td { border: 0; }
-#matrix tbody + tbody tr.modes th { padding-top: 14px; }
-#matrix th.instruction { vertical-align: middle; padding-right: 12px; }
-#matrix th.model { font-weight: normal; color: #57606a; white-space: nowrap; padding: 0 8px; vertical-align: middle; }
-#matrix th.mode { vertical-align: bottom; text-align: center; padding: 6px 0 2px; font-weight: normal; }
-#matrix th.mode span { display: inline-block; writing-mode: vertical-rl; transform: rotate(180deg);
+table.matrix { border-collapse: separate; border-spacing: 2px; }
+table.matrix th, table.matrix td { border: 0; }
+table.matrix tbody + tbody tr.modes th { padding-top: 14px; }
+table.matrix th.instruction { vertical-align: middle; padding-right: 12px; }
+table.matrix th.model { font-weight: normal; color: #57606a; white-space: nowrap; padding: 0 8px; vertical-align: middle; }
+table.matrix th.mode { vertical-align: bottom; text-align: center; padding: 6px 0 2px; font-weight: normal; }
+table.matrix th.mode span { display: inline-block; writing-mode: vertical-rl; transform: rotate(180deg);
   white-space: nowrap; max-height: 16em; overflow: hidden; text-overflow: ellipsis; font-size: 11px; }
-#matrix td.cell { min-width: 26px; height: 24px; padding: 0; text-align: center; vertical-align: middle;
+table.matrix td.cell { min-width: 26px; height: 24px; padding: 0; text-align: center; vertical-align: middle;
   border: 1px solid rgba(0, 0, 0, 0.15); border-radius: 3px; font-size: 13px; }
-#matrix td.cell a { color: inherit; text-decoration: none; display: block; }
+table.matrix td.cell a { color: inherit; text-decoration: none; display: block; }
 .failure { border: 1px solid #d0d7de; border-left: 4px solid #cf222e; border-radius: 6px; padding: 2px 14px 6px;
   margin: 12px 0; }
-.failure h3 { margin-top: 10px; }
+.failure h4 { margin-top: 10px; }
 .label { color: #57606a; font-size: 12px; margin: 6px 0 0; }
 .bar { display: inline-block; height: 10px; background: #0969da; border-radius: 2px; vertical-align: middle; }
 .bar.zero { background: #cf222e; width: 4px; }
@@ -95,8 +103,14 @@ pub fn render(report: &Report) -> String {
     out
 }
 
+/// The id of `what` in the section of `r`'s chip (`wormhole-matrix`): every id of a chip's
+/// section is prefixed with its chip, so two chips' sections never share one.
+fn id(r: &ChipReport, what: &str) -> String {
+    escape_attr(&format!("{}-{what}", r.arch))
+}
+
 fn write_page(out: &mut String, r: &Report) -> fmt::Result {
-    let models = r.model_names();
+    let archs = r.arch_names().join(", ");
     writeln!(out, "<!DOCTYPE html>")?;
     writeln!(out, "<html lang=\"en\">")?;
     writeln!(out, "<head>")?;
@@ -112,33 +126,80 @@ fn write_page(out: &mut String, r: &Report) -> fmt::Result {
         escape(&r.tool.name),
         escape(&r.tool.version)
     )?;
-    writeln!(out, "<title>SFPU conformance report: {}</title>", escape(&r.arch))?;
+    writeln!(out, "<title>SFPU conformance report: {}</title>", escape(&archs))?;
     writeln!(out, "<style>{STYLE}</style>")?;
     writeln!(out, "</head>")?;
     writeln!(out, "<body>")?;
     writeln!(out, "<header>")?;
-    writeln!(out, "<h1>SFPU conformance report: <code>{}</code></h1>", escape(&r.arch))?;
-    verdict(out, r)?;
+    writeln!(out, "<h1>SFPU conformance report: <code>{}</code></h1>", escape(&archs))?;
+    if let Some(why) = &r.incomplete {
+        writeln!(
+            out,
+            "<p class=\"verdict\"><span class=\"badge fail\">INCOMPLETE</span> {}. The counts below are those \
+             of the work that completed.</p>",
+            escape(why)
+        )?;
+    }
+    let overall = if r.failing().is_empty() { "pass" } else { "fail" };
     writeln!(
         out,
-        "<nav><a href=\"#summary\">Summary</a><a href=\"#matrix-section\">Matrix</a>\
-         <a href=\"#failures\">Failures ({})</a><a href=\"#ieee\">IEEE 754</a>{}<a href=\"#spec-notes\">Spec notes</a>\
-         <a href=\"#coverage\">Operand coverage</a><a href=\"#timings\">Timings</a></nav>",
-        r.failures.len(),
-        if r.kernel_accuracy.is_some() { "<a href=\"#kernel-accuracy\">Kernel accuracy</a>" } else { "" }
+        "<p class=\"verdict\" id=\"overall-verdict\"><span class=\"badge {overall}\">{}</span> {}</p>",
+        overall.to_ascii_uppercase(),
+        escape(&r.overall_verdict())
+    )?;
+    write!(out, "<nav>")?;
+    for chip in &r.chips {
+        write!(
+            out,
+            "<a href=\"#{}\"><code>{}</code></a> (<a href=\"#{}\">matrix</a>, <a href=\"#{}\">failures: {}</a>, \
+             <a href=\"#{}\">IEEE 754</a>) ",
+            id(chip, "chip"),
+            escape(&chip.arch),
+            id(chip, "matrix-section"),
+            id(chip, "failures"),
+            chip.failures.len(),
+            id(chip, "ieee")
+        )?;
+    }
+    if r.kernel_accuracy.is_some() {
+        write!(out, "<a href=\"#kernel-accuracy\">Kernel accuracy</a>")?;
+    }
+    writeln!(out, "<a href=\"#timings\">Timings</a></nav>")?;
+    writeln!(
+        out,
+        "<table class=\"meta\"><tbody><tr><th scope=\"row\">Tool</th><td>{} {}</td></tr>\
+         <tr><th scope=\"row\">Report format</th><td><code>{}</code></td></tr>\
+         <tr><th scope=\"row\">Chips</th><td><code>{}</code></td></tr></tbody></table>",
+        escape(&r.tool.name),
+        escape(&r.tool.version),
+        escape(&r.format),
+        escape(&archs)
     )?;
     writeln!(out, "</header>")?;
     writeln!(out, "<main>")?;
-    summary(out, r, &models)?;
-    matrix(out, r, &models)?;
-    failures(out, r)?;
-    ieee(out, r)?;
+    for chip in &r.chips {
+        let models = chip.model_names();
+        writeln!(
+            out,
+            "<section class=\"chip\" id=\"{}\" data-arch=\"{}\">",
+            id(chip, "chip"),
+            escape_attr(&chip.arch)
+        )?;
+        writeln!(out, "<h2>Chip <code>{}</code></h2>", escape(&chip.arch))?;
+        verdict(out, chip)?;
+        summary(out, chip, &models)?;
+        matrix(out, chip, &models)?;
+        failures(out, chip)?;
+        ieee(out, chip)?;
+        spec_notes(out, chip)?;
+        coverage(out, chip)?;
+        timings(out, &id(chip, "timings"), "h3", &chip.timings_ms)?;
+        writeln!(out, "</section>")?;
+    }
     if let Some(k) = &r.kernel_accuracy {
         super::accuracy::html(out, k)?;
     }
-    spec_notes(out, r)?;
-    coverage(out, r)?;
-    timings(out, r)?;
+    timings(out, "timings", "h2", &r.timings_ms)?;
     writeln!(out, "</main>")?;
     writeln!(
         out,
@@ -152,15 +213,7 @@ fn write_page(out: &mut String, r: &Report) -> fmt::Result {
     writeln!(out, "</html>")
 }
 
-fn verdict(out: &mut String, r: &Report) -> fmt::Result {
-    if let Some(why) = &r.incomplete {
-        writeln!(
-            out,
-            "<p class=\"verdict\"><span class=\"badge fail\">INCOMPLETE</span> {}. The counts below are those \
-             of the work that completed.</p>",
-            escape(why)
-        )?;
-    }
+fn verdict(out: &mut String, r: &ChipReport) -> fmt::Result {
     let failing: Vec<String> =
         r.failing_models().into_iter().map(|m| format!("<code>{}</code>", escape(m))).collect();
     if failing.is_empty() {
@@ -191,8 +244,8 @@ fn verdict(out: &mut String, r: &Report) -> fmt::Result {
 }
 
 /// The coverage per model, what was not applicable by feature and refusal, and the reasons.
-fn coverage_section(out: &mut String, r: &Report) -> fmt::Result {
-    writeln!(out, "<h3>Coverage</h3>")?;
+fn coverage_section(out: &mut String, r: &ChipReport) -> fmt::Result {
+    writeln!(out, "<h4>Coverage</h4>")?;
     writeln!(
         out,
         "<table class=\"coverage\"><thead><tr><th>Model</th><th class=\"num\">Vectors</th>\
@@ -236,7 +289,7 @@ fn coverage_section(out: &mut String, r: &Report) -> fmt::Result {
         writeln!(out, "</tbody></table>")?;
     }
     if !r.reasons.is_empty() {
-        writeln!(out, "<h3>Reasons for declined cases and errors</h3>")?;
+        writeln!(out, "<h4>Reasons for declined cases and errors</h4>")?;
         writeln!(
             out,
             "<table class=\"reasons\"><thead><tr><th>Model</th><th>Kind</th><th>Reason</th>\
@@ -264,15 +317,13 @@ fn badge(s: CellStatus) -> String {
     format!("<span class=\"badge {0}\">{0}</span>", s.name())
 }
 
-fn summary(out: &mut String, r: &Report, models: &[&str]) -> fmt::Result {
-    writeln!(out, "<section id=\"summary\">")?;
-    writeln!(out, "<h2>Summary</h2>")?;
+fn summary(out: &mut String, r: &ChipReport, models: &[&str]) -> fmt::Result {
+    writeln!(out, "<section id=\"{}\">", id(r, "summary"))?;
+    writeln!(out, "<h3>Summary</h3>")?;
     writeln!(out, "<table class=\"meta\"><tbody>")?;
     let c = &r.corpus;
     let k = &r.campaign;
-    let rows: [(&str, String); 8] = [
-        ("Tool", format!("{} {}", escape(&r.tool.name), escape(&r.tool.version))),
-        ("Report format", format!("<code>{}</code>", escape(&r.format))),
+    let rows: [(&str, String); 6] = [
         ("Architecture", format!("<code>{}</code>", escape(&r.arch))),
         ("Specification notes", escape(&r.spec.notes).into_owned()),
         ("Upstream", escape(&r.spec.upstream).into_owned()),
@@ -307,7 +358,7 @@ fn summary(out: &mut String, r: &Report, models: &[&str]) -> fmt::Result {
     }
     writeln!(out, "</tbody></table>")?;
 
-    writeln!(out, "<h3>Models</h3>")?;
+    writeln!(out, "<h4>Models</h4>")?;
     writeln!(out, "<table class=\"models\">")?;
     writeln!(
         out,
@@ -328,7 +379,7 @@ fn summary(out: &mut String, r: &Report, models: &[&str]) -> fmt::Result {
     }
     writeln!(out, "</tbody></table>")?;
 
-    writeln!(out, "<h3>Totals</h3>")?;
+    writeln!(out, "<h4>Totals</h4>")?;
     writeln!(out, "<table class=\"totals\">")?;
     writeln!(
         out,
@@ -363,7 +414,7 @@ fn summary(out: &mut String, r: &Report, models: &[&str]) -> fmt::Result {
     writeln!(out, "</tbody></table>")?;
     coverage_section(out, r)?;
 
-    writeln!(out, "<h3>Cells by status</h3>")?;
+    writeln!(out, "<h4>Cells by status</h4>")?;
     writeln!(out, "<table class=\"cells-by-status\">")?;
     write!(out, "<thead><tr><th>Model</th>")?;
     for s in STATUSES {
@@ -394,9 +445,9 @@ fn glyph(s: CellStatus) -> &'static str {
     }
 }
 
-fn matrix(out: &mut String, r: &Report, models: &[&str]) -> fmt::Result {
-    writeln!(out, "<section id=\"matrix-section\">")?;
-    writeln!(out, "<h2>Matrix</h2>")?;
+fn matrix(out: &mut String, r: &ChipReport, models: &[&str]) -> fmt::Result {
+    writeln!(out, "<section id=\"{}\">", id(r, "matrix-section"))?;
+    writeln!(out, "<h3>Matrix</h3>")?;
     write!(out, "<p class=\"legend\">")?;
     for s in STATUSES {
         write!(out, "<span class=\"swatch {0}\"></span>{1} {0}", s.name(), glyph(s))?;
@@ -408,7 +459,12 @@ fn matrix(out: &mut String, r: &Report, models: &[&str]) -> fmt::Result {
          then one row per model. Hover a cell for its counts; a failing cell links to its first failure.</p>"
     )?;
     writeln!(out, "<div class=\"scroll\">")?;
-    writeln!(out, "<table id=\"matrix\">")?;
+    writeln!(
+        out,
+        "<table class=\"matrix\" id=\"{}\" data-arch=\"{}\">",
+        id(r, "matrix"),
+        escape_attr(&r.arch)
+    )?;
     for (instruction, rows) in r.rows_by_instruction() {
         let instr = escape(instruction);
         let lines: Vec<&[&MatrixRow]> = rows.chunks(MODES_PER_LINE).collect();
@@ -440,7 +496,7 @@ fn matrix(out: &mut String, r: &Report, models: &[&str]) -> fmt::Result {
     writeln!(out, "</table>")?;
     writeln!(out, "</div>")?;
 
-    writeln!(out, "<details id=\"cell-counts\"><summary>Counts of every cell</summary>")?;
+    writeln!(out, "<details id=\"{}\"><summary>Counts of every cell</summary>", id(r, "cell-counts"))?;
     writeln!(out, "<table class=\"cell-counts\">")?;
     writeln!(
         out,
@@ -504,7 +560,7 @@ fn mode_header(out: &mut String, row: &MatrixRow) -> fmt::Result {
 
 /// One cell of the matrix: the status of `model` on `row`, its counts in the tooltip, a link to
 /// its first failure if it fails.
-fn matrix_cell(out: &mut String, r: &Report, row: &MatrixRow, model: &str) -> fmt::Result {
+fn matrix_cell(out: &mut String, r: &ChipReport, row: &MatrixRow, model: &str) -> fmt::Result {
     let counts = row.counts(model);
     let status = counts.status();
     let first =
@@ -519,8 +575,9 @@ fn matrix_cell(out: &mut String, r: &Report, row: &MatrixRow, model: &str) -> fm
     }
     write!(
         out,
-        "<td class=\"cell {s}\" data-instruction=\"{}\" data-mode=\"{}\" data-model=\"{}\" data-status=\"{s}\" \
-         title=\"{}\">",
+        "<td class=\"cell {s}\" data-arch=\"{}\" data-instruction=\"{}\" data-mode=\"{}\" data-model=\"{}\" \
+         data-status=\"{s}\" title=\"{}\">",
+        escape_attr(&r.arch),
         escape_attr(&row.instruction),
         escape_attr(&row.mode),
         escape_attr(model),
@@ -528,15 +585,17 @@ fn matrix_cell(out: &mut String, r: &Report, row: &MatrixRow, model: &str) -> fm
         s = status.name()
     )?;
     match first {
-        Some((i, _)) => write!(out, "<a href=\"#failure-{}\">{}</a>", i + 1, glyph(status))?,
+        Some((i, _)) => {
+            write!(out, "<a href=\"#{}\">{}</a>", id(r, &format!("failure-{}", i + 1)), glyph(status))?
+        }
         None => write!(out, "{}", glyph(status))?,
     }
     write!(out, "</td>")
 }
 
-fn failures(out: &mut String, r: &Report) -> fmt::Result {
-    writeln!(out, "<section id=\"failures\">")?;
-    writeln!(out, "<h2>Failures</h2>")?;
+fn failures(out: &mut String, r: &ChipReport) -> fmt::Result {
+    writeln!(out, "<section id=\"{}\">", id(r, "failures"))?;
+    writeln!(out, "<h3>Failures</h3>")?;
     if r.failures.is_empty() {
         writeln!(out, "<p>No failures.</p>")?;
         return writeln!(out, "</section>");
@@ -548,11 +607,11 @@ fn failures(out: &mut String, r: &Report) -> fmt::Result {
     )?;
     let target = escape(&format!("vectors/{}/regressions.yaml", r.arch)).into_owned();
     for (i, f) in r.failures.iter().enumerate() {
-        writeln!(out, "<article class=\"failure\" id=\"failure-{}\">", i + 1)?;
+        writeln!(out, "<article class=\"failure\" id=\"{}\">", id(r, &format!("failure-{}", i + 1)))?;
         writeln!(
             out,
-            "<h3>{}. <code>{}</code> · <code>{}</code> · <code>{}</code> · <code>{}</code> \
-             <span class=\"badge fail\">{}</span></h3>",
+            "<h4>{}. <code>{}</code> · <code>{}</code> · <code>{}</code> · <code>{}</code> \
+             <span class=\"badge fail\">{}</span></h4>",
             i + 1,
             escape(&f.model),
             escape(&f.instruction),
@@ -575,10 +634,14 @@ fn failures(out: &mut String, r: &Report) -> fmt::Result {
     writeln!(out, "</section>")
 }
 
-fn ieee(out: &mut String, r: &Report) -> fmt::Result {
-    writeln!(out, "<section id=\"ieee\">")?;
-    writeln!(out, "<h2>IEEE 754 characterisation</h2>")?;
-    writeln!(out, "<p>How Blackhole departs from IEEE 754 (binary32, round to nearest even), measured.</p>")?;
+fn ieee(out: &mut String, r: &ChipReport) -> fmt::Result {
+    writeln!(out, "<section id=\"{}\">", id(r, "ieee"))?;
+    writeln!(out, "<h3>IEEE 754 characterisation</h3>")?;
+    writeln!(
+        out,
+        "<p>How <code>{}</code> departs from IEEE 754 (binary32, round to nearest even), measured.</p>",
+        escape(&r.arch)
+    )?;
     if r.ieee.is_empty() {
         writeln!(out, "<p>Not measured.</p>")?;
         return writeln!(out, "</section>");
@@ -608,10 +671,10 @@ fn ieee(out: &mut String, r: &Report) -> fmt::Result {
     writeln!(out, "</section>")
 }
 
-fn spec_notes(out: &mut String, r: &Report) -> fmt::Result {
-    writeln!(out, "<section id=\"spec-notes\">")?;
-    writeln!(out, "<h2>Spec notes</h2>")?;
-    writeln!(out, "<h3>Seed differences (spec §5)</h3>")?;
+fn spec_notes(out: &mut String, r: &ChipReport) -> fmt::Result {
+    writeln!(out, "<section id=\"{}\">", id(r, "spec-notes"))?;
+    writeln!(out, "<h3>Spec notes</h3>")?;
+    writeln!(out, "<h4>Seed differences (spec §5)</h4>")?;
     writeln!(out, "<p>Where the model follows upstream against the seed summary.</p>")?;
     if r.spec_notes.seed_differences.is_empty() {
         writeln!(out, "<p>None.</p>")?;
@@ -632,7 +695,7 @@ fn spec_notes(out: &mut String, r: &Report) -> fmt::Result {
         }
         writeln!(out, "</tbody></table>")?;
     }
-    writeln!(out, "<h3>Where upstream overrides the spec notes</h3>")?;
+    writeln!(out, "<h4>Where upstream overrides the spec notes</h4>")?;
     if r.spec_notes.notes_overrides.is_empty() {
         writeln!(out, "<p>None.</p>")?;
     } else {
@@ -652,7 +715,7 @@ fn spec_notes(out: &mut String, r: &Report) -> fmt::Result {
         }
         writeln!(out, "</tbody></table>")?;
     }
-    writeln!(out, "<h3>Clauses (spec §6)</h3>")?;
+    writeln!(out, "<h4>Clauses (spec §6)</h4>")?;
     writeln!(out, "<p>Every clause, and how many vectors name it in their outcome.</p>")?;
     if r.spec_notes.clauses.is_empty() {
         writeln!(out, "<p>None.</p>")?;
@@ -679,9 +742,9 @@ fn spec_notes(out: &mut String, r: &Report) -> fmt::Result {
     writeln!(out, "</section>")
 }
 
-fn coverage(out: &mut String, r: &Report) -> fmt::Result {
-    writeln!(out, "<section id=\"coverage\">")?;
-    writeln!(out, "<h2>Operand coverage</h2>")?;
+fn coverage(out: &mut String, r: &ChipReport) -> fmt::Result {
+    writeln!(out, "<section id=\"{}\">", id(r, "coverage"))?;
+    writeln!(out, "<h3>Operand coverage</h3>")?;
     if r.operand_coverage.is_empty() {
         writeln!(out, "<p>Not measured.</p>")?;
         return writeln!(out, "</section>");
@@ -715,10 +778,10 @@ fn coverage(out: &mut String, r: &Report) -> fmt::Result {
     writeln!(out, "</section>")
 }
 
-fn timings(out: &mut String, r: &Report) -> fmt::Result {
-    writeln!(out, "<section id=\"timings\">")?;
-    writeln!(out, "<h2>Timings</h2>")?;
-    if r.timings_ms.is_empty() {
+fn timings(out: &mut String, section_id: &str, h: &str, timings_ms: &BTreeMap<String, u64>) -> fmt::Result {
+    writeln!(out, "<section id=\"{section_id}\">")?;
+    writeln!(out, "<{h}>Timings</{h}>")?;
+    if timings_ms.is_empty() {
         writeln!(out, "<p>Not recorded.</p>")?;
         return writeln!(out, "</section>");
     }
@@ -727,7 +790,7 @@ fn timings(out: &mut String, r: &Report) -> fmt::Result {
         out,
         "<thead><tr><th>Phase</th><th class=\"num\">Milliseconds</th><th class=\"num\">Time</th></tr></thead><tbody>"
     )?;
-    for (phase, ms) in &r.timings_ms {
+    for (phase, ms) in timings_ms {
         writeln!(
             out,
             "<tr><td>{}</td><td class=\"num\">{ms}</td><td class=\"num\">{}</td></tr>",

@@ -1,6 +1,6 @@
 //! The JUnit XML form of the report (`junit.xml`), for CI systems' test views.
 //!
-//! One `<testsuite>` per model (named after it, in report order) and in each one `<testcase
+//! One `<testsuite>` per chip and model (named `{arch}/{model}`, in report order) and in each one `<testcase
 //! classname="{arch}.{instruction}" name="{mode}">` per matrix row. A cell's status decides the
 //! test case's outcome:
 //!
@@ -24,7 +24,7 @@ use std::fmt::{self, Write as _};
 
 use super::html::sanitize;
 use super::markdown::{describe_counts, strictness_meaning};
-use super::{CellStatus, Counts, FailureEntry, Report};
+use super::{CellStatus, ChipReport, Counts, FailureEntry, Report};
 
 /// What a test case turns into.
 enum Outcome<'a> {
@@ -41,7 +41,7 @@ pub fn render(report: &Report) -> String {
     out
 }
 
-fn outcome<'a>(r: &'a Report, model: &str, row: &crate::report::MatrixRow, c: &Counts) -> Outcome<'a> {
+fn outcome<'a>(r: &'a ChipReport, model: &str, row: &crate::report::MatrixRow, c: &Counts) -> Outcome<'a> {
     let (instruction, mode) = (row.instruction.as_str(), row.mode.as_str());
     let why = row.reason(model).map(|w| format!("; the first: {w}")).unwrap_or_default();
     match c.status() {
@@ -94,10 +94,39 @@ impl Tally {
     }
 }
 
-fn write_junit(out: &mut String, r: &Report) -> fmt::Result {
-    let models = r.model_names();
+fn write_junit(out: &mut String, report: &Report) -> fmt::Result {
     let mut all = Tally::default();
     let mut suites = String::new();
+    for r in &report.chips {
+        chip_suites(&mut suites, report, r, &mut all)?;
+    }
+    if let Some(why) = &report.incomplete {
+        // An interrupted run is an error of the run itself, whatever the cells say.
+        all.tests += 1;
+        all.errors += 1;
+        writeln!(
+            suites,
+            "  <testsuite name=\"conform\" tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\">"
+        )?;
+        writeln!(suites, "    <testcase classname=\"conform\" name=\"the run completed\">")?;
+        writeln!(suites, "      <error message=\"incomplete: {}\" type=\"incomplete\"/>", attr(why))?;
+        writeln!(suites, "    </testcase>")?;
+        writeln!(suites, "  </testsuite>")?;
+    }
+    writeln!(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>")?;
+    writeln!(
+        out,
+        "<testsuites name=\"{}\" {}>",
+        attr(&format!("{} {}", report.tool.name, report.arch_names().join(","))),
+        all.attributes()
+    )?;
+    out.push_str(&suites);
+    writeln!(out, "</testsuites>")
+}
+
+/// The test suites of one chip: one per model, named `{arch}/{model}`.
+fn chip_suites(suites: &mut String, report: &Report, r: &ChipReport, all: &mut Tally) -> fmt::Result {
+    let models = r.model_names();
     for model in &models {
         let mut tally = Tally::default();
         let mut cases = String::new();
@@ -122,7 +151,7 @@ fn write_junit(out: &mut String, r: &Report) -> fmt::Result {
             writeln!(
                 cases,
                 "    <testcase classname=\"{}.reasons\" name=\"{} {}\">",
-                attr(model),
+                attr(&format!("{}.{model}", r.arch)),
                 attr(&e.kind),
                 i + 1
             )?;
@@ -133,13 +162,18 @@ fn write_junit(out: &mut String, r: &Report) -> fmt::Result {
         all.failures += tally.failures;
         all.errors += tally.errors;
         all.skipped += tally.skipped;
-        writeln!(suites, "  <testsuite name=\"{}\" {}>", attr(model), tally.attributes())?;
+        writeln!(
+            suites,
+            "  <testsuite name=\"{}\" {}>",
+            attr(&format!("{}/{model}", r.arch)),
+            tally.attributes()
+        )?;
         writeln!(suites, "    <properties>")?;
         let info = r.models.iter().find(|m| m.name == *model);
         let mut props: Vec<(&str, String)> = vec![
             ("arch", r.arch.clone()),
-            ("format", r.format.clone()),
-            ("tool", format!("{} {}", r.tool.name, r.tool.version)),
+            ("format", report.format.clone()),
+            ("tool", format!("{} {}", report.tool.name, report.tool.version)),
             ("strictness", format!("{} ({})", r.strictness, strictness_meaning(&r.strictness))),
             ("spec.notes", r.spec.notes.clone()),
             ("spec.upstream", r.spec.upstream.clone()),
@@ -172,33 +206,12 @@ fn write_junit(out: &mut String, r: &Report) -> fmt::Result {
         suites.push_str(&cases);
         writeln!(suites, "  </testsuite>")?;
     }
-    if let Some(why) = &r.incomplete {
-        // An interrupted run is an error of the run itself, whatever the cells say.
-        all.tests += 1;
-        all.errors += 1;
-        writeln!(
-            suites,
-            "  <testsuite name=\"conform\" tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\">"
-        )?;
-        writeln!(suites, "    <testcase classname=\"conform\" name=\"the run completed\">")?;
-        writeln!(suites, "      <error message=\"incomplete: {}\" type=\"incomplete\"/>", attr(why))?;
-        writeln!(suites, "    </testcase>")?;
-        writeln!(suites, "  </testsuite>")?;
-    }
-    writeln!(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>")?;
-    writeln!(
-        out,
-        "<testsuites name=\"{}\" {}>",
-        attr(&format!("{} {}", r.tool.name, r.arch)),
-        all.attributes()
-    )?;
-    out.push_str(&suites);
-    writeln!(out, "</testsuites>")
+    Ok(())
 }
 
 fn testcase(
     out: &mut String,
-    r: &Report,
+    r: &ChipReport,
     model: &str,
     instruction: &str,
     mode: &str,

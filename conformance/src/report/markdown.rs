@@ -17,7 +17,9 @@
 use std::fmt::{self, Write as _};
 
 use super::html::{escape, sanitize};
-use super::{CellStatus, Counts, Report};
+use std::collections::BTreeMap;
+
+use super::{CellStatus, ChipReport, Counts, Report};
 
 /// Every status, in the order tables list them.
 const STATUSES: [CellStatus; 7] = CellStatus::ALL;
@@ -30,24 +32,9 @@ pub fn render(report: &Report) -> String {
 }
 
 fn write_report(out: &mut String, r: &Report) -> fmt::Result {
-    let models = r.model_names();
-    writeln!(out, "# SFPU conformance report: {}", code(&r.arch))?;
+    let archs: Vec<String> = r.arch_names().into_iter().map(code).collect();
+    writeln!(out, "# SFPU conformance report: {}", archs.join(", "))?;
     writeln!(out)?;
-    verdict(out, r)?;
-    summary(out, r, &models)?;
-    matrix(out, r, &models)?;
-    failures(out, r)?;
-    ieee(out, r)?;
-    if let Some(k) = &r.kernel_accuracy {
-        super::accuracy::markdown(out, k)?;
-    }
-    spec_notes(out, r)?;
-    coverage(out, r)?;
-    timings(out, r)?;
-    Ok(())
-}
-
-fn verdict(out: &mut String, r: &Report) -> fmt::Result {
     if let Some(why) = &r.incomplete {
         writeln!(
             out,
@@ -56,6 +43,36 @@ fn verdict(out: &mut String, r: &Report) -> fmt::Result {
         )?;
         writeln!(out)?;
     }
+    let glyph_of = if r.failing().is_empty() { CellStatus::Pass } else { CellStatus::Fail };
+    writeln!(out, "**Overall: {} {}**", glyph(glyph_of), text(&r.overall_verdict()))?;
+    writeln!(out)?;
+    writeln!(out, "| | |")?;
+    writeln!(out, "|---|---|")?;
+    writeln!(out, "| Tool | {} {} |", text(&r.tool.name), text(&r.tool.version))?;
+    writeln!(out, "| Report format | {} |", cell_code(&r.format))?;
+    writeln!(out, "| Chips | {} |", archs.join(", "))?;
+    writeln!(out)?;
+    for chip in &r.chips {
+        writeln!(out, "## Chip {}", code(&chip.arch))?;
+        writeln!(out)?;
+        let models = chip.model_names();
+        verdict(out, chip)?;
+        summary(out, chip, &models)?;
+        matrix(out, chip, &models)?;
+        failures(out, chip)?;
+        ieee(out, chip)?;
+        spec_notes(out, chip)?;
+        coverage(out, chip)?;
+        timings(out, "### Timings", &chip.timings_ms)?;
+    }
+    if let Some(k) = &r.kernel_accuracy {
+        super::accuracy::markdown(out, k)?;
+    }
+    timings(out, "## Timings (whole run)", &r.timings_ms)?;
+    Ok(())
+}
+
+fn verdict(out: &mut String, r: &ChipReport) -> fmt::Result {
     let failing = r.failing_models();
     if failing.is_empty() {
         writeln!(out, "**Verdict: {} PASS** on what each model was checked on:", glyph(CellStatus::Pass))?;
@@ -83,8 +100,8 @@ fn verdict(out: &mut String, r: &Report) -> fmt::Result {
 }
 
 /// The coverage per model, what was not applicable by feature and refusal, and the reasons.
-fn coverage_section(out: &mut String, r: &Report) -> fmt::Result {
-    writeln!(out, "### Coverage")?;
+fn coverage_section(out: &mut String, r: &ChipReport) -> fmt::Result {
+    writeln!(out, "#### Coverage")?;
     writeln!(out)?;
     writeln!(
         out,
@@ -123,7 +140,7 @@ fn coverage_section(out: &mut String, r: &Report) -> fmt::Result {
         writeln!(out)?;
     }
     if !r.reasons.is_empty() {
-        writeln!(out, "### Reasons for declined cases and errors")?;
+        writeln!(out, "#### Reasons for declined cases and errors")?;
         writeln!(out)?;
         writeln!(out, "| Model | Kind | Reason | Cases | Examples |")?;
         writeln!(out, "|---|---|---|--:|---|")?;
@@ -144,13 +161,11 @@ fn coverage_section(out: &mut String, r: &Report) -> fmt::Result {
     Ok(())
 }
 
-fn summary(out: &mut String, r: &Report, models: &[&str]) -> fmt::Result {
-    writeln!(out, "## Summary")?;
+fn summary(out: &mut String, r: &ChipReport, models: &[&str]) -> fmt::Result {
+    writeln!(out, "### Summary")?;
     writeln!(out)?;
     writeln!(out, "| | |")?;
     writeln!(out, "|---|---|")?;
-    writeln!(out, "| Tool | {} {} |", text(&r.tool.name), text(&r.tool.version))?;
-    writeln!(out, "| Report format | {} |", cell_code(&r.format))?;
     writeln!(out, "| Architecture | {} |", cell_code(&r.arch))?;
     writeln!(out, "| Specification notes | {} |", text(&r.spec.notes))?;
     writeln!(out, "| Upstream | {} |", text(&r.spec.upstream))?;
@@ -176,7 +191,7 @@ fn summary(out: &mut String, r: &Report, models: &[&str]) -> fmt::Result {
     writeln!(out, "| Strictness | {} ({}) |", cell_code(&r.strictness), strictness_meaning(&r.strictness))?;
     writeln!(out)?;
 
-    writeln!(out, "### Models")?;
+    writeln!(out, "#### Models")?;
     writeln!(out)?;
     writeln!(out, "| Model | Kind | Command | Description |")?;
     writeln!(out, "|---|---|---|---|")?;
@@ -189,7 +204,7 @@ fn summary(out: &mut String, r: &Report, models: &[&str]) -> fmt::Result {
     }
     writeln!(out)?;
 
-    writeln!(out, "### Totals")?;
+    writeln!(out, "#### Totals")?;
     writeln!(out)?;
     writeln!(
         out,
@@ -224,7 +239,7 @@ fn summary(out: &mut String, r: &Report, models: &[&str]) -> fmt::Result {
 
     coverage_section(out, r)?;
 
-    writeln!(out, "### Cells by status")?;
+    writeln!(out, "#### Cells by status")?;
     writeln!(out)?;
     write!(out, "| Model |")?;
     for s in STATUSES {
@@ -243,8 +258,8 @@ fn summary(out: &mut String, r: &Report, models: &[&str]) -> fmt::Result {
     writeln!(out)
 }
 
-fn matrix(out: &mut String, r: &Report, models: &[&str]) -> fmt::Result {
-    writeln!(out, "## Matrix")?;
+fn matrix(out: &mut String, r: &ChipReport, models: &[&str]) -> fmt::Result {
+    writeln!(out, "### Matrix")?;
     writeln!(out)?;
     let legend: Vec<String> = STATUSES.iter().map(|s| format!("{} {}", glyph(*s), s.name())).collect();
     writeln!(
@@ -259,7 +274,7 @@ fn matrix(out: &mut String, r: &Report, models: &[&str]) -> fmt::Result {
         return writeln!(out);
     }
 
-    writeln!(out, "### By instruction")?;
+    writeln!(out, "#### By instruction")?;
     writeln!(out)?;
     write!(out, "| Instruction | Modes |")?;
     for m in models {
@@ -283,7 +298,7 @@ fn matrix(out: &mut String, r: &Report, models: &[&str]) -> fmt::Result {
     }
     writeln!(out)?;
 
-    writeln!(out, "### By mode")?;
+    writeln!(out, "#### By mode")?;
     writeln!(out)?;
     writeln!(
         out,
@@ -342,8 +357,8 @@ fn status_cell(c: &Counts) -> String {
     text
 }
 
-fn failures(out: &mut String, r: &Report) -> fmt::Result {
-    writeln!(out, "## Failures")?;
+fn failures(out: &mut String, r: &ChipReport) -> fmt::Result {
+    writeln!(out, "### Failures")?;
     writeln!(out)?;
     if r.failures.is_empty() {
         writeln!(out, "No failures.")?;
@@ -358,7 +373,7 @@ fn failures(out: &mut String, r: &Report) -> fmt::Result {
     for (i, f) in r.failures.iter().enumerate() {
         writeln!(
             out,
-            "### {}. {} · {} · {} · {}",
+            "#### {}. {} · {} · {} · {}",
             i + 1,
             code(&f.model),
             code(&f.instruction),
@@ -382,10 +397,14 @@ fn failures(out: &mut String, r: &Report) -> fmt::Result {
     Ok(())
 }
 
-fn ieee(out: &mut String, r: &Report) -> fmt::Result {
-    writeln!(out, "## IEEE 754 characterisation")?;
+fn ieee(out: &mut String, r: &ChipReport) -> fmt::Result {
+    writeln!(out, "### IEEE 754 characterisation")?;
     writeln!(out)?;
-    writeln!(out, "How Blackhole departs from IEEE 754 (binary32, round to nearest even), measured.")?;
+    writeln!(
+        out,
+        "How {} departs from IEEE 754 (binary32, round to nearest even), measured.",
+        code(&r.arch)
+    )?;
     writeln!(out)?;
     if r.ieee.is_empty() {
         writeln!(out, "Not measured.")?;
@@ -409,10 +428,10 @@ fn ieee(out: &mut String, r: &Report) -> fmt::Result {
     writeln!(out)
 }
 
-fn spec_notes(out: &mut String, r: &Report) -> fmt::Result {
-    writeln!(out, "## Spec notes")?;
+fn spec_notes(out: &mut String, r: &ChipReport) -> fmt::Result {
+    writeln!(out, "### Spec notes")?;
     writeln!(out)?;
-    writeln!(out, "### Seed differences (spec §5)")?;
+    writeln!(out, "#### Seed differences (spec §5)")?;
     writeln!(out)?;
     writeln!(out, "Where the model follows upstream against the seed summary.")?;
     writeln!(out)?;
@@ -426,7 +445,7 @@ fn spec_notes(out: &mut String, r: &Report) -> fmt::Result {
         }
     }
     writeln!(out)?;
-    writeln!(out, "### Where upstream overrides the spec notes")?;
+    writeln!(out, "#### Where upstream overrides the spec notes")?;
     writeln!(out)?;
     if r.spec_notes.notes_overrides.is_empty() {
         writeln!(out, "None.")?;
@@ -438,7 +457,7 @@ fn spec_notes(out: &mut String, r: &Report) -> fmt::Result {
         }
     }
     writeln!(out)?;
-    writeln!(out, "### Clauses (spec §6)")?;
+    writeln!(out, "#### Clauses (spec §6)")?;
     writeln!(out)?;
     writeln!(out, "Every clause, and how many vectors name it in their outcome.")?;
     writeln!(out)?;
@@ -462,8 +481,8 @@ fn spec_notes(out: &mut String, r: &Report) -> fmt::Result {
     writeln!(out)
 }
 
-fn coverage(out: &mut String, r: &Report) -> fmt::Result {
-    writeln!(out, "## Operand coverage")?;
+fn coverage(out: &mut String, r: &ChipReport) -> fmt::Result {
+    writeln!(out, "### Operand coverage")?;
     writeln!(out)?;
     if r.operand_coverage.is_empty() {
         writeln!(out, "Not measured.")?;
@@ -481,16 +500,16 @@ fn coverage(out: &mut String, r: &Report) -> fmt::Result {
     writeln!(out)
 }
 
-fn timings(out: &mut String, r: &Report) -> fmt::Result {
-    writeln!(out, "## Timings")?;
+fn timings(out: &mut String, heading: &str, timings_ms: &BTreeMap<String, u64>) -> fmt::Result {
+    writeln!(out, "{heading}")?;
     writeln!(out)?;
-    if r.timings_ms.is_empty() {
+    if timings_ms.is_empty() {
         writeln!(out, "Not recorded.")?;
         return writeln!(out);
     }
     writeln!(out, "| Phase | Milliseconds | Time |")?;
     writeln!(out, "|---|--:|--:|")?;
-    for (phase, ms) in &r.timings_ms {
+    for (phase, ms) in timings_ms {
         writeln!(out, "| {} | {ms} | {} |", text(phase), human_ms(*ms))?;
     }
     writeln!(out)

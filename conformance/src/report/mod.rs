@@ -1,14 +1,18 @@
 //! The compliance report of `cargo xtask conform`: its data model (serialised as `report.json`,
-//! format `sfpu-conform-report/1`, documented in `docs/report.md`) and the renderers that turn it
+//! format `sfpu-conform-report/2`, documented in `docs/report.md`) and the renderers that turn it
 //! into Markdown, a self-contained HTML page and JUnit XML.
 //!
 //! The JSON is the source of truth; every other form is rendered from a [`Report`] alone, so a
 //! report can be re-rendered from a saved `report.json` ([`Report::from_json`]).
 //!
+//! A report has a section per chip checked ([`ChipReport`], `chips` in the JSON) and what
+//! concerns the whole run (the kernel accuracy across chips, the timings, an interruption).
+//!
 //! Compatibility: a reader refuses a `format` other than [`REPORT_FORMAT`] (the one strict
-//! check), and ignores fields it does not know, so that adding a field does not change the format
-//! number; fields added after the first version default when absent, so an older file still
-//! reads.
+//! check; [`Report::from_json`] also reads [`REPORT_FORMAT_V1`], one chip at the top level, as a
+//! one-chip report), and ignores fields it does not know, so that adding a field does not change
+//! the format number; fields added after a format's first version default when absent, so an
+//! older file still reads.
 
 pub mod accuracy;
 pub mod build;
@@ -21,9 +25,13 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 /// The format identifier of `report.json`.
-pub const REPORT_FORMAT: &str = "sfpu-conform-report/1";
+pub const REPORT_FORMAT: &str = "sfpu-conform-report/2";
 
-/// The whole report.
+/// The previous format identifier: one chip, the chip's section at the top level.
+/// [`Report::from_json`] still reads it, as a one-chip report (`docs/report.md`).
+pub const REPORT_FORMAT_V1: &str = "sfpu-conform-report/1";
+
+/// The whole report: a section per chip checked, and what concerns every chip.
 ///
 /// Unknown fields are ignored when reading (see the module documentation); use
 /// [`Report::from_json`] to read one, which also checks the `format`.
@@ -33,7 +41,24 @@ pub struct Report {
     pub format: String,
     /// The tool that wrote it.
     pub tool: Tool,
-    /// The architecture checked.
+    /// One section per chip checked, in the order checked (Blackhole first when both are).
+    pub chips: Vec<ChipReport>,
+    /// The accuracy of the SFPI kernel corpus on each chip checked, with the chips' difference
+    /// (added in issue 16; absent when the run skipped it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kernel_accuracy: Option<accuracy::KernelAccuracy>,
+    /// Wall-clock timings in milliseconds of what is not one chip's (`total`, `kernel-accuracy`).
+    pub timings_ms: BTreeMap<String, u64>,
+    /// Set when the run stopped before checking everything it was asked to (an interruption):
+    /// why, and what was still to do. The counts are those of the work that completed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub incomplete: Option<String>,
+}
+
+/// One chip's section of the report (in format `sfpu-conform-report/1`, the whole report's body).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ChipReport {
+    /// The architecture checked (`blackhole`, `wormhole`).
     pub arch: String,
     /// What the expected behaviour comes from.
     pub spec: SpecInfo,
@@ -52,7 +77,7 @@ pub struct Report {
     pub totals: BTreeMap<String, Counts>,
     /// The first failures of every (model, instruction, mode) cell, with how to replay them.
     pub failures: Vec<FailureEntry>,
-    /// How Blackhole departs from IEEE 754, measured.
+    /// How this chip departs from IEEE 754, measured ([`crate::ieee`]).
     pub ieee: Vec<IeeeCategory>,
     /// Where the model follows upstream against the seed summary, and what each clause taints.
     pub spec_notes: SpecNotes,
@@ -67,16 +92,10 @@ pub struct Report {
     /// issue 14).
     #[serde(default)]
     pub reasons: Vec<ReasonEntry>,
-    /// The accuracy of the SFPI kernel corpus on each chip checked (added in issue 16; absent
-    /// when the run skipped it).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub kernel_accuracy: Option<accuracy::KernelAccuracy>,
-    /// Wall-clock timings in milliseconds, by phase.
+    /// Wall-clock timings in milliseconds of this chip's phases (`vectors/reference`,
+    /// `random/fastpath`, `ieee`, ...). Added in format 2.
+    #[serde(default)]
     pub timings_ms: BTreeMap<String, u64>,
-    /// Set when the run stopped before checking everything it was asked to (an interruption):
-    /// why, and what was still to do. The counts are those of the work that completed.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub incomplete: Option<String>,
 }
 
 /// The tool that wrote the report.
@@ -530,16 +549,32 @@ pub enum ReadError {
     #[error("not a conformance report: {0}")]
     Json(#[from] serde_json::Error),
     /// A report of another format version.
-    #[error("report format `{found}` is not `{REPORT_FORMAT}`")]
+    #[error("report format `{found}` is neither `{REPORT_FORMAT}` nor `{REPORT_FORMAT_V1}`")]
     Format {
         /// The `format` the file has.
         found: String,
     },
 }
 
+/// A `sfpu-conform-report/1` file: one chip's section at the top level, with what is now the
+/// whole report's.
+#[derive(Deserialize)]
+struct ReportV1 {
+    tool: Tool,
+    #[serde(default)]
+    kernel_accuracy: Option<accuracy::KernelAccuracy>,
+    timings_ms: BTreeMap<String, u64>,
+    #[serde(default)]
+    incomplete: Option<String>,
+    #[serde(flatten)]
+    chip: ChipReport,
+}
+
 impl Report {
-    /// Reads a `report.json`: refuses a `format` other than [`REPORT_FORMAT`], ignores fields it
-    /// does not know, and defaults the fields added after the first version.
+    /// Reads a `report.json`: refuses a `format` other than [`REPORT_FORMAT`] or
+    /// [`REPORT_FORMAT_V1`], ignores fields it does not know, and defaults the fields added after
+    /// the first version. A format 1 report becomes a one-chip report of format 2: its body is the
+    /// chip's section, its timings stay the report's (`docs/report.md`, "Migration").
     pub fn from_json(text: &str) -> Result<Report, ReadError> {
         #[derive(Deserialize)]
         struct Head {
@@ -547,15 +582,72 @@ impl Report {
             format: String,
         }
         let head: Head = serde_json::from_str(text)?;
+        if head.format == REPORT_FORMAT_V1 {
+            let v1: ReportV1 = serde_json::from_str(text)?;
+            let mut chip = v1.chip;
+            chip.timings_ms.clear();
+            return Ok(Report {
+                format: REPORT_FORMAT.to_string(),
+                tool: v1.tool,
+                chips: vec![chip],
+                kernel_accuracy: v1.kernel_accuracy,
+                timings_ms: v1.timings_ms,
+                incomplete: v1.incomplete,
+            });
+        }
         if head.format != REPORT_FORMAT {
             return Err(ReadError::Format { found: head.format });
         }
         Ok(serde_json::from_str(text)?)
     }
+
+    /// The chips' names, in report order (`blackhole, wormhole`).
+    pub fn arch_names(&self) -> Vec<&str> {
+        self.chips.iter().map(|c| c.arch.as_str()).collect()
+    }
+
+    /// The section of `arch`, if the report has one.
+    pub fn chip(&self, arch: &str) -> Option<&ChipReport> {
+        self.chips.iter().find(|c| c.arch == arch)
+    }
+
+    /// The failing (chip, model) pairs, in report order: the overall verdict.
+    pub fn failing(&self) -> Vec<(&str, &str)> {
+        self.chips
+            .iter()
+            .flat_map(|c| c.failing_models().into_iter().map(move |m| (c.arch.as_str(), m)))
+            .collect()
+    }
+
+    /// Every failure of every chip, with its chip.
+    pub fn all_failures(&self) -> impl Iterator<Item = (&ChipReport, &FailureEntry)> {
+        self.chips.iter().flat_map(|c| c.failures.iter().map(move |f| (c, f)))
+    }
+
+    /// The overall verdict in one line: `PASS on every chip checked (blackhole, wormhole)`, or
+    /// `FAIL: blackhole: dut; wormhole: fastpath`. Each chip's section has its own verdict with
+    /// the coverage it rests on ([`ChipReport::verdict_text`]).
+    pub fn overall_verdict(&self) -> String {
+        let failing = self.failing();
+        if self.chips.is_empty() {
+            return "NOTHING CHECKED: the report has no chip section".to_string();
+        }
+        if failing.is_empty() {
+            return format!("PASS on every chip checked ({})", self.arch_names().join(", "));
+        }
+        let mut parts: Vec<String> = Vec::new();
+        for c in &self.chips {
+            let models: Vec<&str> = failing.iter().filter(|(a, _)| *a == c.arch).map(|(_, m)| *m).collect();
+            if !models.is_empty() {
+                parts.push(format!("{}: {}", c.arch, models.join(", ")));
+            }
+        }
+        format!("FAIL: failing model(s) by chip: {}", parts.join("; "))
+    }
 }
 
 /// Helpers the renderers share.
-impl Report {
+impl ChipReport {
     /// The coverage of `model`, if the report has it.
     pub fn coverage_of(&self, model: &str) -> Option<&ModelCoverage> {
         self.coverage.iter().find(|c| c.model == model)

@@ -7,8 +7,9 @@
 use std::collections::BTreeMap;
 
 use sfpu_conformance::report::{
-    CampaignInfo, CellStatus, ClauseTaint, CorpusInfo, Counts, FailureEntry, IeeeCategory, MatrixRow,
-    ModelInfo, NotesOverride, OperandClass, REPORT_FORMAT, Report, SeedDifference, SpecInfo, SpecNotes, Tool,
+    CampaignInfo, CellStatus, ChipReport, ClauseTaint, CorpusInfo, Counts, FailureEntry, IeeeCategory,
+    MatrixRow, ModelInfo, NotesOverride, OperandClass, REPORT_FORMAT, Report, SeedDifference, SpecInfo,
+    SpecNotes, Tool,
 };
 
 /// Details with everything an escaper can get wrong: markup, entities, quotes, a CDATA end, a
@@ -55,7 +56,100 @@ pub fn failure(mode: &str, id: &str, kind: &str, details: &str) -> FailureEntry 
     }
 }
 
-/// A report with two models and every status:
+/// A report with two chip sections: Blackhole ([`blackhole_chip`]) and Wormhole
+/// ([`wormhole_chip`]), no kernel accuracy, and the run's timings.
+pub fn sample() -> Report {
+    Report {
+        format: REPORT_FORMAT.to_string(),
+        tool: Tool { name: "sfpu-conformance".to_string(), version: "0.1.0".to_string() },
+        chips: vec![blackhole_chip(), wormhole_chip()],
+        kernel_accuracy: None,
+        timings_ms: [("kernel-accuracy", 300), ("total", 63_500)]
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect(),
+        incomplete: None,
+    }
+}
+
+/// The Wormhole section: the DUT refused Wormhole at its hello (it declares Blackhole only), so
+/// each of its cells is `unsupported`; the reference passes every one.
+///
+/// | row | reference | dut |
+/// |---|---|---|
+/// | SFPMAD mod1=0 | pass | unsupported |
+/// | SFPSHFT2 mod1=4 | pass | unsupported |
+/// | sequences - | pass | unsupported |
+pub fn wormhole_chip() -> ChipReport {
+    let pass = c(10, 10, 0, 1000, 0);
+    let refused = Counts { unsupported: 10, ..c(10, 0, 0, 0, 0) };
+    let matrix = vec![
+        row("SFPMAD", "mod1=0", "mod1=0", &[("reference", pass), (DUT_NAME, refused)]),
+        row("SFPSHFT2", "mod1=4", "mod1=SUBVEC_SHFLSHR1", &[("reference", pass), (DUT_NAME, refused)]),
+        row("sequences", "-", "-", &[("reference", pass), (DUT_NAME, refused)]),
+    ];
+    let totals = sfpu_conformance::report::build::totals(&matrix);
+    let coverage = MODELS
+        .iter()
+        .map(|m| sfpu_conformance::report::build::coverage(&matrix, m, 30, &Default::default()))
+        .collect();
+    ChipReport {
+        arch: "wormhole".to_string(),
+        spec: SpecInfo {
+            notes: "../shared/spec/wormhole-vs-blackhole.md".to_string(),
+            upstream: "tt-isa-documentation @ 5f2c1e0 (WormholeB0/TensixTile/TensixCoprocessor)".to_string(),
+            ..SpecInfo::default()
+        },
+        corpus: CorpusInfo {
+            path: "vectors/wormhole".to_string(),
+            format: "sfpu-vectors/1".to_string(),
+            files: 40,
+            vectors: 30,
+            generator: "sfpu-conformance 0.1.0, seed 0x5eed".to_string(),
+        },
+        campaign: CampaignInfo {
+            seed: "0x00c0ffee".to_string(),
+            cases_per_mode: 64,
+            ..CampaignInfo::default()
+        },
+        strictness: "silicon".to_string(),
+        models: vec![
+            ModelInfo {
+                name: "reference".to_string(),
+                kind: "reference".to_string(),
+                ..ModelInfo::default()
+            },
+            ModelInfo {
+                name: DUT_NAME.to_string(),
+                kind: "dut".to_string(),
+                command: Some("./rtl-sim --mode=\"fast\"".to_string()),
+                description: Some(
+                    "declines wormhole (it models blackhole): every case is unsupported".to_string(),
+                ),
+                declaration: None,
+            },
+        ],
+        matrix,
+        totals,
+        failures: Vec::new(),
+        ieee: vec![IeeeCategory {
+            operation: "fma".to_string(),
+            category: "positive-zero".to_string(),
+            examined: 10_000,
+            count: 7,
+            source: "random sample".to_string(),
+            example: "0x80000000 * 0x3F800000 + 0x80000000 -> WH 0x00000000 (+0), IEEE 0x80000000 (-0)"
+                .to_string(),
+        }],
+        spec_notes: SpecNotes::default(),
+        operand_coverage: vec![OperandClass { class: "+0".to_string(), lanes: 64 }],
+        coverage,
+        reasons: Vec::new(),
+        timings_ms: [("vectors/reference", 90)].into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
+    }
+}
+
+/// The Blackhole section, with two models and every status:
 ///
 /// | row | reference | dut |
 /// |---|---|---|
@@ -70,7 +164,7 @@ pub fn failure(mode: &str, id: &str, kind: &str, details: &str) -> FailureEntry 
 /// | SFPARECIP mod1=3 | undefined | undefined (some declined) |
 /// | sequences - | pass | untested (absent) |
 /// | regressions - | untested (zero) | untested (absent) |
-pub fn sample() -> Report {
+pub fn blackhole_chip() -> ChipReport {
     let pass = c(10, 10, 0, 1000, 0);
     let matrix = vec![
         row("SFPMAD", "mod1=0", "mod1=0", &[("reference", pass), (DUT_NAME, pass)]),
@@ -154,9 +248,7 @@ pub fn sample() -> Report {
         .iter()
         .map(|m| sfpu_conformance::report::build::coverage(&matrix, m, 112, &Default::default()))
         .collect();
-    Report {
-        format: REPORT_FORMAT.to_string(),
-        tool: Tool { name: "sfpu-conformance".to_string(), version: "0.1.0".to_string() },
+    ChipReport {
         arch: "blackhole".to_string(),
         spec: SpecInfo {
             notes: "../shared/spec/blackhole-sfpu.md".to_string(),
@@ -270,17 +362,15 @@ pub fn sample() -> Report {
         ],
         coverage,
         reasons: Vec::new(),
-        kernel_accuracy: None,
-        timings_ms: [("golden vectors", 812), ("random campaign", 62_000), ("total", 63_500)]
+        timings_ms: [("golden vectors", 812), ("random campaign", 62_000)]
             .into_iter()
             .map(|(k, v)| (k.to_string(), v))
             .collect(),
-        incomplete: None,
     }
 }
 
-/// The status each (instruction, mode, model) cell of [`sample`] must have.
-pub fn expected_statuses() -> BTreeMap<(String, String, String), CellStatus> {
+/// The status each (chip, instruction, mode, model) cell of [`sample`] must have.
+pub fn expected_statuses() -> BTreeMap<(String, String, String, String), CellStatus> {
     use CellStatus::*;
     let table: [(&str, &str, CellStatus, CellStatus); 12] = [
         ("SFPMAD", "mod1=0", Pass, Pass),
@@ -296,10 +386,17 @@ pub fn expected_statuses() -> BTreeMap<(String, String, String), CellStatus> {
         ("sequences", "-", Pass, Untested),
         ("regressions", "-", Untested, Untested),
     ];
+    let wormhole: [(&str, &str, CellStatus, CellStatus); 3] = [
+        ("SFPMAD", "mod1=0", Pass, Unsupported),
+        ("SFPSHFT2", "mod1=4", Pass, Unsupported),
+        ("sequences", "-", Pass, Unsupported),
+    ];
     let mut map = BTreeMap::new();
-    for (i, m, r, d) in table {
-        map.insert((i.to_string(), m.to_string(), "reference".to_string()), r);
-        map.insert((i.to_string(), m.to_string(), DUT_NAME.to_string()), d);
+    for (arch, rows) in [("blackhole", &table[..]), ("wormhole", &wormhole[..])] {
+        for &(i, m, r, d) in rows {
+            map.insert((arch.to_string(), i.to_string(), m.to_string(), "reference".to_string()), r);
+            map.insert((arch.to_string(), i.to_string(), m.to_string(), DUT_NAME.to_string()), d);
+        }
     }
     map
 }
@@ -325,11 +422,13 @@ pub fn status_named(name: &str) -> CellStatus {
     }
 }
 
-pub fn assert_cells_match_sample(cells: impl IntoIterator<Item = (String, String, String, String)>) {
+/// Checks `(status, chip, instruction, mode, model)` cells against [`expected_statuses`]: every
+/// cell of both chips once, with its status.
+pub fn assert_cells_match_sample(cells: impl IntoIterator<Item = (String, String, String, String, String)>) {
     let expected = expected_statuses();
     let mut seen = BTreeMap::new();
-    for (status, instruction, mode, model) in cells {
-        let key = (instruction, mode, model);
+    for (status, arch, instruction, mode, model) in cells {
+        let key = (arch, instruction, mode, model);
         let want = expected.get(&key).unwrap_or_else(|| panic!("unexpected cell {key:?}"));
         assert_eq!(status_named(&status), *want, "{key:?}");
         assert!(seen.insert(key.clone(), ()).is_none(), "cell {key:?} twice");
