@@ -229,9 +229,25 @@ fn tiles(def: &KernelDef, seed: u64, tile: u64) -> Vec<Vec<u32>> {
     inputs
 }
 
-/// Runs `def` on `arch` for the accuracy tiles of `seed`; returns, per lane, the inputs and the
-/// output.
-fn evaluate(def: &KernelDef, arch: Arch, seed: u64) -> Result<Vec<(Vec<u32>, u32)>, AccuracyError> {
+/// A kernel run over the accuracy tiles of one seed on one chip: per lane, the inputs and the
+/// output. [`accuracy_of`] and [`difference_of`] read it, so a report that wants both runs each
+/// chip once.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Evaluation {
+    /// The chip.
+    pub arch: Arch,
+    /// The seed of the tiles.
+    pub seed: u64,
+    /// Per lane: the inputs' bits (one per input tile) and the output's bits.
+    pub lanes: Vec<(Vec<u32>, u32)>,
+}
+
+/// Runs `def` on `arch` for the accuracy tiles of `seed`.
+pub fn evaluate(def: &KernelDef, arch: Arch, seed: u64) -> Result<Evaluation, AccuracyError> {
+    Ok(Evaluation { arch, seed, lanes: evaluate_lanes(def, arch, seed)? })
+}
+
+fn evaluate_lanes(def: &KernelDef, arch: Arch, seed: u64) -> Result<Vec<(Vec<u32>, u32)>, AccuracyError> {
     let output = def.outputs.first().ok_or_else(|| AccuracyError::NotNumerical(def.name.to_string()))?;
     let mut out = Vec::new();
     for t in 0..=RANDOM_TILES {
@@ -253,9 +269,14 @@ fn evaluate(def: &KernelDef, arch: Arch, seed: u64) -> Result<Vec<(Vec<u32>, u32
 
 /// The accuracy of numerical kernel `def` on `arch`, deterministic in `seed`.
 pub fn accuracy(def: &KernelDef, arch: Arch, seed: u64) -> Result<Accuracy, AccuracyError> {
+    accuracy_of(def, &evaluate(def, arch, seed)?)
+}
+
+/// The accuracy of numerical kernel `def` from its evaluation `e`.
+pub fn accuracy_of(def: &KernelDef, e: &Evaluation) -> Result<Accuracy, AccuracyError> {
     let numeric = def.numeric.as_ref().ok_or_else(|| AccuracyError::NotNumerical(def.name.to_string()))?;
-    let output = &def.outputs[0];
-    let lanes = evaluate(def, arch, seed)?;
+    let output = def.outputs.first().ok_or_else(|| AccuracyError::NotNumerical(def.name.to_string()))?;
+    let (arch, seed, lanes) = (e.arch, e.seed, &e.lanes);
     let mut edges = vec![0.5];
     while *edges.last().unwrap_or(&0.5) < 4096.0 {
         edges.push(edges.last().copied().unwrap_or(0.5) * 2.0);
@@ -269,7 +290,7 @@ pub fn accuracy(def: &KernelDef, arch: Arch, seed: u64) -> Result<Accuracy, Accu
     histogram.push(Bucket { lo, hi: f64::INFINITY, count: 0 });
     let (mut max_ulp, mut sum) = (0.0f64, 0.0f64);
     let mut worst: Vec<Sample> = Vec::new();
-    for (bits, got_bits) in &lanes {
+    for (bits, got_bits) in lanes {
         let inputs: Vec<f64> = def.inputs.iter().zip(bits).map(|(i, &b)| input_value(i.format, b)).collect();
         let expected = (numeric.oracle)(&inputs);
         let got = output_value(output.kind, *got_bits);
@@ -354,14 +375,23 @@ pub struct LaneDifference {
 /// How much and where `def`'s outputs differ between Blackhole and Wormhole on the accuracy
 /// tiles of `seed` (the same inputs on both chips).
 pub fn chip_difference(def: &KernelDef, seed: u64) -> Result<ChipDifference, AccuracyError> {
+    difference_of(def, &evaluate(def, Arch::Blackhole, seed)?, &evaluate(def, Arch::Wormhole, seed)?)
+}
+
+/// [`chip_difference`] from the two chips' evaluations (of the same seed).
+pub fn difference_of(
+    def: &KernelDef,
+    bh: &Evaluation,
+    wh: &Evaluation,
+) -> Result<ChipDifference, AccuracyError> {
     let output = def.outputs.first().ok_or_else(|| AccuracyError::NotNumerical(def.name.to_string()))?;
     let unit = def.numeric.as_ref().map_or(Ulp::Output, |n| n.ulp);
-    let bh = evaluate(def, Arch::Blackhole, seed)?;
-    let wh = evaluate(def, Arch::Wormhole, seed)?;
+    let seed = bh.seed;
+    let (bh, wh) = (&bh.lanes, &wh.lanes);
     let mut examples = Vec::new();
     let (mut max_ulp, mut sum, mut differing) = (0.0f64, 0.0f64, 0u64);
     let mut span: Option<(f64, f64)> = None;
-    for ((bits, b), (_, w)) in bh.iter().zip(&wh) {
+    for ((bits, b), (_, w)) in bh.iter().zip(wh) {
         if b == w {
             continue;
         }

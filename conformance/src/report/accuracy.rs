@@ -64,15 +64,22 @@ impl KernelAccuracy {
                 per_chip: Vec::new(),
                 chip_difference: None,
             };
+            // Each chip's tiles run once; the accuracy and the chip difference both read them.
+            let mut runs = Vec::new();
             for &arch in chips.iter().filter(|a| def.chips.contains(a)) {
-                match accuracy::accuracy(&def, arch, seed) {
-                    Ok(a) => entry.per_chip.push(a),
+                match accuracy::evaluate(&def, arch, seed)
+                    .and_then(|e| Ok((accuracy::accuracy_of(&def, &e)?, e)))
+                {
+                    Ok((a, e)) => {
+                        entry.per_chip.push(a);
+                        runs.push(e);
+                    }
                     Err(e) => out.errors.push(format!("{} on {arch}: {e}", def.name)),
                 }
             }
-            let both = [Arch::Blackhole, Arch::Wormhole];
-            if both.iter().all(|a| chips.contains(a) && def.chips.contains(a)) {
-                match accuracy::chip_difference(&def, seed) {
+            let run_on = |arch| runs.iter().find(|e| e.arch == arch);
+            if let (Some(bh), Some(wh)) = (run_on(Arch::Blackhole), run_on(Arch::Wormhole)) {
+                match accuracy::difference_of(&def, bh, wh) {
                     Ok(d) => entry.chip_difference = Some(d),
                     Err(e) => out.errors.push(format!("{} (Blackhole vs Wormhole): {e}", def.name)),
                 }
