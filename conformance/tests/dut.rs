@@ -6,16 +6,17 @@
 //!
 //! Needs `python3` (3.11 or later) on the PATH.
 
+use sfpu_conformance::isa::Model as _;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use proptest::prelude::*;
-use sfpu_conformance::dut::{
+use sfpu_conformance::sfpu::ModelError;
+use sfpu_conformance::sfpu::dut::{
     Answer, ExternalModel, MAX_CONSECUTIVE_FAULTS, MAX_CONSECUTIVE_TIMEOUTS, MAX_FAILED_STARTS, RefusedDut,
     parse_answer, split_command_line,
 };
-use sfpu_conformance::vectors::{Status, Strictness, Vector, VectorFile, load_file, run_vector};
-use sfpu_conformance::{Model, ModelError};
+use sfpu_conformance::sfpu::vectors::{Status, Strictness, Vector, VectorFile, load_file, run_vector};
 use sfpu_reference::isa::Arch;
 use sfpu_reference::outcome::Clause;
 use sfpu_reference::state::{Hex, PerLane};

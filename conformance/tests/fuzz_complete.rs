@@ -1,6 +1,6 @@
 //! The `diff_stream` comparison is complete: whatever location of the state the fast model gets
 //! wrong, the oracle finds it. The comparison after each instruction is cheap because each part
-//! is compared whole first and Dst only when it may change next (`sfpu_conformance::fuzz`'s
+//! is compared whole first and Dst only when it may change next (`sfpu_conformance::sfpu::fuzz`'s
 //! `lockstep`); these tests check that nothing escapes it.
 //!
 //! A wrong value is planted at run time with a [`Mutation`] of the fast model's state after one
@@ -14,8 +14,8 @@
 
 use std::cell::Cell;
 
-use sfpu_conformance::fuzz::{Mutation, base_state, compare, compare_with};
-use sfpu_conformance::taint::Locations;
+use sfpu_conformance::sfpu::fuzz::{Mutation, base_state, compare, compare_with};
+use sfpu_conformance::sfpu::taint::Locations;
 use sfpu_fastpath::FastState;
 use sfpu_reference::isa::{Arch, Instr, parse_instr};
 use sfpu_reference::state::{DST_COLS, DST_ROWS, Hex, Index, LANES};
@@ -152,7 +152,7 @@ fn program(arch: Arch) -> Vec<Instr> {
 #[test]
 fn the_unmutated_stream_agrees_and_is_compared_in_full() {
     for arch in [Arch::Blackhole, Arch::Wormhole] {
-        let (found, n) = sfpu_conformance::fuzz::compare_counted(&base_state(arch), &program(arch));
+        let (found, n) = sfpu_conformance::sfpu::fuzz::compare_counted(&base_state(arch), &program(arch));
         assert!(found.is_none(), "{arch}: {found:?}");
         assert_eq!(n, 5, "{arch}: every instruction compared (nothing undefined)");
         assert!(compare(&base_state(arch), &program(arch)).is_none());

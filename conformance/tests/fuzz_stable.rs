@@ -7,12 +7,12 @@
 
 use std::path::Path;
 
-use sfpu_conformance::fuzz::{
+use sfpu_conformance::sfpu::fuzz::{
     MAX_STREAM, StreamInput, compare_counted, decode_oracle, divergence, dut_protocol_oracle,
     encode_stream_input, input_tag, vectors_load_oracle,
 };
-use sfpu_conformance::generate::operands::Rng;
-use sfpu_conformance::vectors::load_file;
+use sfpu_conformance::sfpu::generate::operands::Rng;
+use sfpu_conformance::sfpu::vectors::load_file;
 use sfpu_reference::isa::{Arch, Opcode, decode};
 
 const DEFAULT_SEED: u64 = 0xF022_5EED_0000_0001;

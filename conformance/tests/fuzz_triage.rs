@@ -1,5 +1,5 @@
 //! The `diff_stream` divergence path without libFuzzer: a divergence is planted at run time with a
-//! [`Mutation`] of the fast model's state (the test seam of `sfpu_conformance::fuzz`), then found,
+//! [`Mutation`] of the fast model's state (the test seam of `sfpu_conformance::sfpu::fuzz`), then found,
 //! minimised, reported and triaged into a regressions file by [`append_regression`], the function
 //! `cargo xtask fuzz --triage` uses.
 //!
@@ -10,16 +10,16 @@
 
 use std::path::Path;
 
-use sfpu_conformance::campaign::vector_yaml;
-use sfpu_conformance::fuzz::{
+use sfpu_conformance::sfpu::campaign::vector_yaml;
+use sfpu_conformance::sfpu::fuzz::{
     Appended, Divergence, Mutation, append_regression, base_state, compare, compare_with, diff_stream,
     diff_stream_with, divergence_with, encode_stream_input, regression_shapes,
 };
-use sfpu_conformance::taint::Locations;
-use sfpu_conformance::vectors::{
+use sfpu_conformance::sfpu::taint::Locations;
+use sfpu_conformance::sfpu::vectors::{
     Status, Strictness, Vector, VectorFile, expected_states, parse_file, run_vector,
 };
-use sfpu_conformance::{FastModel, Reference};
+use sfpu_conformance::sfpu::{FastModel, Reference};
 use sfpu_fastpath::FastState;
 use sfpu_reference::State;
 use sfpu_reference::isa::{Arch, Instr, parse_instr};
@@ -107,7 +107,7 @@ fn vector_file_from_message_on(arch: Arch, message: &str) -> VectorFile {
 }
 
 /// Whether every vector of `file` passes on `model` (a failure is printed).
-fn passes(model: &dyn sfpu_conformance::Model, file: &VectorFile) -> bool {
+fn passes(model: &dyn sfpu_conformance::sfpu::Model, file: &VectorFile) -> bool {
     let mut ok = true;
     for v in &file.vectors {
         let r = run_vector(model, file, v, Strictness::Silicon);

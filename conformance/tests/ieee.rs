@@ -1,4 +1,4 @@
-//! The IEEE 754 characterisation (`sfpu_conformance::ieee`): the spec §4.1 examples land in the
+//! The IEEE 754 characterisation (`sfpu_conformance::sfpu::ieee`): the spec §4.1 examples land in the
 //! categories the spec names, the counts match independent recounts on fixed inputs, the
 //! categories partition what was examined, SFPCAST agrees with IEEE everywhere, the output is a
 //! function of its arguments, and the golden vectors' operands of the whole FMA family and of the
@@ -7,14 +7,14 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use sfpu_conformance::ieee::{
+use sfpu_conformance::report::IeeeCategory;
+use sfpu_conformance::sfpu::ieee::{
     Category, NO_EXAMPLE, Operands, Operation, blackhole_conversion, characterise, characterise_fma,
     characterise_only, chip_conversion, classify_conversion, classify_fma, classify_fma_on,
     conversion_inputs, ieee_conversion, random_fma_triples,
 };
-use sfpu_conformance::report::IeeeCategory;
-use sfpu_conformance::report::build::vector_operands;
-use sfpu_conformance::vectors::load_corpus;
+use sfpu_conformance::sfpu::report::vector_operands;
+use sfpu_conformance::sfpu::vectors::load_corpus;
 use sfpu_reference::isa::Arch;
 
 use Category::*;

@@ -4,8 +4,8 @@
 
 use std::path::Path;
 
-use sfpu_conformance::Reference;
-use sfpu_conformance::vectors::{Filter, LoadError, Status, Strictness, parse_file, run_vector};
+use sfpu_conformance::sfpu::Reference;
+use sfpu_conformance::sfpu::vectors::{Filter, LoadError, Status, Strictness, parse_file, run_vector};
 
 const GOOD: &str = "\
 format: sfpu-vectors/2
@@ -26,7 +26,7 @@ vectors:
       2: 0x3f800000
 ";
 
-fn parse(text: &str) -> Result<sfpu_conformance::vectors::VectorFile, Vec<LoadError>> {
+fn parse(text: &str) -> Result<sfpu_conformance::sfpu::vectors::VectorFile, Vec<LoadError>> {
     parse_file(Path::new("SFPMOV.yaml"), text)
 }
 

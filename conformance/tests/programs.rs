@@ -15,8 +15,8 @@ use std::path::Path;
 
 use rayon::prelude::*;
 use sfpu_conformance::sfpu::programs::{ProgramForm, mismatches, program_form, run_form};
-use sfpu_conformance::vectors::{Corpus, Vector, load_corpus};
-use sfpu_conformance::{FastModel, Model, Reference};
+use sfpu_conformance::sfpu::vectors::{Corpus, Vector, load_corpus};
+use sfpu_conformance::sfpu::{FastModel, Model, Reference};
 use sfpu_reference::ResetValues;
 use sfpu_reference::isa::Arch;
 
@@ -48,7 +48,7 @@ fn check(model: &dyn Model, form: &ProgramForm, v: &Vector, reset: &ResetValues)
         ));
     }
     if let Some(want) = &form.expected_addressing {
-        let (_, expected) = sfpu_conformance::vectors::expected_states(v)?;
+        let (_, expected) = sfpu_conformance::sfpu::vectors::expected_states(v)?;
         if after.Addressing != expected.Addressing || *want != expected.Addressing {
             return Err(format!("Addressing after the program: {:?}, expected {:?}", after.Addressing, want));
         }
@@ -125,7 +125,7 @@ fn the_readout_sees_every_location_it_reads_back() {
         .par_iter()
         .flat_map(|v| {
             let Ok(form) = program_form(v) else { return Vec::new() };
-            let (_, mut end) = sfpu_conformance::vectors::expected_states(v).unwrap();
+            let (_, mut end) = sfpu_conformance::sfpu::vectors::expected_states(v).unwrap();
             end.Addressing = Default::default();
             let skip = v.skip.clone().unwrap_or_default();
             let lane = (v.id.len() * 7) % 32;

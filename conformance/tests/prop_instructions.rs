@@ -1,6 +1,6 @@
 //! Differential property test, one instruction at a time, on both chips: for every opcode of the
 //! chip and every value of its mode field (reserved ones included, as
-//! `sfpu_conformance::generate::modes` lists them, less the values the chip's encoding cannot
+//! `sfpu_conformance::sfpu::generate::modes` lists them, less the values the chip's encoding cannot
 //! hold), random other fields and a random state of the chip biased towards the operand classes of
 //! the golden vectors; the fast model (`FastModel`) must produce the reference's post-state and
 //! `Outcome` bit for bit.
@@ -33,11 +33,11 @@ use prop_common::*;
 use proptest::prelude::*;
 use proptest::test_runner::{TestCaseError, TestError, TestRunner};
 use rayon::prelude::*;
-use sfpu_conformance::FastModel;
-use sfpu_conformance::campaign::regression_snippet;
-use sfpu_conformance::generate::operands::{Rng, fma_edges};
-use sfpu_conformance::generate::{Case, modes, to_vector};
-use sfpu_conformance::vectors::{FORMAT, Status, Strictness, Vector, VectorFile, run_vector};
+use sfpu_conformance::sfpu::FastModel;
+use sfpu_conformance::sfpu::campaign::regression_snippet;
+use sfpu_conformance::sfpu::generate::operands::{Rng, fma_edges};
+use sfpu_conformance::sfpu::generate::{Case, modes, to_vector};
+use sfpu_conformance::sfpu::vectors::{FORMAT, Status, Strictness, Vector, VectorFile, run_vector};
 use sfpu_reference::isa::{Arch, Instr, Opcode};
 
 const PERSISTENCE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/proptest-regressions/prop_instructions.txt");

@@ -5,6 +5,8 @@
 use quick_xml::Reader;
 use quick_xml::events::{BytesStart, Event};
 use sfpu_conformance::report::{CellStatus, Counts, Report, html, junit, markdown};
+use sfpu_conformance::sfpu::REPORT_EXTENSIONS;
+use sfpu_conformance::sfpu::accuracy::KernelAccuracy;
 
 mod report_sample;
 use report_sample::*;
@@ -758,7 +760,7 @@ fn verdict_coverage_and_reasons_in_every_form() {
         *d = Counts { not_applicable: 4, random_not_applicable: 7, ..Counts::default() };
         row.reasons.insert(DUT_NAME.to_string(), "not applicable: requires dest-remap (not declared)".into());
     }
-    r.totals = sfpu_conformance::report::build::totals(&r.matrix);
+    r.totals = sfpu_conformance::sfpu::report::totals(&r.matrix);
     r.coverage = vec![
         ModelCoverage {
             model: "reference".into(),
@@ -829,7 +831,7 @@ fn verdict_coverage_and_reasons_in_every_form() {
 #[test]
 fn kernel_accuracy_in_every_form() {
     let r = sample_with_kernel_accuracy();
-    let k = r.kernel_accuracy.as_ref().unwrap();
+    let k = KernelAccuracy::of(&r).unwrap();
     let kernels = k.kernels.len();
     assert!(kernels >= 25, "{kernels} numerical kernels");
 
@@ -845,7 +847,12 @@ fn kernel_accuracy_in_every_form() {
     assert!(exp["per_chip"][0]["histogram"].as_array().unwrap().len() > 5);
     assert!(exp["chip_difference"]["samples"].as_u64().unwrap() > 0);
 
-    let md = markdown::render(&r);
+    // Without the SFPU's renderer the section is shown as its JSON, not dropped.
+    let plain = markdown::render(&r);
+    assert!(plain.contains("## kernel_accuracy") && plain.contains("```json"), "the data is shown");
+    assert!(html::render(&r).contains("<section id=\"kernel-accuracy\"><h2>kernel_accuracy</h2>"));
+
+    let md = markdown::render_with(&r, REPORT_EXTENSIONS);
     assert_no_control_characters("report.md", &md);
     let start = md.find("## Kernel accuracy").expect("a kernel accuracy section");
     let table: Vec<&str> =
@@ -863,7 +870,7 @@ fn kernel_accuracy_in_every_form() {
     assert!(md.contains("e^x \\<script\\>"), "the description is escaped");
     assert!(!markdown::render(&sample()).contains("## Kernel accuracy"));
 
-    let page = html::render(&r);
+    let page = html::render_with(&r, REPORT_EXTENSIONS);
     assert_no_control_characters("report.html", &page);
     assert!(!page.contains("<script"));
     parse_html(&page);

@@ -19,6 +19,8 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use libtest_mimic::{Arguments, Trial};
 use sfpu_conformance::report::{html, junit, markdown};
+use sfpu_conformance::sfpu::REPORT_EXTENSIONS;
+use sfpu_conformance::sfpu::accuracy::KernelAccuracy;
 
 mod report_sample;
 use report_sample::*;
@@ -371,8 +373,8 @@ struct Bar {
 /// never draws a shorter bar, an error past the scale's top runs the whole width).
 fn chromium_draws_the_kernel_accuracy_chart(chromium: &Path) {
     let r = sample_with_kernel_accuracy();
-    let kernels = r.kernel_accuracy.as_ref().unwrap().kernels.len();
-    let page = html::render(&r);
+    let kernels = KernelAccuracy::of(&r).unwrap().kernels.len();
+    let page = html::render_with(&r, REPORT_EXTENSIONS);
     let dir = TempDir::new();
     let csp_start = page.find("<meta http-equiv=\"Content-Security-Policy\"").expect("a CSP");
     let csp_end = csp_start + page[csp_start..].find("/>").unwrap() + 2;

@@ -8,13 +8,15 @@
 
 use std::path::{Path, PathBuf};
 
-use sfpu_conformance::generate::{
+use sfpu_conformance::sfpu::generate::{
     DEFAULT_SEED, REGENERATE, SPEC_COMMITS, generate, header, mode_of_for, modes_for, render_all,
 };
-use sfpu_conformance::taint::Locations;
-use sfpu_conformance::vectors::emit::write_json;
-use sfpu_conformance::vectors::{Filter, Status, Strictness, Vector, load_corpus, parse_file, run_corpus};
-use sfpu_conformance::{FastModel, Reference};
+use sfpu_conformance::sfpu::taint::Locations;
+use sfpu_conformance::sfpu::vectors::emit::write_json;
+use sfpu_conformance::sfpu::vectors::{
+    Filter, Status, Strictness, Vector, load_corpus, parse_file, run_corpus,
+};
+use sfpu_conformance::sfpu::{FastModel, Reference};
 use sfpu_reference::isa::{Arch, Opcode, decode};
 use sfpu_reference::outcome::{ALL_LANES, Clause, Kind};
 
@@ -27,11 +29,11 @@ fn corpus_dir_of(arch: Arch) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../vectors").join(arch.to_string())
 }
 
-fn load() -> sfpu_conformance::vectors::Corpus {
+fn load() -> sfpu_conformance::sfpu::vectors::Corpus {
     load_of(Arch::Blackhole)
 }
 
-fn load_of(arch: Arch) -> sfpu_conformance::vectors::Corpus {
+fn load_of(arch: Arch) -> sfpu_conformance::sfpu::vectors::Corpus {
     match load_corpus(&corpus_dir_of(arch), arch) {
         Ok(c) => c,
         Err(errors) => panic!(
@@ -43,13 +45,13 @@ fn load_of(arch: Arch) -> sfpu_conformance::vectors::Corpus {
 
 /// Runs the whole corpus on `model` with the silicon strictness (non-contractual parts compared
 /// too) and fails with the first reports if any vector does not pass.
-fn assert_every_vector_passes(model: &dyn sfpu_conformance::Model, name: &str) {
+fn assert_every_vector_passes(model: &dyn sfpu_conformance::sfpu::Model, name: &str) {
     for arch in Arch::ALL {
         assert_every_vector_of_passes(arch, model, name);
     }
 }
 
-fn assert_every_vector_of_passes(arch: Arch, model: &dyn sfpu_conformance::Model, name: &str) {
+fn assert_every_vector_of_passes(arch: Arch, model: &dyn sfpu_conformance::sfpu::Model, name: &str) {
     let corpus = load_of(arch);
     let results = run_corpus(model, &corpus, &Filter::from_env(), Strictness::Silicon);
     assert!(!results.is_empty(), "no vector selected");
@@ -345,8 +347,9 @@ fn json_export_validates_and_round_trips() {
     let mut files = Vec::new();
     for arch in Arch::ALL {
         files.extend(generate(arch, DEFAULT_SEED));
-        let regressions = sfpu_conformance::vectors::load_file(&corpus_dir_of(arch).join("regressions.yaml"))
-            .unwrap_or_else(|e| panic!("{e:?}"));
+        let regressions =
+            sfpu_conformance::sfpu::vectors::load_file(&corpus_dir_of(arch).join("regressions.yaml"))
+                .unwrap_or_else(|e| panic!("{e:?}"));
         files.push(regressions);
     }
     let mut problems = Vec::new();

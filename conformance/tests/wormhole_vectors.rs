@@ -10,11 +10,12 @@
 //! Each test also runs the same program and operands on Blackhole (the reference model) and checks
 //! Blackhole's own, different, hand-worked result, so the vector pins a real difference.
 
+use sfpu_conformance::isa::Model as _;
 use std::path::Path;
 
-use sfpu_conformance::Model;
-use sfpu_conformance::model::{FastModel, Reference};
-use sfpu_conformance::vectors::{Vector, load_file};
+use sfpu_conformance::sfpu::Model;
+use sfpu_conformance::sfpu::model::{FastModel, Reference};
+use sfpu_conformance::sfpu::vectors::{Vector, load_file};
 use sfpu_reference::ResetValues;
 use sfpu_reference::isa::{Arch, parse_program};
 use sfpu_reference::state::{FlagStackEntry, LANES, State};

@@ -1,5 +1,5 @@
 //! Differential fuzzing of instruction streams: reference model vs fast model, compared after
-//! every instruction (oracle: `sfpu_conformance::fuzz::diff_stream`). A panic is a divergence;
+//! every instruction (oracle: `sfpu_conformance::sfpu::fuzz::diff_stream`). A panic is a divergence;
 //! its message is the minimised stream with a regression vector.
 //!
 //! Bit 6 of the input's first byte chooses the chip (Blackhole A0 or Wormhole B0), so this one
@@ -28,9 +28,9 @@ fuzz_target!(|data: &[u8]| {
             let mut pinned = Vec::with_capacity(data.len());
             pinned.push((head & !0x40) | bit);
             pinned.extend_from_slice(rest);
-            sfpu_conformance::fuzz::diff_stream(&pinned)
+            sfpu_conformance::sfpu::fuzz::diff_stream(&pinned)
         }
-        _ => sfpu_conformance::fuzz::diff_stream(data),
+        _ => sfpu_conformance::sfpu::fuzz::diff_stream(data),
     };
     if let Err(d) = result {
         panic!("{d}");

@@ -46,9 +46,9 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 mod amx;
 use serde_json::json;
-use sfpu_conformance::generate::operands::Rng;
-use sfpu_conformance::generate::random_case;
-use sfpu_conformance::generate::streams::{random_state, random_stream};
+use sfpu_conformance::sfpu::generate::operands::Rng;
+use sfpu_conformance::sfpu::generate::random_case;
+use sfpu_conformance::sfpu::generate::streams::{random_state, random_stream};
 use sfpu_fastpath::{FastMachine, FastState, simd};
 use sfpu_reference::isa::{Arch, Instr, Opcode, decode, parse_instr};
 use sfpu_reference::state::{LANES, LaneConfig, Misc};
@@ -169,12 +169,12 @@ fn program(class: Class, rng: &mut Rng) -> Result<Vec<Instr>> {
             while p.len() < PROGRAM_LEN {
                 p.push(text("TTI_SFPENCC(1, 0, 0, 2)")?);
                 p.push(text("TTI_SFPPUSHC(0, 0, 0, 0)")?);
-                p.push(sfpu_conformance::generate::build(
+                p.push(sfpu_conformance::sfpu::generate::build(
                     Opcode::SFPSETCC,
                     &[("VC", rng.below(8)), ("Mod1", rng.pick(&[0, 1, 2, 4, 6, 8])), ("Imm1", rng.below(2))],
                 ));
                 p.push(text("TTI_SFPPUSHC(0, 0, 0, 0)")?);
-                p.push(sfpu_conformance::generate::build(
+                p.push(sfpu_conformance::sfpu::generate::build(
                     Opcode::SFPSETCC,
                     &[("VC", rng.below(8)), ("Mod1", 4)],
                 ));
@@ -188,7 +188,7 @@ fn program(class: Class, rng: &mut Rng) -> Result<Vec<Instr>> {
         }
         Class::LoadMacro => {
             for k in 0..PROGRAM_LEN as u32 {
-                p.push(sfpu_conformance::generate::build(
+                p.push(sfpu_conformance::sfpu::generate::build(
                     Opcode::SFPLOADMACRO,
                     &[("MacroIndex", k & 3), ("VDLo", (k >> 2) & 3), ("Mod0", 3), ("Imm9", (k * 2) & 31)],
                 ));

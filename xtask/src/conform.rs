@@ -22,34 +22,51 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, anyhow, bail};
-use sfpu_conformance::campaign::{
-    self, CampaignConfig, CampaignResult, DEFAULT_CASES_PER_MODE, Limit, MAX_CASES, Progress, nth_case_for,
-    nth_stream_for,
-};
-use sfpu_conformance::dut::{ExternalModel, RefusedDut};
-use sfpu_conformance::generate::{DEFAULT_SEED, to_vector};
-use sfpu_conformance::report::accuracy::{DEFAULT_SEED as KERNEL_ACCURACY_SEED, KernelAccuracy};
-use sfpu_conformance::report::build::{
-    self, Tally, add_campaign, add_vector_results, empty_matrix_for, operand_coverage, spec_notes, totals,
-    vector_operands,
-};
 use sfpu_conformance::report::{
     CampaignInfo, ChipReport, CorpusInfo, ModelCoverage, ModelInfo, REPORT_FORMAT, ReasonEntry, Report,
     SpecInfo, Tool, html, junit, markdown,
 };
-use sfpu_conformance::vectors::{
+use sfpu_conformance::sfpu::accuracy::{DEFAULT_SEED as KERNEL_ACCURACY_SEED, KernelAccuracy};
+use sfpu_conformance::sfpu::campaign::{
+    self, CampaignConfig, CampaignResult, DEFAULT_CASES_PER_MODE, Limit, MAX_CASES, Progress, nth_case_for,
+    nth_stream_for,
+};
+use sfpu_conformance::sfpu::dut::{ExternalModel, RefusedDut};
+use sfpu_conformance::sfpu::generate::{DEFAULT_SEED, to_vector};
+use sfpu_conformance::sfpu::report::{
+    self, Tally, add_campaign, add_vector_results, empty_matrix_for, operand_coverage, spec_notes, totals,
+    vector_operands,
+};
+use sfpu_conformance::sfpu::vectors::{
     Corpus, FORMAT, Filter, Status, Strictness, Vector, VectorFile, VectorResult, load_corpus, run_vector,
 };
-use sfpu_conformance::{FastModel, Model, ModelError, Reference, ieee};
+use sfpu_conformance::sfpu::{FastModel, Model, ModelError, REPORT_EXTENSIONS, Reference, ieee};
 use sfpu_reference::isa::{Arch, Opcode};
 
 use crate::interrupt::Interrupt;
 use crate::progress::{Phase, Progress as Display};
 
+/// An instruction set `cargo xtask conform` checks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum IsaArg {
+    /// The Tenstorrent Tensix Vector Unit (Blackhole, Wormhole).
+    Sfpu,
+    /// Apple AMX `vecfp` (chip profiles M1, M2 = M3, M4).
+    Amx,
+}
+
 #[derive(clap::Args)]
 pub struct Args {
-    /// The architecture to check (default: both, Blackhole then Wormhole, one report with a
-    /// section per chip). A replay runs on this chip (default: blackhole).
+    /// The instruction set to check (default: every one, SFPU then AMX, one report with a section
+    /// per instruction set and chip).
+    #[arg(long, value_enum)]
+    isa: Option<IsaArg>,
+    /// The chip to check: an SFPU chip (`blackhole`, `wormhole`: as --arch) or an AMX chip profile
+    /// (`m1`, `m2`, `m3` = `m2`, `m4`).
+    #[arg(long, conflicts_with = "arch")]
+    chip: Option<String>,
+    /// The SFPU architecture to check (default: both, Blackhole then Wormhole). A replay runs on
+    /// this chip (default: blackhole). Implies --isa sfpu.
     #[arg(long)]
     arch: Option<Arch>,
     /// The golden-vector directory (default: vectors/<arch> of this repository). Without --arch,
@@ -298,11 +315,58 @@ struct ChipRun {
     in_corpus: usize,
 }
 
-pub fn main(args: Args) -> Result<ExitCode> {
+/// Which instruction sets and chips a run checks: `--isa`, `--chip`, `--arch`. Without `--isa`
+/// and `--chip`, every instruction set, unless an option only the SFPU has (`--arch`, `--only`,
+/// `--dut`, `--budget`, `--vectors`, `--architecture`) narrows the run to it.
+fn plan(args: &mut Args) -> Result<(bool, Vec<amx_reference::Chip>)> {
+    let sfpu_only_option = [
+        (args.arch.is_some(), "--arch"),
+        (!args.only.is_empty(), "--only"),
+        (!args.duts.is_empty(), "--dut (the DUT protocol speaks sfpu-dut/1)"),
+        (args.budget.is_some(), "--budget"),
+        (args.vectors.is_some(), "--vectors"),
+        (args.architecture, "--architecture"),
+    ]
+    .into_iter()
+    .find_map(|(set, name)| set.then_some(name));
+    let mut amx_chip = None;
+    if let Some(name) = args.chip.clone() {
+        if let Ok(arch) = name.parse::<Arch>() {
+            if args.isa == Some(IsaArg::Amx) {
+                bail!("--chip {name} is an SFPU chip, not one of --isa amx's (m1, m2, m3, m4)");
+            }
+            args.arch = Some(arch);
+            return Ok((true, Vec::new()));
+        }
+        let chip = crate::conform_amx::chip_named(&name)
+            .map_err(|_| anyhow!("--chip: `{name}` is neither an SFPU chip (blackhole, wormhole) nor an AMX chip profile (m1, m2, m3, m4)"))?;
+        if args.isa == Some(IsaArg::Sfpu) {
+            bail!("--chip {name} is an AMX chip profile, not one of --isa sfpu's (blackhole, wormhole)");
+        }
+        amx_chip = Some(chip);
+    }
+    let amx = amx_chip.is_some() || args.isa == Some(IsaArg::Amx);
+    if amx {
+        if let Some(option) = sfpu_only_option {
+            bail!("{option} is an option of the SFPU's checks only, not of AMX's");
+        }
+        return Ok((false, amx_chip.map_or_else(|| amx_reference::Chip::ALL.to_vec(), |c| vec![c])));
+    }
+    let all_amx = args.isa.is_none() && sfpu_only_option.is_none();
+    Ok((true, if all_amx { amx_reference::Chip::ALL.to_vec() } else { Vec::new() }))
+}
+
+pub fn main(mut args: Args) -> Result<ExitCode> {
     let started = Instant::now();
     let interrupt = Interrupt::install().context("cannot install the SIGINT/SIGTERM handlers")?;
     let root = workspace_root();
-    let chips = chips_of(&args);
+    if let Some(id) = args.replay.clone()
+        && (args.isa == Some(IsaArg::Amx) || crate::conform_amx::is_amx_id(&id))
+    {
+        return crate::conform_amx::replay(&root, &id, args.seed, args.no_fastpath);
+    }
+    let (sfpu, amx_chips) = plan(&mut args)?;
+    let chips = if sfpu { chips_of(&args) } else { Vec::new() };
 
     // Everything that can be refused without the corpus is checked first: the arguments, the
     // output directory, and the DUTs' hellos (a DUT that cannot start is an error in seconds).
@@ -315,7 +379,7 @@ pub fn main(args: Args) -> Result<ExitCode> {
             Err(e) => only_errors.push(e),
         }
     }
-    if per_chip_opcodes.is_empty() {
+    if per_chip_opcodes.is_empty() && sfpu {
         return Err(only_errors.remove(0));
     }
     if !args.only.is_empty() && chips.len() > 1 {
@@ -396,11 +460,39 @@ pub fn main(args: Args) -> Result<ExitCode> {
         runs.push(run);
     }
 
+    // AMX `vecfp`: a section per chip profile.
+    if !amx_chips.is_empty() {
+        if interrupt.signal().is_some() {
+            skipped_phases.push("AMX".to_string());
+        } else {
+            let cases = match limit {
+                Limit::PerMode(n) => n,
+                Limit::Budget(_) => DEFAULT_CASES_PER_MODE,
+            };
+            let phase = progress.phase(amx_chips.len() as u64, "amx");
+            for &chip in &amx_chips {
+                if interrupt.signal().is_some() {
+                    skipped_phases.push(format!("AMX {chip}"));
+                    continue;
+                }
+                phase.set_message(format!("{chip}: vectors, classes and streams"));
+                for report in
+                    crate::conform_amx::sections(&root, &[chip], args.seed, cases, args.no_fastpath)?
+                {
+                    let in_corpus = report.corpus.vectors;
+                    runs.push(ChipRun { report, given_up: Vec::new(), in_corpus });
+                }
+                phase.inc(1);
+            }
+            phase.finish("done".to_string());
+        }
+    }
+
     // The SFPI kernel corpus's accuracy on the chips checked, and their difference (not when
     // narrowed to some instructions).
     let mut timings: BTreeMap<String, u64> = BTreeMap::new();
     let checked: Vec<Arch> = chip_models.iter().map(|(a, _, _)| *a).collect();
-    let kernel_accuracy = if !args.only.is_empty() {
+    let kernel_accuracy = if !args.only.is_empty() || checked.is_empty() {
         None
     } else if interrupt.signal().is_some() {
         skipped_phases.push("the kernel accuracy".to_string());
@@ -419,14 +511,17 @@ pub fn main(args: Args) -> Result<ExitCode> {
             if skipped_phases.is_empty() { "nothing".to_string() } else { skipped_phases.join("; ") }
         )
     });
-    let report = Report {
+    let mut report = Report {
         format: REPORT_FORMAT.to_string(),
         tool: Tool { name: "sfpu-conformance".into(), version: env!("CARGO_PKG_VERSION").into() },
         chips: runs.iter().map(|r| r.report.clone()).collect(),
-        kernel_accuracy,
+        extensions: BTreeMap::new(),
         timings_ms: timings,
         incomplete,
     };
+    if let Some(k) = kernel_accuracy {
+        k.store(&mut report);
+    }
     write_report(&report, &out_dir)?;
 
     let divergent = !report.failing().is_empty();
@@ -554,6 +649,10 @@ fn check_chip(
         },
         cases: 0,
         streams: 0,
+        streams_per_model: match limit {
+            Limit::PerMode(n) => n * campaign::STREAMS_PER_CASE,
+            Limit::Budget(_) => 0,
+        },
     };
     if campaign {
         for (checked, info) in models.iter().skip(1) {
@@ -634,7 +733,7 @@ fn check_chip(
         .iter()
         .map(|(_, info)| {
             let tally = tallies.get(&info.name).cloned().unwrap_or_default();
-            build::coverage(&rows, &info.name, selected.len() as u64, &tally)
+            report::coverage(&rows, &info.name, selected.len() as u64, &tally)
         })
         .collect();
     let reasons: Vec<ReasonEntry> = models
@@ -642,6 +741,7 @@ fn check_chip(
         .flat_map(|(_, info)| tallies.get(&info.name).map(|t| t.entries(&info.name)).unwrap_or_default())
         .collect();
     let report = ChipReport {
+        isa: "sfpu".to_string(),
         arch: arch.to_string(),
         spec: spec_info(root, arch),
         corpus: CorpusInfo {
@@ -844,8 +944,8 @@ fn sha256_hex(data: &[u8]) -> String {
 fn write_report(report: &Report, dir: &Path) -> Result<()> {
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     std::fs::write(dir.join("report.json"), serde_json::to_string_pretty(report)?)?;
-    std::fs::write(dir.join("report.md"), markdown::render(report))?;
-    std::fs::write(dir.join("report.html"), html::render(report))?;
+    std::fs::write(dir.join("report.md"), markdown::render_with(report, REPORT_EXTENSIONS))?;
+    std::fs::write(dir.join("report.html"), html::render_with(report, REPORT_EXTENSIONS))?;
     std::fs::write(dir.join("junit.xml"), junit::render(report))?;
     Ok(())
 }
@@ -883,7 +983,7 @@ fn print_summary(report: &Report, runs: &[ChipRun], out_dir: &Path) {
     for run in runs {
         print_chip(&run.report, &run.given_up, run.in_corpus);
     }
-    if let Some(k) = &report.kernel_accuracy {
+    if let Some(k) = KernelAccuracy::of(report) {
         outln!("\n{}", k.summary_line());
     }
     let failures: usize = report.chips.iter().map(|c| c.failures.len()).sum();
@@ -906,7 +1006,8 @@ fn print_chip(report: &ChipReport, given_up: &[(String, String)], in_corpus: usi
     outln!();
     let of = if in_corpus == report.corpus.vectors { String::new() } else { format!(" of {in_corpus}") };
     outln!(
-        "== SFPU conformance, {} ({}{of} vectors, campaign seed {})",
+        "== {} conformance, {} ({}{of} vectors, campaign seed {})",
+        report.isa.to_ascii_uppercase(),
         report.arch,
         report.corpus.vectors,
         report.campaign.seed
@@ -976,7 +1077,11 @@ fn print_chip(report: &ChipReport, given_up: &[(String, String)], in_corpus: usi
     for (name, why) in given_up {
         outln!("{name}: {why}");
     }
-    let target = format!("vectors/{}/regressions.yaml", report.arch);
+    let target = if report.isa == "amx" {
+        format!("vectors/amx/{}.yaml", report.arch)
+    } else {
+        format!("vectors/{}/regressions.yaml", report.arch)
+    };
     for f in report.failures.iter().take(PRINTED_FAILURES) {
         outln!("\nFAIL [{} {}] {} ({} {}, {})", report.arch, f.model, f.id, f.instruction, f.mode, f.kind);
         outln!("  replay: {}", f.replay);

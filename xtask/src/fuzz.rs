@@ -1,6 +1,6 @@
 //! `cargo xtask fuzz`: the coverage-guided fuzzing runner around the cargo-fuzz package in
 //! `fuzz/` (targets `diff_stream`, `decode`, `vectors_load`, `dut_protocol`; oracles in
-//! `sfpu_conformance::fuzz`).
+//! `sfpu_conformance::sfpu::fuzz`).
 //!
 //! * `cargo xtask fuzz [--target T] [--time 8h] [--jobs N]`: writes the seed corpora (derived from
 //!   the golden vectors), builds every target once, runs them one after the other with a
@@ -13,7 +13,7 @@
 //!   regressions file.
 //! * `--triage ARTIFACT...`: replays artifacts; a `diff_stream` divergence is minimised and
 //!   appended to its chip's `vectors/<chip>/regressions.yaml` (once per failure shape) by
-//!   `sfpu_conformance::fuzz::append_regression`, a pure function of the file's text tested in
+//!   `sfpu_conformance::sfpu::fuzz::append_regression`, a pure function of the file's text tested in
 //!   `conformance/tests/fuzz_triage.rs`.
 //! * `--throughput`: executions per second of the `diff_stream` oracle for 16- and
 //!   64-instruction streams (release build).
@@ -30,15 +30,15 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use sfpu_conformance::fuzz::{
+use sfpu_conformance::sfpu::fuzz::{
     Appended, StreamInput, all_arches, append_regression, decode_oracle, diff_stream_counted,
     diff_stream_with_origin, dut_protocol_oracle, encode_stream_input, input_arch, input_tag,
     stream_input_on, vectors_load_oracle,
 };
-use sfpu_conformance::generate::operands::Rng;
-use sfpu_conformance::generate::streams::random_stream_for;
-use sfpu_conformance::vectors::emit::write_file;
-use sfpu_conformance::vectors::{FORMAT, Vector, VectorFile, load_corpus, load_file, parse_file};
+use sfpu_conformance::sfpu::generate::operands::Rng;
+use sfpu_conformance::sfpu::generate::streams::random_stream_for;
+use sfpu_conformance::sfpu::vectors::emit::write_file;
+use sfpu_conformance::sfpu::vectors::{FORMAT, Vector, VectorFile, load_corpus, load_file, parse_file};
 use sfpu_reference::isa::{Arch, decode};
 use sfpu_reference::state::StateDoc;
 
@@ -619,14 +619,14 @@ fn planted_on(root: &Path, args: &Args, fuzz: &Fuzz, arch: Arch) -> Result<serde
     let passes = file.arch == arch
         && added.iter().all(|v| {
             matches!(
-                sfpu_conformance::vectors::run_vector(
-                    &sfpu_conformance::Reference,
+                sfpu_conformance::sfpu::vectors::run_vector(
+                    &sfpu_conformance::sfpu::Reference,
                     &file,
                     v,
-                    sfpu_conformance::vectors::Strictness::Silicon
+                    sfpu_conformance::sfpu::vectors::Strictness::Silicon
                 )
                 .status,
-                sfpu_conformance::vectors::Status::Pass
+                sfpu_conformance::sfpu::vectors::Status::Pass
             )
         });
     if added.is_empty() || !shape_ok || !passes {
@@ -744,7 +744,7 @@ fn host_triple() -> Option<String> {
     String::from_utf8_lossy(&out.stdout).lines().find_map(|l| l.strip_prefix("host: ").map(str::to_string))
 }
 
-/// The shape and the YAML vector of a printed [`Divergence`](sfpu_conformance::fuzz::Divergence).
+/// The shape and the YAML vector of a printed [`Divergence`](sfpu_conformance::sfpu::fuzz::Divergence).
 fn parse_report(text: &str) -> Option<(String, String)> {
     let shape = text.lines().find_map(|l| l.strip_prefix("shape: "))?.split(" (").next()?.to_string();
     let start = text.find("/regressions.yaml):\n")? + "/regressions.yaml):\n".len();
@@ -1141,7 +1141,7 @@ fn throughput_inner(quiet: bool) -> Result<ExitCode> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use sfpu_conformance::campaign::vector_yaml;
+    use sfpu_conformance::sfpu::campaign::vector_yaml;
 
     /// A chip with no regressions file yet gets one that loads, with no vector; a report's
     /// vector is found whichever chip's file it names.

@@ -9,6 +9,7 @@ mod out;
 
 mod bench;
 mod conform;
+mod conform_amx;
 mod fuzz;
 mod interrupt;
 mod kernel;

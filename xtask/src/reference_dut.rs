@@ -18,8 +18,9 @@ use std::process::ExitCode;
 
 use anyhow::{Result, bail};
 use serde_json::{Value, json};
+use sfpu_conformance::isa::Model as _;
+use sfpu_conformance::sfpu::Reference;
 use sfpu_conformance::sfpu::features::Feature;
-use sfpu_conformance::{Model, Reference};
 use sfpu_reference::State;
 use sfpu_reference::isa::Arch;
 use sfpu_reference::state::{FlagStack, FlagStackEntry, LANES, LaneConfig, StateDoc};

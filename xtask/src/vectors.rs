@@ -8,9 +8,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
-use sfpu_conformance::generate::{DEFAULT_SEED, generate, render_all};
-use sfpu_conformance::vectors::emit::write_json;
-use sfpu_conformance::vectors::load_file;
+use sfpu_conformance::sfpu::generate::{DEFAULT_SEED, generate, render_all};
+use sfpu_conformance::sfpu::vectors::emit::write_json;
+use sfpu_conformance::sfpu::vectors::load_file;
 use sfpu_reference::isa::Arch;
 
 #[derive(clap::Args)]
@@ -308,7 +308,7 @@ fn write_programs(
     started: std::time::Instant,
 ) -> Result<ExitCode> {
     use sfpu_conformance::sfpu::programs::{PROGRAMS_FORMAT, json_form, program_forms, text_form};
-    let mut corpus = sfpu_conformance::vectors::load_corpus(dir, arch)
+    let mut corpus = sfpu_conformance::sfpu::vectors::load_corpus(dir, arch)
         .map_err(|errs| anyhow::anyhow!(errs.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("\n")))?;
     if !only.is_empty() {
         for name in only {

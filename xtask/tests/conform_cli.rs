@@ -852,7 +852,7 @@ fn default_run_checks_both_chips_in_one_report() {
         }
         let ieee = r["ieee"].as_array().unwrap();
         let has = |category: &str| ieee.iter().any(|c| c["operation"] == "fma" && c["category"] == category);
-        // Each chip's own departures (crate::ieee): Wormhole's +0 zeros and NaN form, Blackhole's
+        // Each chip's own departures (crate::sfpu::ieee): Wormhole's +0 zeros and NaN form, Blackhole's
         // canonical NaN.
         assert_eq!(has("positive-zero"), arch == "wormhole", "{arch}");
         assert_eq!(has("nan-form"), arch == "wormhole", "{arch}");

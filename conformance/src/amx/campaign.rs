@@ -17,7 +17,7 @@ use rayon::prelude::*;
 use super::format::{AmxVector, AmxWord};
 use super::generate::random_state_of;
 use super::run::differences;
-use crate::generate::operands::Rng;
+use crate::rng::Rng;
 
 /// Operands per case.
 pub const STREAM_LEN: usize = 16;
@@ -36,7 +36,7 @@ pub struct AmxCase {
 }
 
 /// A model of `vecfp`: runs one operand.
-pub type VecfpFn = dyn Fn(&mut State, Chip, Operand) + Sync;
+pub type VecfpFn<'a> = dyn Fn(&mut State, Chip, Operand) + Sync + 'a;
 
 /// A case that went wrong: the first operand after which the states differ.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -89,7 +89,7 @@ fn nth_case_of(chip: Chip, seed: u64, index: u64, all: &[Class]) -> AmxCase {
 }
 
 /// Runs `case` on the reference and on `model`, comparing the whole state after every operand.
-pub fn check_case(case: &AmxCase, model: &VecfpFn) -> Option<AmxDivergence> {
+pub fn check_case(case: &AmxCase, model: &VecfpFn<'_>) -> Option<AmxDivergence> {
     let (mut expected, mut got) = (case.pre.clone(), case.pre.clone());
     for (step, &op) in case.program.iter().enumerate() {
         amx_reference::vecfp(&mut expected, case.chip, op);
@@ -132,7 +132,7 @@ pub struct CampaignResult {
 }
 
 /// Runs cases `0..cases` of `chip` on `model`, in parallel; deterministic in `seed`.
-pub fn run_campaign(chip: Chip, seed: u64, cases: u64, model: &VecfpFn) -> CampaignResult {
+pub fn run_campaign(chip: Chip, seed: u64, cases: u64, model: &VecfpFn<'_>) -> CampaignResult {
     let all = classes::classes(chip);
     let divergences: Vec<AmxDivergence> = (0..cases)
         .into_par_iter()

@@ -32,7 +32,7 @@ use amx_reference::state::{REG_BYTES, XY_REGS, set_lane};
 use amx_reference::{AluMode, Bmode, Chip, Field, LaneWidth, Operand, State, StateDoc, XY};
 
 use super::format::{AmxVector, AmxVectorFile, AmxWord, FORMAT, PROVENANCE};
-use crate::generate::operands::Rng;
+use crate::rng::Rng;
 
 /// The generator's default seed (the checked-in corpus uses it).
 pub const DEFAULT_SEED: u64 = 0xA3C0_5EED_0000_0001;
@@ -265,6 +265,84 @@ fn one_factor(chip: Chip, lw: LaneWidth) -> Vec<(&'static str, String, Operand)>
         out.push(("zrow", "multi-zrow-high-bits".to_string(), with(class.operand(), &[(Field::ZROW, 0x3D)])));
     }
     out
+}
+
+/// One cell of `chip`'s coverage matrix: a semantic class of the notes' table (§4.2) as the
+/// vectors cover it. `axis` is the matrix row (`source`, `shuffle`, `select`, `offset`, `zrow`,
+/// `base`, `nop`, `numeric`, `named`), `mode` the class within it (`f32/fms`, `bf16/xshuf=2`,
+/// `m1-alu-10`), `op` the class's operand and `lw` the lane width of its random states.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AmxCell {
+    /// The matrix row.
+    pub axis: String,
+    /// The class within it.
+    pub mode: String,
+    /// The operand of the class.
+    pub op: Operand,
+    /// The lane width whose formats its random states use.
+    pub lw: LaneWidth,
+}
+
+/// Every cell of `chip`, in the order [`file`] writes their vectors.
+pub fn cells(chip: Chip) -> Vec<AmxCell> {
+    let mut out = Vec::new();
+    for &lw in LaneWidth::on(chip) {
+        for (axis, class, op) in one_factor(chip, lw) {
+            out.push(AmxCell { axis: axis.to_string(), mode: format!("{}/{class}", lw_name(lw)), op, lw });
+        }
+    }
+    for (class, op) in classes::nop_operands(chip) {
+        let mode = format!("{class:?}-alu{}", op.get(Field::ALU)).to_ascii_lowercase();
+        out.push(AmxCell { axis: "nop".to_string(), mode, op, lw: LaneWidth::F32 });
+    }
+    for &lw in LaneWidth::on(chip) {
+        for &alu in AluMode::valid_on(chip) {
+            let op = with(base(lw), &[(Field::ALU, alu.code())]);
+            out.push(AmxCell {
+                axis: "numeric".to_string(),
+                mode: format!("{}/{}", lw_name(lw), alu_name(alu)),
+                op,
+                lw,
+            });
+        }
+    }
+    if chip == Chip::M1 {
+        let op = with(base(LaneWidth::F32), &[(Field::MULTI, 1)]);
+        out.push(AmxCell {
+            axis: "named".to_string(),
+            mode: "bit31-ignored".to_string(),
+            op,
+            lw: LaneWidth::F32,
+        });
+    }
+    // Operand 0 has LW 0: f16 on M1, bf16 on M2+ (§1.2).
+    let lw0 = if chip == Chip::M1 { LaneWidth::F16 } else { LaneWidth::Bf16 };
+    out.push(AmxCell {
+        axis: "named".to_string(),
+        mode: "operand-zero".to_string(),
+        op: Operand::ZERO,
+        lw: lw0,
+    });
+    if chip >= Chip::M2 {
+        let op = base(LaneWidth::Bf16);
+        out.push(AmxCell {
+            axis: "named".to_string(),
+            mode: "bf16-double-rounding".to_string(),
+            op,
+            lw: LaneWidth::Bf16,
+        });
+    }
+    out
+}
+
+/// The cell (row, class) of the vector `id` of a file with stem `stem`: the id's parts after the
+/// stem, the first being the row; a numeric-edge vector's last part (its number) is not part of
+/// its class.
+pub fn cell_of(stem: &str, id: &str) -> Option<(String, String)> {
+    let rest = id.strip_prefix(stem)?.strip_prefix('/')?;
+    let (axis, class) = rest.split_once('/')?;
+    let class = if axis == "numeric" { class.rsplit_once('/')?.0 } else { class };
+    Some((axis.to_string(), class.to_string()))
 }
 
 /// The vectors of `chip`.

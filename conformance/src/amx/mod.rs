@@ -19,7 +19,10 @@ pub mod campaign;
 pub mod format;
 pub mod fuzz;
 pub mod generate;
+pub mod isa;
+pub mod report;
 pub mod run;
 
 pub use format::{AmxVector, AmxVectorFile, FORMAT, PROVENANCE};
+pub use isa::Amx;
 pub use run::{AmxModel, AmxResult, run_file};

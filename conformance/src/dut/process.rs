@@ -15,8 +15,6 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use super::{MAX_LINE, quote_bytes};
-
 /// How much of the DUT's standard error is kept for error messages.
 const STDERR_KEEP: usize = 4096;
 /// How much of it an error message quotes.
@@ -298,4 +296,89 @@ fn read_lines(stdout: ChildStdout, to_harness: SyncSender<FromDut>) {
             return;
         }
     }
+}
+
+/// The longest line accepted from a DUT (a whole state, Dst included, is well under 1 MiB).
+pub const MAX_LINE: usize = 16 << 20;
+
+/// How much of a DUT-supplied text (a reason, a message, an offending line) a message quotes.
+const QUOTE: usize = 300;
+
+/// `text` on one line (control characters as spaces), cut after [`QUOTE`] characters.
+pub fn quote(text: &str) -> String {
+    clip(text, QUOTE)
+}
+
+/// `text` on one line (control characters as spaces), cut after `max` characters.
+pub fn clip(text: &str, max: usize) -> String {
+    let mut out: String = text.chars().take(max).map(|c| if c.is_control() { ' ' } else { c }).collect();
+    if text.chars().nth(max).is_some() {
+        out.push_str("...");
+    }
+    out
+}
+
+/// [`quote`] of a line of bytes (invalid UTF-8 replaced).
+pub fn quote_bytes(line: &[u8]) -> String {
+    quote(&String::from_utf8_lossy(line))
+}
+
+/// Splits a command line into the program and its arguments with the quoting rules of a POSIX
+/// shell, but without running one: words are separated by unquoted whitespace; `'...'` is
+/// literal; inside `"..."` a backslash escapes only `"`, `\`, `$` and `` ` ``; outside quotes a
+/// backslash escapes any character. There is no expansion of variables, globs or `~`, and no
+/// redirection or pipes: to use them, run a shell explicitly (`sh -c 'exec ...'`).
+pub fn split_command_line(line: &str) -> Result<Vec<String>, String> {
+    let mut words = Vec::new();
+    let mut word: Option<String> = None;
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            c if c.is_whitespace() => {
+                if let Some(w) = word.take() {
+                    words.push(w);
+                }
+            }
+            '\'' => {
+                let w = word.get_or_insert_with(String::new);
+                loop {
+                    match chars.next() {
+                        Some('\'') => break,
+                        Some(c) => w.push(c),
+                        None => return Err(format!("unterminated single quote in `{line}`")),
+                    }
+                }
+            }
+            '"' => {
+                let w = word.get_or_insert_with(String::new);
+                loop {
+                    match chars.next() {
+                        Some('"') => break,
+                        Some('\\') => match chars.next() {
+                            Some(c @ ('"' | '\\' | '$' | '`')) => w.push(c),
+                            Some(c) => {
+                                w.push('\\');
+                                w.push(c);
+                            }
+                            None => return Err(format!("unterminated double quote in `{line}`")),
+                        },
+                        Some(c) => w.push(c),
+                        None => return Err(format!("unterminated double quote in `{line}`")),
+                    }
+                }
+            }
+            '\\' => match chars.next() {
+                Some(c) => word.get_or_insert_with(String::new).push(c),
+                None => return Err(format!("trailing backslash in `{line}`")),
+            },
+            c => word.get_or_insert_with(String::new).push(c),
+        }
+    }
+    if let Some(w) = word {
+        words.push(w);
+    }
+    if words.is_empty() {
+        return Err("the DUT command is empty".to_string());
+    }
+    Ok(words)
 }

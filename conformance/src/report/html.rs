@@ -25,7 +25,7 @@ use std::fmt::{self, Write as _};
 use super::markdown::{describe_counts, human_ms, percent, strictness_meaning};
 use std::collections::BTreeMap;
 
-use super::{CellStatus, ChipReport, Counts, MatrixRow, Report};
+use super::{CellStatus, ChipReport, Counts, Extension, MatrixRow, Report};
 
 /// Every status, in the order the page lists them.
 const STATUSES: [CellStatus; 7] = CellStatus::ALL;
@@ -98,8 +98,14 @@ footer { margin-top: 36px; color: #57606a; font-size: 12px; border-top: 1px soli
 
 /// Renders the report as one self-contained HTML page.
 pub fn render(report: &Report) -> String {
+    render_with(report, &[])
+}
+
+/// [`render`] with the instruction sets' renderers of [`Report::extensions`] (an extension
+/// without one is shown as its JSON).
+pub fn render_with(report: &Report, extensions: &[&dyn Extension]) -> String {
     let mut out = String::new();
-    write_page(&mut out, report).expect("writing to a String cannot fail");
+    write_page(&mut out, report, extensions).expect("writing to a String cannot fail");
     out
 }
 
@@ -109,7 +115,7 @@ fn id(r: &ChipReport, what: &str) -> String {
     escape_attr(&format!("{}-{what}", r.arch))
 }
 
-fn write_page(out: &mut String, r: &Report) -> fmt::Result {
+fn write_page(out: &mut String, r: &Report, extensions: &[&dyn Extension]) -> fmt::Result {
     let archs = r.arch_names().join(", ");
     writeln!(out, "<!DOCTYPE html>")?;
     writeln!(out, "<html lang=\"en\">")?;
@@ -126,12 +132,13 @@ fn write_page(out: &mut String, r: &Report) -> fmt::Result {
         escape(&r.tool.name),
         escape(&r.tool.version)
     )?;
-    writeln!(out, "<title>SFPU conformance report: {}</title>", escape(&archs))?;
+    let isas = r.isa_names().join(" and ");
+    writeln!(out, "<title>{} conformance report: {}</title>", escape(&isas), escape(&archs))?;
     writeln!(out, "<style>{STYLE}</style>")?;
     writeln!(out, "</head>")?;
     writeln!(out, "<body>")?;
     writeln!(out, "<header>")?;
-    writeln!(out, "<h1>SFPU conformance report: <code>{}</code></h1>", escape(&archs))?;
+    writeln!(out, "<h1>{} conformance report: <code>{}</code></h1>", escape(&isas), escape(&archs))?;
     if let Some(why) = &r.incomplete {
         writeln!(
             out,
@@ -161,8 +168,9 @@ fn write_page(out: &mut String, r: &Report) -> fmt::Result {
             id(chip, "ieee")
         )?;
     }
-    if r.kernel_accuracy.is_some() {
-        write!(out, "<a href=\"#kernel-accuracy\">Kernel accuracy</a>")?;
+    for key in r.extensions.keys() {
+        let title = extensions.iter().find(|e| e.key() == key).map_or(key.as_str(), |e| e.title());
+        write!(out, "<a href=\"#{}\">{}</a>", escape_attr(&super::anchor(key)), escape(title))?;
     }
     writeln!(out, "<a href=\"#timings\">Timings</a></nav>")?;
     writeln!(
@@ -185,7 +193,7 @@ fn write_page(out: &mut String, r: &Report) -> fmt::Result {
             id(chip, "chip"),
             escape_attr(&chip.arch)
         )?;
-        writeln!(out, "<h2>Chip <code>{}</code></h2>", escape(&chip.arch))?;
+        writeln!(out, "<h2>{} chip <code>{}</code></h2>", escape(&chip.isa_name()), escape(&chip.arch))?;
         verdict(out, chip)?;
         summary(out, chip, &models)?;
         matrix(out, chip, &models)?;
@@ -196,8 +204,23 @@ fn write_page(out: &mut String, r: &Report) -> fmt::Result {
         timings(out, &id(chip, "timings"), "h3", &chip.timings_ms)?;
         writeln!(out, "</section>")?;
     }
-    if let Some(k) = &r.kernel_accuracy {
-        super::accuracy::html(out, k)?;
+    for (key, data) in &r.extensions {
+        let mut section = String::new();
+        let rendered = match extensions.iter().find(|e| e.key() == key) {
+            Some(e) => e.html(&mut section, data),
+            None => Err("no renderer given".to_string()),
+        };
+        match rendered {
+            Ok(()) => out.push_str(&section),
+            Err(why) => writeln!(
+                out,
+                "<section id=\"{}\"><h2>{}</h2><p>Shown as its JSON ({}):</p><pre>{}</pre></section>",
+                escape_attr(&super::anchor(key)),
+                escape(key),
+                escape(&why),
+                escape(&serde_json::to_string_pretty(data).unwrap_or_default())
+            )?,
+        }
     }
     timings(out, "timings", "h2", &r.timings_ms)?;
     writeln!(out, "</main>")?;

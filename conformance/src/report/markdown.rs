@@ -19,21 +19,27 @@ use std::fmt::{self, Write as _};
 use super::html::{escape, sanitize};
 use std::collections::BTreeMap;
 
-use super::{CellStatus, ChipReport, Counts, Report};
+use super::{CellStatus, ChipReport, Counts, Extension, Report};
 
 /// Every status, in the order tables list them.
 const STATUSES: [CellStatus; 7] = CellStatus::ALL;
 
 /// Renders the report as GitHub-flavoured Markdown.
 pub fn render(report: &Report) -> String {
+    render_with(report, &[])
+}
+
+/// [`render`] with the instruction sets' renderers of [`Report::extensions`] (an extension
+/// without one is shown as its JSON).
+pub fn render_with(report: &Report, extensions: &[&dyn Extension]) -> String {
     let mut out = String::new();
-    write_report(&mut out, report).expect("writing to a String cannot fail");
+    write_report(&mut out, report, extensions).expect("writing to a String cannot fail");
     out
 }
 
-fn write_report(out: &mut String, r: &Report) -> fmt::Result {
+fn write_report(out: &mut String, r: &Report, extensions: &[&dyn Extension]) -> fmt::Result {
     let archs: Vec<String> = r.arch_names().into_iter().map(code).collect();
-    writeln!(out, "# SFPU conformance report: {}", archs.join(", "))?;
+    writeln!(out, "# {} conformance report: {}", r.isa_names().join(" and "), archs.join(", "))?;
     writeln!(out)?;
     if let Some(why) = &r.incomplete {
         writeln!(
@@ -53,7 +59,7 @@ fn write_report(out: &mut String, r: &Report) -> fmt::Result {
     writeln!(out, "| Chips | {} |", archs.join(", "))?;
     writeln!(out)?;
     for chip in &r.chips {
-        writeln!(out, "## Chip {}", code(&chip.arch))?;
+        writeln!(out, "## {} chip {}", chip.isa_name(), code(&chip.arch))?;
         writeln!(out)?;
         let models = chip.model_names();
         verdict(out, chip)?;
@@ -65,8 +71,23 @@ fn write_report(out: &mut String, r: &Report) -> fmt::Result {
         coverage(out, chip)?;
         timings(out, "### Timings", &chip.timings_ms)?;
     }
-    if let Some(k) = &r.kernel_accuracy {
-        super::accuracy::markdown(out, k)?;
+    for (key, data) in &r.extensions {
+        let mut section = String::new();
+        let rendered = match extensions.iter().find(|e| e.key() == key) {
+            Some(e) => e.markdown(&mut section, data),
+            None => Err("no renderer given".to_string()),
+        };
+        match rendered {
+            Ok(()) => out.push_str(&section),
+            Err(why) => {
+                writeln!(out, "## {}", text(key))?;
+                writeln!(out)?;
+                writeln!(out, "Shown as its JSON ({}):", text(&why))?;
+                writeln!(out)?;
+                writeln!(out, "```json\n{}\n```", serde_json::to_string_pretty(data).unwrap_or_default())?;
+                writeln!(out)?;
+            }
+        }
     }
     timings(out, "## Timings (whole run)", &r.timings_ms)?;
     Ok(())

@@ -1,21 +1,21 @@
 //! The compliance report of `cargo xtask conform`: its data model (serialised as `report.json`,
-//! format `sfpu-conform-report/2`, documented in `docs/report.md`) and the renderers that turn it
+//! format `conform-report/3`, documented in `docs/report.md`) and the renderers that turn it
 //! into Markdown, a self-contained HTML page and JUnit XML.
 //!
 //! The JSON is the source of truth; every other form is rendered from a [`Report`] alone, so a
 //! report can be re-rendered from a saved `report.json` ([`Report::from_json`]).
 //!
-//! A report has a section per chip checked ([`ChipReport`], `chips` in the JSON) and what
-//! concerns the whole run (the kernel accuracy across chips, the timings, an interruption).
+//! A report has a section per instruction set and chip checked ([`ChipReport`], `chips` in the
+//! JSON, each naming its `isa`) and what concerns the whole run (what an instruction set adds,
+//! such as the SFPU's kernel accuracy, in [`Report::extensions`]; the timings; an interruption).
+//! Nothing here knows an instruction set: the sections are filled in by each one's code.
 //!
 //! Compatibility: a reader refuses a `format` other than [`REPORT_FORMAT`] (the one strict
-//! check; [`Report::from_json`] also reads [`REPORT_FORMAT_V1`], one chip at the top level, as a
-//! one-chip report), and ignores fields it does not know, so that adding a field does not change
+//! check; [`Report::from_json`] also reads [`REPORT_FORMAT_V2`], whose sections are all SFPU
+//! ones, and [`REPORT_FORMAT_V1`], one chip at the top level, as a one-chip report), and ignores fields it does not know, so that adding a field does not change
 //! the format number; fields added after a format's first version default when absent, so an
 //! older file still reads.
 
-pub mod accuracy;
-pub mod build;
 pub mod html;
 pub mod junit;
 pub mod markdown;
@@ -25,7 +25,12 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 /// The format identifier of `report.json`.
-pub const REPORT_FORMAT: &str = "sfpu-conform-report/2";
+/// Version 3 (issue 17) added AMX: each section names its instruction set (`isa`).
+pub const REPORT_FORMAT: &str = "conform-report/3";
+
+/// The previous format identifier: SFPU sections only (no `isa`). [`Report::from_json`] reads
+/// it, every section an SFPU one (`docs/report.md`, "Migration").
+pub const REPORT_FORMAT_V2: &str = "sfpu-conform-report/2";
 
 /// The previous format identifier: one chip, the chip's section at the top level.
 /// [`Report::from_json`] still reads it, as a one-chip report (`docs/report.md`).
@@ -43,10 +48,11 @@ pub struct Report {
     pub tool: Tool,
     /// One section per chip checked, in the order checked (Blackhole first when both are).
     pub chips: Vec<ChipReport>,
-    /// The accuracy of the SFPI kernel corpus on each chip checked, with the chips' difference
-    /// (added in issue 16; absent when the run skipped it).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub kernel_accuracy: Option<accuracy::KernelAccuracy>,
+    /// What an instruction set adds to the whole report, by top-level key of `report.json`
+    /// (the SFPU's `kernel_accuracy`, added in issue 16): data the core carries and does not
+    /// interpret; the instruction set's [`Extension`] renders it.
+    #[serde(flatten)]
+    pub extensions: BTreeMap<String, serde_json::Value>,
     /// Wall-clock timings in milliseconds of what is not one chip's (`total`, `kernel-accuracy`).
     pub timings_ms: BTreeMap<String, u64>,
     /// Set when the run stopped before checking everything it was asked to (an interruption):
@@ -58,7 +64,10 @@ pub struct Report {
 /// One chip's section of the report (in format `sfpu-conform-report/1`, the whole report's body).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct ChipReport {
-    /// The architecture checked (`blackhole`, `wormhole`).
+    /// The instruction set (`sfpu`, `amx`); added in format 3 (absent: `sfpu`).
+    #[serde(default = "sfpu")]
+    pub isa: String,
+    /// The chip checked (`blackhole`, `wormhole`; `m1`, `m2`, `m4`).
     pub arch: String,
     /// What the expected behaviour comes from.
     pub spec: SpecInfo,
@@ -77,7 +86,7 @@ pub struct ChipReport {
     pub totals: BTreeMap<String, Counts>,
     /// The first failures of every (model, instruction, mode) cell, with how to replay them.
     pub failures: Vec<FailureEntry>,
-    /// How this chip departs from IEEE 754, measured ([`crate::ieee`]).
+    /// How this chip departs from IEEE 754, measured ([`crate::sfpu::ieee`]).
     pub ieee: Vec<IeeeCategory>,
     /// Where the model follows upstream against the seed summary, and what each clause taints.
     pub spec_notes: SpecNotes,
@@ -96,6 +105,30 @@ pub struct ChipReport {
     /// `random/fastpath`, `ieee`, ...). Added in format 2.
     #[serde(default)]
     pub timings_ms: BTreeMap<String, u64>,
+}
+
+/// A part of the report an instruction set adds (the SFPU's kernel accuracy), stored in
+/// [`Report::extensions`] under [`Extension::key`] and rendered by the instruction set. The
+/// renderers' `render_with` take the extensions to use; an extension's data without one (or
+/// that its renderer cannot read) is shown as its JSON, never dropped.
+pub trait Extension: Sync {
+    /// The top-level key of `report.json` (`kernel_accuracy`).
+    fn key(&self) -> &'static str;
+    /// The section's title (`Kernel accuracy`), also the navigation link's text.
+    fn title(&self) -> &'static str;
+    /// Appends the Markdown section (with its `##` heading).
+    fn markdown(&self, out: &mut String, data: &serde_json::Value) -> Result<(), String>;
+    /// Appends the HTML section (a `<section>` whose `id` is [`anchor`] of the key).
+    fn html(&self, out: &mut String, data: &serde_json::Value) -> Result<(), String>;
+}
+
+/// The HTML `id` of an extension's section: its key with `_` as `-` (`kernel-accuracy`).
+pub fn anchor(key: &str) -> String {
+    key.replace('_', "-")
+}
+
+fn sfpu() -> String {
+    "sfpu".to_string()
 }
 
 /// The tool that wrote the report.
@@ -156,6 +189,10 @@ pub struct CampaignInfo {
     pub cases: u64,
     /// Random instruction streams drawn and given to a model, summed over the models likewise.
     pub streams: u64,
+    /// The random instruction streams (or operand streams) per model of a counted campaign.
+    /// Added in format 3 (absent: not said).
+    #[serde(default)]
+    pub streams_per_model: u64,
 }
 
 impl CampaignInfo {
@@ -163,11 +200,14 @@ impl CampaignInfo {
     /// 1024 streams) per model`, `a budget of 600 ms per instruction and model`, or `none`.
     pub fn describe_limit(&self) -> String {
         if self.cases_per_mode > 0 {
-            format!(
-                "{} cases per instruction and mode value (and {} streams) per model",
-                self.cases_per_mode,
-                self.cases_per_mode * crate::campaign::STREAMS_PER_CASE
-            )
+            if self.streams_per_model > 0 {
+                format!(
+                    "{} cases per instruction and mode value (and {} streams) per model",
+                    self.cases_per_mode, self.streams_per_model
+                )
+            } else {
+                format!("{} cases per instruction and mode value per model", self.cases_per_mode)
+            }
         } else if self.budget_ms > 0 {
             format!("a time budget of {} per instruction and model", markdown::human_ms(self.budget_ms))
         } else {
@@ -226,6 +266,14 @@ pub struct ModelCoverage {
     pub not_applicable_by_feature: BTreeMap<String, u64>,
     /// The not-applicable vectors by the refusal that covers them.
     pub not_applicable_by_refusal: BTreeMap<String, u64>,
+}
+
+impl ChipReport {
+    /// The section's instruction set for headings (`SFPU`, `AMX`); a section built in memory
+    /// without one is an SFPU one, as in format 2.
+    pub fn isa_name(&self) -> String {
+        if self.isa.is_empty() { "SFPU".to_string() } else { self.isa.to_ascii_uppercase() }
+    }
 }
 
 impl ModelCoverage {
@@ -467,7 +515,7 @@ pub struct IeeeCategory {
     /// `store-bf16`, `store-fp16`, `store-fp32` (SFPSTORE's conversions from an LReg's FP32).
     pub operation: String,
     /// The category, or `agrees` for the cases that agree. Per operation (`docs/report.md`,
-    /// [`crate::ieee`]): `fma` has `nan-canonicalisation`, `denormal-input`, `product-overflow`,
+    /// [`crate::sfpu::ieee`]): `fma` has `nan-canonicalisation`, `denormal-input`, `product-overflow`,
     /// `product-underflow`, `denormal-result`, `partial-fusion`; the conversions `nan-to-inf`,
     /// `nan-not-quieted`, `negative-zero`, `denormal-flush`, `overflow`, `exponent-range`,
     /// `ties-away`, `truncation`, `flush`, `saturation`; any operation may have `other`.
@@ -549,7 +597,9 @@ pub enum ReadError {
     #[error("not a conformance report: {0}")]
     Json(#[from] serde_json::Error),
     /// A report of another format version.
-    #[error("report format `{found}` is neither `{REPORT_FORMAT}` nor `{REPORT_FORMAT_V1}`")]
+    #[error(
+        "report format `{found}` is none of `{REPORT_FORMAT}`, `{REPORT_FORMAT_V2}`, `{REPORT_FORMAT_V1}`"
+    )]
     Format {
         /// The `format` the file has.
         found: String,
@@ -561,20 +611,22 @@ pub enum ReadError {
 #[derive(Deserialize)]
 struct ReportV1 {
     tool: Tool,
-    #[serde(default)]
-    kernel_accuracy: Option<accuracy::KernelAccuracy>,
     timings_ms: BTreeMap<String, u64>,
     #[serde(default)]
     incomplete: Option<String>,
     #[serde(flatten)]
     chip: ChipReport,
+    #[serde(default)]
+    kernel_accuracy: Option<serde_json::Value>,
 }
 
 impl Report {
-    /// Reads a `report.json`: refuses a `format` other than [`REPORT_FORMAT`] or
-    /// [`REPORT_FORMAT_V1`], ignores fields it does not know, and defaults the fields added after
-    /// the first version. A format 1 report becomes a one-chip report of format 2: its body is the
-    /// chip's section, its timings stay the report's (`docs/report.md`, "Migration").
+    /// Reads a `report.json`: refuses a `format` other than [`REPORT_FORMAT`],
+    /// [`REPORT_FORMAT_V2`] or [`REPORT_FORMAT_V1`], keeps the top-level fields it does not know
+    /// in [`Report::extensions`], and defaults the fields added after the first version. A
+    /// format 2 report is a format 3 report whose sections are all SFPU ones; a format 1 report
+    /// becomes a one-section report: its body is the chip's section, its timings stay the
+    /// report's (`docs/report.md`, "Migration").
     pub fn from_json(text: &str) -> Result<Report, ReadError> {
         #[derive(Deserialize)]
         struct Head {
@@ -590,20 +642,37 @@ impl Report {
                 format: REPORT_FORMAT.to_string(),
                 tool: v1.tool,
                 chips: vec![chip],
-                kernel_accuracy: v1.kernel_accuracy,
+                extensions: v1
+                    .kernel_accuracy
+                    .map(|k| ("kernel_accuracy".to_string(), k))
+                    .into_iter()
+                    .collect(),
                 timings_ms: v1.timings_ms,
                 incomplete: v1.incomplete,
             });
         }
-        if head.format != REPORT_FORMAT {
+        if head.format != REPORT_FORMAT && head.format != REPORT_FORMAT_V2 {
             return Err(ReadError::Format { found: head.format });
         }
-        Ok(serde_json::from_str(text)?)
+        let mut report: Report = serde_json::from_str(text)?;
+        report.format = REPORT_FORMAT.to_string();
+        Ok(report)
     }
 
     /// The chips' names, in report order (`blackhole, wormhole`).
     pub fn arch_names(&self) -> Vec<&str> {
         self.chips.iter().map(|c| c.arch.as_str()).collect()
+    }
+
+    /// The instruction sets of the sections, in report order, each once (`SFPU`, `AMX`).
+    pub fn isa_names(&self) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for c in &self.chips {
+            if !out.contains(&c.isa_name()) {
+                out.push(c.isa_name());
+            }
+        }
+        out
     }
 
     /// The section of `arch`, if the report has one.

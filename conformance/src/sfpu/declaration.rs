@@ -12,7 +12,7 @@ use std::fmt;
 use sfpu_reference::isa::{Instr, Opcode};
 
 use super::features::{Feature, FeatureSet};
-use crate::generate::{mode_of, mode_table};
+use crate::sfpu::generate::{mode_of, mode_table};
 
 /// One refusal: a whole instruction, or one mode value of it.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -25,7 +25,7 @@ pub enum Refusal {
 
 impl Refusal {
     /// Parses `SFPLOADMACRO` or `SFPSTOCHRND/rnd=1,mod1=0`: an instruction of the architecture, and
-    /// one of its mode values in canonical form ([`crate::generate::modes`]).
+    /// one of its mode values in canonical form ([`crate::sfpu::generate::modes`]).
     pub fn parse(text: &str) -> Result<Refusal, String> {
         let (name, mode) = match text.split_once('/') {
             Some((name, mode)) => (name, Some(mode)),
@@ -76,28 +76,7 @@ pub struct Declaration {
     pub refuses: BTreeSet<Refusal>,
 }
 
-/// Why a case is not given to a model.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct NotApplicable {
-    /// The features the case requires that the model does not declare.
-    pub missing: FeatureSet,
-    /// The refusals that cover an instruction of the case.
-    pub refused: Vec<Refusal>,
-}
-
-impl fmt::Display for NotApplicable {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut parts = Vec::new();
-        if !self.missing.is_empty() {
-            parts.push(format!("requires {} (not declared)", self.missing));
-        }
-        if !self.refused.is_empty() {
-            let r: Vec<String> = self.refused.iter().map(Refusal::to_string).collect();
-            parts.push(format!("refused up front: {}", r.join(", ")));
-        }
-        f.write_str(&parts.join("; "))
-    }
-}
+pub use crate::check::NotApplicable;
 
 impl Declaration {
     /// Everything: no declaration.
@@ -116,7 +95,10 @@ impl Declaration {
         if missing.is_empty() && refused.is_empty() {
             Ok(())
         } else {
-            Err(NotApplicable { missing, refused })
+            Err(NotApplicable {
+                missing: missing.iter().map(|f| f.id().to_string()).collect(),
+                refused: refused.iter().map(Refusal::to_string).collect(),
+            })
         }
     }
 
@@ -187,7 +169,7 @@ mod tests {
         let req = |fs: &[Feature]| fs.iter().copied().collect::<FeatureSet>();
         assert_eq!(d.check(req(&[Feature::RowMask]), &mad), Ok(()));
         let e = d.check(req(&[Feature::RowMask, Feature::Prng]), &mad).unwrap_err();
-        assert_eq!(e.missing, req(&[Feature::Prng]));
+        assert_eq!(e.missing, ["prng"]);
         assert_eq!(e.to_string(), "requires prng (not declared)");
         let e = d.check(FeatureSet::EMPTY, &[i("TTI_SFPMUL24(0, 1, 2, 3, 0)")]).unwrap_err();
         assert_eq!(e.to_string(), "refused up front: SFPMUL24");

@@ -38,10 +38,10 @@ use sfpu_reference::ops::blackhole::load_store::{ComputeAddr, ResolveSrcB};
 use sfpu_reference::state::{Addressing, DST_COLS, FLAG_STACK_CAPACITY, LANES, LaneConfig, State};
 use sfpu_reference::{Machine, ResetValues};
 
-use crate::generate::build;
-use crate::generate::operands::Rng;
-use crate::taint::{Locations, Parts, footprint, potential_writes};
-use crate::vectors::{Vector, expected_states};
+use crate::sfpu::generate::build;
+use crate::sfpu::generate::operands::Rng;
+use crate::sfpu::taint::{Locations, Parts, footprint, potential_writes};
+use crate::sfpu::vectors::{Vector, expected_states};
 
 /// A vector as a self-checking program (module documentation).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -1022,7 +1022,7 @@ fn read_flags(e: &mut Asm, area: &mut Area) -> Result<(), String> {
 /// configuration, the epilogue. Returns the final state, the state right after the program, and
 /// any clause the prologue or the epilogue touched.
 pub fn run_form(
-    model: &dyn crate::Model,
+    model: &dyn crate::sfpu::Model,
     form: &ProgramForm,
     reset: &ResetValues,
 ) -> Result<(State, State), String> {
@@ -1065,9 +1065,11 @@ pub const PROGRAMS_FORMAT: &str = "sfpu-programs/1";
 
 /// Every vector of `corpus` with its program form or why it has none, in corpus order (computed
 /// in parallel): `(file stem, vector id, form)`.
-pub fn program_forms(corpus: &crate::vectors::Corpus) -> Vec<(String, String, Result<ProgramForm, String>)> {
+pub fn program_forms(
+    corpus: &crate::sfpu::vectors::Corpus,
+) -> Vec<(String, String, Result<ProgramForm, String>)> {
     use rayon::prelude::*;
-    let vectors: Vec<(&crate::vectors::VectorFile, &Vector)> = corpus.vectors().collect();
+    let vectors: Vec<(&crate::sfpu::vectors::VectorFile, &Vector)> = corpus.vectors().collect();
     vectors.par_iter().map(|(f, v)| (f.file.clone(), v.id.clone(), program_form(v))).collect()
 }
 

@@ -12,7 +12,7 @@
 use proptest::prelude::*;
 use proptest::sample::select;
 use proptest::test_runner::{Config, FileFailurePersistence, RngSeed};
-use sfpu_conformance::generate::operands::{FP_SPECIALS, INT_SPECIALS, Rng};
+use sfpu_conformance::sfpu::generate::operands::{FP_SPECIALS, INT_SPECIALS, Rng};
 use sfpu_reference::ResetValues;
 use sfpu_reference::isa::{Arch, Instr, Opcode, decode};
 use sfpu_reference::state::{
@@ -150,7 +150,7 @@ pub fn field_value(name: &'static str, bits: u32) -> BoxedStrategy<u32> {
 
 /// Builds an instruction of `op` for `arch` from `fields` (name -> value); unset fields are zero,
 /// fields `arch` does not have are ignored, values are masked to `arch`'s widths
-/// (`sfpu_conformance::generate::build` for either chip).
+/// (`sfpu_conformance::sfpu::generate::build` for either chip).
 pub fn build_on(arch: Arch, op: Opcode, fields: &[(&str, u32)]) -> Instr {
     let mut word = (op.number() as u32) << 24;
     for f in op.fields(arch) {
@@ -214,7 +214,7 @@ pub fn instr_among_on(arch: Arch, ops: &[Opcode]) -> BoxedStrategy<Instr> {
     select(ops).prop_flat_map(move |op| instr_of_on(arch, op, Vec::new())).boxed()
 }
 
-/// The mode cells of `op` on chip `arch`: `sfpu_conformance::generate::modes(op)` (Blackhole's
+/// The mode cells of `op` on chip `arch`: `sfpu_conformance::sfpu::generate::modes(op)` (Blackhole's
 /// every value of the mode field), keeping those whose fixed fields `arch` has and can hold; if
 /// none is left (Wormhole's SFPAND, SFPOR and SFPPUSHC have no `Mod1`), the one cell `none`.
 pub fn modes_on(arch: Arch, op: Opcode) -> Vec<String> {
@@ -224,7 +224,7 @@ pub fn modes_on(arch: Arch, op: Opcode) -> Vec<String> {
             .all(|&(name, value)| op.fields(arch).iter().any(|f| f.name == name && value >> f.bits == 0))
     };
     let kept: Vec<String> =
-        sfpu_conformance::generate::modes(op).into_iter().map(|(m, _)| m).filter(|m| fits(m)).collect();
+        sfpu_conformance::sfpu::generate::modes(op).into_iter().map(|(m, _)| m).filter(|m| fits(m)).collect();
     if kept.is_empty() { vec!["none".to_string()] } else { kept }
 }
 

@@ -63,7 +63,7 @@ pub fn sample() -> Report {
         format: REPORT_FORMAT.to_string(),
         tool: Tool { name: "sfpu-conformance".to_string(), version: "0.1.0".to_string() },
         chips: vec![blackhole_chip(), wormhole_chip()],
-        kernel_accuracy: None,
+        extensions: Default::default(),
         timings_ms: [("kernel-accuracy", 300), ("total", 63_500)]
             .into_iter()
             .map(|(k, v)| (k.to_string(), v))
@@ -88,12 +88,13 @@ pub fn wormhole_chip() -> ChipReport {
         row("SFPSHFT2", "mod1=4", "mod1=SUBVEC_SHFLSHR1", &[("reference", pass), (DUT_NAME, refused)]),
         row("sequences", "-", "-", &[("reference", pass), (DUT_NAME, refused)]),
     ];
-    let totals = sfpu_conformance::report::build::totals(&matrix);
+    let totals = sfpu_conformance::sfpu::report::totals(&matrix);
     let coverage = MODELS
         .iter()
-        .map(|m| sfpu_conformance::report::build::coverage(&matrix, m, 30, &Default::default()))
+        .map(|m| sfpu_conformance::sfpu::report::coverage(&matrix, m, 30, &Default::default()))
         .collect();
     ChipReport {
+        isa: "sfpu".to_string(),
         arch: "wormhole".to_string(),
         spec: SpecInfo {
             notes: "../shared/spec/wormhole-vs-blackhole.md".to_string(),
@@ -246,9 +247,10 @@ pub fn blackhole_chip() -> ChipReport {
     // 112 vectors selected: the reference's 102 and the 10 not applicable to the DUT.
     let coverage = MODELS
         .iter()
-        .map(|m| sfpu_conformance::report::build::coverage(&matrix, m, 112, &Default::default()))
+        .map(|m| sfpu_conformance::sfpu::report::coverage(&matrix, m, 112, &Default::default()))
         .collect();
     ChipReport {
+        isa: "sfpu".to_string(),
         arch: "blackhole".to_string(),
         spec: SpecInfo {
             notes: "../shared/spec/blackhole-sfpu.md".to_string(),
@@ -269,6 +271,7 @@ pub fn blackhole_chip() -> ChipReport {
             cases_per_mode: 0,
             cases: 100_000,
             streams: 250,
+            streams_per_model: 0,
         },
         strictness: "silicon".to_string(),
         models: vec![
@@ -440,12 +443,14 @@ pub fn assert_cells_match_sample(cells: impl IntoIterator<Item = (String, String
 /// corpus on both chips, with one planted result beyond its bound (`exp` on Wormhole, 9000 ULP)
 /// and a description that needs escaping.
 pub fn sample_with_kernel_accuracy() -> Report {
-    use sfpu_conformance::report::accuracy::{DEFAULT_SEED, KernelAccuracy};
+    use sfpu_conformance::sfpu::accuracy::{DEFAULT_SEED, KernelAccuracy};
     use sfpu_reference::isa::Arch;
     let mut k = KernelAccuracy::measure(&[Arch::Blackhole, Arch::Wormhole], DEFAULT_SEED);
     let exp = k.kernels.iter_mut().find(|e| e.kernel == "exp").expect("exp is in the corpus");
     exp.per_chip[1].max_ulp = 9000.0;
     exp.per_chip[1].within_bound = false;
     exp.description = "e^x <script>alert(\"k\")</script> | & co".to_string();
-    Report { kernel_accuracy: Some(k), ..sample() }
+    let mut r = sample();
+    k.store(&mut r);
+    r
 }

@@ -3,7 +3,7 @@
 //! vectors are.
 //!
 //! Case `n` of an instruction is in the instruction's mode value number `n % m` (of its `m` mode
-//! values, [`modes`](crate::generate::modes) order) and is drawn from a generator seeded by the campaign's seed, the
+//! values, [`modes`](crate::sfpu::generate::modes) order) and is drawn from a generator seeded by the campaign's seed, the
 //! instruction and `n` alone, so it is the same on every run and machine, and replaying it by its
 //! id (`random/SFPMAD/1234`) and the seed costs the same for every `n`. Case numbers run from 0
 //! to [`MAX_CASES`] - 1.
@@ -23,14 +23,14 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 use sfpu_reference::isa::{Arch, Opcode};
 
-use crate::generate::operands::Rng;
-use crate::generate::streams::random_stream_for;
-use crate::generate::{Case, mode_table_for, random_case_in_mode_for, to_vector};
-use crate::model::Model;
 use crate::report::FailureEntry;
-use crate::report::build::{Tally, status_reason};
-use crate::vectors::emit::write_file;
-use crate::vectors::{FORMAT, Status, Strictness, Vector, VectorFile, run_vector};
+use crate::sfpu::generate::operands::Rng;
+use crate::sfpu::generate::streams::random_stream_for;
+use crate::sfpu::generate::{Case, mode_table_for, random_case_in_mode_for, to_vector};
+use crate::sfpu::model::Model;
+use crate::sfpu::report::{Tally, status_reason};
+use crate::sfpu::vectors::emit::write_file;
+use crate::sfpu::vectors::{FORMAT, Status, Strictness, Vector, VectorFile, run_vector};
 
 /// How many cases a campaign runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -96,22 +96,7 @@ pub enum Progress<'a> {
 /// The number of cases a campaign job can number: case ids run from `0` to `MAX_CASES - 1`.
 pub const MAX_CASES: u64 = 1 << 32;
 
-/// Counts of one (instruction, mode) cell.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct CellCounts {
-    /// Cases run and compared with the reference (those that failed to run included; those
-    /// declined not).
-    pub cases: u64,
-    /// Cases whose result differed from the reference's.
-    pub failures: u64,
-    /// Cases the candidate failed to run (a crash, a hang, a malformed answer): counted apart
-    /// from divergences, with no regression vector (the case is not known to be wrong).
-    pub errors: u64,
-    /// Cases the candidate declined: not run, not compared, not in `cases`.
-    pub unsupported: u64,
-    /// Cases not given to the candidate (its declaration does not cover them): not in `cases`.
-    pub not_applicable: u64,
-}
+pub use crate::check::CellCounts;
 
 /// What a campaign found.
 #[derive(Clone, Debug, Default)]
@@ -413,7 +398,7 @@ mod tests {
     fn the_campaign_runs_the_cases_replay_draws() {
         use std::sync::Mutex;
         struct Recorder(Mutex<Vec<Vec<u32>>>);
-        impl Model for Recorder {
+        impl crate::isa::Model<crate::sfpu::Sfpu> for Recorder {
             fn name(&self) -> String {
                 "recorder".into()
             }
@@ -422,9 +407,9 @@ mod tests {
                 arch: Arch,
                 pre: &sfpu_reference::State,
                 program: &[u32],
-            ) -> Result<crate::Run, crate::ModelError> {
+            ) -> Result<crate::sfpu::Run, crate::sfpu::ModelError> {
                 self.0.lock().unwrap().push(program.to_vec());
-                crate::Reference.run(arch, pre, program)
+                crate::sfpu::Reference.run(arch, pre, program)
             }
         }
         let rec = Recorder(Mutex::new(Vec::new()));
@@ -457,7 +442,7 @@ mod tests {
             strictness: Strictness::Silicon,
             parallel: true,
         };
-        let r = run(&crate::Reference, "reference", &config, &|_| ControlFlow::Continue(()));
+        let r = run(&crate::sfpu::Reference, "reference", &config, &|_| ControlFlow::Continue(()));
         assert_eq!(r.cases, 3 * 16 * 2, "two cases of each of the 16 mode values of each");
         assert_eq!(r.streams, 2 * STREAMS_PER_CASE);
         // Every mode value got exactly its two cases.
@@ -469,7 +454,7 @@ mod tests {
     /// Declines every case.
     struct Declines;
 
-    impl Model for Declines {
+    impl crate::isa::Model<crate::sfpu::Sfpu> for Declines {
         fn name(&self) -> String {
             "declines-everything".to_string()
         }
@@ -478,15 +463,15 @@ mod tests {
             _: Arch,
             _: &sfpu_reference::State,
             _: &[u32],
-        ) -> Result<crate::Run, crate::ModelError> {
-            Err(crate::ModelError::Unsupported("not implemented".to_string()))
+        ) -> Result<crate::sfpu::Run, crate::sfpu::ModelError> {
+            Err(crate::sfpu::ModelError::Unsupported("not implemented".to_string()))
         }
     }
 
     /// The reference with bit 0 of LReg[0], lane 0, flipped in every answer.
     struct Wrong;
 
-    impl Model for Wrong {
+    impl crate::isa::Model<crate::sfpu::Sfpu> for Wrong {
         fn name(&self) -> String {
             "hello-name".to_string()
         }
@@ -495,8 +480,8 @@ mod tests {
             arch: Arch,
             pre: &sfpu_reference::State,
             program: &[u32],
-        ) -> Result<crate::Run, crate::ModelError> {
-            let mut run = crate::Reference.run(arch, pre, program)?;
+        ) -> Result<crate::sfpu::Run, crate::sfpu::ModelError> {
+            let mut run = crate::sfpu::Reference.run(arch, pre, program)?;
             run.post.LReg[0][0] ^= 1;
             Ok(run)
         }
@@ -550,7 +535,7 @@ mod tests {
     #[test]
     fn a_case_that_fails_to_run_is_an_error_not_a_divergence() {
         struct Crashes;
-        impl Model for Crashes {
+        impl crate::isa::Model<crate::sfpu::Sfpu> for Crashes {
             fn name(&self) -> String {
                 "crashes".into()
             }
@@ -559,8 +544,8 @@ mod tests {
                 _: Arch,
                 _: &sfpu_reference::State,
                 _: &[u32],
-            ) -> Result<crate::Run, crate::ModelError> {
-                Err(crate::ModelError::Failed("the DUT exited with status 1".into()))
+            ) -> Result<crate::sfpu::Run, crate::sfpu::ModelError> {
+                Err(crate::sfpu::ModelError::Failed("the DUT exited with status 1".into()))
             }
         }
         let r = run(&Crashes, "dut", &config(Limit::PerMode(1)), &|_| ControlFlow::Continue(()));
@@ -588,13 +573,18 @@ mod tests {
             });
             ControlFlow::Break(())
         };
-        let r = run(&crate::Reference, "fastpath", &config(Limit::Budget(Duration::from_secs(60))), &record);
+        let r = run(
+            &crate::sfpu::Reference,
+            "fastpath",
+            &config(Limit::Budget(Duration::from_secs(60))),
+            &record,
+        );
         assert_eq!((r.cases, r.streams), (2, 1), "one case per job");
         assert_eq!(
             *seen.lock().unwrap(),
             ["SFPMAD 1", "SFPMAD done 1", "SFPIADD 1", "SFPIADD done 1", "streams 1", "streams done 1"]
         );
-        let r = run(&crate::Reference, "fastpath", &config(Limit::PerMode(3)), &record);
+        let r = run(&crate::sfpu::Reference, "fastpath", &config(Limit::PerMode(3)), &record);
         assert_eq!((r.cases, r.streams), (2, 1), "a count-bounded job stops too");
     }
 }

@@ -21,7 +21,8 @@ use sfpi::accuracy::{self, Accuracy, ChipDifference};
 use sfpi::kernels::{Ulp, registry};
 use sfpu_reference::isa::Arch;
 
-use super::html::escape;
+use crate::report::html::escape;
+use crate::report::{Extension, Report};
 
 /// The seed of the accuracy tiles unless told otherwise (`cargo xtask kernel` uses it too).
 pub const DEFAULT_SEED: u64 = 0x5F91;
@@ -186,9 +187,52 @@ fn histogram_text(a: &Accuracy) -> String {
     parts.join(", ")
 }
 
+/// The key of the section in `report.json` ([`Report::extensions`](crate::report::Report)).
+pub const KEY: &str = "kernel_accuracy";
+
+/// The kernel accuracy section as a report [`Extension`]: how the ISA-neutral renderers draw it.
+pub struct KernelAccuracyExtension;
+
+impl Extension for KernelAccuracyExtension {
+    fn key(&self) -> &'static str {
+        KEY
+    }
+
+    fn title(&self) -> &'static str {
+        "Kernel accuracy"
+    }
+
+    fn markdown(&self, out: &mut String, data: &serde_json::Value) -> Result<(), String> {
+        let k =
+            KernelAccuracy::deserialize(data).map_err(|e| format!("not a kernel accuracy section: {e}"))?;
+        markdown(out, &k).map_err(|e| e.to_string())
+    }
+
+    fn html(&self, out: &mut String, data: &serde_json::Value) -> Result<(), String> {
+        let k =
+            KernelAccuracy::deserialize(data).map_err(|e| format!("not a kernel accuracy section: {e}"))?;
+        html(out, &k).map_err(|e| e.to_string())
+    }
+}
+
+impl KernelAccuracy {
+    /// The section of `report`, if it has one that reads.
+    pub fn of(report: &Report) -> Option<KernelAccuracy> {
+        report.extensions.get(KEY).and_then(|v| KernelAccuracy::deserialize(v).ok())
+    }
+
+    /// Stores the section in `report` (replacing one there).
+    pub fn store(&self, report: &mut Report) {
+        // A struct of numbers and strings always serialises.
+        if let Ok(v) = serde_json::to_value(self) {
+            report.extensions.insert(KEY.to_string(), v);
+        }
+    }
+}
+
 /// The Markdown section (a `##` heading and what follows).
 pub fn markdown(out: &mut String, k: &KernelAccuracy) -> fmt::Result {
-    use super::markdown::{cell_code, text};
+    use crate::report::markdown::{cell_code, text};
     writeln!(out, "## Kernel accuracy")?;
     writeln!(out)?;
     writeln!(

@@ -1,17 +1,16 @@
 //! Running vectors on a [`Model`]: every vector, in parallel, every failure collected before
 //! anything is reported.
 
-use std::fmt::Write as _;
-
 use rayon::prelude::*;
+use sfpu_reference::outcome::Clause;
 use sfpu_reference::{Outcome, State};
 
 use super::format::{Vector, VectorFile};
 use super::load::Corpus;
-use crate::diff;
-use crate::model::Model;
-use crate::sfpu::declaration::NotApplicable;
-use crate::taint::{Locations, differing};
+use crate::check::{Expected, compare};
+use crate::sfpu::Sfpu;
+use crate::sfpu::model::Model;
+use crate::sfpu::taint::Locations;
 
 /// Which vectors to run: `SFPU_VECTORS=SFPMAD,-SFPLUT` style. A vector is selected if some
 /// include pattern matches (or there is none) and no exclude pattern does; a pattern matches an id
@@ -65,50 +64,23 @@ pub enum Strictness {
     Architecture,
 }
 
-/// Why a vector did not pass.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Failure {
-    /// The locations that differ (outside the skipped ones).
-    pub differing: Locations,
-    /// Whether the outcome differs (when the model reports one).
-    pub outcome_differs: bool,
-    /// A readable account: the program, the differing lanes with both sides' bits, the outcomes.
-    pub report: String,
-}
+/// Why a vector did not pass (the core's [`crate::check::Failure`] over the SFPU's locations).
+pub type Failure = crate::check::Failure<Locations>;
 
-/// The result of one vector.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Status {
-    /// Everything compared is equal.
-    Pass,
-    /// Something compared differs.
-    Fail(Box<Failure>),
-    /// The model said it does not support the case.
-    Unsupported(String),
-    /// The model failed to run the case.
-    Error(String),
-    /// The case was not given to the model: its declaration does not cover what the case requires
-    /// (features it does not model, instructions or modes it refuses up front).
-    NotApplicable(Box<NotApplicable>),
-}
+/// The result of one vector (the core's [`crate::check::Status`]).
+pub type Status = crate::check::Status<Locations>;
 
-/// One vector's result, with what identifies it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct VectorResult {
-    /// The vector's id.
-    pub id: String,
-    /// The vector's file stem.
-    pub file: String,
-    /// The vector's mode, if any.
-    pub mode: Option<String>,
-    /// Whether some locations were skipped as not promised.
-    pub tainted: bool,
-    /// The result.
-    pub status: Status,
-}
+/// One vector's result, with what identifies it (the core's [`crate::check::CaseResult`]).
+pub type VectorResult = crate::check::CaseResult<Locations>;
 
-fn outcome_notes(o: &Outcome) -> Vec<(String, u32)> {
-    o.notes().map(|(c, l)| (c.id().to_string(), l)).collect()
+/// The specification's verdict a vector expects, as an [`Outcome`] (`None` for a clause this
+/// build does not know, which the loader refuses, so only for vectors built in memory).
+fn expected_outcome(v: &Vector) -> Option<Outcome> {
+    let mut o = Outcome::defined();
+    for n in &v.outcome {
+        o.note(Clause::from_id(&n.clause)?, n.lanes.0);
+    }
+    Some(o)
 }
 
 /// The expected post-state of `v`: `pre` with `post` applied. Vectors are checked when loaded,
@@ -145,10 +117,10 @@ pub fn run_vector(model: &dyn Model, file: &VectorFile, v: &Vector, strictness: 
             return result(Status::NotApplicable(Box::new(why)));
         }
     }
-    let run = match model.run(file.arch, &pre, &words) {
-        Ok(run) => run,
-        Err(crate::ModelError::Unsupported(why)) => return result(Status::Unsupported(why)),
-        Err(crate::ModelError::Failed(why)) => return result(Status::Error(why)),
+    let Some(outcome) = expected_outcome(v) else {
+        return result(Status::Error(
+            "the vector's outcome names a clause this build does not know".to_string(),
+        ));
     };
     let mut skip = v.skip.clone().unwrap_or_default();
     if strictness == Strictness::Architecture
@@ -156,33 +128,9 @@ pub fn run_vector(model: &dyn Model, file: &VectorFile, v: &Vector, strictness: 
     {
         skip.union(nc);
     }
-    let diff = differing(&expected, &run.post, &skip);
-    let expected_notes: Vec<(String, u32)> =
-        v.outcome.iter().map(|n| (n.clause.clone(), n.lanes.0)).collect();
-    let outcome_differs = run.outcome.as_ref().is_some_and(|o| outcome_notes(o) != expected_notes);
-    if diff.is_empty() && !outcome_differs {
-        return result(Status::Pass);
-    }
-    let mut report = String::new();
-    let _ = writeln!(
-        report,
-        "vector {} ({}): {} differs",
-        v.id,
-        model.name(),
-        if diff.is_empty() { "the outcome" } else { "the state" }
-    );
-    for w in &v.program {
-        let _ = writeln!(report, "  0x{:08x}  {}", w.word.0, w.text);
-    }
-    report.push_str(&diff::describe(&expected, &run.post, &diff));
-    if outcome_differs {
-        let _ = writeln!(
-            report,
-            "  outcome: expected {expected_notes:x?}, got {:x?}",
-            run.outcome.as_ref().map(outcome_notes)
-        );
-    }
-    result(Status::Fail(Box::new(Failure { differing: diff, outcome_differs, report })))
+    let expected = Expected::<Sfpu> { state: &expected, outcome: Some(&outcome), skip: &skip };
+    let run = model.run(file.arch, &pre, &words);
+    result(compare::<Sfpu>(&v.id, &model.name(), file.arch, &words, expected, run))
 }
 
 /// Runs every selected vector of `corpus` on `model`, in parallel; results are in corpus order.

@@ -22,7 +22,7 @@ use sfpu_reference::{ResetValues, State};
 
 use super::operands::Rng;
 use super::{Case, to_vector};
-use crate::vectors::{FORMAT, VectorFile};
+use crate::sfpu::vectors::{FORMAT, VectorFile};
 
 /// The file's stem.
 pub const FILE: &str = "kernels";

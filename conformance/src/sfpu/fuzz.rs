@@ -2,7 +2,7 @@
 //! and the same checks run on stable Rust (`tests/fuzz_stable.rs`) and in `cargo xtask fuzz`.
 //!
 //! * [`diff_stream`]: bytes become an initial [`State`] (lanes biased to the operand classes of
-//!   [`operands`](crate::generate::operands)) and a stream of up to [`MAX_STREAM`] instructions
+//!   [`operands`](crate::sfpu::generate::operands)) and a stream of up to [`MAX_STREAM`] instructions
 //!   (typed instructions, raw words, predication blocks, SFPLOADMACRO bursts). The stream runs on
 //!   the reference [`Machine`] and on the [`FastMachine`] in lockstep; after every instruction the
 //!   two outcomes and states are compared, skipping what undefined or unspecified behaviour has
@@ -72,13 +72,13 @@ use sfpu_reference::state::{
 };
 use sfpu_reference::{Machine, Outcome, State};
 
-use crate::campaign::regression_snippet;
-use crate::generate::operands::{
+use crate::sfpu::campaign::regression_snippet;
+use crate::sfpu::generate::operands::{
     FP_SPECIALS, INT_SPECIALS, Rng, bits_random, fp_random, fp_wide, lut_inputs, rotated, shift_amounts,
 };
-use crate::generate::{Case, mode_field, to_vector};
-use crate::taint::{Footprint, Locations, Tracker, footprint};
-use crate::vectors::{Vector, VectorFile};
+use crate::sfpu::generate::{Case, mode_field, to_vector};
+use crate::sfpu::taint::{Footprint, Locations, Tracker, footprint};
+use crate::sfpu::vectors::{Vector, VectorFile};
 
 /// The longest instruction stream an input describes.
 pub const MAX_STREAM: usize = 64;
@@ -303,7 +303,7 @@ fn typed_instr(u: &mut Unstructured<'_>, arch: Arch) -> Instr {
     word_to_instr(arch, word)
 }
 
-/// [`crate::generate::build`] for `arch`: an instruction of `op` from named fields of that chip's
+/// [`crate::sfpu::generate::build`] for `arch`: an instruction of `op` from named fields of that chip's
 /// encoding (unset fields zero, each value masked to its field); SFPNOP if the chip lacks `op`.
 fn build_on(arch: Arch, op: Opcode, fields: &[(&str, u32)]) -> Instr {
     let mut word = (op.number() as u32) << 24;
@@ -1557,7 +1557,7 @@ impl fmt::Display for Divergence {
         writeln!(f, "diverging lanes: 0x{:08x}", lanes_in(&self.found.differing) | self.found.vc0)?;
         if !self.found.differing.is_empty() {
             writeln!(f, "state (expected = reference, got = fastpath):")?;
-            f.write_str(&crate::diff::describe(
+            f.write_str(&crate::sfpu::diff::describe(
                 &self.found.reference,
                 &self.found.fast,
                 &self.found.differing,
@@ -1704,7 +1704,7 @@ pub fn regression_shapes(file: &VectorFile) -> BTreeMap<String, String> {
     m
 }
 
-fn load_errors(e: &[crate::vectors::LoadError]) -> String {
+fn load_errors(e: &[crate::sfpu::vectors::LoadError]) -> String {
     e.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("; ")
 }
 
@@ -1729,7 +1729,7 @@ pub fn append_regression(
     shape: &str,
     yaml: &str,
 ) -> Result<Appended, String> {
-    let existing = crate::vectors::parse_file(path, text)
+    let existing = crate::sfpu::vectors::parse_file(path, text)
         .map_err(|e| format!("{} does not load: {}", path.display(), load_errors(&e)))?;
     if let Some(id) = regression_shapes(&existing).get(shape) {
         return Ok(Appended::Duplicate { id: id.clone() });
@@ -1745,7 +1745,7 @@ pub fn append_regression(
         }
     }
     let id = v.id.clone();
-    let body = crate::campaign::vector_yaml(&v);
+    let body = crate::sfpu::campaign::vector_yaml(&v);
     let comment = format!(
         "# Found by `cargo xtask fuzz` (diff_stream, artifact {artifact}, shape {shape}). The expected values are the\n\
          # reference model's, not hand-checked: confirm them against the documentation when fixing the divergence.\n"
@@ -1756,7 +1756,7 @@ pub fn append_regression(
         let sep = if text.is_empty() || text.ends_with('\n') { "" } else { "\n" };
         format!("{text}{sep}{comment}{body}")
     };
-    crate::vectors::parse_file(path, &candidate)
+    crate::sfpu::vectors::parse_file(path, &candidate)
         .map_err(|e| format!("appending the vector would break {}: {}", path.display(), load_errors(&e)))?;
     Ok(Appended::Added { id, text: candidate })
 }
@@ -1841,9 +1841,9 @@ pub fn decode_oracle(data: &[u8]) -> Result<(), String> {
 pub fn vectors_load_oracle(data: &[u8]) -> Result<(), String> {
     let text = String::from_utf8_lossy(data);
     // No file stem: the `file` field is not checked against a name.
-    if let Ok(file) = crate::vectors::parse_file(Path::new(""), &text) {
-        let again = crate::vectors::emit::write_file(&file, &[]);
-        match crate::vectors::parse_file(Path::new(""), &again) {
+    if let Ok(file) = crate::sfpu::vectors::parse_file(Path::new(""), &text) {
+        let again = crate::sfpu::vectors::emit::write_file(&file, &[]);
+        match crate::sfpu::vectors::parse_file(Path::new(""), &again) {
             Ok(back) if back == file => {}
             Ok(_) => return Err(format!("a loaded file reads back differently after writing:\n{again}")),
             Err(e) => return Err(format!("a loaded file does not load after writing: {e:?}\n{again}")),
@@ -1862,7 +1862,7 @@ pub fn vectors_load_oracle(data: &[u8]) -> Result<(), String> {
 /// not. A `result` answer's state must apply to a state without error (the parser checked it).
 pub fn dut_protocol_oracle(data: &[u8]) -> Result<(), String> {
     for line in data.split(|&b| b == b'\n').chain(std::iter::once(data)) {
-        if let Ok(crate::dut::Answer::Result { state, .. }) = crate::dut::parse_answer(line) {
+        if let Ok(crate::sfpu::dut::Answer::Result { state, .. }) = crate::sfpu::dut::parse_answer(line) {
             let mut s = State::reset(state.arch(), &ResetValues::ZEROS);
             state.apply_to(&mut s).map_err(|e| format!("an accepted result's state does not apply: {e}"))?;
         }

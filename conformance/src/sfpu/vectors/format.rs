@@ -6,7 +6,7 @@ use sfpu_reference::outcome::Kind;
 use sfpu_reference::state::{Hex, StateDoc};
 
 use crate::sfpu::features::Feature;
-use crate::taint::Locations;
+use crate::sfpu::taint::Locations;
 
 /// The format identifier every file this crate writes carries; bumped on any incompatible change.
 /// Version 2 added `requires` to every vector.

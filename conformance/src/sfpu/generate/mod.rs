@@ -20,9 +20,9 @@ use sfpu_reference::state::{LANES, LaneConfig, StateDoc};
 use sfpu_reference::{Machine, ResetValues, State, hazard};
 
 use crate::sfpu::features::{encoding_tags, requires};
-use crate::taint::Tracker;
-use crate::vectors::emit::write_file;
-use crate::vectors::{FORMAT, Note, Vector, VectorFile, Word};
+use crate::sfpu::taint::Tracker;
+use crate::sfpu::vectors::emit::write_file;
+use crate::sfpu::vectors::{FORMAT, Note, Vector, VectorFile, Word};
 use operands::*;
 
 /// Bump when the generator changes what it generates (recorded in every file's header).
@@ -922,7 +922,7 @@ fn high_vd_operands(rng: &mut Rng, s: &mut State, instr: &Instr) {
     let fields = instr.field_values();
     let get = |name: &str| fields.iter().find(|(n, _)| *n == name).map_or(0, |&(_, v)| v);
     let vd = get("VD") as usize;
-    let f = crate::taint::footprint(instr);
+    let f = crate::sfpu::taint::footprint(instr);
     let other_writes = match instr.opcode() {
         Opcode::SFPTRANSP => true,
         Opcode::SFPSHFT2 => get("Mod1") <= 2,

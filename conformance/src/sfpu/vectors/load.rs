@@ -14,7 +14,7 @@ use sfpu_reference::state::NUM_LREGS;
 
 use super::format::{FORMAT, FORMAT_V1, Vector, VectorFile};
 use crate::sfpu::features::requires;
-use crate::taint::Locations;
+use crate::sfpu::taint::Locations;
 
 /// A problem with a vector file.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -310,7 +310,7 @@ vectors:
     fn duplicates_across_files_are_reported_at_their_lines() {
         let a = parse_file(Path::new("a/SFPNOP.yaml"), FILE).unwrap();
         // The second copy, as JSON (one key per line).
-        let json = crate::vectors::emit::write_json(&a);
+        let json = crate::sfpu::vectors::emit::write_json(&a);
         let b = parse_file(Path::new("b/SFPNOP.json"), &json).unwrap();
         let files = vec![(PathBuf::from("a/SFPNOP.yaml"), a), (PathBuf::from("b/SFPNOP.json"), b)];
         let errors: Vec<String> = cross_file_duplicates(&files, &[FILE.to_string(), json.clone()])

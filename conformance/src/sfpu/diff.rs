@@ -6,8 +6,8 @@ use std::fmt::Write as _;
 use sfpu_reference::State;
 use sfpu_reference::state::{DST_COLS, DST_ROWS, LANES, NUM_LREGS};
 
-use crate::taint::Locations;
-use crate::vectors::emit::describe_u32;
+use crate::sfpu::taint::Locations;
+use crate::sfpu::vectors::emit::describe_u32;
 
 fn lanes_of(mask: u32) -> impl Iterator<Item = usize> {
     (0..LANES).filter(move |l| (mask >> l) & 1 != 0)

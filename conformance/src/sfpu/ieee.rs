@@ -141,7 +141,7 @@
 //! instruction convert (SFPCAST's int-to-float modes, SFPSTOCHRND's float-to-float modes,
 //! SFPSTORE's FP16, BF16 and FP32 stores), and `random_cases` random values (an integer pool for
 //! `cast`, a floating-point pool for the others). The random values come from
-//! [`generate::operands::Rng`](crate::generate::operands::Rng) streams named after the
+//! [`generate::operands::Rng`](crate::sfpu::generate::operands::Rng) streams named after the
 //! operation. Everything is a function of the inputs and the seed: the same call gives the same
 //! rows, in the same order (operation by operation as listed above, `agrees` first, then the
 //! categories in precedence order; an operation's categories are all listed, with count 0 and
@@ -161,8 +161,8 @@ use sfpu_reference::state::LANES;
 use sfpu_reference::{ResetValues, State, step};
 use softfloat_wrapper::{F32, Float, RoundingMode};
 
-use crate::generate::operands::Rng;
 use crate::report::IeeeCategory;
+use crate::sfpu::generate::operands::Rng;
 
 /// The example text of a category no case fell into.
 pub const NO_EXAMPLE: &str = "none observed";

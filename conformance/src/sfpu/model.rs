@@ -4,51 +4,29 @@
 use sfpu_reference::isa::{Arch, decode};
 use sfpu_reference::{Machine, Outcome, State};
 
-/// What running a program produced.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Run {
-    /// The state after the program, with everything SFPLOADMACRO scheduled executed.
-    pub post: State,
-    /// The specification's verdict on the whole program (the union of every instruction's
-    /// outcome), if the model reports one (external implementations need not).
-    pub outcome: Option<Outcome>,
-}
+use super::isa::Sfpu;
 
-/// Why a model produced no result.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum ModelError {
-    /// The model does not implement something the case needs (an external implementation may say
-    /// so instead of answering).
-    #[error("unsupported: {0}")]
-    Unsupported(String),
-    /// The model failed to run the case (a bad word, a crash, a hang, a malformed answer).
-    #[error("{0}")]
-    Failed(String),
-}
+pub use crate::isa::ModelError;
 
-/// An implementation of the SFPU that can be checked.
+/// What running a program produced: the state after it (everything SFPLOADMACRO scheduled
+/// executed) and the union of every instruction's outcome, if the model reports one.
+pub type Run = crate::isa::Run<State, Outcome>;
+
+/// An implementation of the SFPU that can be checked: the seam's [`crate::isa::Model`] for
+/// [`Sfpu`] (implement that trait; every implementation of it is a `Model`).
 ///
 /// `run` starts from `pre`, executes the instruction words of `program` in order (one issued per
 /// cycle, as a thread would), lets anything SFPLOADMACRO scheduled run to completion, and returns
 /// the final state with the outcome.
-pub trait Model: Sync {
-    /// A short name for reports.
-    fn name(&self) -> String;
-    /// What the model declares it models (the features beyond the baseline, the instructions and
-    /// modes it refuses up front); `None`, the default, for everything. The runner gives the
-    /// model only the cases its declaration covers and records the others as not applicable.
-    fn declaration(&self) -> Option<&crate::sfpu::declaration::Declaration> {
-        None
-    }
-    /// Runs one case.
-    fn run(&self, arch: Arch, pre: &State, program: &[u32]) -> Result<Run, ModelError>;
-}
+pub trait Model: crate::isa::Model<Sfpu> {}
+
+impl<T: crate::isa::Model<Sfpu> + ?Sized> Model for T {}
 
 /// The literal reference model, `sfpu-reference`.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Reference;
 
-impl Model for Reference {
+impl crate::isa::Model<Sfpu> for Reference {
     fn name(&self) -> String {
         "reference".to_string()
     }
@@ -70,7 +48,7 @@ impl Model for Reference {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct FastModel;
 
-impl Model for FastModel {
+impl crate::isa::Model<Sfpu> for FastModel {
     fn name(&self) -> String {
         "fastpath".to_string()
     }

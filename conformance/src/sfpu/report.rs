@@ -15,14 +15,14 @@ use sfpu_reference::ops::Ctx;
 use sfpu_reference::outcome::{Clause, Kind};
 use sfpu_reference::state::LANES;
 
-use super::{
-    ClauseTaint, Counts, FailureEntry, MatrixRow, ModelCoverage, NotesOverride, OperandClass, ReasonEntry,
-    SeedDifference, SpecNotes,
+use crate::check::CaseInfo;
+use crate::report::{
+    ClauseTaint, FailureEntry, MatrixRow, NotesOverride, OperandClass, SeedDifference, SpecNotes,
 };
-use crate::campaign::{CampaignResult, regression_snippet};
-use crate::generate::modes_for;
-use crate::ieee::Operands;
-use crate::vectors::{Corpus, Status, Vector, VectorResult};
+use crate::sfpu::Sfpu;
+use crate::sfpu::campaign::{CampaignResult, regression_snippet};
+use crate::sfpu::ieee::Operands;
+use crate::sfpu::vectors::{Corpus, Status, Vector, VectorResult};
 
 /// The empty matrix of Blackhole (the only architecture modelled): every (instruction, mode
 /// value) in opcode order, then the multi-instruction files (`sequences`, `regressions`) and the
@@ -34,19 +34,7 @@ pub fn empty_matrix() -> Vec<MatrixRow> {
 
 /// [`empty_matrix`] of `arch`: its instructions and mode values.
 pub fn empty_matrix_for(arch: Arch) -> Vec<MatrixRow> {
-    let mut rows: Vec<MatrixRow> = arch
-        .opcodes()
-        .iter()
-        .flat_map(|op| {
-            modes_for(arch, *op).into_iter().map(move |(mode, label)| MatrixRow {
-                instruction: op.name().to_string(),
-                mode,
-                label,
-                per_model: BTreeMap::new(),
-                reasons: BTreeMap::new(),
-            })
-        })
-        .collect();
+    let mut rows = crate::check::empty_rows(&<Sfpu as crate::isa::Isa>::cells(arch));
     for file in ["sequences", "regressions", "streams"] {
         rows.push(MatrixRow {
             instruction: file.to_string(),
@@ -58,7 +46,7 @@ pub fn empty_matrix_for(arch: Arch) -> Vec<MatrixRow> {
     }
     for def in sfpi::kernels::registry() {
         rows.push(MatrixRow {
-            instruction: crate::generate::kernels::FILE.to_string(),
+            instruction: crate::sfpu::generate::kernels::FILE.to_string(),
             mode: def.name.to_string(),
             label: def.name.to_string(),
             per_model: BTreeMap::new(),
@@ -68,154 +56,40 @@ pub fn empty_matrix_for(arch: Arch) -> Vec<MatrixRow> {
     rows
 }
 
-fn cell<'a>(
-    rows: &'a mut [MatrixRow],
-    index: &BTreeMap<(String, String), usize>,
-    instruction: &str,
-    mode: &str,
-) -> Option<&'a mut MatrixRow> {
-    index.get(&(instruction.to_string(), mode.to_string())).map(|&i| &mut rows[i])
-}
-
-fn index_of(rows: &[MatrixRow]) -> BTreeMap<(String, String), usize> {
-    rows.iter().enumerate().map(|(i, r)| ((r.instruction.clone(), r.mode.clone()), i)).collect()
-}
-
 /// Whether every note of the vector is undefined behaviour.
 fn only_undefined(v: &Vector) -> bool {
     !v.outcome.is_empty() && v.outcome.iter().all(|n| n.kind == Kind::Undefined)
 }
 
-/// How many example ids a [`ReasonEntry`] keeps.
-const EXAMPLES: usize = 3;
-
-/// The reasons one model gave (or the errors it had) and why cases were not applicable to it,
-/// gathered from its vector results and its random campaign.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Tally {
-    /// Not-applicable vectors by missing feature.
-    pub by_feature: BTreeMap<String, u64>,
-    /// Not-applicable vectors by refusal.
-    pub by_refusal: BTreeMap<String, u64>,
-    /// `(kind, reason)` -> (count, the first example ids), kind `unsupported` or `error`.
-    pub reasons: BTreeMap<(String, String), (u64, Vec<String>)>,
-}
-
-impl Tally {
-    /// Records the status of case `id` (a vector when `vector`, else a random case: the
-    /// not-applicable counts are about vectors).
-    pub fn record(&mut self, id: &str, status: &Status, vector: bool) {
-        let (kind, reason) = match status {
-            Status::Unsupported(why) => ("unsupported", why.clone()),
-            Status::Error(e) => ("error", e.clone()),
-            Status::NotApplicable(na) => {
-                if vector {
-                    for f in na.missing.iter() {
-                        *self.by_feature.entry(f.id().to_string()).or_default() += 1;
-                    }
-                    for r in &na.refused {
-                        *self.by_refusal.entry(r.to_string()).or_default() += 1;
-                    }
-                }
-                return;
-            }
-            Status::Pass | Status::Fail(_) => return,
-        };
-        let e = self.reasons.entry((kind.to_string(), reason)).or_default();
-        e.0 += 1;
-        if e.1.len() < EXAMPLES {
-            e.1.push(id.to_string());
-        }
-    }
-
-    /// Adds `other` (gathered after `self`) into `self`.
-    pub fn merge(&mut self, other: &Tally) {
-        for (k, n) in &other.by_feature {
-            *self.by_feature.entry(k.clone()).or_default() += n;
-        }
-        for (k, n) in &other.by_refusal {
-            *self.by_refusal.entry(k.clone()).or_default() += n;
-        }
-        for (k, (n, ex)) in &other.reasons {
-            let e = self.reasons.entry(k.clone()).or_default();
-            e.0 += n;
-            for id in ex {
-                if e.1.len() < EXAMPLES {
-                    e.1.push(id.clone());
-                }
-            }
-        }
-    }
-
-    /// The reasons as report entries for `model`, most frequent first (then by kind and text).
-    pub fn entries(&self, model: &str) -> Vec<ReasonEntry> {
-        let mut out: Vec<ReasonEntry> = self
-            .reasons
-            .iter()
-            .map(|((kind, reason), (count, examples))| ReasonEntry {
-                model: model.to_string(),
-                kind: kind.clone(),
-                reason: reason.clone(),
-                count: *count,
-                examples: examples.clone(),
-            })
-            .collect();
-        out.sort_by(|a, b| {
-            b.count.cmp(&a.count).then_with(|| (&a.kind, &a.reason).cmp(&(&b.kind, &b.reason)))
-        });
-        out
-    }
-}
+pub use crate::check::{Tally, coverage, totals};
 
 /// The one-line reason a case was not checked, for [`MatrixRow::reasons`], if it was not.
 pub fn status_reason(status: &Status) -> Option<String> {
-    match status {
-        Status::Unsupported(why) => Some(format!("unsupported: {why}")),
-        Status::Error(e) => Some(format!("error: {e}")),
-        Status::NotApplicable(na) => Some(format!("not applicable: {na}")),
-        Status::Pass | Status::Fail(_) => None,
-    }
+    status.reason()
 }
 
-/// The coverage of `model`: the selected vectors (`selected`), what its counts over the matrix
-/// say (its cells are the rows it had a case of, given or held back), and the not-applicable
-/// tallies.
-pub fn coverage(rows: &[MatrixRow], model: &str, selected: u64, tally: &Tally) -> ModelCoverage {
-    let mut t = Counts::default();
-    for r in rows {
-        t.add(&r.counts(model));
+/// What the matrix needs of the corpus's vectors: undefined-only, snippets, replay commands.
+struct CorpusInfo<'a> {
+    by_id: HashMap<&'a str, &'a Vector>,
+    origin: String,
+}
+
+impl CaseInfo for CorpusInfo<'_> {
+    fn only_undefined(&self, id: &str) -> bool {
+        self.by_id.get(id).is_some_and(|v| only_undefined(v))
     }
-    ModelCoverage {
-        model: model.to_string(),
-        vectors: selected,
-        applicable: t.vectors_run,
-        not_applicable: t.not_applicable,
-        unsupported: t.unsupported,
-        errors: t.errors,
-        compared: t.passed + t.failed,
-        passed: t.passed,
-        // The model's cells: those it was given a case of, or had one held back from.
-        cells: rows
-            .iter()
-            .filter(|r| {
-                let c = r.counts(model);
-                c.vectors_run
-                    + c.not_applicable
-                    + c.random_cases
-                    + c.random_unsupported
-                    + c.random_not_applicable
-                    > 0
-            })
-            .count() as u64,
-        cells_covered: rows.iter().filter(|r| r.counts(model).compared_any()).count() as u64,
-        not_applicable_by_feature: tally.by_feature.clone(),
-        not_applicable_by_refusal: tally.by_refusal.clone(),
+
+    fn snippet(&self, id: &str) -> String {
+        self.by_id.get(id).map(|v| regression_snippet(v, &self.origin)).unwrap_or_default()
+    }
+
+    fn replay(&self, id: &str) -> String {
+        format!("cargo xtask conform --replay {id}")
     }
 }
 
 /// Adds one model's golden-vector results to the matrix; returns the failures to report (at most
-/// `keep` per cell). Vectors not applicable to the model count in `not_applicable`, not in
-/// `vectors_run`; each cell keeps its first reason for a case not checked.
+/// `keep` per cell): [`crate::check::add_vector_results`] with the corpus's snippets.
 pub fn add_vector_results(
     rows: &mut Vec<MatrixRow>,
     model: &str,
@@ -223,116 +97,18 @@ pub fn add_vector_results(
     results: &[VectorResult],
     keep: usize,
 ) -> Vec<FailureEntry> {
-    // A vector of a file or mode the matrix does not list (a user's own file, say) gets a row of
-    // its own at the end rather than going unreported.
-    let mut known = index_of(rows);
-    for r in results {
-        let mode = r.mode.clone().unwrap_or_else(|| "-".to_string());
-        if let std::collections::btree_map::Entry::Vacant(e) = known.entry((r.file.clone(), mode.clone())) {
-            e.insert(rows.len());
-            rows.push(MatrixRow {
-                instruction: r.file.clone(),
-                label: mode.clone(),
-                mode,
-                per_model: BTreeMap::new(),
-                reasons: BTreeMap::new(),
-            });
-        }
-    }
-    let index = index_of(rows);
-    // The corpus's vectors by id, built once (results name their vector by id).
-    let by_id: HashMap<&str, &Vector> = corpus.vectors().map(|(_, v)| (v.id.as_str(), v)).collect();
-    let origin = format!("conform-{}", model.replace(|c: char| !c.is_ascii_alphanumeric(), "-"));
-    let mut failures = Vec::new();
-    let mut kept: BTreeMap<(String, String), usize> = BTreeMap::new();
-    for r in results {
-        let vector = by_id.get(r.id.as_str()).copied();
-        let mode = r.mode.clone().unwrap_or_else(|| "-".to_string());
-        let Some(row) = cell(rows, &index, &r.file, &mode) else { continue };
-        if let Some(why) = status_reason(&r.status) {
-            row.reasons.entry(model.to_string()).or_insert(why);
-        }
-        let c = row.per_model.entry(model.to_string()).or_default();
-        if matches!(r.status, Status::NotApplicable(_)) {
-            c.not_applicable += 1;
-            continue;
-        }
-        c.vectors_run += 1;
-        if r.tainted {
-            c.tainted += 1;
-        }
-        let (failed, kind, details) = match &r.status {
-            Status::Pass => {
-                c.passed += 1;
-                if vector.is_some_and(only_undefined) {
-                    c.undefined += 1;
-                }
-                (false, "", String::new())
-            }
-            Status::Fail(f) => {
-                c.failed += 1;
-                (true, "vector", f.report.clone())
-            }
-            Status::Unsupported(_) => {
-                c.unsupported += 1;
-                (false, "", String::new())
-            }
-            Status::Error(e) => {
-                c.errors += 1;
-                (true, "error", format!("vector {}: {e}", r.id))
-            }
-            Status::NotApplicable(_) => (false, "", String::new()),
-        };
-        let n = kept.entry((r.file.clone(), mode.clone())).or_default();
-        if failed && *n < keep {
-            *n += 1;
-            let snippet = vector.map(|v| regression_snippet(v, &origin)).unwrap_or_default();
-            failures.push(FailureEntry {
-                model: model.to_string(),
-                instruction: r.file.clone(),
-                mode,
-                id: r.id.clone(),
-                kind: kind.to_string(),
-                replay: format!("cargo xtask conform --replay {}", r.id),
-                details,
-                snippet,
-            });
-        }
-    }
-    failures
+    let info = CorpusInfo {
+        by_id: corpus.vectors().map(|(_, v)| (v.id.as_str(), v)).collect(),
+        origin: format!("conform-{}", model.replace(|c: char| !c.is_ascii_alphanumeric(), "-")),
+    };
+    crate::check::add_vector_results(rows, model, results, &info, keep)
 }
 
 /// Adds one model's random-campaign counts to the matrix: the cases it ran and compared to
 /// `random_cases` (those that differed or failed also to `random_failures`), the cases it
 /// declined to `random_unsupported` only.
 pub fn add_campaign(rows: &mut [MatrixRow], model: &str, campaign: &CampaignResult) {
-    let index = index_of(rows);
-    for ((instruction, mode), counts) in &campaign.cells {
-        if let Some(row) = cell(rows, &index, instruction, mode) {
-            let c = row.per_model.entry(model.to_string()).or_default();
-            c.random_cases += counts.cases;
-            c.random_failures += counts.failures;
-            c.random_errors += counts.errors;
-            c.random_unsupported += counts.unsupported;
-            c.random_not_applicable += counts.not_applicable;
-        }
-    }
-    for ((instruction, mode), why) in &campaign.reasons_by_cell {
-        if let Some(row) = cell(rows, &index, instruction, mode) {
-            row.reasons.entry(model.to_string()).or_insert_with(|| why.clone());
-        }
-    }
-}
-
-/// The totals per model over the matrix.
-pub fn totals(rows: &[MatrixRow]) -> BTreeMap<String, Counts> {
-    let mut t: BTreeMap<String, Counts> = BTreeMap::new();
-    for r in rows {
-        for (m, c) in &r.per_model {
-            t.entry(m.clone()).or_default().add(c);
-        }
-    }
-    t
+    crate::check::add_campaign(rows, model, &campaign.cells, &campaign.reasons_by_cell);
 }
 
 /// Spec §5: where the reference follows the upstream documentation against the seed summary.

@@ -1,0 +1,306 @@
+//! AMX's sections of the compliance report: for one chip profile, its golden vectors
+//! (`vectors/amx/<chip>.yaml`) and a random campaign over every semantic class, run on each model
+//! through the ISA-neutral core ([`crate::check`]), plus the random operand streams of
+//! [`super::campaign`] (state carried over, the whole state compared after every operand) as the
+//! `streams` row. Every cell of the matrix is a class of the notes' table (§4.2,
+//! [`super::generate::cells`]); a class with no vector would be a row with nothing run, which the
+//! tests forbid.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::Path;
+use std::time::Instant;
+
+use amx_reference::Chip;
+
+use super::campaign::{self, AmxCase};
+use super::format::{AmxVectorFile, Checked, parse};
+use super::generate::{cell_of, file_stem};
+use super::isa::Amx;
+use crate::check::{self, CaseInfo, Tally, VectorCase};
+use crate::isa::{Isa, Model};
+use crate::report::{CampaignInfo, ChipReport, CorpusInfo, FailureEntry, MatrixRow, ModelInfo, SpecInfo};
+
+/// What one AMX section runs.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// The folder of the AMX vectors (`vectors/amx`).
+    pub vectors: std::path::PathBuf,
+    /// The campaign's seed.
+    pub seed: u64,
+    /// Random cases per class and model.
+    pub cases_per_cell: u64,
+    /// Random operand streams per model.
+    pub streams: u64,
+    /// Failures kept per cell.
+    pub keep: usize,
+}
+
+/// The replay command of a case id of this section.
+pub fn replay_command(id: &str) -> String {
+    format!("cargo xtask conform --isa amx --replay {id}")
+}
+
+/// The vectors of `chip` as the core runs them, from `dir/<chip>.yaml`.
+pub fn load(dir: &Path, chip: Chip) -> Result<(AmxVectorFile, Vec<VectorCase<Amx>>), String> {
+    let path = dir.join(format!("{}.yaml", file_stem(chip)));
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let name = path.display().to_string();
+    let (file_chip, checked) = parse(&name, &text).map_err(|e| e.to_string())?;
+    if file_chip != chip {
+        return Err(format!("{name}: a file of chip profile {file_chip}, expected {chip}"));
+    }
+    // `parse` has checked it; reading it again keeps the vectors' YAML for the snippets.
+    let file: AmxVectorFile = serde_yaml::from_str(&text).map_err(|e| format!("{name}: {e}"))?;
+    let stem = file.file.clone();
+    let cases = checked.into_iter().map(|c| case_of(&stem, c)).collect();
+    Ok((file, cases))
+}
+
+fn case_of(stem: &str, c: Checked) -> VectorCase<Amx> {
+    let (file, mode) = cell_of(stem, &c.id).unwrap_or_else(|| ("other".to_string(), c.mode.clone()));
+    VectorCase {
+        id: c.id,
+        file,
+        mode: Some(mode),
+        pre: c.pre,
+        program: c.program,
+        expected: c.expected,
+        outcome: None,
+        skip: Default::default(),
+    }
+}
+
+/// Snippets and replay commands for the section's failures.
+struct Info<'a> {
+    chip: Chip,
+    vectors: HashMap<&'a str, &'a super::format::AmxVector>,
+    cases: HashMap<&'a str, &'a VectorCase<Amx>>,
+}
+
+impl CaseInfo for Info<'_> {
+    fn only_undefined(&self, _id: &str) -> bool {
+        false
+    }
+
+    fn snippet(&self, id: &str) -> String {
+        if let Some(v) = self.vectors.get(id) {
+            return serde_yaml::to_string(&[v]).unwrap_or_default();
+        }
+        match self.cases.get(id) {
+            Some(c) => {
+                let case = AmxCase {
+                    id: id.to_string(),
+                    chip: self.chip,
+                    pre: c.pre.clone(),
+                    program: c.program.clone(),
+                };
+                campaign::snippet(&case, c.program.len().saturating_sub(1))
+            }
+            None => String::new(),
+        }
+    }
+
+    fn replay(&self, id: &str) -> String {
+        replay_command(id)
+    }
+}
+
+/// The random cases of the section: `cases_per_cell` per class, as the core's campaign draws them.
+fn random_cases(chip: Chip, seed: u64, per_cell: u64) -> Vec<VectorCase<Amx>> {
+    let cells = Amx::cells(chip);
+    let mut out = Vec::new();
+    for (n, cell) in cells.iter().enumerate() {
+        for i in 0..per_cell {
+            if let Some((id, pre, program)) = check::random_case::<Amx>(chip, &cells, n, seed, i) {
+                out.push(VectorCase {
+                    id,
+                    file: cell.instruction.clone(),
+                    mode: Some(cell.mode.clone()),
+                    pre,
+                    program,
+                    expected: Default::default(),
+                    outcome: None,
+                    skip: Default::default(),
+                });
+            }
+        }
+    }
+    out
+}
+
+/// The section of `chip`: every model of `models` on the vectors, and every model but the first
+/// (the reference, whose results the random cases expect) on the random classes and the streams.
+pub fn section(chip: Chip, models: &[&dyn Model<Amx>], settings: &Settings) -> Result<ChipReport, String> {
+    let started = Instant::now();
+    let (file, vectors) = load(&settings.vectors, chip)?;
+    let mut rows: Vec<MatrixRow> = check::empty_rows(&Amx::cells(chip));
+    rows.push(MatrixRow {
+        instruction: "streams".to_string(),
+        mode: "-".to_string(),
+        label: "-".to_string(),
+        ..MatrixRow::default()
+    });
+    let mut randoms = random_cases(chip, settings.seed, settings.cases_per_cell);
+    // The reference's result is what a random case expects.
+    let reference = Amx::reference();
+    for c in &mut randoms {
+        c.expected =
+            reference.run(chip, &c.pre, &c.program).map(|r| r.post).unwrap_or_else(|_| c.pre.clone());
+    }
+    let info = Info {
+        chip,
+        vectors: file.vectors.iter().map(|v| (v.id.as_str(), v)).collect(),
+        cases: randoms.iter().map(|c| (c.id.as_str(), c)).collect(),
+    };
+    let mut failures: Vec<FailureEntry> = Vec::new();
+    let mut reasons = Vec::new();
+    let mut coverage = Vec::new();
+    let mut timings = BTreeMap::new();
+    let mut model_infos = Vec::new();
+    for (n, model) in models.iter().enumerate() {
+        let name = model.name();
+        let t = Instant::now();
+        let results = check::run_vectors::<Amx>(*model, chip, &vectors);
+        failures.extend(check::add_vector_results(&mut rows, &name, &results, &info, settings.keep));
+        timings.insert(format!("vectors/{name}"), t.elapsed().as_millis() as u64);
+        let mut tally = Tally::default();
+        for r in &results {
+            tally.record(&r.id, &r.status, true);
+        }
+        // The random classes and the streams: compared with the reference's result, so not run on
+        // the reference itself (the first model).
+        let t = Instant::now();
+        let random = if n == 0 { Vec::new() } else { check::run_vectors::<Amx>(*model, chip, &randoms) };
+        let mut cells: BTreeMap<(String, String), check::CellCounts> = BTreeMap::new();
+        let mut why: BTreeMap<(String, String), String> = BTreeMap::new();
+        let mut kept: BTreeMap<(String, String), usize> = BTreeMap::new();
+        for r in &random {
+            let key = (r.file.clone(), r.mode.clone().unwrap_or_default());
+            tally.record(&r.id, &r.status, false);
+            let c = cells.entry(key.clone()).or_default();
+            let failed = match &r.status {
+                check::Status::Pass => {
+                    c.cases += 1;
+                    None
+                }
+                check::Status::Fail(f) => {
+                    c.cases += 1;
+                    c.failures += 1;
+                    Some(("random", f.report.clone()))
+                }
+                check::Status::Error(e) => {
+                    c.cases += 1;
+                    c.failures += 1;
+                    c.errors += 1;
+                    Some(("error", format!("case {}: {e}", r.id)))
+                }
+                check::Status::Unsupported(_) => {
+                    c.unsupported += 1;
+                    None
+                }
+                check::Status::NotApplicable(_) => {
+                    c.not_applicable += 1;
+                    None
+                }
+            };
+            if let Some(reason) = r.status.reason() {
+                why.entry(key.clone()).or_insert(reason);
+            }
+            let n = kept.entry(key.clone()).or_default();
+            if let Some((kind, details)) = failed
+                && *n < settings.keep
+            {
+                *n += 1;
+                failures.push(FailureEntry {
+                    model: name.clone(),
+                    instruction: key.0.clone(),
+                    mode: key.1.clone(),
+                    id: r.id.clone(),
+                    kind: kind.to_string(),
+                    replay: replay_command(&r.id),
+                    details,
+                    snippet: info.snippet(&r.id),
+                });
+            }
+        }
+        // The streams: the state carried over 16 operands, compared after each.
+        let stream_count = if n == 0 { 0 } else { settings.streams };
+        let streams = campaign::run_campaign(
+            chip,
+            settings.seed,
+            stream_count,
+            &|s: &mut amx_reference::State, c, op| {
+                // A model of the seam runs whole programs; one operand is a program of one.
+                if let Ok(run) = model.run(c, s, &[op]) {
+                    *s = run.post;
+                }
+            },
+        );
+        let key = ("streams".to_string(), "-".to_string());
+        if n > 0 {
+            let c = cells.entry(key.clone()).or_default();
+            c.cases += streams.cases;
+            c.failures += streams.divergences.len() as u64;
+        }
+        for d in streams.divergences.iter().take(settings.keep) {
+            failures.push(FailureEntry {
+                model: name.clone(),
+                instruction: key.0.clone(),
+                mode: key.1.clone(),
+                id: d.id.clone(),
+                kind: "random".to_string(),
+                replay: replay_command(&d.id),
+                details: d.details.clone(),
+                snippet: d.snippet.clone(),
+            });
+        }
+        check::add_campaign(&mut rows, &name, &cells, &why);
+        timings.insert(format!("random/{name}"), t.elapsed().as_millis() as u64);
+        coverage.push(check::coverage(&rows, &name, vectors.len() as u64, &tally));
+        reasons.extend(tally.entries(&name));
+        model_infos.push(ModelInfo {
+            name: name.clone(),
+            kind: if name == "reference" || name == "fastpath" { name.clone() } else { "dut".to_string() },
+            ..ModelInfo::default()
+        });
+    }
+    timings.insert("total".to_string(), started.elapsed().as_millis() as u64);
+    let totals = check::totals(&rows);
+    Ok(ChipReport {
+        isa: "amx".to_string(),
+        arch: Amx::chip_name(chip),
+        spec: SpecInfo {
+            notes: "amx-vecfp.md (project specification notes) and seed 004".to_string(),
+            upstream: "corsix/amx @ 483714bb051da088d08a66724b22dd08a5db3c99 (vecfp.md, test.c); \
+                       IEEE-derived, not hardware-observed"
+                .to_string(),
+            ..SpecInfo::default()
+        },
+        corpus: CorpusInfo {
+            path: settings.vectors.join(format!("{}.yaml", file.file)).display().to_string(),
+            format: file.format.clone(),
+            files: 1,
+            vectors: vectors.len(),
+            generator: file.provenance.clone(),
+        },
+        campaign: CampaignInfo {
+            seed: format!("{:#x}", settings.seed),
+            budget_ms: 0,
+            cases_per_mode: settings.cases_per_cell,
+            cases: settings.cases_per_cell
+                * Amx::cells(chip).len() as u64
+                * models.len().saturating_sub(1) as u64,
+            streams: settings.streams * models.len().saturating_sub(1) as u64,
+            streams_per_model: settings.streams,
+        },
+        strictness: "architecture".to_string(),
+        models: model_infos,
+        matrix: rows,
+        totals,
+        failures,
+        coverage,
+        reasons,
+        timings_ms: timings,
+        ..ChipReport::default()
+    })
+}
