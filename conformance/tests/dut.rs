@@ -221,7 +221,12 @@ fn start_up_problems() {
     // A refusal, as a model: every case unsupported with the DUT's reason.
     let refused = RefusedDut::new("the DUT refused the hello: wormhole only");
     let pre = sfpu_reference::State::reset(Arch::Blackhole, &sfpu_reference::ResetValues::ZEROS);
-    match refused.run(Arch::Blackhole, &pre, &[0x8F00_0000]) {
+    match sfpu_conformance::isa::Model::<sfpu_conformance::sfpu::Sfpu>::run(
+        &refused,
+        Arch::Blackhole,
+        &pre,
+        &[0x8F00_0000],
+    ) {
         Err(ModelError::Unsupported(m)) => assert!(m.contains("wormhole only"), "{m}"),
         other => panic!("{other:?}"),
     }
@@ -459,7 +464,7 @@ fn parse_answer_accepts_the_documented_answers() {
             name: "x".into(),
             version: "2".into(),
             declaration: None,
-            archs: vec!["blackhole".into()],
+            chips: vec!["blackhole".into()],
         })
     );
     // A result without `arch` may hold a Wormhole-only location (the case's chip decides).
@@ -478,7 +483,7 @@ fn parse_answer_accepts_the_documented_answers() {
             name: "x".into(),
             version: "2".into(),
             declaration: None,
-            archs: vec!["blackhole".into(), "wormhole".into()],
+            chips: vec!["blackhole".into(), "wormhole".into()],
         })
     );
     let line = br#"{"type":"result","id":"7","state":{"LReg":{"3":"0x3f800000","4":12},"LaneFlags":"0x0000ffff"},"outcome":[{"clause":"backdoor-load","lanes":"0x000000ff"},{"clause":"backdoor-load","lanes":256}]}"#;

@@ -63,8 +63,8 @@ fn markdown_has_every_section_and_status() {
     let md = markdown::render(&sample());
     for heading in [
         "# SFPU conformance report: `blackhole`, `wormhole`",
-        "## Chip `blackhole`",
-        "## Chip `wormhole`",
+        "## SFPU chip `blackhole`",
+        "## SFPU chip `wormhole`",
         "### Summary",
         "#### Models",
         "#### Totals",
@@ -88,7 +88,8 @@ fn markdown_has_every_section_and_status() {
     for heading in ["### Summary", "### Matrix", "### Failures", "### IEEE 754 characterisation"] {
         assert_eq!(md.lines().filter(|l| *l == heading).count(), 2, "{heading}");
     }
-    let (bh, wh) = (md.find("## Chip `blackhole`").unwrap(), md.find("## Chip `wormhole`").unwrap());
+    let (bh, wh) =
+        (md.find("## SFPU chip `blackhole`").unwrap(), md.find("## SFPU chip `wormhole`").unwrap());
     assert!(bh < wh);
     assert!(md.contains("**Overall: ❌ FAIL: failing model(s) by chip: blackhole: dut**"), "{md}");
     let wormhole = &md[wh..];
@@ -647,8 +648,23 @@ fn reading_a_report_is_tolerant_but_checks_the_format() {
     v["chips"][0]["matrix"][0]["per_model"]["reference"]["random_retried"] = serde_json::json!(3);
     v["chips"][1]["failures_by_severity"] = serde_json::json!({});
     assert_eq!(Report::from_json(&v.to_string()).unwrap(), r, "unknown fields are ignored");
-    assert_eq!(v["format"], "sfpu-conform-report/2");
+    assert_eq!(v["format"], "conform-report/3");
     assert_eq!(v["chips"][1]["arch"], "wormhole");
+    assert_eq!(v["chips"][1]["isa"], "sfpu");
+
+    // A format 2 file (issue 15's): SFPU sections without `isa`, the kernel accuracy at the top
+    // level. Its sections are SFPU ones and the kernel accuracy is an extension.
+    let mut v2: serde_json::Value = serde_json::from_str(&json).unwrap();
+    v2["format"] = serde_json::json!("sfpu-conform-report/2");
+    for chip in v2["chips"].as_array_mut().unwrap() {
+        chip.as_object_mut().unwrap().remove("isa");
+    }
+    v2["kernel_accuracy"] = serde_json::json!({"seed": 1, "chips": [], "kernels": [], "errors": []});
+    let read2 = Report::from_json(&v2.to_string()).unwrap();
+    assert_eq!(read2.format, "conform-report/3");
+    assert!(read2.chips.iter().all(|c| c.isa == "sfpu"));
+    assert_eq!(read2.extensions["kernel_accuracy"]["seed"], 1);
+    assert_eq!(read2.chips, r.chips);
 
     // A format 1 file (issue 14's): the Blackhole section at the top level with the report's own
     // fields, and without the fields added since the first version. It reads as a one-chip
@@ -668,7 +684,8 @@ fn reading_a_report_is_tolerant_but_checks_the_format() {
         }
     }
     let read = Report::from_json(&serde_json::Value::Object(old).to_string()).unwrap();
-    assert_eq!(read.format, "sfpu-conform-report/2");
+    assert_eq!(read.format, "conform-report/3");
+    assert_eq!(read.chips[0].isa, "sfpu");
     assert_eq!(read.arch_names(), ["blackhole"]);
     assert_eq!(read.tool, r.tool);
     assert_eq!(read.timings_ms.get("total"), Some(&63500));
@@ -680,14 +697,14 @@ fn reading_a_report_is_tolerant_but_checks_the_format() {
     assert_eq!(chip.failures, r.chips[0].failures);
     assert_eq!(read.failing(), [("blackhole", DUT_NAME)]);
     // It renders like a one-chip report of format 2.
-    assert!(markdown::render(&read).contains("## Chip `blackhole`"));
+    assert!(markdown::render(&read).contains("## SFPU chip `blackhole`"));
 
     let mut other: serde_json::Value = serde_json::from_str(&json).unwrap();
-    other["format"] = serde_json::json!("sfpu-conform-report/3");
+    other["format"] = serde_json::json!("conform-report/4");
     let e = Report::from_json(&other.to_string()).unwrap_err();
     assert!(
         e.to_string().contains(
-            "`sfpu-conform-report/3` is neither `sfpu-conform-report/2` nor `sfpu-conform-report/1`"
+            "`conform-report/4` is none of `conform-report/3`, `sfpu-conform-report/2`, `sfpu-conform-report/1`"
         ),
         "{e}"
     );
@@ -839,8 +856,12 @@ fn kernel_accuracy_in_every_form() {
     let back: Report = serde_json::from_str(&json).unwrap();
     assert_eq!(back, r);
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
-    let exp =
-        v["kernel_accuracy"]["kernels"].as_array().unwrap().iter().find(|e| e["kernel"] == "exp").unwrap();
+    let exp = v["extensions"]["kernel_accuracy"]["kernels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["kernel"] == "exp")
+        .unwrap();
     assert_eq!(exp["per_chip"][1]["arch"], "wormhole");
     assert_eq!(exp["per_chip"][1]["max_ulp"], 9000.0);
     assert_eq!(exp["per_chip"][1]["within_bound"], false);
@@ -849,7 +870,10 @@ fn kernel_accuracy_in_every_form() {
 
     // Without the SFPU's renderer the section is shown as its JSON, not dropped.
     let plain = markdown::render(&r);
-    assert!(plain.contains("## kernel_accuracy") && plain.contains("```json"), "the data is shown");
+    assert!(
+        plain.contains("## kernel\\_accuracy") && plain.contains("```json"),
+        "the data is shown:\n{plain}"
+    );
     assert!(html::render(&r).contains("<section id=\"kernel-accuracy\"><h2>kernel_accuracy</h2>"));
 
     let md = markdown::render_with(&r, REPORT_EXTENSIONS);

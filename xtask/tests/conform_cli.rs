@@ -133,7 +133,7 @@ fn both_models_on_a_subset_write_all_four_files() {
         assert!(dir.join(f).is_file(), "{f} not written");
     }
     let all = whole(&dir);
-    assert_eq!(all["format"], "sfpu-conform-report/2");
+    assert_eq!(all["format"], "conform-report/3");
     assert_eq!(all["chips"].as_array().unwrap().len(), 1, "--arch narrows the report to one section");
     let r = report(&dir);
     assert_eq!(r["arch"], "blackhole");
@@ -804,8 +804,11 @@ fn wormhole_conform_passes_with_no_untested_cell() {
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let all = whole(&dir);
     assert_eq!(all["chips"].as_array().unwrap().len(), 1);
-    let chips: Vec<&Value> =
-        all["kernel_accuracy"]["chips"].as_array().expect("kernel accuracy chips").iter().collect();
+    let chips: Vec<&Value> = all["extensions"]["kernel_accuracy"]["chips"]
+        .as_array()
+        .expect("kernel accuracy chips")
+        .iter()
+        .collect();
     assert_eq!(chips, [&Value::from("wormhole")]);
     let r = section(&all, "wormhole");
     assert!(r["corpus"]["path"].as_str().unwrap().ends_with("vectors/wormhole"), "{}", r["corpus"]);
@@ -832,7 +835,7 @@ fn default_run_checks_both_chips_in_one_report() {
     let o = xtask(&["conform", "--out", dir.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let all = whole(&dir);
-    assert_eq!(all["format"], "sfpu-conform-report/2");
+    assert_eq!(all["format"], "conform-report/3");
     let archs: Vec<&str> =
         all["chips"].as_array().unwrap().iter().map(|c| c["arch"].as_str().unwrap()).collect();
     assert_eq!(archs, ["blackhole", "wormhole"]);
@@ -858,7 +861,7 @@ fn default_run_checks_both_chips_in_one_report() {
         assert_eq!(has("nan-form"), arch == "wormhole", "{arch}");
         assert_eq!(has("nan-canonicalisation"), arch == "blackhole", "{arch}");
     }
-    let k = &all["kernel_accuracy"];
+    let k = &all["extensions"]["kernel_accuracy"];
     assert_eq!(k["chips"], serde_json::json!(["blackhole", "wormhole"]));
     assert!(
         k["kernels"]
@@ -869,7 +872,7 @@ fn default_run_checks_both_chips_in_one_report() {
         "the chip difference is measured"
     );
     let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
-    assert!(md.contains("## Chip `blackhole`") && md.contains("## Chip `wormhole`"), "report.md");
+    assert!(md.contains("## SFPU chip `blackhole`") && md.contains("## SFPU chip `wormhole`"), "report.md");
     let html = std::fs::read_to_string(dir.join("report.html")).unwrap();
     for arch in ["blackhole", "wormhole"] {
         assert!(

@@ -16,6 +16,7 @@
 //! cross-checked against `rustc_apfloat` and hand derivations in its own tests. Each file says so.
 
 pub mod campaign;
+pub mod dut;
 pub mod format;
 pub mod fuzz;
 pub mod generate;

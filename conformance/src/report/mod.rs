@@ -48,10 +48,10 @@ pub struct Report {
     pub tool: Tool,
     /// One section per chip checked, in the order checked (Blackhole first when both are).
     pub chips: Vec<ChipReport>,
-    /// What an instruction set adds to the whole report, by top-level key of `report.json`
-    /// (the SFPU's `kernel_accuracy`, added in issue 16): data the core carries and does not
-    /// interpret; the instruction set's [`Extension`] renders it.
-    #[serde(flatten)]
+    /// What an instruction set adds to the whole report, by key (the SFPU's `kernel_accuracy`,
+    /// at the top level of format 2): data the core carries and does not interpret; the
+    /// instruction set's [`Extension`] renders it. Added in format 3.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub extensions: BTreeMap<String, serde_json::Value>,
     /// Wall-clock timings in milliseconds of what is not one chip's (`total`, `kernel-accuracy`).
     pub timings_ms: BTreeMap<String, u64>,
@@ -108,11 +108,12 @@ pub struct ChipReport {
 }
 
 /// A part of the report an instruction set adds (the SFPU's kernel accuracy), stored in
-/// [`Report::extensions`] under [`Extension::key`] and rendered by the instruction set. The
+/// [`Report::extensions`] (`extensions` in `report.json`) under [`Extension::key`] and rendered
+/// by the instruction set. The
 /// renderers' `render_with` take the extensions to use; an extension's data without one (or
 /// that its renderer cannot read) is shown as its JSON, never dropped.
 pub trait Extension: Sync {
-    /// The top-level key of `report.json` (`kernel_accuracy`).
+    /// Its key in `extensions` (`kernel_accuracy`).
     fn key(&self) -> &'static str;
     /// The section's title (`Kernel accuracy`), also the navigation link's text.
     fn title(&self) -> &'static str;
@@ -655,6 +656,18 @@ impl Report {
             return Err(ReadError::Format { found: head.format });
         }
         let mut report: Report = serde_json::from_str(text)?;
+        if head.format == REPORT_FORMAT_V2 {
+            // Format 2 kept the kernel accuracy at the top level.
+            #[derive(Deserialize)]
+            struct V2 {
+                #[serde(default)]
+                kernel_accuracy: Option<serde_json::Value>,
+            }
+            let v2: V2 = serde_json::from_str(text)?;
+            if let Some(k) = v2.kernel_accuracy {
+                report.extensions.insert("kernel_accuracy".to_string(), k);
+            }
+        }
         report.format = REPORT_FORMAT.to_string();
         Ok(report)
     }
