@@ -599,20 +599,33 @@ pub fn run_vectors<I: Isa>(
     chip: I::Chip,
     cases: &[VectorCase<I>],
 ) -> Vec<CaseResult<I::Locations>> {
-    let name = model.name();
-    cases
-        .par_iter()
-        .map(|c| {
-            let expected = Expected::<I> { state: &c.expected, outcome: c.outcome.as_ref(), skip: &c.skip };
-            let status =
-                compare::<I>(&c.id, &name, chip, &c.program, expected, model.run(chip, &c.pre, &c.program));
-            CaseResult {
-                id: c.id.clone(),
-                file: c.file.clone(),
-                mode: c.mode.clone(),
-                tainted: !I::is_empty(&c.skip),
-                status,
-            }
-        })
-        .collect()
+    cases.par_iter().map(|c| run_vector(model, chip, c)).collect()
+}
+
+/// [`run_vectors`] one case after the other, in order: for an external implementation, which
+/// gets the same cases in the same order on every run.
+pub fn run_vectors_in_order<I: Isa>(
+    model: &dyn Model<I>,
+    chip: I::Chip,
+    cases: &[VectorCase<I>],
+) -> Vec<CaseResult<I::Locations>> {
+    cases.iter().map(|c| run_vector(model, chip, c)).collect()
+}
+
+/// Runs one vector on `model` and compares.
+pub fn run_vector<I: Isa>(
+    model: &dyn Model<I>,
+    chip: I::Chip,
+    c: &VectorCase<I>,
+) -> CaseResult<I::Locations> {
+    let expected = Expected::<I> { state: &c.expected, outcome: c.outcome.as_ref(), skip: &c.skip };
+    let status =
+        compare::<I>(&c.id, &model.name(), chip, &c.program, expected, model.run(chip, &c.pre, &c.program));
+    CaseResult {
+        id: c.id.clone(),
+        file: c.file.clone(),
+        mode: c.mode.clone(),
+        tainted: !I::is_empty(&c.skip),
+        status,
+    }
 }

@@ -36,6 +36,9 @@ pub struct Run<S, O> {
     pub outcome: Option<O>,
 }
 
+/// What a model of instruction set `I` returns for one case.
+pub type RunResult<I> = Result<Run<<I as Isa>::State, <I as Isa>::Outcome>, ModelError>;
+
 /// One cell of an instruction set's coverage matrix: an instruction (or a file of multi-instruction
 /// vectors, or an axis of semantic classes) and one mode value of it.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

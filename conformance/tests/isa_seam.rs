@@ -36,7 +36,9 @@ fn names(code: &str, name: &str) -> bool {
     code.match_indices(name).any(|(at, _)| {
         let before = code[..at].chars().next_back();
         let after = code[at + name.len()..].chars().next();
-        !before.is_some_and(ident) && !(name.ends_with(ident) && after.is_some_and(ident))
+        let glued_before = before.is_some_and(ident);
+        let glued_after = name.ends_with(ident) && after.is_some_and(ident);
+        !glued_before && !glued_after
     })
 }
 

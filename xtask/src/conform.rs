@@ -322,7 +322,6 @@ fn plan(args: &mut Args) -> Result<(bool, Vec<amx_reference::Chip>)> {
     let sfpu_only_option = [
         (args.arch.is_some(), "--arch"),
         (!args.only.is_empty(), "--only"),
-        (!args.duts.is_empty(), "--dut (the DUT protocol speaks sfpu-dut/1)"),
         (args.budget.is_some(), "--budget"),
         (args.vectors.is_some(), "--vectors"),
         (args.architecture, "--architecture"),
@@ -346,6 +345,8 @@ fn plan(args: &mut Args) -> Result<(bool, Vec<amx_reference::Chip>)> {
         amx_chip = Some(chip);
     }
     let amx = amx_chip.is_some() || args.isa == Some(IsaArg::Amx);
+    // A --dut is one instruction set's: the SFPU's unless --isa amx or an AMX --chip says AMX.
+    let sfpu_only_option = sfpu_only_option.or((!amx && !args.duts.is_empty()).then_some("--dut"));
     if amx {
         if let Some(option) = sfpu_only_option {
             bail!("{option} is an option of the SFPU's checks only, not of AMX's");
@@ -363,7 +364,9 @@ pub fn main(mut args: Args) -> Result<ExitCode> {
     if let Some(id) = args.replay.clone()
         && (args.isa == Some(IsaArg::Amx) || crate::conform_amx::is_amx_id(&id))
     {
-        return crate::conform_amx::replay(&root, &id, args.seed, args.no_fastpath);
+        let duts =
+            crate::conform_amx::Duts { commands: &args.duts, timeout: Duration::from_secs(args.timeout) };
+        return crate::conform_amx::replay(&root, &id, args.seed, args.no_fastpath, &duts);
     }
     let (sfpu, amx_chips) = plan(&mut args)?;
     let chips = if sfpu { chips_of(&args) } else { Vec::new() };
@@ -476,8 +479,12 @@ pub fn main(mut args: Args) -> Result<ExitCode> {
                     continue;
                 }
                 phase.set_message(format!("{chip}: vectors, classes and streams"));
+                let duts = crate::conform_amx::Duts {
+                    commands: if sfpu { &[] } else { &args.duts },
+                    timeout: Duration::from_secs(args.timeout),
+                };
                 for report in
-                    crate::conform_amx::sections(&root, &[chip], args.seed, cases, args.no_fastpath)?
+                    crate::conform_amx::sections(&root, &[chip], args.seed, cases, args.no_fastpath, &duts)?
                 {
                     let in_corpus = report.corpus.vectors;
                     runs.push(ChipRun { report, given_up: Vec::new(), in_corpus });

@@ -5,23 +5,72 @@
 
 use std::path::Path;
 use std::process::ExitCode;
+use std::time::Duration;
 
 use amx_reference::Chip;
 use anyhow::{Result, anyhow, bail};
 use sfpu_conformance::amx::campaign::{self as streams, nth_case};
-use sfpu_conformance::amx::isa::{Amx, AmxFast};
-use sfpu_conformance::amx::report::{Settings, load, section};
+use sfpu_conformance::amx::dut::ExternalModel;
+use sfpu_conformance::amx::isa::{Amx, AmxFast, AmxReference};
+use sfpu_conformance::amx::report::{Settings, load, section_with};
 use sfpu_conformance::check::{self, Status, VectorCase};
-use sfpu_conformance::isa::{Isa, Model};
-use sfpu_conformance::report::ChipReport;
+use sfpu_conformance::dut::RefusedDut;
+use sfpu_conformance::isa::{Isa, Model, ModelError};
+use sfpu_conformance::report::{ChipReport, ModelInfo};
 
-/// The models of an AMX run: the reference, and the fast model unless `no_fastpath`.
-fn models(no_fastpath: bool) -> Vec<&'static dyn Model<Amx>> {
-    let mut m: Vec<&'static dyn Model<Amx>> = vec![Amx::reference()];
+/// What `--dut` and `--timeout` say.
+pub struct Duts<'a> {
+    /// The DUT command lines.
+    pub commands: &'a [String],
+    /// The per-case timeout.
+    pub timeout: Duration,
+}
+
+/// One model of a run with its report entry.
+type Checked = (Box<dyn Model<Amx>>, ModelInfo);
+
+/// The models of an AMX run on `chip`: the reference, the fast model unless `no_fastpath`, and
+/// each `--dut` (one that refuses the hello is checked as a [`RefusedDut`]: every case
+/// unsupported; one that cannot start is an error).
+fn models(chip: Chip, no_fastpath: bool, duts: &Duts<'_>) -> Result<Vec<Checked>> {
+    let mut out: Vec<Checked> = vec![(
+        Box::new(AmxReference),
+        ModelInfo { name: "reference".into(), kind: "reference".into(), ..ModelInfo::default() },
+    )];
     if !no_fastpath {
-        m.push(&AmxFast);
+        out.push((
+            Box::new(AmxFast),
+            ModelInfo { name: "fastpath".into(), kind: "fastpath".into(), ..ModelInfo::default() },
+        ));
     }
-    m
+    for (i, cmd) in duts.commands.iter().enumerate() {
+        let name = if duts.commands.len() == 1 { "dut".to_string() } else { format!("dut{}", i + 1) };
+        let (model, description): (Box<dyn Model<Amx>>, String) =
+            match ExternalModel::spawn(cmd, chip, duts.timeout) {
+                Ok(dut) => {
+                    let description = dut.describe();
+                    (Box::new(dut), description)
+                }
+                Err(ModelError::Unsupported(reason)) => {
+                    let description = format!("{reason}: every case is unsupported");
+                    (Box::new(RefusedDut::new(reason)), description)
+                }
+                Err(ModelError::Failed(e)) => {
+                    bail!("--dut `{cmd}` did not start ({}): {e}", Amx::chip_name(chip))
+                }
+            };
+        out.push((
+            model,
+            ModelInfo {
+                name,
+                kind: "dut".into(),
+                command: Some(cmd.clone()),
+                description: Some(description),
+                declaration: None,
+            },
+        ));
+    }
+    Ok(out)
 }
 
 /// The chip profile named `name` (`m1`, `m2`, `m3` = `m2`, `m4`), or an error listing them.
@@ -36,6 +85,7 @@ pub fn sections(
     seed: u64,
     cases: u64,
     no_fastpath: bool,
+    duts: &Duts<'_>,
 ) -> Result<Vec<ChipReport>> {
     let settings = Settings {
         vectors: root.join("vectors").join("amx"),
@@ -44,8 +94,14 @@ pub fn sections(
         streams: cases * 16,
         keep: 3,
     };
-    let models = models(no_fastpath);
-    chips.iter().map(|&chip| section(chip, &models, &settings).map_err(|e| anyhow!(e))).collect()
+    let mut out = Vec::new();
+    for &chip in chips {
+        let models = models(chip, no_fastpath, duts)?;
+        let refs: Vec<(&dyn Model<Amx>, ModelInfo)> =
+            models.iter().map(|(m, i)| (m.as_ref(), i.clone())).collect();
+        out.push(section_with(chip, &refs, &settings).map_err(|e| anyhow!(e))?);
+    }
+    Ok(out)
 }
 
 /// Whether `id` is an AMX case id: `amx/...` or a vector id of an AMX file (`m2/...`).
@@ -56,8 +112,7 @@ pub fn is_amx_id(id: &str) -> bool {
 
 /// `--replay ID` of an AMX case: runs it on every model, prints what differs and a regression
 /// vector.
-pub fn replay(root: &Path, id: &str, seed: u64, no_fastpath: bool) -> Result<ExitCode> {
-    let models = models(no_fastpath);
+pub fn replay(root: &Path, id: &str, seed: u64, no_fastpath: bool, duts: &Duts<'_>) -> Result<ExitCode> {
     let parts: Vec<&str> = id.split('/').collect();
     let (chip, case): (Chip, VectorCase<Amx>) = if parts.first() == Some(&"amx") {
         let chip = chip_named(parts.get(1).copied().unwrap_or(""))?;
@@ -123,24 +178,24 @@ pub fn replay(root: &Path, id: &str, seed: u64, no_fastpath: bool) -> Result<Exi
             .ok_or_else(|| anyhow!("--replay: no AMX vector `{id}`"))?;
         (chip, case)
     };
+    let models = models(chip, no_fastpath, duts)?;
     outln!("{} on {} ({} operand(s))", case.id, Amx::chip_name(chip), case.program.len());
     for &op in &case.program {
         outln!("  {}  {op}", Amx::word_hex(op));
     }
     let mut divergent = false;
-    for model in &models {
-        let r = check::run_vectors::<Amx>(*model, chip, std::slice::from_ref(&case));
-        match &r[0].status {
-            Status::Pass => outln!("{}: pass", model.name()),
-            Status::Unsupported(why) => outln!("{}: unsupported ({why})", model.name()),
-            Status::NotApplicable(why) => outln!("{}: not applicable ({why})", model.name()),
+    for (model, info) in &models {
+        match check::run_vector::<Amx>(model.as_ref(), chip, &case).status {
+            Status::Pass => outln!("{}: pass", info.name),
+            Status::Unsupported(why) => outln!("{}: unsupported ({why})", info.name),
+            Status::NotApplicable(why) => outln!("{}: not applicable ({why})", info.name),
             Status::Error(e) => {
                 divergent = true;
-                outln!("{}: error: {e}", model.name());
+                outln!("{}: error: {e}", info.name);
             }
             Status::Fail(f) => {
                 divergent = true;
-                outln!("{}: FAIL\n{}", model.name(), f.report);
+                outln!("{}: FAIL\n{}", info.name, f.report);
             }
         }
     }

@@ -824,21 +824,38 @@ fn wormhole_conform_passes_with_no_untested_cell() {
     assert!(t["random_cases"].as_u64().unwrap() > 40_000, "{t}");
 }
 
-/// Issue 15 part 5: `cargo xtask conform` with no `--arch` checks both chips in one run and
-/// writes one report with a section per chip: each chip's corpus and campaign, no untested cell
-/// in either, Wormhole's IEEE 754 departures in its own section, the kernel accuracy of both
-/// chips with their difference; every form of the report has both sections; the terminal
-/// summary prints a block per chip, then the overall verdict.
+/// Issue 15 part 5 and issue 17 part 5: `cargo xtask conform` with no option checks both SFPU
+/// chips and the three AMX chip profiles in one run and writes one report with a section per
+/// instruction set and chip: each chip's corpus and campaign, no untested cell in any, Wormhole's
+/// IEEE 754 departures in its own section, the kernel accuracy of both SFPU chips with their
+/// difference; every form of the report has every section; the terminal summary prints a block
+/// per chip, then the overall verdict.
 #[test]
-fn default_run_checks_both_chips_in_one_report() {
+fn default_run_checks_every_isa_and_chip_in_one_report() {
     let dir = out_dir("both");
     let o = xtask(&["conform", "--out", dir.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let all = whole(&dir);
     assert_eq!(all["format"], "conform-report/3");
-    let archs: Vec<&str> =
-        all["chips"].as_array().unwrap().iter().map(|c| c["arch"].as_str().unwrap()).collect();
-    assert_eq!(archs, ["blackhole", "wormhole"]);
+    let sections: Vec<(&str, &str)> = all["chips"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| (c["isa"].as_str().unwrap(), c["arch"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        sections,
+        [("sfpu", "blackhole"), ("sfpu", "wormhole"), ("amx", "m1"), ("amx", "m2"), ("amx", "m4")]
+    );
+    for (_, chip) in sections.iter().filter(|(isa, _)| *isa == "amx") {
+        let r = section(&all, chip);
+        assert!(r["corpus"]["path"].as_str().unwrap().ends_with(&format!("vectors/amx/{chip}.yaml")));
+        let untested = untested_cells(&r);
+        assert!(untested.is_empty(), "{chip}: untested cells: {untested:?}");
+        assert!(r["failures"].as_array().unwrap().is_empty(), "{chip}");
+        assert_eq!(r["campaign"]["cases_per_mode"], 64);
+    }
+    let archs: Vec<&str> = sections.iter().filter(|(isa, _)| *isa == "sfpu").map(|(_, a)| *a).collect();
     for arch in archs {
         let r = section(&all, arch);
         assert!(
@@ -890,8 +907,10 @@ fn default_run_checks_both_chips_in_one_report() {
         out.find("== SFPU conformance, blackhole").expect("a Blackhole block"),
         out.find("== SFPU conformance, wormhole").expect("a Wormhole block"),
     );
-    let overall =
-        out.find("overall: PASS on every chip checked (blackhole, wormhole)").expect("the overall verdict");
-    assert!(bh < wh && wh < overall, "{out}");
+    let m4 = out.find("== AMX conformance, m4").expect("an M4 block");
+    let overall = out
+        .find("overall: PASS on every chip checked (blackhole, wormhole, m1, m2, m4)")
+        .expect("the overall verdict");
+    assert!(bh < wh && wh < m4 && m4 < overall, "{out}");
     assert!(out.contains("where wormhole departs from IEEE 754"), "{out}");
 }

@@ -120,7 +120,8 @@ impl Isa for Amx {
 
     fn describe(expected: &State, actual: &State, d: &Registers) -> String {
         let mut out = String::new();
-        let pools: [(&str, u64, &[[u8; 64]], &[[u8; 64]]); 3] = [
+        type Pool<'a> = (&'a str, u64, &'a [[u8; 64]], &'a [[u8; 64]]);
+        let pools: [Pool<'_>; 3] = [
             ("X", d.X.into(), &expected.X, &actual.X),
             ("Y", d.Y.into(), &expected.Y, &actual.Y),
             ("Z", d.Z, &expected.Z, &actual.Z),

@@ -1,8 +1,9 @@
 //! AMX's sections of the compliance report: for one chip profile, its golden vectors
 //! (`vectors/amx/<chip>.yaml`) and a random campaign over every semantic class, run on each model
 //! through the ISA-neutral core ([`crate::check`]), plus the random operand streams of
-//! [`super::campaign`] (state carried over, the whole state compared after every operand) as the
-//! `streams` row. Every cell of the matrix is a class of the notes' table (§4.2,
+//! [`super::campaign`] (16 operands with the state carried over, each stream one program whose
+//! whole final state is compared) as the `streams` row. `cargo xtask fuzz`'s `amx_diff` and the
+//! campaign's own tests compare after every operand. Every cell of the matrix is a class of the notes' table (§4.2,
 //! [`super::generate::cells`]); a class with no vector would be a row with nothing run, which the
 //! tests forbid.
 
@@ -105,8 +106,11 @@ impl CaseInfo for Info<'_> {
     }
 }
 
-/// The random cases of the section: `cases_per_cell` per class, as the core's campaign draws them.
-fn random_cases(chip: Chip, seed: u64, per_cell: u64) -> Vec<VectorCase<Amx>> {
+/// The random cases of the section: `cases_per_cell` per class, as the core's campaign draws them,
+/// then `streams` random operand streams ([`campaign::nth_case`]: 16 operands, half of them a
+/// class of the chip, on a random state), each run as one program and compared at its end (a
+/// model that declines one operand declines the stream).
+fn random_cases(chip: Chip, seed: u64, per_cell: u64, streams: u64) -> Vec<VectorCase<Amx>> {
     let cells = Amx::cells(chip);
     let mut out = Vec::new();
     for (n, cell) in cells.iter().enumerate() {
@@ -125,12 +129,45 @@ fn random_cases(chip: Chip, seed: u64, per_cell: u64) -> Vec<VectorCase<Amx>> {
             }
         }
     }
+    for i in 0..streams {
+        let c = campaign::nth_case(chip, seed, i);
+        out.push(VectorCase {
+            id: c.id,
+            file: "streams".to_string(),
+            mode: Some("-".to_string()),
+            pre: c.pre,
+            program: c.program,
+            expected: Default::default(),
+            outcome: None,
+            skip: Default::default(),
+        });
+    }
     out
 }
 
 /// The section of `chip`: every model of `models` on the vectors, and every model but the first
 /// (the reference, whose results the random cases expect) on the random classes and the streams.
+/// Each model's column is its [`Model::name`]; see [`section_with`].
 pub fn section(chip: Chip, models: &[&dyn Model<Amx>], settings: &Settings) -> Result<ChipReport, String> {
+    let named: Vec<(&dyn Model<Amx>, ModelInfo)> = models
+        .iter()
+        .map(|m| {
+            let name = m.name();
+            let kind =
+                if name == "reference" || name == "fastpath" { name.clone() } else { "dut".to_string() };
+            (*m, ModelInfo { name, kind, ..ModelInfo::default() })
+        })
+        .collect();
+    section_with(chip, &named, settings)
+}
+
+/// [`section`] with each model's report entry (its column's name, its kind, a DUT's command and
+/// description). A model of kind `dut` gets its cases one at a time, in a fixed order.
+pub fn section_with(
+    chip: Chip,
+    models: &[(&dyn Model<Amx>, ModelInfo)],
+    settings: &Settings,
+) -> Result<ChipReport, String> {
     let started = Instant::now();
     let (file, vectors) = load(&settings.vectors, chip)?;
     let mut rows: Vec<MatrixRow> = check::empty_rows(&Amx::cells(chip));
@@ -140,7 +177,7 @@ pub fn section(chip: Chip, models: &[&dyn Model<Amx>], settings: &Settings) -> R
         label: "-".to_string(),
         ..MatrixRow::default()
     });
-    let mut randoms = random_cases(chip, settings.seed, settings.cases_per_cell);
+    let mut randoms = random_cases(chip, settings.seed, settings.cases_per_cell, settings.streams);
     // The reference's result is what a random case expects.
     let reference = Amx::reference();
     for c in &mut randoms {
@@ -157,10 +194,19 @@ pub fn section(chip: Chip, models: &[&dyn Model<Amx>], settings: &Settings) -> R
     let mut coverage = Vec::new();
     let mut timings = BTreeMap::new();
     let mut model_infos = Vec::new();
-    for (n, model) in models.iter().enumerate() {
-        let name = model.name();
+    for (n, (model, model_info)) in models.iter().enumerate() {
+        let model: &dyn Model<Amx> = *model;
+        let name = model_info.name.clone();
+        let external = model_info.kind == "dut";
+        let run = |cases: &[VectorCase<Amx>]| {
+            if external {
+                check::run_vectors_in_order::<Amx>(model, chip, cases)
+            } else {
+                check::run_vectors::<Amx>(model, chip, cases)
+            }
+        };
         let t = Instant::now();
-        let results = check::run_vectors::<Amx>(*model, chip, &vectors);
+        let results = run(&vectors);
         failures.extend(check::add_vector_results(&mut rows, &name, &results, &info, settings.keep));
         timings.insert(format!("vectors/{name}"), t.elapsed().as_millis() as u64);
         let mut tally = Tally::default();
@@ -168,9 +214,9 @@ pub fn section(chip: Chip, models: &[&dyn Model<Amx>], settings: &Settings) -> R
             tally.record(&r.id, &r.status, true);
         }
         // The random classes and the streams: compared with the reference's result, so not run on
-        // the reference itself (the first model).
+        // the reference itself (the first model). A stream's failure is `random`, with its id.
         let t = Instant::now();
-        let random = if n == 0 { Vec::new() } else { check::run_vectors::<Amx>(*model, chip, &randoms) };
+        let random = if n == 0 { Vec::new() } else { run(&randoms) };
         let mut cells: BTreeMap<(String, String), check::CellCounts> = BTreeMap::new();
         let mut why: BTreeMap<(String, String), String> = BTreeMap::new();
         let mut kept: BTreeMap<(String, String), usize> = BTreeMap::new();
@@ -223,46 +269,11 @@ pub fn section(chip: Chip, models: &[&dyn Model<Amx>], settings: &Settings) -> R
                 });
             }
         }
-        // The streams: the state carried over 16 operands, compared after each.
-        let stream_count = if n == 0 { 0 } else { settings.streams };
-        let streams = campaign::run_campaign(
-            chip,
-            settings.seed,
-            stream_count,
-            &|s: &mut amx_reference::State, c, op| {
-                // A model of the seam runs whole programs; one operand is a program of one.
-                if let Ok(run) = model.run(c, s, &[op]) {
-                    *s = run.post;
-                }
-            },
-        );
-        let key = ("streams".to_string(), "-".to_string());
-        if n > 0 {
-            let c = cells.entry(key.clone()).or_default();
-            c.cases += streams.cases;
-            c.failures += streams.divergences.len() as u64;
-        }
-        for d in streams.divergences.iter().take(settings.keep) {
-            failures.push(FailureEntry {
-                model: name.clone(),
-                instruction: key.0.clone(),
-                mode: key.1.clone(),
-                id: d.id.clone(),
-                kind: "random".to_string(),
-                replay: replay_command(&d.id),
-                details: d.details.clone(),
-                snippet: d.snippet.clone(),
-            });
-        }
         check::add_campaign(&mut rows, &name, &cells, &why);
         timings.insert(format!("random/{name}"), t.elapsed().as_millis() as u64);
         coverage.push(check::coverage(&rows, &name, vectors.len() as u64, &tally));
         reasons.extend(tally.entries(&name));
-        model_infos.push(ModelInfo {
-            name: name.clone(),
-            kind: if name == "reference" || name == "fastpath" { name.clone() } else { "dut".to_string() },
-            ..ModelInfo::default()
-        });
+        model_infos.push(model_info.clone());
     }
     timings.insert("total".to_string(), started.elapsed().as_millis() as u64);
     let totals = check::totals(&rows);

@@ -28,7 +28,7 @@ use std::time::Duration;
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::isa::{Isa, Model, ModelError, Run};
+use crate::isa::{Isa, Model, ModelError, Run, RunResult};
 use process::{Process, quote, quote_bytes, show_duration, split_command_line};
 
 /// The hello gets at least this long, whatever the per-case timeout (simulators may start slowly).
@@ -130,15 +130,15 @@ pub trait Protocol: Send + Sync + 'static {
     /// The fields a hello may have beyond `protocol`, `name`, `version`.
     const HELLO_FIELDS: &'static [&'static str];
     /// A result's `state` and `outcome` fields, validated.
-    fn result(
-        state: Value,
-        outcome: Option<Value>,
-    ) -> Result<(Self::Doc, Option<<Self::Isa as Isa>::Outcome>), ProtocolError>;
+    fn result(state: Value, outcome: Option<Value>) -> Result<ResultParts<Self>, ProtocolError>;
     /// The `case` message.
     fn case(id: &str, pre: &<Self::Isa as Isa>::State, program: &[<Self::Isa as Isa>::Word]) -> Value;
     /// The final state: `doc` applied over `pre`.
     fn apply(pre: &<Self::Isa as Isa>::State, doc: &Self::Doc) -> Result<<Self::Isa as Isa>::State, String>;
 }
+
+/// A result's state document and outcome, in protocol `P`.
+pub type ResultParts<P> = (<P as Protocol>::Doc, Option<<<P as Protocol>::Isa as Isa>::Outcome>);
 
 /// The answers of protocol `P`.
 pub type AnswerOf<P> = Answer<
@@ -449,7 +449,7 @@ impl<P: Protocol> ExternalModel<P> {
         chip: <P::Isa as Isa>::Chip,
         pre: &<P::Isa as Isa>::State,
         program: &[<P::Isa as Isa>::Word],
-    ) -> Result<Run<<P::Isa as Isa>::State, <P::Isa as Isa>::Outcome>, ModelError> {
+    ) -> RunResult<P::Isa> {
         self.check_chip(chip)?;
         let mut inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
         self.run_locked(&mut inner, id, pre, program)
@@ -461,7 +461,7 @@ impl<P: Protocol> ExternalModel<P> {
         id: &str,
         pre: &<P::Isa as Isa>::State,
         program: &[<P::Isa as Isa>::Word],
-    ) -> Result<Run<<P::Isa as Isa>::State, <P::Isa as Isa>::Outcome>, ModelError> {
+    ) -> RunResult<P::Isa> {
         if let Some(why) = &inner.given_up {
             return Err(ModelError::Failed(why.clone()));
         }
@@ -557,7 +557,7 @@ impl<P: Protocol> Model<P::Isa> for ExternalModel<P> {
         chip: <P::Isa as Isa>::Chip,
         pre: &<P::Isa as Isa>::State,
         program: &[<P::Isa as Isa>::Word],
-    ) -> Result<Run<<P::Isa as Isa>::State, <P::Isa as Isa>::Outcome>, ModelError> {
+    ) -> RunResult<P::Isa> {
         self.check_chip(chip)?;
         let mut inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
         let id = inner.next_id.to_string();
