@@ -1,12 +1,14 @@
 //! Checking a model against expected states, for any instruction set ([`crate::isa::Isa`]): the
-//! verdict on one case ([`compare`], [`Status`]), the coverage matrix of a chip with its counts
-//! and failures ([`Matrix`]), the reasons cases were not checked ([`Tally`]), and the random
-//! differential campaign over the instruction set's cells ([`campaign`]).
+//! verdict on one case ([`compare`], [`Status`]), golden vectors of any format ([`VectorCase`],
+//! [`run_vectors`]), the coverage matrix of a chip with its counts and failures
+//! ([`add_vector_results`], [`add_campaign`], [`totals`], [`coverage`]), the reasons cases were
+//! not checked ([`Tally`]), and the random cases of the instruction set's cells, each a function
+//! of its seed and id ([`random_case`], [`random_id`]).
 //!
 //! Every instruction set's vectors and campaigns end here: the SFPU's runner
 //! (`crate::sfpu::vectors::run`) and AMX's (`crate::amx::run`) turn their files into cases and
-//! hand each run to [`compare`]; `cargo xtask conform` builds each report section with
-//! [`Matrix`].
+//! hand each run to [`compare`]; each instruction set's report sections are built with the
+//! matrix functions here.
 
 use std::collections::BTreeMap;
 use std::fmt::{self, Write as _};
@@ -469,103 +471,6 @@ pub fn random_case<I: Isa>(
     let mut rng = Rng::stream(seed, &id);
     let (pre, program) = I::random_case(chip, cells.get(cell)?, &mut rng)?;
     Some((id, pre, program))
-}
-
-/// One model's random campaign on one chip.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct CampaignResult<L> {
-    /// Counts per `(instruction, mode)` cell.
-    pub cells: BTreeMap<(String, String), CellCounts>,
-    /// The first reason per cell for a case not checked.
-    pub reasons: BTreeMap<(String, String), String>,
-    /// The cases that failed (or failed to run), in cell and index order, at most `keep` per cell.
-    pub failures: Vec<CaseResult<L>>,
-    /// The reasons the model gave.
-    pub tally: Tally,
-    /// Cases run in all.
-    pub cases: u64,
-}
-
-/// Runs `cases` random cases of every cell of `chip` on `model`, each checked against the
-/// reference model's result (the instruction set's own unpromised locations are the reference's
-/// concern: a cell's random cases are drawn from what the specification promises). In parallel;
-/// deterministic in `seed`; keeps at most `keep` failures per cell.
-pub fn campaign<I: Isa>(
-    chip: I::Chip,
-    model: &dyn Model<I>,
-    seed: u64,
-    cases: u64,
-    keep: usize,
-) -> CampaignResult<I::Locations> {
-    let cells = I::cells(chip);
-    let reference = I::reference();
-    let per_cell: Vec<(usize, Vec<CaseResult<I::Locations>>)> = (0..cells.len())
-        .into_par_iter()
-        .map(|cell| {
-            let results = (0..cases)
-                .filter_map(|i| {
-                    let (id, pre, program) = random_case::<I>(chip, &cells, cell, seed, i)?;
-                    let status = match reference.run(chip, &pre, &program) {
-                        Err(e) => Status::Error(format!("the reference model failed: {e}")),
-                        Ok(expected) => {
-                            let skip = I::Locations::default();
-                            let exp = Expected::<I> {
-                                state: &expected.post,
-                                outcome: expected.outcome.as_ref(),
-                                skip: &skip,
-                            };
-                            compare::<I>(
-                                &id,
-                                &model.name(),
-                                chip,
-                                &program,
-                                exp,
-                                model.run(chip, &pre, &program),
-                            )
-                        }
-                    };
-                    Some(CaseResult {
-                        id,
-                        file: cells[cell].instruction.clone(),
-                        mode: Some(cells[cell].mode.clone()),
-                        tainted: false,
-                        status,
-                    })
-                })
-                .collect();
-            (cell, results)
-        })
-        .collect();
-    let mut out = CampaignResult::default();
-    for (cell, results) in per_cell {
-        let key = (cells[cell].instruction.clone(), cells[cell].mode.clone());
-        let mut kept = 0;
-        for r in results {
-            out.tally.record(&r.id, &r.status, false);
-            let c = out.cells.entry(key.clone()).or_default();
-            match &r.status {
-                Status::Unsupported(_) => c.unsupported += 1,
-                Status::NotApplicable(_) => c.not_applicable += 1,
-                Status::Pass => c.cases += 1,
-                Status::Fail(_) | Status::Error(_) => {
-                    c.cases += 1;
-                    c.failures += 1;
-                    if matches!(r.status, Status::Error(_)) {
-                        c.errors += 1;
-                    }
-                }
-            }
-            out.cases += 1;
-            if let Some(why) = r.status.reason() {
-                out.reasons.entry(key.clone()).or_insert(why);
-            }
-            if matches!(r.status, Status::Fail(_) | Status::Error(_)) && kept < keep {
-                kept += 1;
-                out.failures.push(r);
-            }
-        }
-    }
-    out
 }
 
 // ---------------------------------------------------------------------------------------------
