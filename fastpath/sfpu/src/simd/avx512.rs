@@ -110,7 +110,7 @@ fn unpack(x: __m512i, y: __m512i, z: __m512i) -> Unpacked {
     let odd = _mm512_mul_epu32(_mm512_srli_epi64::<32>(a), _mm512_srli_epi64::<32>(b));
     let hi = _mm512_mask_blend_epi32(0xAAAA, _mm512_srli_epi64::<32>(even), odd);
     let lo = _mm512_mask_blend_epi32(0xAAAA, even, _mm512_slli_epi64::<32>(odd));
-    let p = _mm512_mask_or_epi32(hi, _mm512_test_epi32_mask(lo, lo), hi, one);
+    let p = _mm512_or_si512(hi, _mm512_min_epu32(lo, one));
     let pe = _mm512_sub_epi32(_mm512_add_epi32(ex, ey), _mm512_set1_epi32(127));
 
     Unpacked {
@@ -144,8 +144,9 @@ fn align_add(u: &Unpacked, p: __m512i, pe: __m512i) -> (__m512i, __m512i, __m512
     let small = _mm512_mask_blend_epi32(kpb, p, u.zm);
     let s = _mm512_abs_epi32(_mm512_sub_epi32(pe, u.ez));
     let sh = _mm512_srlv_epi32(small, s);
-    let lost = _mm512_cmpneq_epi32_mask(_mm512_sllv_epi32(sh, s), small);
-    let sh = _mm512_mask_or_epi32(sh, lost & _mm512_test_epi32_mask(sh, sh), sh, one);
+    // 1 when a one was shifted out, ORed in only when the result is non-zero: `min(sh, lost)`.
+    let lost = _mm512_min_epu32(_mm512_xor_si512(_mm512_sllv_epi32(sh, s), small), one);
+    let sh = _mm512_or_si512(sh, _mm512_min_epu32(sh, lost));
     let pa = _mm512_mask_blend_epi32(kpb, sh, p);
     let za = _mm512_mask_blend_epi32(kpb, u.zm, sh);
     let rs = _mm512_mask_blend_epi32(_mm512_cmpge_epu32_mask(pa, za), u.zs, u.ps);
@@ -164,8 +165,9 @@ fn assemble_round(e: __m512i, rn: __m512i) -> __m512i {
         _mm512_slli_epi32::<23>(e),
         _mm512_and_si512(_mm512_srli_epi32::<3>(rn), _mm512_set1_epi32(0x007F_FFFF)),
     );
+    // `(g + lsb) > 4` as `(g + lsb + 3) >> 3` (the sum is at most 8).
     let g = _mm512_add_epi32(_mm512_and_si512(rn, _mm512_set1_epi32(7)), _mm512_and_si512(out, one));
-    _mm512_mask_add_epi32(out, _mm512_cmpgt_epi32_mask(g, _mm512_set1_epi32(4)), out, one)
+    _mm512_add_epi32(out, _mm512_srli_epi32::<3>(_mm512_add_epi32(g, _mm512_set1_epi32(3))))
 }
 
 /// [`crate::fp::fma_bh`] on 16 lanes.
@@ -199,12 +201,12 @@ pub fn fma_bh16(x: __m512i, y: __m512i, z: __m512i) -> __m512i {
     let n = _mm512_sub_epi32(_mm512_set1_epi32(5), _mm512_lzcnt_epi32(r));
     let e = _mm512_add_epi32(re, n);
     let kov = _mm512_cmpge_epi32_mask(e, _mm512_set1_epi32(255));
-    let kuf = _mm512_cmple_epi32_mask(e, zero);
-    let n = _mm512_mask_add_epi32(n, kuf, n, one);
-    let e = _mm512_mask_mov_epi32(e, kuf, zero);
+    // Underflow (`e <= 0`): one more position to the right, and exponent 0.
+    let n = _mm512_add_epi32(n, _mm512_srli_epi32::<31>(_mm512_sub_epi32(e, one)));
+    let e = _mm512_max_epi32(e, zero);
     let t = _mm512_sllv_epi32(r, _mm512_sub_epi32(_mm512_set1_epi32(3), n));
-    let t3 = _mm512_srli_epi32::<3>(t);
-    let rn = _mm512_mask_or_epi32(t3, _mm512_test_epi32_mask(t, _mm512_set1_epi32(6)), t3, one);
+    let sticky = _mm512_min_epu32(_mm512_and_si512(t, _mm512_set1_epi32(6)), one);
+    let rn = _mm512_or_si512(_mm512_srli_epi32::<3>(t), sticky);
 
     // Steps 11-13: assemble, round, flush after rounding.
     let out = assemble_round(e, rn);
@@ -259,8 +261,8 @@ pub fn fma_wh16(x: __m512i, y: __m512i, z: __m512i) -> __m512i {
     let kuf = _mm512_cmplt_epi32_mask(e, zero);
     let t = _mm512_sllv_epi32(r, _mm512_sub_epi32(_mm512_set1_epi32(3), n));
     let sticky_bit = _mm512_srlv_epi32(_mm512_set1_epi32(4), _mm512_sub_epi32(n, one));
-    let t3 = _mm512_srli_epi32::<3>(t);
-    let rn = _mm512_mask_or_epi32(t3, _mm512_test_epi32_mask(t, sticky_bit), t3, one);
+    let sticky = _mm512_min_epu32(_mm512_and_si512(t, sticky_bit), one);
+    let rn = _mm512_or_si512(_mm512_srli_epi32::<3>(t), sticky);
 
     // Steps 11-13: assemble (exponent 0 without its hidden bit), round, flush.
     let out = assemble_round(_mm512_and_si512(e, _mm512_set1_epi32(0xFF)), rn);
