@@ -181,10 +181,8 @@ pub fn fma_bh16(x: __m512i, y: __m512i, z: __m512i) -> __m512i {
 
     // Step 5: Inf / NaN inputs, or a product exponent that overflowed.
     let kxy_s = u.kxs | u.kys;
-    let knan = (u.kxs & (u.kxm | !u.kyn))
-        | (u.kys & (u.kym | !u.kxn))
-        | (u.kzs & u.kzm)
-        | (u.kzs & kxy_s & u.kdiff);
+    let knan =
+        (u.kxs & (u.kxm | !u.kyn)) | (u.kys & (u.kym | !u.kxn)) | (u.kzs & u.kzm) | (u.kzs & kxy_s & u.kdiff);
     let kspecial = kxy_s | u.kzs | _mm512_cmpge_epi32_mask(u.pe, _mm512_set1_epi32(255));
     let special_r = _mm512_mask_mov_epi32(_mm512_or_si512(u.ps, inf), u.kzs, z);
     let special_r = _mm512_mask_mov_epi32(special_r, knan, _mm512_set1_epi32(0x7FC0_0000));
@@ -233,13 +231,13 @@ pub fn fma_wh16(x: __m512i, y: __m512i, z: __m512i) -> __m512i {
     // Step 5: specials; a NaN stays pending.
     let kpo = _mm512_cmpge_epi32_mask(u.pe, c255);
     let kzinf = u.kzs & !u.kzm;
-    let kinvalid = (u.kxs & (u.kxm | !u.kyn))
-        | (u.kys & (u.kym | !u.kxn))
-        | (kzinf & (u.kxs | u.kys | kpo) & u.kdiff);
+    let kinvalid =
+        (u.kxs & (u.kxm | !u.kyn)) | (u.kys & (u.kym | !u.kxn)) | (kzinf & (u.kxs | u.kys | kpo) & u.kdiff);
     let kznan = u.kzs & u.kzm;
     let kspecial = u.kxs | u.kys | u.kzs | kpo;
     let knan = kspecial & (kinvalid | kznan);
-    let nan = _mm512_mask_mov_epi32(_mm512_or_si512(u.zs, nan_bits), kinvalid, _mm512_or_si512(u.ps, nan_bits));
+    let nan =
+        _mm512_mask_mov_epi32(_mm512_or_si512(u.zs, nan_bits), kinvalid, _mm512_or_si512(u.ps, nan_bits));
     let nan = _mm512_maskz_mov_epi32(knan, nan);
     let kspecial_final = kspecial & !knan;
     let special_r = _mm512_mask_mov_epi32(_mm512_or_si512(u.ps, inf), u.kzs, z);
