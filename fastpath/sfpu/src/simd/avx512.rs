@@ -173,7 +173,7 @@ fn assemble_round(e: __m512i, rn: __m512i) -> __m512i {
 /// [`crate::fp::fma_bh`] on 16 lanes.
 #[inline]
 #[target_feature(enable = "avx512f,avx512cd")]
-pub fn fma_bh16(x: __m512i, y: __m512i, z: __m512i) -> __m512i {
+pub(super) fn fma_bh16(x: __m512i, y: __m512i, z: __m512i) -> __m512i {
     let zero = _mm512_setzero_si512();
     let one = _mm512_set1_epi32(1);
     let inf = _mm512_set1_epi32(0x7F80_0000);
@@ -220,7 +220,7 @@ pub fn fma_bh16(x: __m512i, y: __m512i, z: __m512i) -> __m512i {
 /// [`crate::fp::fma_wh`] on 16 lanes.
 #[inline]
 #[target_feature(enable = "avx512f,avx512cd")]
-pub fn fma_wh16(x: __m512i, y: __m512i, z: __m512i) -> __m512i {
+pub(super) fn fma_wh16(x: __m512i, y: __m512i, z: __m512i) -> __m512i {
     let zero = _mm512_setzero_si512();
     let one = _mm512_set1_epi32(1);
     let inf = _mm512_set1_epi32(0x7F80_0000);
@@ -294,16 +294,24 @@ fn store(v: &mut [u32; 32], half: usize, x: __m512i) {
 }
 
 /// [`crate::fp::fma_bh`] over 32 lanes.
+///
+/// # Safety
+///
+/// The CPU must support AVX-512F and AVX-512CD (`super::avx512_available`).
 #[target_feature(enable = "avx512f,avx512cd")]
-pub fn fma32_bh(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u32; 32]) {
+pub(super) fn fma32_bh(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u32; 32]) {
     for h in 0..2 {
         store(out, h, fma_bh16(load(a, h), load(b, h), load(c, h)));
     }
 }
 
 /// [`crate::fp::fma_wh`] over 32 lanes.
+///
+/// # Safety
+///
+/// As for [`fma32_bh`].
 #[target_feature(enable = "avx512f,avx512cd")]
-pub fn fma32_wh(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u32; 32]) {
+pub(super) fn fma32_wh(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u32; 32]) {
     for h in 0..2 {
         store(out, h, fma_wh16(load(a, h), load(b, h), load(c, h)));
     }

@@ -1,11 +1,11 @@
 //! Run-time selection of wider vector instructions for the fast model's hottest 32-lane kernels,
 //! the Blackhole and Wormhole FMAs ([`crate::fp::fma32`], [`crate::fp::fma32_wh`]), and the one
 //! place of the crate where `unsafe` is allowed: the calls of `#[target_feature]` functions after
-//! the CPU check that makes them sound, and the 512-bit loads and stores of [`avx512`].
+//! the CPU check that makes them sound, and the 512-bit loads and stores of the AVX-512 kernels (`simd/avx512.rs`).
 //!
 //! Three copies of each kernel, chosen per call from [`level`] (which checks the CPU once):
 //!
-//! * [`Level::Avx512`]: hand-written AVX-512F/CD kernels ([`avx512`]: 16 lanes per vector, mask
+//! * [`Level::Avx512`]: hand-written AVX-512F/CD kernels (`simd/avx512.rs`: 16 lanes per vector, mask
 //!   registers for every per-lane `if`, `vplzcntd` for the normalisation, the alignment and
 //!   normalisation shifts restated so that each is one variable shift; the module docs say why
 //!   each restatement is exact).
@@ -19,8 +19,8 @@
 //! chips' kernels lane by lane against the FMA models of `fma.c` (the reference crate's
 //! `fma_model_bh` / `fma_model_wh`) on random, cancelling and edge triples, and
 //! `tests/simd_levels.rs` runs the differential check of `step` against the reference on each
-//! level this CPU supports. `cargo xtask bench --only fma` measures the selected level and the
-//! portable one in the same run. [`set_level`], `SFPU_FASTPATH_PORTABLE=1` (portable) or
+//! level this CPU supports. `cargo xtask bench --only fma` measures the selected level and each
+//! lower one in the same run. [`set_level`], `SFPU_FASTPATH_PORTABLE=1` (portable) or
 //! `SFPU_FASTPATH_SIMD=portable|avx2|avx512` (at most that level) choose a lower level.
 
 #![allow(unsafe_code, reason = "calls of #[target_feature] functions after detection; SIMD loads")]
@@ -28,7 +28,7 @@
 use std::sync::atomic::{AtomicU8, Ordering};
 
 #[cfg(target_arch = "x86_64")]
-pub mod avx512;
+mod avx512;
 
 /// Which copy of the vector kernels runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
