@@ -457,9 +457,9 @@ struct ClassResult {
     class: Class,
     reference: f64,
     fast: f64,
-    /// The fast model again with its run-time SIMD selection forced to the portable copy
-    /// (`sfpu_fastpath::simd`), for the classes that use it, when the CPU offers more.
-    fast_portable: Option<f64>,
+    /// The fast model again at each lower SIMD level this CPU supports (`sfpu_fastpath::simd`;
+    /// AVX2, portable), for the classes whose kernels the level changes.
+    fast_lower: Vec<(simd::Level, f64)>,
 }
 
 /// What a target compares.
@@ -694,7 +694,12 @@ pub fn main(args: Args) -> Result<ExitCode> {
 
     let measurements = runs
         .iter()
-        .map(|(_, _, p)| p.iter().filter(|(c, _)| selected(c)).count() as u64 * 2 + 1)
+        .map(|(_, _, p)| {
+            p.iter()
+                .filter(|(c, _)| selected(c))
+                .map(|(c, _)| if *c == Class::Fma { 1 + simd::Level::supported().len() as u64 } else { 2 })
+                .sum::<u64>()
+        })
         .sum::<u64>()
         + 2
         + if with_amx { amx::measurements() } else { 0 };
@@ -716,15 +721,19 @@ pub fn main(args: Args) -> Result<ExitCode> {
             bar.set_message(format!("{arch} {}: fast model", class.title()));
             let fast = fast_rate(*class, prog, state, time);
             bar.inc(1);
-            let fast_portable = (*class == Class::Fma && simd::level() != simd::Level::Portable).then(|| {
-                bar.set_message(format!("{arch} {}: fast model, portable SIMD", class.title()));
-                let level = simd::level();
-                simd::set_level(simd::Level::Portable);
-                let r = fast_rate(*class, prog, state, time);
-                simd::set_level(level);
-                r
-            });
-            results.push(ClassResult { arch: *arch, class: *class, reference, fast, fast_portable });
+            let level = simd::level();
+            let mut fast_lower = Vec::new();
+            for lower in simd::Level::supported().into_iter().rev().filter(|&l| l < level) {
+                if *class != Class::Fma {
+                    break;
+                }
+                bar.set_message(format!("{arch} {}: fast model, {lower:?} SIMD", class.title()));
+                simd::set_level(lower);
+                fast_lower.push((lower, fast_rate(*class, prog, state, time)));
+                bar.inc(1);
+            }
+            simd::set_level(level);
+            results.push(ClassResult { arch: *arch, class: *class, reference, fast, fast_lower });
         }
     }
     let data = native_data(&bh_state);
@@ -764,7 +773,11 @@ pub fn main(args: Args) -> Result<ExitCode> {
                             "reference": figures(r.reference),
                             "fast": figures(r.fast),
                             "speedup": r.fast / r.reference,
-                            "fast_portable_simd": r.fast_portable.map(figures),
+                            "simd_level": format!("{:?}", simd::level()),
+                            "fast_at_lower_simd_levels": r.fast_lower.iter().map(|(l, v)| json!({
+                                "level": format!("{l:?}"),
+                                "fast": figures(*v),
+                            })).collect::<Vec<_>>(),
                         })
                     })
                     .collect();
@@ -834,10 +847,10 @@ pub fn main(args: Args) -> Result<ExitCode> {
                 m(r.reference) * LANES as f64,
                 m(r.fast) * LANES as f64,
             );
-            if let Some(p) = r.fast_portable {
+            for &(level, p) in &r.fast_lower {
                 outln!(
                     "{:<16} {:>14} {:>14.3} {:>9.1}x {:>16} {:>16.1}",
-                    "  (portable)",
+                    format!("  ({level:?})"),
                     "",
                     m(p),
                     p / r.reference,
@@ -874,7 +887,7 @@ pub fn main(args: Args) -> Result<ExitCode> {
     outln!("(Mi/s: million instructions per second; one instruction = 32 lane-operations; SFPLOADMACRO and");
     outln!(" the mixed stream run on the cycle-level machines, the other classes through `step`;");
     outln!(
-        " fast-model SIMD kernels: {:?}; \"(portable)\": the same with the baseline-target copy.)",
+        " fast-model SIMD kernels: {:?}; \"(Avx2)\", \"(Portable)\": the same class at that lower level.)",
         simd::level()
     );
     if !amx_results.is_empty() {

@@ -282,24 +282,17 @@ fn semi_sticky_shift(v: u32, s: u32) -> u32 {
 }
 
 /// [`fma_bh`] over 32 lanes: `out[i] = a[i] * b[i] + c[i]`. Straight-line per lane, no branches;
-/// the AVX2 copy of the loop where the CPU has it (see [`crate::simd`]).
+/// the AVX-512 or AVX2 copy where the CPU has it (see [`crate::simd`]).
 #[inline]
 pub fn fma32(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u32; 32]) {
-    if crate::simd::level() == crate::simd::Level::Avx2 && crate::simd::fma32_avx2(a, b, c, out).is_some() {
-        return;
-    }
-    crate::simd::fma32_portable(a, b, c, out);
+    crate::simd::fma32_bh(a, b, c, out)
 }
 
-/// [`fma_wh`] over 32 lanes: `out[i] = a[i] * b[i] + c[i]` with Wormhole's numerics (the AVX2
-/// copy where the CPU has it, as for [`fma32`]).
+/// [`fma_wh`] over 32 lanes: `out[i] = a[i] * b[i] + c[i]` with Wormhole's numerics (the AVX-512
+/// or AVX2 copy where the CPU has it, as for [`fma32`]).
 #[inline]
 pub fn fma32_wh(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u32; 32]) {
-    if crate::simd::level() == crate::simd::Level::Avx2 && crate::simd::fma32_wh_avx2(a, b, c, out).is_some()
-    {
-        return;
-    }
-    crate::simd::fma32_wh_portable(a, b, c, out);
+    crate::simd::fma32_wh(a, b, c, out)
 }
 
 /// The FMA of chip `arch` over 32 lanes: [`fma32`] (Blackhole) or [`fma32_wh`] (Wormhole).

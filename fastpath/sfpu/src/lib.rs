@@ -21,8 +21,9 @@
 //! * **Structure-of-arrays data path.** `lreg[r]` is one register for 32 lanes; every instruction
 //!   computes all 32 lanes with straight-line code and merges with `(new & m) | (old & !m)` using
 //!   per-lane all-ones masks, which the compiler can auto-vectorise. The FMA kernel, which needs
-//!   instructions the baseline `x86_64` target lacks, also has an AVX2 copy chosen at run time
-//!   ([`simd`]: the crate's only `unsafe`, with a portable fallback and tests of both).
+//!   instructions the baseline `x86_64` target lacks, also has AVX-512 (hand-written) and AVX2
+//!   copies chosen at run time ([`simd`]: the crate's only `unsafe`, with a portable fallback
+//!   and tests of every level).
 //! * **Fast FMAs** ([`fp::fma_bh`], [`fp::fma_wh`]): branch-free reformulations of each chip's
 //!   partially fused multiply-add, written step for step alike, proven bit-exact against
 //!   `fma_model_bh` and `fma_model_wh` by `tests/fma_exact.rs`.
@@ -57,10 +58,10 @@
 //! [`exec`] ([`step`] and dispatch), [`machine`] ([`FastMachine`]), [`hazard`] (what each chip's
 //! scheduling rules read and write), [`footprint`] (what a multi-instruction cycle touches),
 //! [`ops`] (one module per instruction family; [`ops::blackhole`] and [`ops::wormhole`] for the
-//! pages that differ), [`simd`] (the AVX2 copies of the FMA kernels).
+//! pages that differ), [`simd`] (the AVX-512 and AVX2 copies of the FMA kernels).
 
-// The one exception, the call of the AVX2 copy of the FMA kernel after CPU detection, is in
-// `simd`, with its reason and its tests.
+// The one exception, the calls of the SIMD copies of the FMA kernels after CPU detection and the
+// AVX-512 kernels' loads and stores, is in `simd`, with its reasons and its tests.
 #![deny(unsafe_code)]
 #![deny(missing_docs)]
 

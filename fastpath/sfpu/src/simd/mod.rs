@@ -1,0 +1,255 @@
+//! Run-time selection of wider vector instructions for the fast model's hottest 32-lane kernels,
+//! the Blackhole and Wormhole FMAs ([`crate::fp::fma32`], [`crate::fp::fma32_wh`]), and the one
+//! place of the crate where `unsafe` is allowed: the calls of `#[target_feature]` functions after
+//! the CPU check that makes them sound, and the 512-bit loads and stores of the AVX-512 kernels (`simd/avx512.rs`).
+//!
+//! Three copies of each kernel, chosen per call from [`level`] (which checks the CPU once):
+//!
+//! * [`Level::Avx512`]: hand-written AVX-512F/CD kernels (`simd/avx512.rs`: 16 lanes per vector, mask
+//!   registers for every per-lane `if`, `vplzcntd` for the normalisation, the alignment and
+//!   normalisation shifts restated so that each is one variable shift; the module docs say why
+//!   each restatement is exact).
+//! * [`Level::Avx2`]: the portable source ([`crate::fp::fma_bh`], [`crate::fp::fma_wh`], which
+//!   are `#[inline(always)]`) compiled with `#[target_feature(enable = "avx2")]`: the default
+//!   `x86_64` target only promises SSE2, which has no per-lane variable shifts, 32-bit
+//!   `min`/`max` or blends, so its code is several times longer.
+//! * [`Level::Portable`]: the same source for the baseline target (any architecture).
+//!
+//! Every copy computes the same function: `tests/simd.rs` checks each available copy of both
+//! chips' kernels lane by lane against the FMA models of `fma.c` (the reference crate's
+//! `fma_model_bh` / `fma_model_wh`) on random, cancelling and edge triples, and
+//! `tests/simd_levels.rs` runs the differential check of `step` against the reference on each
+//! level this CPU supports. `cargo xtask bench --only fma` measures the selected level and each
+//! lower one in the same run. [`set_level`], `SFPU_FASTPATH_PORTABLE=1` (portable) or
+//! `SFPU_FASTPATH_SIMD=portable|avx2|avx512` (at most that level) choose a lower level.
+
+#![allow(unsafe_code, reason = "calls of #[target_feature] functions after detection; SIMD loads")]
+
+use std::sync::atomic::{AtomicU8, Ordering};
+
+#[cfg(target_arch = "x86_64")]
+mod avx512;
+
+/// Which copy of the vector kernels runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Level {
+    /// The baseline target's code (SSE2 on `x86_64`): always available.
+    Portable,
+    /// The portable source compiled for AVX2, used only when the CPU has AVX2.
+    Avx2,
+    /// Hand-written AVX-512F/CD kernels, used only when the CPU has both.
+    Avx512,
+}
+
+impl Level {
+    /// Every level, lowest first.
+    pub const ALL: [Level; 3] = [Level::Portable, Level::Avx2, Level::Avx512];
+
+    /// Whether this CPU can run this level's copy.
+    pub fn available(self) -> bool {
+        match self {
+            Level::Portable => true,
+            Level::Avx2 => avx2_available(),
+            Level::Avx512 => avx512_available(),
+        }
+    }
+
+    /// The levels this CPU supports, lowest first.
+    pub fn supported() -> Vec<Level> {
+        Level::ALL.into_iter().filter(|l| l.available()).collect()
+    }
+
+    /// The best level this CPU supports.
+    pub fn best() -> Level {
+        Level::ALL.into_iter().rev().find(|l| l.available()).unwrap_or(Level::Portable)
+    }
+
+    /// The best supported level at most `self`.
+    fn capped(self) -> Level {
+        Level::ALL.into_iter().rev().find(|&l| l <= self && l.available()).unwrap_or(Level::Portable)
+    }
+}
+
+/// 0: not decided yet; otherwise `1 + Level as u8`.
+static LEVEL: AtomicU8 = AtomicU8::new(0);
+
+/// The copy of the kernels that runs: the best this CPU supports, unless [`set_level`],
+/// `SFPU_FASTPATH_PORTABLE=1` or `SFPU_FASTPATH_SIMD` chose a lower one.
+#[inline]
+pub fn level() -> Level {
+    match LEVEL.load(Ordering::Relaxed) {
+        1 => Level::Portable,
+        2 => Level::Avx2,
+        3 => Level::Avx512,
+        _ => decide(),
+    }
+}
+
+#[cold]
+fn decide() -> Level {
+    let portable = std::env::var_os("SFPU_FASTPATH_PORTABLE").is_some_and(|v| v != "0" && !v.is_empty());
+    let cap = match std::env::var("SFPU_FASTPATH_SIMD").as_deref() {
+        Ok("portable") => Level::Portable,
+        Ok("avx2") => Level::Avx2,
+        _ => Level::Avx512,
+    };
+    let l = if portable { Level::Portable } else { cap.capped() };
+    LEVEL.store(1 + l as u8, Ordering::Relaxed);
+    l
+}
+
+/// Chooses the copy of the kernels (for benchmarks and tests): the best level this CPU supports
+/// that is at most `want`. Returns the level now in force. Results do not depend on the level;
+/// only speed does.
+pub fn set_level(want: Level) -> Level {
+    let l = want.capped();
+    LEVEL.store(1 + l as u8, Ordering::Relaxed);
+    l
+}
+
+/// Whether this CPU can run the AVX2 copy.
+pub fn avx2_available() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("avx2")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// Whether this CPU can run the AVX-512 kernels (AVX-512F and AVX-512CD).
+pub fn avx512_available() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("avx512f") && std::arch::is_x86_feature_detected!("avx512cd")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// A 32-lane FMA kernel: `out[i] = fma(a[i], b[i], c[i])`.
+pub type Kernel = fn(&[u32; 32], &[u32; 32], &[u32; 32], &mut [u32; 32]);
+
+/// [`crate::fp::fma_bh`] over 32 lanes with the baseline target's instructions.
+#[inline]
+pub fn fma32_portable(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u32; 32]) {
+    for i in 0..32 {
+        out[i] = crate::fp::fma_bh(a[i], b[i], c[i]);
+    }
+}
+
+/// [`crate::fp::fma_wh`] over 32 lanes with the baseline target's instructions.
+#[inline]
+pub fn fma32_wh_portable(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u32; 32]) {
+    for i in 0..32 {
+        out[i] = crate::fp::fma_wh(a[i], b[i], c[i]);
+    }
+}
+
+/// Blackhole's ([`crate::fp::fma_bh`]) or Wormhole's ([`crate::fp::fma_wh`]) 32-lane kernel at
+/// `level`, or `None` when the CPU cannot run that level (for tests and benchmarks; the model
+/// itself goes through [`crate::fp::fma32`], which follows [`level`]).
+pub fn kernel(level: Level, wormhole: bool) -> Option<Kernel> {
+    if !level.available() {
+        return None;
+    }
+    Some(match (level, wormhole) {
+        (Level::Portable, false) => fma32_portable,
+        (Level::Portable, true) => fma32_wh_portable,
+        (Level::Avx2, false) => fma32_avx2_checked,
+        (Level::Avx2, true) => fma32_wh_avx2_checked,
+        (Level::Avx512, false) => fma32_avx512_checked,
+        (Level::Avx512, true) => fma32_wh_avx512_checked,
+    })
+}
+
+/// The Blackhole kernel of the level in force ([`level`]).
+#[inline]
+pub fn fma32_bh(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u32; 32]) {
+    #[cfg(target_arch = "x86_64")]
+    match level() {
+        // SAFETY: `level` returns `Avx512` only after `avx512_available` (a `capped` level is
+        // always an available one), which checks every feature `avx512::fma32_bh` enables.
+        Level::Avx512 => return unsafe { avx512::fma32_bh(a, b, c, out) },
+        // SAFETY: as above, `Avx2` only when `avx2_available`.
+        Level::Avx2 => return unsafe { x86::fma32_avx2(a, b, c, out) },
+        Level::Portable => {}
+    }
+    fma32_portable(a, b, c, out)
+}
+
+/// The Wormhole kernel of the level in force ([`level`]).
+#[inline]
+pub fn fma32_wh(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u32; 32]) {
+    #[cfg(target_arch = "x86_64")]
+    match level() {
+        // SAFETY: as in `fma32_bh`.
+        Level::Avx512 => return unsafe { avx512::fma32_wh(a, b, c, out) },
+        // SAFETY: as in `fma32_bh`.
+        Level::Avx2 => return unsafe { x86::fma32_wh_avx2(a, b, c, out) },
+        Level::Portable => {}
+    }
+    fma32_wh_portable(a, b, c, out)
+}
+
+// The `*_checked` functions check the CPU on every call (only `kernel` hands them out).
+
+fn fma32_avx2_checked(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u32; 32]) {
+    #[cfg(target_arch = "x86_64")]
+    if avx2_available() {
+        // SAFETY: the CPU supports AVX2, just checked.
+        return unsafe { x86::fma32_avx2(a, b, c, out) };
+    }
+    fma32_portable(a, b, c, out)
+}
+
+fn fma32_wh_avx2_checked(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u32; 32]) {
+    #[cfg(target_arch = "x86_64")]
+    if avx2_available() {
+        // SAFETY: the CPU supports AVX2, just checked.
+        return unsafe { x86::fma32_wh_avx2(a, b, c, out) };
+    }
+    fma32_wh_portable(a, b, c, out)
+}
+
+fn fma32_avx512_checked(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u32; 32]) {
+    #[cfg(target_arch = "x86_64")]
+    if avx512_available() {
+        // SAFETY: the CPU supports AVX-512F and AVX-512CD, just checked.
+        return unsafe { avx512::fma32_bh(a, b, c, out) };
+    }
+    fma32_portable(a, b, c, out)
+}
+
+fn fma32_wh_avx512_checked(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u32; 32]) {
+    #[cfg(target_arch = "x86_64")]
+    if avx512_available() {
+        // SAFETY: the CPU supports AVX-512F and AVX-512CD, just checked.
+        return unsafe { avx512::fma32_wh(a, b, c, out) };
+    }
+    fma32_wh_portable(a, b, c, out)
+}
+
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    /// The same loop as [`super::fma32_portable`], compiled for AVX2 (`fma_bh` is
+    /// `#[inline(always)]`, so its body is compiled here with AVX2 enabled).
+    #[target_feature(enable = "avx2")]
+    pub fn fma32_avx2(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u32; 32]) {
+        for i in 0..32 {
+            out[i] = crate::fp::fma_bh(a[i], b[i], c[i]);
+        }
+    }
+
+    /// The same for [`crate::fp::fma_wh`].
+    #[target_feature(enable = "avx2")]
+    pub fn fma32_wh_avx2(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u32; 32]) {
+        for i in 0..32 {
+            out[i] = crate::fp::fma_wh(a[i], b[i], c[i]);
+        }
+    }
+}

@@ -1,0 +1,88 @@
+//! The differential check of `sfpu_fastpath::step` against `sfpu_reference::step` (the oracle)
+//! run once per SIMD level this CPU supports (`simd::Level::supported`: portable, AVX2, AVX-512),
+//! with the level set for the whole run, on both chips: random states and instructions, half of
+//! them from the FMA family (the instructions whose kernels the levels change), whole post-state
+//! and `Outcome` compared. `tests/differential.rs` runs the same check at the default level.
+//!
+//! One test function, so that no other test of this binary changes the process-wide level while
+//! it runs.
+
+mod common;
+
+use common::{Rng, diff};
+use sfpu_fastpath::FastState;
+use sfpu_fastpath::simd::{self, Level};
+use sfpu_reference::isa::{Arch, Instr, Opcode};
+
+const FMA_FAMILY: [Opcode; 7] = [
+    Opcode::SFPMAD,
+    Opcode::SFPADD,
+    Opcode::SFPMUL,
+    Opcode::SFPADDI,
+    Opcode::SFPMULI,
+    Opcode::SFPLUT,
+    Opcode::SFPLUTFP32,
+];
+
+/// Cases per chip and level: `FASTPATH_DIFF_CASES / 4`, or 15,000.
+fn cases() -> u32 {
+    std::env::var("FASTPATH_DIFF_CASES").ok().and_then(|v| v.parse::<u32>().ok()).map_or(15_000, |n| n / 4)
+}
+
+fn pick(rng: &mut Rng, arch: Arch) -> Instr {
+    if rng.chance(1, 2) {
+        return rng.instr_on(arch);
+    }
+    loop {
+        let i = rng.instr_on(arch);
+        if FMA_FAMILY.contains(&i.opcode()) {
+            return i;
+        }
+    }
+}
+
+/// Runs `n` cases on `arch` at the level in force; returns the mismatches (none are excused: an
+/// outcome the two models agree is undefined may differ in state, as in `differential.rs`).
+fn run(arch: Arch, seed: u64, n: u32) -> Vec<String> {
+    let mut rng = Rng(seed);
+    let mut bad = Vec::new();
+    let mut fma_cases = 0;
+    for _ in 0..n {
+        let st = rng.state_on(arch);
+        let instr = pick(&mut rng, arch);
+        fma_cases += FMA_FAMILY.contains(&instr.opcode()) as u32;
+        let mut fast = FastState::from_state(&st);
+        let mut reference = st.clone();
+        let o_ref = sfpu_reference::step(&mut reference, &instr);
+        let o_fast = sfpu_fastpath::step(&mut fast, &instr);
+        let after = fast.to_state();
+        let excused = o_ref == o_fast && !o_ref.is_defined();
+        if (o_ref != o_fast || after != reference) && !excused && bad.len() < 5 {
+            bad.push(format!(
+                "{instr:?}: outcome reference {o_ref} | fast {o_fast}; state {}",
+                diff(&reference, &after)
+            ));
+        }
+    }
+    assert!(fma_cases >= n / 2, "{arch}: only {fma_cases} of {n} cases were FMA-family instructions");
+    bad
+}
+
+#[test]
+fn step_matches_the_reference_at_every_supported_level() {
+    let before = simd::level();
+    let levels = Level::supported();
+    assert_eq!(levels[0], Level::Portable);
+    let mut failures = Vec::new();
+    for &level in &levels {
+        assert_eq!(simd::set_level(level), level);
+        for (arch, seed) in [(Arch::Blackhole, 0x5EED_1001), (Arch::Wormhole, 0x5EED_1002)] {
+            eprintln!("{arch} at {level:?}: {} cases", cases());
+            for m in run(arch, seed, cases()) {
+                failures.push(format!("{arch} {level:?}: {m}"));
+            }
+        }
+    }
+    simd::set_level(before);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
