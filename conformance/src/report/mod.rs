@@ -46,7 +46,8 @@ pub struct Report {
     pub format: String,
     /// The tool that wrote it.
     pub tool: Tool,
-    /// One section per chip checked, in the order checked (Blackhole first when both are).
+    /// One section per instruction set and chip checked, in the order checked (the SFPU's
+    /// Blackhole and Wormhole, then AMX's M1, M2, M4).
     pub chips: Vec<ChipReport>,
     /// What an instruction set adds to the whole report, by key (the SFPU's `kernel_accuracy`,
     /// at the top level of format 2): data the core carries and does not interpret; the
