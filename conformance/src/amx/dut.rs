@@ -7,7 +7,7 @@
 //! the case's initial state; `vecfp` writes only Z). `vecfp` has no undefined results, so a
 //! result has no outcome. `examples/amx/dut-python/` is a working DUT to start from.
 
-use amx_reference::{Chip, Operand, State, StateDoc};
+use amx_reference::{State, StateDoc};
 use serde_json::Value;
 
 pub use crate::dut::ProtocolError;
@@ -33,23 +33,10 @@ impl Protocol for AmxDut {
     type Isa = Amx;
     type Doc = StateDoc;
     const PROTOCOL: &'static str = PROTOCOL;
-    const HELLO_FIELDS: &'static [&'static str] = &["chips", "isa"];
-
-    fn hello(chip: Chip) -> Value {
-        serde_json::json!({"type": "hello", "protocol": PROTOCOL, "isa": "amx", "chip": Amx::chip_name(chip)})
-    }
+    const CHIP_FIELD: &'static str = "chip";
+    const HELLO_FIELDS: &'static [&'static str] = &["chips"];
 
     fn hello_chips(fields: &serde_json::Map<String, Value>) -> Result<Vec<String>, ProtocolError> {
-        match fields.get("isa") {
-            None => {}
-            Some(Value::String(isa)) if isa == "amx" => {}
-            Some(other) => {
-                return Err(ProtocolError::new(format!(
-                    "`hello` answer: `isa` must be \"amx\", not {}",
-                    quote(&other.to_string())
-                )));
-            }
-        }
         let chips: Vec<String> = match fields.get("chips") {
             Some(v) => serde_json::from_value(v.clone())
                 .map_err(|e| ProtocolError::new(format!("`hello` answer: `chips`: {e}")))?,
@@ -87,14 +74,8 @@ impl Protocol for AmxDut {
         Ok((doc, None))
     }
 
-    fn case(id: &str, pre: &State, program: &[Operand]) -> Value {
-        let program: Vec<String> = program.iter().map(|&op| Amx::word_hex(op)).collect();
-        serde_json::json!({
-            "type": "case",
-            "id": id,
-            "state": StateDoc::from_state(pre),
-            "program": program,
-        })
+    fn case_state(pre: &State) -> Value {
+        serde_json::to_value(StateDoc::from_state(pre)).unwrap_or(Value::Null)
     }
 
     fn apply(pre: &State, doc: &StateDoc) -> Result<State, String> {

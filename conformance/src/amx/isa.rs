@@ -12,9 +12,31 @@ use std::fmt::Write as _;
 use amx_reference::state::{XY_REGS, Z_ROWS, reg_to_hex};
 use amx_reference::{Chip, Operand, State};
 
-use super::generate::{cells, random_state_of};
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use super::generate::{AmxCell, cells, random_state_of};
 use crate::isa::{Cell, Isa, Model, ModelError, Run};
 use crate::rng::Rng;
+
+/// A chip's cells and their index by (row, class).
+type ChipCells = (Vec<AmxCell>, HashMap<(String, String), usize>);
+
+/// The cells of `chip` ([`cells`]), built once per chip profile, with their index by (row, class):
+/// the random campaign asks for one per case.
+fn cells_of(chip: Chip) -> &'static ChipCells {
+    static CELLS: [OnceLock<ChipCells>; 3] = [OnceLock::new(), OnceLock::new(), OnceLock::new()];
+    let slot = match chip {
+        Chip::M1 => &CELLS[0],
+        Chip::M2 => &CELLS[1],
+        Chip::M4 => &CELLS[2],
+    };
+    slot.get_or_init(|| {
+        let all = cells(chip);
+        let index = all.iter().enumerate().map(|(i, c)| ((c.axis.clone(), c.mode.clone()), i)).collect();
+        (all, index)
+    })
+}
 
 /// Apple AMX `vecfp`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -152,15 +174,17 @@ impl Isa for Amx {
     }
 
     fn cells(chip: Chip) -> Vec<Cell> {
-        cells(chip)
-            .into_iter()
-            .map(|c| Cell { instruction: c.axis, label: c.mode.clone(), mode: c.mode })
+        cells_of(chip)
+            .0
+            .iter()
+            .map(|c| Cell { instruction: c.axis.clone(), mode: c.mode.clone(), label: c.mode.clone() })
             .collect()
     }
 
     /// The class's operand on a random state of its lane width (special values one lane in four).
     fn random_case(chip: Chip, cell: &Cell, rng: &mut Rng) -> Option<(State, Vec<Operand>)> {
-        let c = cells(chip).into_iter().find(|c| c.axis == cell.instruction && c.mode == cell.mode)?;
+        let (all, index) = cells_of(chip);
+        let c = &all[*index.get(&(cell.instruction.clone(), cell.mode.clone()))?];
         Some((random_state_of(rng, c.lw), vec![c.op]))
     }
 }

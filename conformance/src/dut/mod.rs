@@ -118,8 +118,8 @@ pub trait Protocol: Send + Sync + 'static {
     /// The protocol identifier (`sfpu-dut/1`).
     const PROTOCOL: &'static str;
 
-    /// The harness's hello for `chip` (with `type`, `protocol`, `isa` and the chip).
-    fn hello(chip: <Self::Isa as Isa>::Chip) -> Value;
+    /// The field of the harness's hello that names the chip (`arch`, `chip`).
+    const CHIP_FIELD: &'static str;
     /// The chips a DUT's hello names, from its fields (`archs`, `chips`); the default when it
     /// names none.
     fn hello_chips(fields: &serde_json::Map<String, Value>) -> Result<Vec<String>, ProtocolError>;
@@ -127,12 +127,12 @@ pub trait Protocol: Send + Sync + 'static {
     fn hello_declaration(
         fields: &serde_json::Map<String, Value>,
     ) -> Result<Option<<Self::Isa as Isa>::Declaration>, ProtocolError>;
-    /// The fields a hello may have beyond `protocol`, `name`, `version`.
+    /// The fields a hello may have beyond `protocol`, `name`, `version` and `isa`.
     const HELLO_FIELDS: &'static [&'static str];
     /// A result's `state` and `outcome` fields, validated.
     fn result(state: Value, outcome: Option<Value>) -> Result<ResultParts<Self>, ProtocolError>;
-    /// The `case` message.
-    fn case(id: &str, pre: &<Self::Isa as Isa>::State, program: &[<Self::Isa as Isa>::Word]) -> Value;
+    /// The whole initial state of a case, as the protocol's state document.
+    fn case_state(pre: &<Self::Isa as Isa>::State) -> Value;
     /// The final state: `doc` applied over `pre`.
     fn apply(pre: &<Self::Isa as Isa>::State, doc: &Self::Doc) -> Result<<Self::Isa as Isa>::State, String>;
 }
@@ -217,6 +217,18 @@ pub fn parse_answer<P: Protocol>(line: &[u8]) -> Result<AnswerOf<P>, ProtocolErr
             let protocol = string(&mut map, "protocol")?;
             let name = string(&mut map, "name")?;
             let version = string(&mut map, "version")?;
+            // A hello may echo the instruction set; if it does, it must be the harness's.
+            match map.remove("isa") {
+                None => {}
+                Some(Value::String(isa)) if isa == <P::Isa as Isa>::NAME => {}
+                Some(other) => {
+                    return Err(ProtocolError::new(format!(
+                        "`hello` answer: `isa` must be \"{}\", not {}",
+                        <P::Isa as Isa>::NAME,
+                        quote(&other.to_string())
+                    )));
+                }
+            }
             if let Some(unknown) = map.keys().find(|k| !P::HELLO_FIELDS.contains(&k.as_str())) {
                 return Err(ProtocolError::new(format!(
                     "`hello` answer: unknown field `{}`, expected one of `protocol`, `name`, `version`, {}",
@@ -275,7 +287,10 @@ fn start<P: Protocol>(
     timeout: Duration,
 ) -> Result<Started<P>, StartError> {
     let mut process = Process::spawn(argv).map_err(StartError::Failed)?;
-    process.send(&P::hello(chip));
+    let mut hello =
+        serde_json::json!({"type": "hello", "protocol": P::PROTOCOL, "isa": <P::Isa as Isa>::NAME});
+    hello[P::CHIP_FIELD] = Value::String(<P::Isa as Isa>::chip_name(chip));
+    process.send(&hello);
     let timeout = timeout.max(MIN_HELLO_TIMEOUT);
     let chip_name = <P::Isa as Isa>::chip_name(chip);
     let protocol_id = P::PROTOCOL;
@@ -485,7 +500,10 @@ impl<P: Protocol> ExternalModel<P> {
                 }
             },
         };
-        process.send(&P::case(id, pre, program));
+        let words: Vec<String> = program.iter().map(|&w| <P::Isa as Isa>::word_hex(w)).collect();
+        process.send(
+            &serde_json::json!({"type": "case", "id": id, "state": P::case_state(pre), "program": words}),
+        );
         let waiting_for = format!("case `{id}`");
         let answer = receive::<P>(process, self.timeout, &waiting_for);
         if process.timed_out {

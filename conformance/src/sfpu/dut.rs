@@ -56,23 +56,10 @@ impl Protocol for SfpuDut {
     type Isa = Sfpu;
     type Doc = StateDoc;
     const PROTOCOL: &'static str = PROTOCOL;
-    const HELLO_FIELDS: &'static [&'static str] = &["features", "refuses", "archs", "isa"];
-
-    fn hello(arch: Arch) -> Value {
-        serde_json::json!({"type": "hello", "protocol": PROTOCOL, "isa": "sfpu", "arch": arch.to_string()})
-    }
+    const CHIP_FIELD: &'static str = "arch";
+    const HELLO_FIELDS: &'static [&'static str] = &["features", "refuses", "archs"];
 
     fn hello_chips(fields: &serde_json::Map<String, Value>) -> Result<Vec<String>, ProtocolError> {
-        match fields.get("isa") {
-            None => {}
-            Some(Value::String(isa)) if isa == "sfpu" => {}
-            Some(other) => {
-                return Err(ProtocolError::new(format!(
-                    "`hello` answer: `isa` must be \"sfpu\", not {}",
-                    quote(&other.to_string())
-                )));
-            }
-        }
         Ok(strings(fields, "archs")?.unwrap_or_else(|| vec![Arch::Blackhole.to_string()]))
     }
 
@@ -126,14 +113,8 @@ impl Protocol for SfpuDut {
         Ok((state, outcome))
     }
 
-    fn case(id: &str, pre: &State, program: &[u32]) -> Value {
-        let program: Vec<String> = program.iter().map(|w| format!("0x{w:08x}")).collect();
-        serde_json::json!({
-            "type": "case",
-            "id": id,
-            "state": StateDoc::from_state(pre),
-            "program": program,
-        })
+    fn case_state(pre: &State) -> Value {
+        serde_json::to_value(StateDoc::from_state(pre)).unwrap_or(Value::Null)
     }
 
     fn apply(pre: &State, doc: &StateDoc) -> Result<State, String> {

@@ -97,8 +97,8 @@ mod tests {
 
     #[test]
     fn the_cells_are_every_mode_value_of_the_chip() {
-        // SFPMAD's Mod1 has four bits of which Blackhole names three (NEGATE_VA, NEGATE_VC,
-        // INDIRECT_VA) and the page leaves the fourth reserved: 16 values.
+        // SFPMAD's Mod1 is four bits (the encoding table: Mod1[3:0]), each a flag Blackhole
+        // names (NEGATE_VA = 1, NEGATE_VC = 2, INDIRECT_VA = 4, INDIRECT_VD = 8): 16 values.
         let bh = Sfpu::cells(Arch::Blackhole);
         assert_eq!(bh.iter().filter(|c| c.instruction == "SFPMAD").count(), 16);
         // Wormhole has no SFPMUL24 (a Blackhole instruction).
