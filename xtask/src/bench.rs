@@ -5,8 +5,10 @@
 //! class (integer/bitwise, FP field, FMA family, conversions, cross-lane, predication,
 //! SFPLOADMACRO) and a mixed random stream, a fixed program of instructions of that class is run
 //! repeatedly on the same state by the reference (`sfpu_reference::step`, or its cycle-level
-//! `Machine` for SFPLOADMACRO and the mixed stream, which need the schedule) and by the fast model
-//! (`sfpu_fastpath::step` / `FastMachine`). Wormhole runs the Blackhole programs' instructions
+//! `Machine` for SFPLOADMACRO and the mixed stream, which need the schedule), one call per
+//! instruction, and by the fast model on the program decoded once (`sfpu_fastpath::Program`:
+//! `program::run_steps` / `FastMachine::run`, which return one merged `Outcome` per pass) and
+//! again one call per instruction (`step` / `FastMachine::issue`, the "(per call)" row). Wormhole runs the Blackhole programs' instructions
 //! that it can encode, on the same state made a Wormhole one. AMX `vecfp` is measured too
 //! (`bench/amx.rs`: operands per second per chip profile, the FMA of every lane width and a mixed
 //! stream; `--only amx` alone, left out with `--arch`).
@@ -23,6 +25,11 @@
 //! Method (criterion-like, without the dependency): every measurement warms up for a fifth of its
 //! time, then takes 5 samples of `--time / 5` seconds each, each sample timing whole passes over
 //! the program; the reported rate is the median of the samples.
+//!
+//! The fast model runs at the best SIMD level the CPU supports (`sfpu_fastpath::simd`: the
+//! hand-written FMA kernels and the compiled copy of every instruction's model differ per level);
+//! each class is measured again at every lower supported level in the same run (the "(Avx2)",
+//! "(Portable)" rows; `fast_at_lower_simd_levels` in the JSON).
 //!
 //! The measured code must be optimised. `cargo xtask` builds xtask in the dev profile, where the
 //! workspace crates are not optimised (the root Cargo.toml optimises only non-member
@@ -49,7 +56,7 @@ use serde_json::json;
 use sfpu_conformance::sfpu::generate::operands::Rng;
 use sfpu_conformance::sfpu::generate::random_case;
 use sfpu_conformance::sfpu::generate::streams::{random_state, random_stream};
-use sfpu_fastpath::{FastMachine, FastState, simd};
+use sfpu_fastpath::{FastMachine, FastState, Program, simd};
 use sfpu_reference::isa::{Arch, Instr, Opcode, decode, parse_instr};
 use sfpu_reference::state::{LANES, LaneConfig, Misc};
 use sfpu_reference::{Machine, ResetValues, State};
@@ -281,7 +288,29 @@ fn reference_rate(class: Class, prog: &[Instr], state: &State, time: Duration) -
     }
 }
 
+/// The fast model on a program decoded once ([`Program`]): `FastMachine::run` and `drain` for the
+/// classes on the machine, `program::run_steps` for the others.
 fn fast_rate(class: Class, prog: &[Instr], state: &State, time: Duration) -> f64 {
+    let mut s = FastState::from_state(state);
+    let program = Program::new(prog);
+    if class.on_machine() {
+        let mut m = FastMachine::new();
+        measure(time, || {
+            black_box(m.run(&mut s, black_box(&program)));
+            black_box(m.drain(&mut s));
+            prog.len() as u64
+        })
+    } else {
+        measure(time, || {
+            black_box(sfpu_fastpath::program::run_steps(&mut s, black_box(&program)));
+            prog.len() as u64
+        })
+    }
+}
+
+/// The fast model one call per instruction (`FastMachine::issue`, `step`), each returning its
+/// `Outcome`: what a caller that looks at every instruction's outcome pays.
+fn fast_per_call_rate(class: Class, prog: &[Instr], state: &State, time: Duration) -> f64 {
     let mut s = FastState::from_state(state);
     if class.on_machine() {
         let mut m = FastMachine::new();
@@ -460,6 +489,8 @@ struct ClassResult {
     /// The fast model again at each lower SIMD level this CPU supports (`sfpu_fastpath::simd`;
     /// AVX2, portable), for the classes whose kernels the level changes.
     fast_lower: Vec<(simd::Level, f64)>,
+    /// The fast model one call per instruction, at the selected level.
+    fast_per_call: f64,
 }
 
 /// What a target compares.
@@ -697,7 +728,7 @@ pub fn main(args: Args) -> Result<ExitCode> {
         .map(|(_, _, p)| {
             p.iter()
                 .filter(|(c, _)| selected(c))
-                .map(|(c, _)| if *c == Class::Fma { 1 + simd::Level::supported().len() as u64 } else { 2 })
+                .map(|_| 2 + simd::Level::supported().len() as u64)
                 .sum::<u64>()
         })
         .sum::<u64>()
@@ -724,16 +755,23 @@ pub fn main(args: Args) -> Result<ExitCode> {
             let level = simd::level();
             let mut fast_lower = Vec::new();
             for lower in simd::Level::supported().into_iter().rev().filter(|&l| l < level) {
-                if *class != Class::Fma {
-                    break;
-                }
                 bar.set_message(format!("{arch} {}: fast model, {lower:?} SIMD", class.title()));
                 simd::set_level(lower);
                 fast_lower.push((lower, fast_rate(*class, prog, state, time)));
                 bar.inc(1);
             }
             simd::set_level(level);
-            results.push(ClassResult { arch: *arch, class: *class, reference, fast, fast_lower });
+            bar.set_message(format!("{arch} {}: fast model, one call per instruction", class.title()));
+            let fast_per_call = fast_per_call_rate(*class, prog, state, time);
+            bar.inc(1);
+            results.push(ClassResult {
+                arch: *arch,
+                class: *class,
+                reference,
+                fast,
+                fast_lower,
+                fast_per_call,
+            });
         }
     }
     let data = native_data(&bh_state);
@@ -774,6 +812,7 @@ pub fn main(args: Args) -> Result<ExitCode> {
                             "fast": figures(r.fast),
                             "speedup": r.fast / r.reference,
                             "simd_level": format!("{:?}", simd::level()),
+                            "fast_per_call": figures(r.fast_per_call),
                             "fast_at_lower_simd_levels": r.fast_lower.iter().map(|(l, v)| json!({
                                 "level": format!("{l:?}"),
                                 "fast": figures(*v),
@@ -847,10 +886,12 @@ pub fn main(args: Args) -> Result<ExitCode> {
                 m(r.reference) * LANES as f64,
                 m(r.fast) * LANES as f64,
             );
-            for &(level, p) in &r.fast_lower {
+            let per_call = ("  (per call)".to_string(), r.fast_per_call);
+            let lower = r.fast_lower.iter().map(|&(level, p)| (format!("  ({level:?})"), p));
+            for (label, p) in std::iter::once(per_call).chain(lower) {
                 outln!(
                     "{:<16} {:>14} {:>14.3} {:>9.1}x {:>16} {:>16.1}",
-                    format!("  ({level:?})"),
+                    label,
                     "",
                     m(p),
                     p / r.reference,
@@ -885,11 +926,14 @@ pub fn main(args: Args) -> Result<ExitCode> {
     );
     outln!();
     outln!("(Mi/s: million instructions per second; one instruction = 32 lane-operations; SFPLOADMACRO and");
-    outln!(" the mixed stream run on the cycle-level machines, the other classes through `step`;");
+    outln!(" the mixed stream run on the cycle-level machines, the other classes with `step` semantics;");
+    outln!(" the reference one call per instruction, the fast model on the program decoded once");
+    outln!(" (`Program`: `FastMachine::run`, `program::run_steps`); \"(per call)\": the fast model one");
     outln!(
-        " fast-model SIMD kernels: {:?}; \"(Avx2)\", \"(Portable)\": the same class at that lower level.)",
+        " call per instruction (`issue`, `step`); fast-model SIMD level: {:?}; \"(Avx2)\", \"(Portable)\":",
         simd::level()
     );
+    outln!(" the same class at that lower level.)");
     if !amx_results.is_empty() {
         outln!();
         outln!("{:<20} {:>16} {:>16} {:>10}", "AMX vecfp", "reference Mop/s", "fast Mop/s", "fast/ref");

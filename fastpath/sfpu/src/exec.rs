@@ -196,23 +196,42 @@ fn regular_wormhole(s: &mut FastState, instr: &Instr, out: &mut Outcome) {
 #[inline(always)]
 fn regular<const WH: bool>(s: &mut FastState, instr: &Instr, out: &mut Outcome) {
     let arch = if WH { Arch::Wormhole } else { Arch::Blackhole };
-    if !on_chip(arch, instr) {
+    let backdoor = || {
+        let vd = backdoor_vd(instr).filter(|&vd| vd >= 12)?;
+        let word = if has_g12(arch, instr) { instr.encode(arch).ok() } else { None };
+        Some((vd as usize, word))
+    };
+    regular_with(s, instr, on_chip(arch, instr), backdoor, out);
+}
+
+/// The regular execution of `instr` given what it takes from the instruction alone (computed per
+/// call by [`regular`], once per program by `crate::program`): `on_chip` ([`on_chip`]), and, asked
+/// only when some lane has `DISABLE_BACKDOOR_LOAD` clear, `backdoor`: its `VD` if 12 or more, with
+/// the instruction word when it carries the `VD < 12` guard (and encodes) on the state's chip.
+#[inline(always)]
+pub(crate) fn regular_with(
+    s: &mut FastState,
+    instr: &Instr,
+    on_chip: bool,
+    backdoor: impl FnOnce() -> Option<(usize, Option<u32>)>,
+    out: &mut Outcome,
+) {
+    if !on_chip {
         out.note_all(Clause::NotOnChip);
         return;
     }
-    execute_on::<WH>(s, instr, &Ctx::REGULAR, out);
-    if let Some(vd) = backdoor_vd(instr).filter(|&vd| vd >= 12) {
-        let lanes = !s.lc().dbl;
-        if lanes != 0 {
-            out.note(Clause::BackdoorLoad, lanes);
-            if has_g12(arch, instr)
-                && let Ok(word) = instr.encode(arch)
-            {
-                let t = &mut s.lmc.template[(vd - 12) as usize & 3];
-                let m = crate::state::expand(lanes);
-                for l in 0..32 {
-                    t[l] = (word & m[l]) | (t[l] & !m[l]);
-                }
+    crate::simd::execute(s, instr, &Ctx::REGULAR, out);
+    // The lanes with DISABLE_BACKDOOR_LOAD clear first: usually none, and then `VD` is not needed.
+    let lanes = !s.lc().dbl;
+    if lanes != 0
+        && let Some((vd, word)) = backdoor()
+    {
+        out.note(Clause::BackdoorLoad, lanes);
+        if let Some(word) = word {
+            let t = &mut s.lmc.template[(vd - 12) & 3];
+            let m = crate::state::expand(lanes);
+            for l in 0..32 {
+                t[l] = (word & m[l]) | (t[l] & !m[l]);
             }
         }
     }
@@ -220,17 +239,18 @@ fn regular<const WH: bool>(s: &mut FastState, instr: &Instr, out: &mut Outcome) 
 
 /// Executes the functional model of `instr` once, as `cx` says (no pipeline), on the state's
 /// chip. SFPLOADMACRO here is only its SFPLOAD part; the scheduling is the machine's.
+///
+/// The models run in the copy compiled for the SIMD level in force (`simd::execute`).
+#[inline]
 pub fn execute(s: &mut FastState, instr: &Instr, cx: &Ctx, out: &mut Outcome) {
-    if s.is_wormhole() {
-        execute_on::<true>(s, instr, cx, out)
-    } else {
-        execute_on::<false>(s, instr, cx, out)
-    }
+    crate::simd::execute(s, instr, cx, out)
 }
 
-/// [`execute`] on the chip of `WH` (`true`: Wormhole), which must be the state's: compiled once per
-/// chip, the chip a constant in each copy.
-fn execute_on<const WH: bool>(s: &mut FastState, instr: &Instr, cx: &Ctx, out: &mut Outcome) {
+/// [`execute`] on the chip of `WH` (`true`: Wormhole), which must be the state's: one copy per
+/// chip, the chip a constant in each, and one per SIMD level (`crate::simd` compiles this body,
+/// with every instruction's model inlined, for each level's target features).
+#[inline(always)]
+pub(crate) fn execute_on<const WH: bool>(s: &mut FastState, instr: &Instr, cx: &Ctx, out: &mut Outcome) {
     use Instr::*;
     match *instr {
         SFPLOAD { VD, Mod0, AddrMod, Imm10 } => {

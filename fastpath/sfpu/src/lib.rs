@@ -20,10 +20,14 @@
 //!   `BooleanOp`, SFPCOMPC and every masked write are a few word operations for all 32 lanes.
 //! * **Structure-of-arrays data path.** `lreg[r]` is one register for 32 lanes; every instruction
 //!   computes all 32 lanes with straight-line code and merges with `(new & m) | (old & !m)` using
-//!   per-lane all-ones masks, which the compiler can auto-vectorise. The FMA kernel, which needs
-//!   instructions the baseline `x86_64` target lacks, also has AVX-512 (hand-written) and AVX2
-//!   copies chosen at run time ([`simd`]: the crate's only `unsafe`, with a portable fallback
-//!   and tests of every level).
+//!   per-lane all-ones masks, which the compiler can auto-vectorise. The models are compiled for
+//!   AVX-512 and AVX2 as well as the baseline target, and the FMA kernels also have hand-written
+//!   AVX-512 copies; the CPU decides at run time ([`simd`]: the crate's only `unsafe`, with a
+//!   portable fallback and tests of every level).
+//! * **Decode once per program** ([`Program`]): what the executor and the cycle-level machine ask
+//!   of an instruction that does not depend on the state (sub-unit, chip, backdoor candidate,
+//!   stall and hazard footprints) is computed when the program is built; [`FastMachine::run`] and
+//!   [`program::run_steps`] run it with one merged `Outcome`.
 //! * **Fast FMAs** ([`fp::fma_bh`], [`fp::fma_wh`]): branch-free reformulations of each chip's
 //!   partially fused multiply-add, written step for step alike, proven bit-exact against
 //!   `fma_model_bh` and `fma_model_wh` by `tests/fma_exact.rs`.
@@ -58,10 +62,11 @@
 //! [`exec`] ([`step`] and dispatch), [`machine`] ([`FastMachine`]), [`hazard`] (what each chip's
 //! scheduling rules read and write), [`footprint`] (what a multi-instruction cycle touches),
 //! [`ops`] (one module per instruction family; [`ops::blackhole`] and [`ops::wormhole`] for the
-//! pages that differ), [`simd`] (the AVX-512 and AVX2 copies of the FMA kernels).
+//! pages that differ), [`program`] (decoded programs), [`simd`] (the per-level copies of the
+//! models and the FMA kernels).
 
-// The one exception, the calls of the SIMD copies of the FMA kernels after CPU detection and the
-// AVX-512 kernels' loads and stores, is in `simd`, with its reasons and its tests.
+// The one exception, the calls of the per-level copies after CPU detection and the AVX-512
+// kernels' loads and stores, is in `simd`, with its reasons and its tests.
 #![deny(unsafe_code)]
 #![deny(missing_docs)]
 
@@ -71,9 +76,11 @@ pub mod fp;
 pub mod hazard;
 pub mod machine;
 pub mod ops;
+pub mod program;
 pub mod simd;
 pub mod state;
 
 pub use exec::step;
 pub use machine::FastMachine;
+pub use program::{Decoded, Program};
 pub use state::FastState;

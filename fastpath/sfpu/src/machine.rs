@@ -17,7 +17,7 @@
 //!    are combined at the end, and two instructions writing one location differently break a
 //!    scheduling rule ([`Clause::LoadmacroRule`]). Implementation: with more than one instruction
 //!    in a cycle, the instructions run one after the other on the live state when their
-//!    [`footprint`](crate::footprint)s show that no location is written twice and an order exists
+//!    [`footprint`]s show that no location is written twice and an order exists
 //!    in which every reader runs before the writer (the common case). Otherwise each one runs on a
 //!    copy of the start-of-cycle values of everything any of them may write, and the changes are
 //!    merged word by word (the 32 KB Dst is never copied: only the store sub-unit writes it and
@@ -86,9 +86,8 @@ use sfpu_reference::outcome::{Clause, Outcome};
 
 use crate::exec::{self, Ctx, is_two_cycle_producer};
 use crate::footprint::{self, Footprint};
-use crate::hazard::{
-    WormholeCycle, actual_writes, bit, blocks_next_cycle, first_cycle_reads, stall_reads, stall_writes,
-};
+use crate::hazard::{WormholeCycle, actual_writes, bit, first_cycle_reads};
+use crate::program::{self, Decoded, Program};
 use crate::state::{ALL, Core, FastState};
 
 /// Most instructions that can be pending at once: at most one SFPLOADMACRO per issued instruction,
@@ -158,7 +157,7 @@ fn can_execute(arch: Arch, unit: u8, op: Opcode) -> bool {
 }
 
 /// The sub-unit a regular instruction goes to.
-fn regular_unit(op: Opcode) -> u8 {
+pub(crate) fn regular_unit(op: Opcode) -> u8 {
     match op.sub_unit() {
         SubUnit::Load => LOAD,
         SubUnit::Simple => SIMPLE,
@@ -298,6 +297,14 @@ struct Item {
     regular: bool,
 }
 
+/// The [`Item`] of a regular instruction that executes.
+fn regular_item(d: &Decoded) -> Item {
+    Item { unit: d.unit, instr: d.instr, cx: Ctx::REGULAR, regular: true }
+}
+
+/// SFPNOP, decoded: what [`FastMachine::drain`] issues while an instruction waits for issued ones.
+static NOP: std::sync::LazyLock<Decoded> = std::sync::LazyLock::new(|| Decoded::new(&Instr::SFPNOP {}));
+
 /// An unused slot.
 const EMPTY: Pending = Pending {
     unit: LOAD,
@@ -365,13 +372,33 @@ impl FastMachine {
     /// The thread issues `instr`: after any stall cycle the hardware inserts, it executes in its
     /// sub-unit alongside whatever SFPLOADMACRO scheduled for that cycle.
     pub fn issue(&mut self, s: &mut FastState, instr: &Instr) -> Outcome {
+        self.issue_decoded(s, &Decoded::new(instr))
+    }
+
+    /// [`issue`](FastMachine::issue) of an instruction decoded beforehand ([`Decoded::new`]).
+    pub fn issue_decoded(&mut self, s: &mut FastState, d: &Decoded) -> Outcome {
         let mut out = Outcome::defined();
-        if self.must_stall(instr) {
-            self.run_cycle(s, None, &mut out);
-            self.record(regular_unit(instr.opcode()), *instr, TraceWhat::Stalled);
-        }
-        self.run_cycle(s, Some(instr), &mut out);
+        self.issue_into(s, d, &mut out);
         out
+    }
+
+    /// Issues every instruction of `program` in order, as [`issue`](FastMachine::issue) would one
+    /// by one, and returns the merge of their outcomes (nothing is drained: pending scheduled
+    /// instructions stay pending, as after the last `issue`).
+    pub fn run(&mut self, s: &mut FastState, program: &Program) -> Outcome {
+        let mut out = Outcome::defined();
+        for d in program.decoded() {
+            self.issue_into(s, d, &mut out);
+        }
+        out
+    }
+
+    fn issue_into(&mut self, s: &mut FastState, d: &Decoded, out: &mut Outcome) {
+        if self.must_stall(d) {
+            self.run_cycle(s, None, out);
+            self.record(d.unit, d.instr, TraceWhat::Stalled);
+        }
+        self.run_cycle(s, Some(d), out);
     }
 
     /// One cycle in which the thread issues nothing.
@@ -396,8 +423,7 @@ impl FastMachine {
                 break;
             }
             if self.pending().any(|p| p.by_instructions) {
-                let o = self.issue(s, &Instr::SFPNOP {});
-                out.merge(&o);
+                self.issue_into(s, &NOP, &mut out);
             } else {
                 self.run_cycle(s, None, &mut out);
             }
@@ -405,16 +431,16 @@ impl FastMachine {
         out
     }
 
-    /// Whether the stall logic holds `instr` back one cycle (spec §4.12).
-    fn must_stall(&self, instr: &Instr) -> bool {
-        if self.stall.blocks_next && !matches!(instr, Instr::SFPNOP {}) {
+    /// Whether the stall logic holds `d` back one cycle (spec §4.12).
+    fn must_stall(&self, d: &Decoded) -> bool {
+        if self.stall.blocks_next && d.op != Opcode::SFPNOP {
             return true;
         }
-        self.stall.writes != 0 && stall_reads(instr) & self.stall.writes != 0
+        d.stall_reads & self.stall.writes != 0
     }
 
     /// Advances one cycle, executing what is due, with `regular` issued by the thread.
-    fn run_cycle(&mut self, s: &mut FastState, regular: Option<&Instr>, out: &mut Outcome) {
+    fn run_cycle(&mut self, s: &mut FastState, regular: Option<&Decoded>, out: &mut Outcome) {
         self.cycle += 1;
         let wormhole = s.is_wormhole();
 
@@ -451,21 +477,24 @@ impl FastMachine {
 
         // 3. The regular instruction, unless a scheduled one took its sub-unit. The stall logic
         // remembers it either way.
-        let mut reg: Option<Item> = None;
-        let issued = regular.copied();
-        if let Some(r) = regular {
-            let unit = regular_unit(r.opcode());
+        // The regular instruction if it executes. (Its `Item` is built only where a list of what
+        // executes is needed: building and copying it on every cycle cost more than the rest of
+        // the bookkeeping, through store-forwarding stalls.)
+        let mut executes: Option<&Decoded> = None;
+        let issued = regular;
+        if let Some(d) = regular {
+            let unit = d.unit;
             if unit != LOAD && due_units & (1 << unit) != 0 {
                 out.note_all(Clause::LoadmacroCollision);
-                self.record(unit, *r, TraceWhat::Discarded);
-            } else if wormhole && !exec::on_chip(Arch::Wormhole, r) {
+                self.record(unit, d.instr, TraceWhat::Discarded);
+            } else if !d.on_chip(wormhole) {
                 // Not one of the chip's instructions (`Instr` is both chips'): nothing executes.
                 out.note_all(Clause::NotOnChip);
             } else {
-                reg = Some(Item { unit, instr: *r, cx: Ctx::REGULAR, regular: true });
+                executes = Some(d);
             }
             if self.dbl_changed != 0 {
-                if vd_field(r).is_some_and(|vd| vd >= 12) && !matches!(r, Instr::SFPCONFIG { .. }) {
+                if d.vd_ge12_not_config {
                     out.note_all(Clause::SfpconfigDblChange);
                 }
                 self.dbl_changed = 0;
@@ -476,34 +505,40 @@ impl FastMachine {
         // of the thread's previous instruction (even if either was discarded: the thread's view of
         // a discarded instruction is unspecified, and it is treated as issued); at execution,
         // everything that executes against the results of everything that executed last cycle.
-        let issued_hazard = self.prev_issued_writes != 0
-            && issued.is_some_and(|r| first_cycle_reads(&r, &Ctx::REGULAR) & self.prev_issued_writes != 0);
+        let issued_hazard = issued.is_some_and(|d| d.first_reads & self.prev_issued_writes != 0);
 
-        // Fast path: only the regular instruction executes.
+        // Fast path: only the regular instruction executes (`reg` is `issued`, not discarded).
         if due == 0 {
-            let exec_hazard = self.prev_two_cycle_writes != 0
-                && reg.is_some_and(|r| first_cycle_reads(&r.instr, &r.cx) & self.prev_two_cycle_writes != 0);
+            let exec_hazard = executes.is_some_and(|d| d.first_reads & self.prev_two_cycle_writes != 0);
             if issued_hazard || exec_hazard {
                 out.note_all(Clause::Hazard);
             }
-            if let Some(r) = reg.filter(|_| self.prev_scheduled_swap || self.prev_scheduled_shft2) {
-                self.check_rules(&[r], out);
+            if let Some(d) = executes.filter(|_| self.prev_scheduled_swap || self.prev_scheduled_shft2) {
+                self.check_rules(&[regular_item(d)], out);
             }
-            if wormhole && let Some(r) = reg.filter(|_| !self.wh_prev.is_quiet()) {
-                self.wh_prev.check(&r.instr, &r.cx, s.lc().dest_index != 0, out);
+            if wormhole && let Some(d) = executes.filter(|_| !self.wh_prev.is_quiet()) {
+                self.wh_prev.check(&d.instr, &Ctx::REGULAR, s.lc().dest_index != 0, out);
             }
             if self.swap_second != 0 {
+                let reg = executes.map(regular_item);
                 self.check_swap_second(reg.as_slice(), out);
             }
-            self.swap_second = if wormhole { 0 } else { swap_second_set(s, reg.as_slice()) };
-            if let Some(r) = reg {
+            self.swap_second = match executes {
+                Some(d) if !wormhole && d.op == Opcode::SFPSWAP => swap_second_set(s, &[regular_item(d)]),
+                _ => 0,
+            };
+            if let Some(d) = executes {
                 let dbl_before = s.lc().dbl;
-                self.execute_item(s, &r, out);
-                if matches!(r.instr, Instr::SFPCONFIG { .. }) {
+                if self.trace.is_some() || d.op == Opcode::SFPLOADMACRO {
+                    self.execute_item(s, &regular_item(d), out);
+                } else {
+                    program::execute_regular(s, d, out);
+                }
+                if d.op == Opcode::SFPCONFIG {
                     self.dbl_changed |= dbl_before ^ s.lc().dbl;
                 }
             }
-            self.finish_cycle(wormhole, issued, reg, &[], 0);
+            self.finish_cycle(wormhole, issued, executes.is_some(), &[], 0);
             return;
         }
 
@@ -515,6 +550,7 @@ impl FastMachine {
         let mut bufs = std::mem::take(&mut self.bufs);
         let items = &mut bufs.items;
         items.clear();
+        let reg = executes.map(regular_item);
         if let Some(r) = reg.filter(|r| r.unit == LOAD) {
             items.push(r);
         }
@@ -611,58 +647,67 @@ impl FastMachine {
                 _ => {}
             }
         }
-        self.finish_cycle(wormhole, issued, reg, order, quiet_next);
+        self.finish_cycle(wormhole, issued, executes.is_some(), order, quiet_next);
         self.bufs = bufs;
     }
 
     /// Records what the next cycle needs to know about this one. `issued` is the instruction the
-    /// thread issued (even if it was discarded, which the issuing side does not know), `reg` the
-    /// one that executed, `scheduled_and_regular` everything that executed when that was more than
-    /// the regular instruction alone; `quiet_next` the [`QUIET_AFTER_SWAP`] / [`IDLE_AFTER_SHFT2`]
-    /// demands that this cycle's scheduled instructions make of the next one.
+    /// thread issued (even if it was discarded, which the issuing side does not know),
+    /// `issued_executed` whether it executed, `scheduled_and_regular` everything that executed
+    /// when that was more than the regular instruction alone; `quiet_next` the
+    /// [`QUIET_AFTER_SWAP`] / [`IDLE_AFTER_SHFT2`] demands that this cycle's scheduled
+    /// instructions make of the next one.
     ///
     /// On Wormhole there is no stall logic but the one after SFPSWAP, and what the next cycle
     /// needs is [`WormholeCycle`] (MAD-unit writes, SFPSHFT2 modes 2..4) of everything executed.
     fn finish_cycle(
         &mut self,
         wormhole: bool,
-        issued: Option<Instr>,
-        reg: Option<Item>,
+        issued: Option<&Decoded>,
+        issued_executed: bool,
         scheduled_and_regular: &[Item],
         quiet_next: u8,
     ) {
-        let executed = if scheduled_and_regular.is_empty() { reg.as_slice() } else { scheduled_and_regular };
+        // What executed: `scheduled_and_regular`, or else the issued instruction if it executed
+        // (a regular issue, whose footprints `Decoded` holds).
+        let alone = if scheduled_and_regular.is_empty() { issued.filter(|_| issued_executed) } else { None };
         self.prev_scheduled_swap = quiet_next & QUIET_AFTER_SWAP != 0;
         if wormhole {
-            let mut next = WormholeCycle::default();
-            for it in executed {
-                next.add(&it.instr, &it.cx);
-            }
+            let next = match alone {
+                Some(d) => d.wh_next,
+                None => {
+                    let mut next = WormholeCycle::default();
+                    for it in scheduled_and_regular {
+                        next.add(&it.instr, &it.cx);
+                    }
+                    next
+                }
+            };
             self.wh_prev = next;
             self.prev_issued_writes = 0;
             self.prev_two_cycle_writes = 0;
             self.prev_scheduled_shft2 = false;
             self.stall =
-                StallMemory { writes: 0, blocks_next: matches!(issued, Some(Instr::SFPSWAP { .. })) };
+                StallMemory { writes: 0, blocks_next: issued.is_some_and(|d| d.op == Opcode::SFPSWAP) };
             return;
         }
-        let mut w2 = 0u32;
-        for it in executed {
-            if is_two_cycle_producer(it.instr.opcode()) {
-                w2 |= actual_writes(&it.instr, &it.cx);
+        let w2 = match alone {
+            Some(d) => d.two_cycle_writes,
+            None => {
+                let mut w2 = 0u32;
+                for it in scheduled_and_regular {
+                    if is_two_cycle_producer(it.instr.opcode()) {
+                        w2 |= actual_writes(&it.instr, &it.cx);
+                    }
+                }
+                w2
             }
-        }
-        self.prev_issued_writes = match issued {
-            Some(r) if is_two_cycle_producer(r.opcode()) => actual_writes(&r, &Ctx::REGULAR),
-            _ => 0,
         };
+        self.prev_issued_writes = issued.map_or(0, |d| d.two_cycle_writes);
         self.prev_two_cycle_writes = w2;
         self.prev_scheduled_shft2 = quiet_next & IDLE_AFTER_SHFT2 != 0;
         self.stall = match issued {
-            Some(r) => StallMemory {
-                writes: if is_two_cycle_producer(r.opcode()) { stall_writes(&r) } else { 0 },
-                blocks_next: blocks_next_cycle(&r),
-            },
+            Some(d) => StallMemory { writes: d.stall_writes, blocks_next: d.blocks_next },
             None => StallMemory::default(),
         };
     }

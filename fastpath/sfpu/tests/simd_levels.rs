@@ -1,15 +1,18 @@
-//! The differential check of `sfpu_fastpath::step` against `sfpu_reference::step` (the oracle)
-//! run once per SIMD level this CPU supports (`simd::Level::supported`: portable, AVX2, AVX-512),
-//! with the level set for the whole run, on both chips: random states and instructions, half of
-//! them from the FMA family (the instructions whose kernels the levels change), whole post-state
-//! and `Outcome` compared. `tests/differential.rs` runs the same check at the default level.
+//! The differential checks of the fast model against the reference (the oracle) run once per SIMD
+//! level this CPU supports (`simd::Level::supported`: portable, AVX2, AVX-512), with the level set
+//! for the whole run, on both chips. A level changes the FMA kernels and the compiled copy of every
+//! instruction's model (`simd::execute`), so: `step` on random states and instructions, half of
+//! them from the FMA family (whose kernels are hand-written per level), whole post-state and
+//! `Outcome` compared (`tests/differential.rs` runs the same check at the default level); and
+//! random programs on the cycle-level machines, SFPLOADMACRO schedules included
+//! (`common/machine.rs`, which `tests/machine_diff.rs` runs at the default level).
 //!
 //! One test function, so that no other test of this binary changes the process-wide level while
 //! it runs.
 
 mod common;
 
-use common::{Rng, diff};
+use common::{Rng, diff, machine};
 use sfpu_fastpath::FastState;
 use sfpu_fastpath::simd::{self, Level};
 use sfpu_reference::isa::{Arch, Instr, Opcode};
@@ -27,6 +30,11 @@ const FMA_FAMILY: [Opcode; 7] = [
 /// Cases per chip and level: `FASTPATH_DIFF_CASES / 4`, or 15,000.
 fn cases() -> u32 {
     std::env::var("FASTPATH_DIFF_CASES").ok().and_then(|v| v.parse::<u32>().ok()).map_or(15_000, |n| n / 4)
+}
+
+/// Machine programs per chip and level: `FASTPATH_MACHINE_CASES / 4`, or 1,000.
+fn machine_cases() -> u32 {
+    std::env::var("FASTPATH_MACHINE_CASES").ok().and_then(|v| v.parse::<u32>().ok()).map_or(1_000, |n| n / 4)
 }
 
 fn pick(rng: &mut Rng, arch: Arch) -> Instr {
@@ -80,6 +88,12 @@ fn step_matches_the_reference_at_every_supported_level() {
             eprintln!("{arch} at {level:?}: {} cases", cases());
             for m in run(arch, seed, cases()) {
                 failures.push(format!("{arch} {level:?}: {m}"));
+            }
+            // The cycle-level machine: scheduled instructions, multi-instruction cycles.
+            let t = machine::programs(arch, seed ^ 0xC0FFEE, machine_cases());
+            eprintln!("{arch} at {level:?}: {} machine programs", t.programs);
+            for m in t.mismatches.iter().take(3) {
+                failures.push(format!("{arch} {level:?} machine: {m}"));
             }
         }
     }

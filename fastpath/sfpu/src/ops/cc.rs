@@ -15,6 +15,7 @@ use crate::state::FastState;
 /// SFPSETCC: in enabled lanes passing the guard, `LaneFlags = false` unless
 /// `UseLaneFlagsForLaneEnable`; else cleared by `CLEAR` (8), set from `Imm1` (`IMM_BIT0`, 1), or
 /// an integer comparison of `VC` with zero (Mod1 0 `< 0`, 2 `!= 0`, 4 `>= 0`, 6 `== 0`).
+#[inline(always)]
 pub fn sfpsetcc(s: &mut FastState, imm1: u32, vc: u32, vd: u32, mod1: u32, cx: &Ctx) {
     let vd = cx.vd(vd);
     let m = cx.g12(s, vd) & s.enabled();
@@ -47,6 +48,7 @@ pub fn sfpsetcc(s: &mut FastState, imm1: u32, vc: u32, vd: u32, mod1: u32, cx: &
 /// SFPENCC: in every lane passing the guard (enabled or not), `UseLaneFlagsForLaneEnable` is set
 /// from `Imm2` bit 0 (`EI`, 2), inverted (`EC`, 1) or kept; `LaneFlags` is set from `Imm2` bit 1
 /// (`RI`, 8) or to true.
+#[inline(always)]
 pub fn sfpencc(s: &mut FastState, imm2: u32, vd: u32, mod1: u32, cx: &Ctx) {
     let vd = cx.vd(vd);
     let m = cx.g12(s, vd);
@@ -62,6 +64,7 @@ pub fn sfpencc(s: &mut FastState, imm2: u32, vd: u32, mod1: u32, cx: &Ctx) {
 
 /// SFPCOMPC: `LaneFlags = (top.Use && Use) ? top.LaneFlags && !LaneFlags : false`, where an empty
 /// stack's top reads as `{true, true}`. Every lane passing the guard, enabled or not.
+#[inline(always)]
 pub fn sfpcompc(s: &mut FastState, vd: u32, cx: &Ctx) {
     let vd = cx.vd(vd);
     let m = cx.g12(s, vd);

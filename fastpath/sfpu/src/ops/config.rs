@@ -22,6 +22,7 @@ const CONSTANTS: [u32; 4] = [0xBF80_0000, 0x3B00_0000, 0xBF2C_C4C7, 0xBEB0_8FF9]
 
 /// SFPCONFIG with the configuration selector `VD` (0..3 templates, 4..7 sequences, 8 Misc, 9..10
 /// nothing, 11..14 LRegs, 15 LaneConfig).
+#[inline(always)]
 pub fn sfpconfig(s: &mut FastState, imm16: u32, vd: u32, mod1: u32, cx: &Ctx, out: &mut Outcome) {
     let vd = cx.vd(vd);
     let imm = mod1 & 1 != 0;

@@ -10,6 +10,7 @@ use crate::state::{FastState, blend, sign_mask};
 
 /// SFPDIVP2: replace the exponent with `Imm8`, or (`ADD`, Mod1 bit 0) add `Imm8` to it modulo 256
 /// unless it is 255.
+#[inline(always)]
 pub fn sfpdivp2(s: &mut FastState, imm8: u32, vc: u32, vd: u32, mod1: u32, cx: &Ctx) {
     let vd = cx.vd(vd);
     if !w8(vd) {
@@ -30,6 +31,7 @@ pub fn sfpdivp2(s: &mut FastState, imm8: u32, vc: u32, vd: u32, mod1: u32, cx: &
 /// SFPEXEXP: the exponent field, debiased unless `NODEBIAS` (1); `SET_CC_SGN_EXP` (2) sets
 /// `LaneFlags = result < 0`, then `SET_CC_COMP_EXP` (8) inverts `LaneFlags`; flags only for
 /// `VD < 8`.
+#[inline(always)]
 pub fn sfpexexp(s: &mut FastState, vc: u32, vd: u32, mod1: u32, cx: &Ctx) {
     let vd = cx.vd(vd);
     if !w8(vd) {
@@ -56,6 +58,7 @@ pub fn sfpexexp(s: &mut FastState, vc: u32, vd: u32, mod1: u32, cx: &Ctx) {
 }
 
 /// SFPEXMAN: the mantissa field with the hidden bit (or 0 with `PAD9`, Mod1 bit 0).
+#[inline(always)]
 pub fn sfpexman(s: &mut FastState, vc: u32, vd: u32, mod1: u32, cx: &Ctx) {
     let vd = cx.vd(vd);
     if !w8(vd) {
@@ -73,6 +76,7 @@ pub fn sfpexman(s: &mut FastState, vc: u32, vd: u32, mod1: u32, cx: &Ctx) {
 
 /// SFPSETEXP: sign and mantissa of `VC`, exponent from `Imm8` (`ARG_IMM` 1), from `VB`'s exponent
 /// field (`ARG_EXPONENT` 2) or from `VB`'s low 8 bits; `VB = VD`.
+#[inline(always)]
 pub fn sfpsetexp(s: &mut FastState, imm8: u32, vc: u32, vd_field: u32, mod1: u32, cx: &Ctx) {
     let vb = cx.implicit_vb(vd_field);
     let vd = cx.vd(vd_field);
@@ -98,6 +102,7 @@ pub fn sfpsetexp(s: &mut FastState, imm8: u32, vc: u32, vd_field: u32, mod1: u32
 
 /// SFPSETMAN: sign and exponent of `VC`, mantissa from `Imm12 << 11` (`ARG_IMM` 1) or from `VB`'s
 /// low 23 bits; `VB = VD`.
+#[inline(always)]
 pub fn sfpsetman(s: &mut FastState, imm12: u32, vc: u32, vd_field: u32, mod1: u32, cx: &Ctx) {
     let vb = cx.implicit_vb(vd_field);
     let vd = cx.vd(vd_field);
@@ -117,6 +122,7 @@ pub fn sfpsetman(s: &mut FastState, imm12: u32, vc: u32, vd_field: u32, mod1: u3
 
 /// SFPSETSGN: exponent and mantissa of `VC`, sign from `Imm1` (`ARG_IMM` 1) or from `VB`'s sign;
 /// `VB = VD`.
+#[inline(always)]
 pub fn sfpsetsgn(s: &mut FastState, imm1: u32, vc: u32, vd_field: u32, mod1: u32, cx: &Ctx) {
     let vb = cx.implicit_vb(vd_field);
     let vd = cx.vd(vd_field);

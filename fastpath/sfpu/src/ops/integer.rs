@@ -18,6 +18,7 @@ pub fn sext12(x: u32) -> i32 {
 
 /// SFPIADD: `VD = VC + VD`, `VC - VD` (`ARG_2SCOMP_LREG_DST` 2) or `VC + sext(Imm12)` (`ARG_IMM`
 /// 1, which wins); then `LaneFlags = VD < 0` unless `CC_NONE` (4), then inverted by `CC_GTE0` (8).
+#[inline(always)]
 pub fn sfpiadd(s: &mut FastState, imm12: u32, vc: u32, vd_field: u32, mod1: u32, cx: &Ctx) {
     // PLANTED DIVERGENCE, only for the fuzz smoke check (`cargo xtask fuzz --smoke --planted`):
     // flips ARG_2SCOMP_LREG_DST. Never enabled outside the fuzz package's `planted` feature.
@@ -64,6 +65,7 @@ pub fn sfpiadd(s: &mut FastState, imm12: u32, vc: u32, vd_field: u32, mod1: u32,
 /// SFPABS: two's-complement absolute value, or with `FLOAT` (1) a sign clear that leaves the
 /// -NaN patterns (`> 0xFF800000`) as they are; -Inf becomes +Inf (BlackholeA0 `SFPABS.md` @
 /// `445ebb1`, the revision with its own functional model, shared with Wormhole; spec §3.12).
+#[inline(always)]
 pub fn sfpabs(s: &mut FastState, vc: u32, vd: u32, mod1: u32, cx: &Ctx) {
     let vd = cx.vd(vd);
     if !w8(vd) {
@@ -87,6 +89,7 @@ pub fn sfpabs(s: &mut FastState, vc: u32, vd: u32, mod1: u32, cx: &Ctx) {
 }
 
 /// SFPXOR: `VD = VB ^ VC` with `VB = VD`.
+#[inline(always)]
 pub fn sfpxor(s: &mut FastState, vc: u32, vd_field: u32, cx: &Ctx) {
     let vb = cx.implicit_vb(vd_field);
     let vd = cx.vd(vd_field);
@@ -104,6 +107,7 @@ pub fn sfpxor(s: &mut FastState, vc: u32, vd_field: u32, cx: &Ctx) {
 }
 
 /// SFPNOT: `VD = ~VC`.
+#[inline(always)]
 pub fn sfpnot(s: &mut FastState, vc: u32, vd: u32, cx: &Ctx) {
     let vd = cx.vd(vd);
     if !w8(vd) {
@@ -120,6 +124,7 @@ pub fn sfpnot(s: &mut FastState, vc: u32, vd: u32, cx: &Ctx) {
 
 /// SFPLZ: count leading zeros (32 for zero) of `VC`, sign bit masked off with `NOSGN_MASK` (4);
 /// `CC_NE0` (2) sets `LaneFlags = c != 0`, then `CC_COMP` (8) inverts `LaneFlags`.
+#[inline(always)]
 pub fn sfplz(s: &mut FastState, vc: u32, vd: u32, mod1: u32, cx: &Ctx) {
     let vd = cx.vd(vd);
     if !w8(vd) {

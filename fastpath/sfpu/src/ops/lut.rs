@@ -18,6 +18,7 @@ use crate::state::FastState;
 
 /// SFPLUT: `Lut8ToFp32(LReg[i] >> 8) * |LReg[3]| + Lut8ToFp32(LReg[i])` with `i` from `|LReg[3]|`
 /// (Mod0: `SGN_RETAIN` 4, `INDIRECT_VD` 8).
+#[inline(always)]
 pub fn sfplut(s: &mut FastState, vd: u32, mod0: u32, cx: &Ctx) {
     let vd = cx.vd(vd);
     let m = cx.g12(s, vd) & s.enabled();
@@ -55,6 +56,7 @@ pub fn sfplut(s: &mut FastState, vd: u32, mod0: u32, cx: &Ctx) {
 /// `VD`, the documented hardware bug), or FP16 6-entry (bit 1 set, bit 3 clear; bit 0 moves the
 /// last cut from 3.0 to 4.0). `SGN_RETAIN` 4, `INDIRECT_VD` 8. `Mod1Mirror` only matters to the
 /// stall logic.
+#[inline(always)]
 pub fn sfplutfp32(s: &mut FastState, vd: u32, mod1: u32, cx: &Ctx) {
     let vd = cx.vd(vd);
     let m = cx.g12(s, vd) & s.enabled();

@@ -29,6 +29,7 @@ const SIGN: u32 = 0x8000_0000;
 
 /// SFPMAD / SFPADD / SFPMUL: `VD = ±(VA * VB) ± VC` with `NEGATE_VA` (1, Blackhole), `NEGATE_VC`
 /// (2, Blackhole), `INDIRECT_VA` (4), `INDIRECT_VD` (8).
+#[inline(always)]
 pub fn sfpmad(s: &mut FastState, va: u32, vb: u32, vc: u32, vd: u32, mod1: u32, cx: &Ctx, out: &mut Outcome) {
     let wormhole = s.is_wormhole();
     if wormhole && mod1 & 3 != 0 {
@@ -59,6 +60,7 @@ pub fn sfpmad(s: &mut FastState, va: u32, vb: u32, vc: u32, vd: u32, mod1: u32, 
 
 /// SFPADDI: `VD = BF16ToFP32(Imm16) * 1.0 ± VD` (`NEGATE_VC` 2 on Blackhole, `INDIRECT_VD` 8;
 /// Blackhole's bits 0 and 2 unused).
+#[inline(always)]
 pub fn sfpaddi(s: &mut FastState, imm16: u32, vd_field: u32, mod1: u32, cx: &Ctx, out: &mut Outcome) {
     let wormhole = s.is_wormhole();
     if wormhole && mod1 & 7 != 0 {
@@ -84,6 +86,7 @@ pub fn sfpaddi(s: &mut FastState, imm16: u32, vd_field: u32, mod1: u32, cx: &Ctx
 }
 
 /// SFPMULI: `VD = BF16ToFP32(Imm16) * ±VD + 0.0` (`NEGATE_VC` 2 on Blackhole, `INDIRECT_VD` 8).
+#[inline(always)]
 pub fn sfpmuli(s: &mut FastState, imm16: u32, vd_field: u32, mod1: u32, cx: &Ctx, out: &mut Outcome) {
     let wormhole = s.is_wormhole();
     if wormhole && mod1 & 7 != 0 {

@@ -13,6 +13,7 @@ use crate::state::{FastState, blend};
 /// bit is cleared), `FROM_SPECIAL` (8: VC selects a template, a sequence, Misc, the PRNG, or
 /// LaneConfig; 0 otherwise; `NEGATE` not applied on that path). Reserved bit 2 is cleared
 /// (NonContractual current-silicon behaviour).
+#[inline(always)]
 pub fn sfpmov(s: &mut FastState, vc: u32, vd: u32, mod1: u32, cx: &Ctx, out: &mut Outcome) {
     let mut mod1 = mod1;
     if mod1 & 4 != 0 {

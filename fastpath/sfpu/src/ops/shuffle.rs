@@ -35,6 +35,7 @@ const VD_GETS_MIN: [u32; 10] = [
 /// SFPSWAP: unconditional swap (Mod1 0) or per-lane min/max (Mod1 1..9), with argmin/argmax in
 /// lanes with `ENABLE_DEST_INDEX`, the comparison inverted by `EXCHANGE_SRCB_SRCC`; results only
 /// written to LRegs below 8 (below 4 for the values in index mode).
+#[inline(always)]
 pub fn sfpswap(s: &mut FastState, vc: u32, vd_field: u32, mod1: u32, cx: &Ctx, out: &mut Outcome) {
     if mod1 >= 10 {
         out.note_all(Clause::SfpswapReservedMod1);
@@ -88,6 +89,7 @@ pub fn sfpswap(s: &mut FastState, vc: u32, vd_field: u32, mod1: u32, cx: &Ctx, o
 }
 
 /// The lanes a guard evaluated outside the lane loop lets through (see the module docs).
+#[inline(always)]
 pub(crate) fn outside_guard(s: &FastState, vd: usize, cx: &Ctx, out: &mut Outcome) -> u32 {
     if cx.scheduled || vd < 12 {
         return cx.lanes;
@@ -101,6 +103,7 @@ pub(crate) fn outside_guard(s: &FastState, vd: usize, cx: &Ctx, out: &mut Outcom
 
 /// SFPTRANSP: within each column, transpose (register, row) of `LReg[0..4]` and of `LReg[4..8]`;
 /// a destination lane is written only if it is enabled.
+#[inline(always)]
 pub fn sfptransp(s: &mut FastState, vd: u32, cx: &Ctx, out: &mut Outcome) {
     let vd = cx.vd(vd);
     let g = outside_guard(s, vd, cx, out);

@@ -1,31 +1,46 @@
-//! Run-time selection of wider vector instructions for the fast model's hottest 32-lane kernels,
-//! the Blackhole and Wormhole FMAs ([`crate::fp::fma32`], [`crate::fp::fma32_wh`]), and the one
-//! place of the crate where `unsafe` is allowed: the calls of `#[target_feature]` functions after
-//! the CPU check that makes them sound, and the 512-bit loads and stores of the AVX-512 kernels (`simd/avx512.rs`).
+//! Run-time selection of wider vector instructions for the fast model, and the one place of the
+//! crate where `unsafe` is allowed: the calls of `#[target_feature]` functions after the CPU check
+//! that makes them sound, and the 512-bit loads and stores of the AVX-512 kernels
+//! (`simd/avx512.rs`).
 //!
-//! Three copies of each kernel, chosen per call from [`level`] (which checks the CPU once):
+//! Two things differ per level, chosen per call from [`level`] (which checks the CPU once):
 //!
-//! * [`Level::Avx512`]: hand-written AVX-512F/CD kernels (`simd/avx512.rs`: 16 lanes per vector, mask
-//!   registers for every per-lane `if`, `vplzcntd` for the normalisation, the alignment and
-//!   normalisation shifts restated so that each is one variable shift; the module docs say why
-//!   each restatement is exact).
-//! * [`Level::Avx2`]: the portable source ([`crate::fp::fma_bh`], [`crate::fp::fma_wh`], which
-//!   are `#[inline(always)]`) compiled with `#[target_feature(enable = "avx2")]`: the default
-//!   `x86_64` target only promises SSE2, which has no per-lane variable shifts, 32-bit
-//!   `min`/`max` or blends, so its code is several times longer.
-//! * [`Level::Portable`]: the same source for the baseline target (any architecture).
+//! * **Every instruction's model** (`simd::execute`): `exec::execute_on`, with every instruction's
+//!   model inlined into it, is compiled once per level with that level's target features, so the
+//!   32-lane loops of all instructions (masked writes, comparisons, shifts, counts, the
+//!   conversions of SFPCAST, SFPSTOCHRND and the SFPLOAD / SFPSTORE formats, whatever
+//!   SFPLOADMACRO schedules) use the CPU's vector instructions. One source; the copies differ only
+//!   in the instructions the compiler may choose (integer and bit operations mean the same on
+//!   every target, and Rust has no fast-math).
+//! * **The FMA kernels** ([`crate::fp::fma32`], [`crate::fp::fma32_wh`]), the hottest loops:
+//!   - [`Level::Avx512`]: hand-written AVX-512F/CD kernels (`simd/avx512.rs`: 16 lanes per vector,
+//!     mask registers for every per-lane `if`, `vplzcntd` for the normalisation, the alignment and
+//!     normalisation shifts restated so that each is one variable shift; the module docs say why
+//!     each restatement is exact).
+//!   - [`Level::Avx2`]: the portable source ([`crate::fp::fma_bh`], [`crate::fp::fma_wh`], which
+//!     are `#[inline(always)]`) compiled with `#[target_feature(enable = "avx2")]`: the default
+//!     `x86_64` target only promises SSE2, which has no per-lane variable shifts, 32-bit
+//!     `min`/`max` or blends, so its code is several times longer.
+//!   - [`Level::Portable`]: the same source for the baseline target (any architecture).
 //!
 //! Every copy computes the same function: `tests/simd.rs` checks each available copy of both
-//! chips' kernels lane by lane against the FMA models of `fma.c` (the reference crate's
+//! chips' FMA kernels lane by lane against the FMA models of `fma.c` (the reference crate's
 //! `fma_model_bh` / `fma_model_wh`) on random, cancelling and edge triples, and
-//! `tests/simd_levels.rs` runs the differential check of `step` against the reference on each
-//! level this CPU supports. `cargo xtask bench --only fma` measures the selected level and each
-//! lower one in the same run. [`set_level`], `SFPU_FASTPATH_PORTABLE=1` (portable) or
-//! `SFPU_FASTPATH_SIMD=portable|avx2|avx512` (at most that level) choose a lower level.
+//! `tests/simd_levels.rs` runs the differential checks of `step` and of the cycle-level machine
+//! against the reference on each level this CPU supports. `cargo xtask bench` measures every
+//! class at the selected level and each lower one in the same run. [`set_level`],
+//! `SFPU_FASTPATH_PORTABLE=1` (portable) or `SFPU_FASTPATH_SIMD=portable|avx2|avx512` (at most
+//! that level) choose a lower level.
 
 #![allow(unsafe_code, reason = "calls of #[target_feature] functions after detection; SIMD loads")]
 
 use std::sync::atomic::{AtomicU8, Ordering};
+
+use sfpu_reference::isa::Instr;
+use sfpu_reference::outcome::Outcome;
+
+use crate::exec::Ctx;
+use crate::state::FastState;
 
 #[cfg(target_arch = "x86_64")]
 mod avx512;
@@ -35,9 +50,11 @@ mod avx512;
 pub enum Level {
     /// The baseline target's code (SSE2 on `x86_64`): always available.
     Portable,
-    /// The portable source compiled for AVX2, used only when the CPU has AVX2.
+    /// The portable source compiled for AVX2 (with FMA, BMI1, BMI2, LZCNT, POPCNT), used only when
+    /// the CPU has all of them.
     Avx2,
-    /// Hand-written AVX-512F/CD kernels, used only when the CPU has both.
+    /// Hand-written AVX-512F/CD FMA kernels and the models compiled for AVX-512F, CD, BW, VL, DQ,
+    /// used only when the CPU has all of them (and the AVX2 level's features).
     Avx512,
 }
 
@@ -107,11 +124,13 @@ pub fn set_level(want: Level) -> Level {
     l
 }
 
-/// Whether this CPU can run the AVX2 copy.
+/// Whether this CPU can run the AVX2 copy: AVX2 and every feature `simd::execute`'s AVX2 copy is
+/// compiled with (FMA, BMI1, BMI2, LZCNT, POPCNT).
 pub fn avx2_available() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
-        std::arch::is_x86_feature_detected!("avx2")
+        use std::arch::is_x86_feature_detected as has;
+        has!("avx2") && has!("fma") && has!("bmi1") && has!("bmi2") && has!("lzcnt") && has!("popcnt")
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
@@ -119,16 +138,60 @@ pub fn avx2_available() -> bool {
     }
 }
 
-/// Whether this CPU can run the AVX-512 kernels (AVX-512F and AVX-512CD).
+/// Whether this CPU can run the AVX-512 level: the FMA kernels (AVX-512F and AVX-512CD) and
+/// `simd::execute`'s AVX-512 copy (AVX-512F, CD, BW, VL, DQ and the AVX2 level's features).
 pub fn avx512_available() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
-        std::arch::is_x86_feature_detected!("avx512f") && std::arch::is_x86_feature_detected!("avx512cd")
+        use std::arch::is_x86_feature_detected as has;
+        avx2_available()
+            && has!("avx512f")
+            && has!("avx512cd")
+            && has!("avx512bw")
+            && has!("avx512vl")
+            && has!("avx512dq")
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
         false
     }
+}
+
+/// Executes `instr` as `cx` says on the state's chip (`crate::exec::execute`) with the copy of
+/// the functional models compiled for the level in force: `exec::execute_on` inlines every
+/// instruction's model, and each level compiles that body with its target features, so the
+/// 32-lane loops of every instruction (masks, blends, conversions, shifts, counts) use the CPU's
+/// vector instructions. The source is one; the copies differ only in the instructions the compiler
+/// may choose (Rust has no fast-math: integer and bit operations mean the same on every target),
+/// and `tests/simd_levels.rs` runs the differential check on each level anyway.
+#[inline]
+pub(crate) fn execute(s: &mut FastState, instr: &Instr, cx: &Ctx, out: &mut Outcome) {
+    let wormhole = s.is_wormhole();
+    #[cfg(target_arch = "x86_64")]
+    match (level(), wormhole) {
+        // SAFETY: `level` returns `Avx512` only after `avx512_available` (a `capped` level is
+        // always an available one), which checks every feature `x86::execute_avx512` enables.
+        (Level::Avx512, false) => return unsafe { x86::execute_avx512::<false>(s, instr, cx, out) },
+        // SAFETY: as above.
+        (Level::Avx512, true) => return unsafe { x86::execute_avx512::<true>(s, instr, cx, out) },
+        // SAFETY: `Avx2` only when `avx2_available`, which checks every feature
+        // `x86::execute_avx2` enables.
+        (Level::Avx2, false) => return unsafe { x86::execute_avx2::<false>(s, instr, cx, out) },
+        // SAFETY: as above.
+        (Level::Avx2, true) => return unsafe { x86::execute_avx2::<true>(s, instr, cx, out) },
+        (Level::Portable, _) => {}
+    }
+    if wormhole {
+        execute_portable::<true>(s, instr, cx, out)
+    } else {
+        execute_portable::<false>(s, instr, cx, out)
+    }
+}
+
+/// [`execute`]'s copy for the baseline target.
+#[inline(never)]
+fn execute_portable<const WH: bool>(s: &mut FastState, instr: &Instr, cx: &Ctx, out: &mut Outcome) {
+    crate::exec::execute_on::<WH>(s, instr, cx, out)
 }
 
 /// A 32-lane FMA kernel: `out[i] = fma(a[i], b[i], c[i])`.
@@ -236,6 +299,26 @@ fn fma32_wh_avx512_checked(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mu
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
+    use sfpu_reference::isa::Instr;
+    use sfpu_reference::outcome::Outcome;
+
+    use crate::exec::Ctx;
+    use crate::state::FastState;
+
+    /// [`super::execute`]'s AVX-512 copy (every feature [`super::avx512_available`] checks).
+    #[target_feature(enable = "avx512f,avx512cd,avx512bw,avx512vl,avx512dq,avx2,fma,bmi1,bmi2,lzcnt,popcnt")]
+    #[inline(never)]
+    pub fn execute_avx512<const WH: bool>(s: &mut FastState, instr: &Instr, cx: &Ctx, out: &mut Outcome) {
+        crate::exec::execute_on::<WH>(s, instr, cx, out)
+    }
+
+    /// [`super::execute`]'s AVX2 copy (every feature [`super::avx2_available`] checks).
+    #[target_feature(enable = "avx2,fma,bmi1,bmi2,lzcnt,popcnt")]
+    #[inline(never)]
+    pub fn execute_avx2<const WH: bool>(s: &mut FastState, instr: &Instr, cx: &Ctx, out: &mut Outcome) {
+        crate::exec::execute_on::<WH>(s, instr, cx, out)
+    }
+
     /// The same loop as [`super::fma32_portable`], compiled for AVX2 (`fma_bh` is
     /// `#[inline(always)]`, so its body is compiled here with AVX2 enabled).
     #[target_feature(enable = "avx2")]

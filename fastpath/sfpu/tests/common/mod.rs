@@ -3,6 +3,8 @@
 
 #![allow(dead_code, reason = "each test binary uses a different subset")]
 
+pub mod machine;
+
 use sfpu_reference::isa::{Arch, Instr, decode};
 use sfpu_reference::state::{AddrModSlot, FlagStack, FlagStackEntry, LaneConfig, Misc, ResetValues, State};
 

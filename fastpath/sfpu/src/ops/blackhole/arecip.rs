@@ -13,6 +13,7 @@ use crate::state::{FastState, blend};
 /// model's `default:` label (the EXP case's), every other value (`sign | ApproxExp(|x|)`): the
 /// page's code defines 3..15, so they are promised like EXP. No `VD < 12` guard; nothing happens
 /// unless `VD < 8 || VD == 16`.
+#[inline(always)]
 pub fn sfparecip(s: &mut FastState, vb: u32, vc: u32, vd: u32, mod1: u32, cx: &Ctx) {
     let vd = cx.vd(vd);
     if !w8(vd) {

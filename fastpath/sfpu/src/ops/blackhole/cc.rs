@@ -21,6 +21,7 @@ use crate::state::{FastState, blend};
 /// and `BooleanOp(Mod1, top.LaneFlags, LaneFlags)`; 13 inverts `LaneFlags` and copies the result to
 /// the top; 14 / 15 set the top to `{true, true}` / `{false, true}`. Every lane passing the guard,
 /// enabled or not.
+#[inline(always)]
 pub fn sfppushc(s: &mut FastState, vd: u32, mod1: u32, cx: &Ctx, out: &mut Outcome) {
     let vd = cx.vd(vd);
     let m = cx.g12(s, vd);
@@ -53,6 +54,7 @@ pub fn sfppushc(s: &mut FastState, vd: u32, mod1: u32, cx: &Ctx, out: &mut Outco
 /// `Use = top.Use` and `LaneFlags = BooleanOp(Mod1, LaneFlags, top.LaneFlags)` (operands in the
 /// other order than SFPPUSHC); 13 inverts `LaneFlags`; 14 / 15 set `{Use, LaneFlags}` to
 /// `{true, true}` / `{true, false}`. An empty stack's top reads as `{false, false}`.
+#[inline(always)]
 pub fn sfppopc(s: &mut FastState, vd: u32, mod1: u32, cx: &Ctx, out: &mut Outcome) {
     let vd = cx.vd(vd);
     let m = cx.g12(s, vd);
@@ -93,6 +95,7 @@ pub fn sfppopc(s: &mut FastState, vd: u32, mod1: u32, cx: &Ctx, out: &mut Outcom
 /// In enabled lanes: `SET_VD` (8) writes -1 / 0 to `VD`, `SET_CC` (1) sets `LaneFlags`. In every
 /// lane passing the guard: `MUTATE_STACK` (2) ANDs (or with `MUTATE_OR`, 4, ORs) `res` into a
 /// non-empty stack's top `LaneFlags`.
+#[inline(always)]
 pub fn sfpgtle(s: &mut FastState, gt: bool, vc: u32, vd_field: u32, mod1: u32, cx: &Ctx) {
     let vb = cx.implicit_vb(vd_field);
     let vd = cx.vd(vd_field);

@@ -11,6 +11,7 @@ use crate::state::{FastState, blend};
 
 /// SFPCAST: `Mod1 & 3` selects the flavour; `Mod1 > 3` is the documented current-silicon
 /// behaviour (NonContractual).
+#[inline(always)]
 pub fn sfpcast(s: &mut FastState, vc: u32, vd: u32, mod1: u32, cx: &Ctx, out: &mut Outcome) {
     if mod1 > 3 {
         out.note_all(Clause::SfpcastReservedMod1);

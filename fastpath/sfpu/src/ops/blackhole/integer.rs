@@ -20,6 +20,7 @@ use crate::state::{FastState, blend};
 /// SFPSHFT: shift `VB` (= `VD`) by `VC`, or (`ARG_IMM` 1) by `sext(Imm12)`, shifting `VC` itself
 /// with `ARG_IMM_USE_VC` (4); negative amounts shift right, arithmetically with `ARITHMETIC` (2).
 /// Reserved Mod1 values (4, 6, > 7) follow the documented current-silicon behaviour.
+#[inline(always)]
 pub fn sfpshft(
     s: &mut FastState,
     imm12: u32,
@@ -80,6 +81,7 @@ fn shift(x: u32, sh: i32, arith: bool) -> u32 {
 }
 
 /// SFPAND (`or == false`) / SFPOR: `VD = src & VC` (resp. `|`), `src = USE_VB (1) ? VB : VD`.
+#[inline(always)]
 pub fn sfpandor(s: &mut FastState, or: bool, vb: u32, vc: u32, vd_field: u32, mod1: u32, cx: &Ctx) {
     let vd = cx.vd(vd_field);
     let src = if mod1 & 1 != 0 { cx.vb(vb) } else { vd };

@@ -21,6 +21,7 @@ use crate::ops::load_store::{
 use crate::state::{FastState, blend};
 
 /// Resolves `MOD0_FMT_SRCB` (`SFPLOAD.md` / `SFPSTORE.md`), with Blackhole's `SFPU_DEST_FMT`.
+#[inline]
 fn resolve_srcb(s: &FastState, mod0: u32) -> u32 {
     if mod0 != SRCB {
         return mod0;
@@ -47,6 +48,7 @@ fn resolve_srcb(s: &FastState, mod0: u32) -> u32 {
 
 /// The `uint10_t Addr` of SFPLOAD (`load`) / SFPSTORE, with the `Sp` pre-decrement (load) or
 /// post-increment (store) of `MOD0_FMT_INT32_ALL`.
+#[inline]
 fn compute_addr(s: &mut FastState, imm10: u32, mod0: u32, load: bool) -> u32 {
     let a = &mut s.addressing;
     let mut addr = (imm10 + a.DEST_TARGET_REG_CFG_MATH_Offset as u32) & 0x3FF;
@@ -69,6 +71,7 @@ fn compute_addr(s: &mut FastState, imm10: u32, mod0: u32, load: bool) -> u32 {
 }
 
 /// SFPLOAD (and the load part of SFPLOADMACRO). Returns the computed `Addr`.
+#[inline(always)]
 pub fn sfpload(s: &mut FastState, vd: u32, mod0: u32, addr_mod: u32, imm10: u32, out: &mut Outcome) -> u32 {
     let mod0 = resolve_srcb(s, mod0);
     let addr = compute_addr(s, imm10, mod0, true);
@@ -104,6 +107,7 @@ pub fn sfpload(s: &mut FastState, vd: u32, mod0: u32, addr_mod: u32, imm10: u32,
 
 /// SFPSTORE, regular or scheduled by SFPLOADMACRO (`cx.scheduled`: frozen address, no
 /// `ApplyPartialAddrMod`, `DISABLE_BACKDOOR_LOAD` read as true).
+#[inline(always)]
 pub fn sfpstore(
     s: &mut FastState,
     vd: u32,

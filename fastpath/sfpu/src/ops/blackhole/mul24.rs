@@ -11,6 +11,7 @@ use crate::state::FastState;
 
 /// SFPMUL24: low or high 23 bits of a 23 x 23-bit product, then the non-contractual
 /// `Mul24ShiftAdd` when `LReg[VC] != 0` (`UPPER` 1, `INDIRECT_VA` 4, `INDIRECT_VD` 8).
+#[inline(always)]
 pub fn sfpmul24(
     s: &mut FastState,
     va: u32,

@@ -14,6 +14,7 @@ use crate::state::{FastState, blend};
 
 /// SFPSHFT2, modes 0..6; 7..15 are the page's `default: UndefinedBehavior();` (nothing written,
 /// reported as undefined).
+#[inline(always)]
 pub fn sfpshft2(
     s: &mut FastState,
     imm12: u32,

@@ -22,6 +22,7 @@ use crate::state::FastState;
 use sfpu_reference::state::FLAG_STACK_CAPACITY;
 
 /// SFPPUSHC: pushes `{LaneFlags, Use}` in every lane passing the guard, enabled or not.
+#[inline(always)]
 pub fn sfppushc(s: &mut FastState, vd: u32, cx: &Ctx, out: &mut Outcome) {
     let vd = cx.vd(vd);
     let m = cx.g12(s, vd);
@@ -37,6 +38,7 @@ pub fn sfppushc(s: &mut FastState, vd: u32, cx: &Ctx, out: &mut Outcome) {
 /// `LaneFlags`; 14 / 15 set `{Use, LaneFlags}` to `{true, true}` / `{true, false}`. An empty
 /// stack's top reads as `{false, false}`. With `Mod1 != 0` and a full stack (depth 8), the
 /// bottom entry becomes a copy of the top (the hardware bug of the page).
+#[inline(always)]
 pub fn sfppopc(s: &mut FastState, vd: u32, mod1: u32, cx: &Ctx, out: &mut Outcome) {
     let vd = cx.vd(vd);
     let m = cx.g12(s, vd);

@@ -13,6 +13,7 @@ use crate::state::{FastState, blend};
 /// In enabled lanes passing the `VD < 12` guard, the sign-magnitude `VC` as FP32, rounded to
 /// nearest even, or with `SFPCAST_MOD1_RND_STOCH` (1) stochastically from seven PRNG bits (the PRNG
 /// advances in those lanes).
+#[inline(always)]
 pub fn sfpcast(s: &mut FastState, vc: u32, vd: u32, mod1: u32, cx: &Ctx, out: &mut Outcome) {
     let mut mod1 = mod1;
     if mod1 > 1 {

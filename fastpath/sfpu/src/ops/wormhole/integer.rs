@@ -18,6 +18,7 @@ use crate::state::{FastState, blend};
 /// SFPSHFT: shift `VB` (= `VD`) left by `VC` or (`ARG_IMM`, 1) by `sext(Imm12)`, right (logically)
 /// for negative amounts. `Mod1 > 1` is reserved: current silicon uses `Mod1 & 1`
 /// (`NonContractualBehavior`).
+#[inline(always)]
 pub fn sfpshft(
     s: &mut FastState,
     imm12: u32,
@@ -56,6 +57,7 @@ pub fn sfpshft(
 }
 
 /// SFPAND (`or == false`) / SFPOR: `VD = VB & VC` (resp. `|`) with `VB = VD`.
+#[inline(always)]
 pub fn sfpandor(s: &mut FastState, or: bool, vc: u32, vd_field: u32, cx: &Ctx) {
     let vb = cx.implicit_vb(vd_field);
     let vd = cx.vd(vd_field);

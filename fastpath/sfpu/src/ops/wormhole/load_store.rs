@@ -25,6 +25,7 @@ use crate::ops::load_store::{
 use crate::state::{FastState, blend};
 
 /// Resolves `MOD0_FMT_SRCB` (`SFPLOAD.md` / `SFPSTORE.md`).
+#[inline]
 fn resolve_srcb(s: &FastState, mod0: u32) -> u32 {
     if mod0 != SRCB {
         return mod0;
@@ -48,6 +49,7 @@ fn resolve_srcb(s: &FastState, mod0: u32) -> u32 {
 
 /// The `uint10_t Addr` of SFPLOAD / SFPSTORE: `Imm10 + MATH_Offset`, plus the `Dst` offset
 /// (`RWC.Dst + DEST_REGW_BASE`), of which `MOD0_FMT_INT32_ALL` keeps only the low two bits.
+#[inline]
 fn compute_addr(s: &FastState, imm10: u32, mod0: u32) -> u32 {
     let a = &s.addressing;
     let addr = imm10 + a.DEST_TARGET_REG_CFG_MATH_Offset as u32;
@@ -72,6 +74,7 @@ fn to_sign_mag(x: u32) -> u32 {
 }
 
 /// SFPLOAD (and the load part of SFPLOADMACRO). Returns the computed `Addr`.
+#[inline(always)]
 pub fn sfpload(s: &mut FastState, vd: u32, mod0: u32, addr_mod: u32, imm10: u32, out: &mut Outcome) -> u32 {
     let mod0 = resolve_srcb(s, mod0);
     let addr = compute_addr(s, imm10, mod0);
@@ -109,6 +112,7 @@ pub fn sfpload(s: &mut FastState, vd: u32, mod0: u32, addr_mod: u32, imm10: u32,
 
 /// SFPSTORE, regular or scheduled by SFPLOADMACRO (`cx.scheduled`: frozen address, no
 /// `ApplyPartialAddrMod`, `DISABLE_BACKDOOR_LOAD` read as true).
+#[inline(always)]
 pub fn sfpstore(
     s: &mut FastState,
     vd: u32,

@@ -26,6 +26,7 @@ use crate::state::{FastState, blend};
 const GROUP_HEADS: u32 = 0x0101_0101;
 
 /// SFPSHFT2, modes 0..6; 7..15 are undefined.
+#[inline(always)]
 pub fn sfpshft2(
     s: &mut FastState,
     imm12: u32,
