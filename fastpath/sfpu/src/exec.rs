@@ -385,7 +385,7 @@ pub(crate) fn execute_on<const WH: bool>(s: &mut FastState, instr: &Instr, cx: &
 
 /// The SFPLOAD of the state's chip (also the load part of SFPLOADMACRO). Returns the computed
 /// `Addr`, which an SFPLOADMACRO passes to the SFPSTORE it schedules.
-#[inline]
+#[inline(always)]
 pub fn sfpload(s: &mut FastState, vd: u32, mod0: u32, addr_mod: u32, imm10: u32, out: &mut Outcome) -> u32 {
     if s.is_wormhole() {
         wh::load_store::sfpload(s, vd, mod0, addr_mod, imm10, out)

@@ -123,7 +123,7 @@ impl FlagStacks {
 
     /// Pushes `{flags, uses}` onto the stacks of the lanes in `m` (which must not be full; full
     /// lanes are excluded here so the capacity invariant holds).
-    #[inline]
+    #[inline(always)]
     pub fn push(&mut self, m: u32, flags: u32, uses: u32) {
         let m = m & !self.full();
         if m == 0 {
@@ -140,7 +140,7 @@ impl FlagStacks {
     }
 
     /// Pops the top entry of the lanes in `m` (empty lanes are left alone).
-    #[inline]
+    #[inline(always)]
     pub fn pop(&mut self, m: u32) {
         let m = m & self.nonempty();
         if m == 0 {
@@ -517,7 +517,7 @@ impl FastState {
 
     /// `AdvancePRNG` (`VectorUnit.md`) for the lanes in `m`; returns every lane's *old* state
     /// (lanes outside `m` are not advanced).
-    #[inline]
+    #[inline(always)]
     pub fn advance_prng(&mut self, m: u32) -> [u32; 32] {
         let old = self.prng;
         let mut new = [0u32; 32];

@@ -235,7 +235,7 @@ pub(crate) struct Rows {
 
 impl Rows {
     /// `col_x`: the lanes whose `DEST_{RD|WR}_COL_EXCHANGE` (of `LaneConfig[Lane & 7]`) is set.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn new(s: &FastState, addr: u32, col_x: u32) -> Rows {
         let base = addr & !3 & 0x3FF;
         let aliased = s.addressing.DBG_FEATURE_DISABLE_bit11;
@@ -255,7 +255,7 @@ impl Rows {
     }
 
     /// The lanes whose (16-bit view, or 32-bit view) physical row is marked invalid.
-    #[inline]
+    #[inline(always)]
     fn invalid(&self, s: &FastState, wide: bool) -> u32 {
         let mut m = 0;
         for row in 0..4 {
@@ -269,7 +269,7 @@ impl Rows {
 
     /// The raw `Dst16b` (or, if `wide`, `Dst32b`) word every lane reads, reporting the undefined
     /// reads among `lanes`.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn gather(&self, s: &FastState, wide: bool, lanes: u32, out: &mut Outcome) -> [u32; 32] {
         let mut raw = [0u32; 32];
         for lane in 0..32 {
@@ -292,7 +292,7 @@ impl Rows {
     /// Writes `enc` (a `Dst16b` word, or if `wide` a `Dst32b` word) of every lane in `lanes`,
     /// lane by lane in lane order (later lanes win if two lanes share a cell), reporting the
     /// undefined writes.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn scatter(
         &self,
         s: &mut FastState,
@@ -323,7 +323,7 @@ impl Rows {
 
     /// SFPLOAD's second write: with `VD < 4`, `ENABLE_DEST_INDEX` and `CAPTURE_DEFAULT_DEST_INDEX`,
     /// `LReg[VD + 4] = (Row << 4) | Column` in the lanes of `lanes` that have both bits.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn capture_index(&self, s: &mut FastState, vd: usize, lanes: u32) {
         let lc = *s.lc();
         let capture = if vd < 4 { lc.dest_index & lc.capture_index & lanes } else { 0 };

@@ -38,7 +38,7 @@ use crate::state::{FastState, blend};
 ///
 /// `LReg[7]` is read before any lane is written, as each lane of the model reads its own
 /// `LReg[7]` before its own write.
-#[inline]
+#[inline(always)]
 pub(crate) fn write_result(s: &mut FastState, vd: usize, indirect: bool, d: &[u32; 32], m: u32) {
     if m == 0 {
         return;
@@ -61,7 +61,7 @@ pub(crate) fn write_result(s: &mut FastState, vd: usize, indirect: bool, d: &[u3
 }
 
 /// `LReg[LReg[7] & 15]` per lane (the `INDIRECT_VA` operand).
-#[inline]
+#[inline(always)]
 pub(crate) fn gather_indirect(s: &FastState) -> [u32; 32] {
     let mut a = [0u32; 32];
     for l in 0..32 {

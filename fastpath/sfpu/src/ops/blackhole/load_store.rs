@@ -21,7 +21,7 @@ use crate::ops::load_store::{
 use crate::state::{FastState, blend};
 
 /// Resolves `MOD0_FMT_SRCB` (`SFPLOAD.md` / `SFPSTORE.md`), with Blackhole's `SFPU_DEST_FMT`.
-#[inline]
+#[inline(always)]
 fn resolve_srcb(s: &FastState, mod0: u32) -> u32 {
     if mod0 != SRCB {
         return mod0;
@@ -48,7 +48,7 @@ fn resolve_srcb(s: &FastState, mod0: u32) -> u32 {
 
 /// The `uint10_t Addr` of SFPLOAD (`load`) / SFPSTORE, with the `Sp` pre-decrement (load) or
 /// post-increment (store) of `MOD0_FMT_INT32_ALL`.
-#[inline]
+#[inline(always)]
 fn compute_addr(s: &mut FastState, imm10: u32, mod0: u32, load: bool) -> u32 {
     let a = &mut s.addressing;
     let mut addr = (imm10 + a.DEST_TARGET_REG_CFG_MATH_Offset as u32) & 0x3FF;

@@ -25,7 +25,7 @@ use crate::ops::load_store::{
 use crate::state::{FastState, blend};
 
 /// Resolves `MOD0_FMT_SRCB` (`SFPLOAD.md` / `SFPSTORE.md`).
-#[inline]
+#[inline(always)]
 fn resolve_srcb(s: &FastState, mod0: u32) -> u32 {
     if mod0 != SRCB {
         return mod0;
@@ -49,7 +49,7 @@ fn resolve_srcb(s: &FastState, mod0: u32) -> u32 {
 
 /// The `uint10_t Addr` of SFPLOAD / SFPSTORE: `Imm10 + MATH_Offset`, plus the `Dst` offset
 /// (`RWC.Dst + DEST_REGW_BASE`), of which `MOD0_FMT_INT32_ALL` keeps only the low two bits.
-#[inline]
+#[inline(always)]
 fn compute_addr(s: &FastState, imm10: u32, mod0: u32) -> u32 {
     let a = &s.addressing;
     let addr = imm10 + a.DEST_TARGET_REG_CFG_MATH_Offset as u32;
