@@ -254,7 +254,7 @@ pub(crate) fn execute_on<const WH: bool>(s: &mut FastState, instr: &Instr, cx: &
     use Instr::*;
     match *instr {
         SFPLOAD { VD, Mod0, AddrMod, Imm10 } => {
-            sfpload(s, VD.get(), Mod0.get(), AddrMod.get(), Imm10.get(), out);
+            sfpload_on(s, VD.get(), Mod0.get(), AddrMod.get(), Imm10.get(), out);
         }
         SFPLOADI { VD, Mod0, Imm16 } => ops::load_store::sfploadi(s, VD.get(), Mod0.get(), Imm16.get(), out),
         SFPSTORE { VD, Mod0, AddrMod, Imm10 } => {
@@ -268,7 +268,7 @@ pub(crate) fn execute_on<const WH: bool>(s: &mut FastState, instr: &Instr, cx: &
         SFPLOADMACRO { VDLo, Mod0, AddrMod, Imm9, VDHi, .. } => {
             let vd = (VDHi.get() << 2) | VDLo.get();
             let imm10 = (Imm9.get() << 1) | VDHi.get();
-            sfpload(s, vd, Mod0.get(), AddrMod.get(), imm10, out);
+            sfpload_on(s, vd, Mod0.get(), AddrMod.get(), imm10, out);
         }
         SFPLUT { VD, Mod0 } => ops::lut::sfplut(s, VD.get(), Mod0.get(), cx),
         SFPLUTFP32 { VD, Mod1, .. } => ops::lut::sfplutfp32(s, VD.get(), Mod1.get(), cx),
@@ -384,9 +384,23 @@ pub(crate) fn execute_on<const WH: bool>(s: &mut FastState, instr: &Instr, cx: &
 }
 
 /// The SFPLOAD of the state's chip (also the load part of SFPLOADMACRO). Returns the computed
-/// `Addr`, which an SFPLOADMACRO passes to the SFPSTORE it schedules.
-#[inline(always)]
+/// `Addr`, which an SFPLOADMACRO passes to the SFPSTORE it schedules. Runs the copy compiled for
+/// the SIMD level in force (`simd::sfpload`), as [`execute`] does.
+#[inline]
 pub fn sfpload(s: &mut FastState, vd: u32, mod0: u32, addr_mod: u32, imm10: u32, out: &mut Outcome) -> u32 {
+    crate::simd::sfpload(s, vd, mod0, addr_mod, imm10, out)
+}
+
+/// [`sfpload`]'s body, compiled into each SIMD level's copy.
+#[inline(always)]
+pub(crate) fn sfpload_on(
+    s: &mut FastState,
+    vd: u32,
+    mod0: u32,
+    addr_mod: u32,
+    imm10: u32,
+    out: &mut Outcome,
+) -> u32 {
     if s.is_wormhole() {
         wh::load_store::sfpload(s, vd, mod0, addr_mod, imm10, out)
     } else {

@@ -266,6 +266,8 @@ pub struct FastMachine {
     dbl_changed: u32,
     /// The execution trace, when enabled (allocated only on request).
     trace: Option<Vec<TraceEvent>>,
+    /// Recently decoded InstructionTemplate words (see `decode_template`).
+    templates: [Option<TemplateDecode>; 4],
     /// Start-of-cycle, combined and per-instruction copies of state for cycles whose instructions
     /// cannot run in place (allocated once, on the first such cycle).
     scratch: Option<Box<[Core; 3]>>,
@@ -273,6 +275,10 @@ pub struct FastMachine {
     /// between cycles so that a cycle allocates nothing once they have grown).
     bufs: CycleBuffers,
 }
+
+/// A remembered decode of an InstructionTemplate word: the chip, the word, and
+/// `decode_ignoring_undrawn`'s instruction and undrawn bits (`None`: not an instruction).
+type TemplateDecode = (Arch, u32, Option<(Instr, u32)>);
 
 /// Reusable per-cycle work space of [`FastMachine`].
 #[derive(Clone, Debug, Default)]
@@ -331,6 +337,7 @@ impl FastMachine {
             wh_prev: WormholeCycle::default(),
             dbl_changed: 0,
             trace: None,
+            templates: [None; 4],
             scratch: None,
             bufs: CycleBuffers::default(),
         }
@@ -365,8 +372,13 @@ impl FastMachine {
 
     /// The pending entries.
     fn pending(&self) -> impl Iterator<Item = &Pending> + '_ {
-        let live = self.live;
-        self.slots.iter().enumerate().filter(move |(i, _)| live >> i & 1 != 0).map(|(_, p)| p)
+        // Visits the set bits of `live` only (not all the slots).
+        let mut live = self.live;
+        std::iter::from_fn(move || {
+            let i = live.trailing_zeros() as usize;
+            live &= live.wrapping_sub(1);
+            self.slots.get(i)
+        })
     }
 
     /// The thread issues `instr`: after any stall cycle the hardware inserts, it executes in its
@@ -806,14 +818,14 @@ impl FastMachine {
             3 => Some(Instr::SFPSTORE { VD: U::ZERO, Mod0: U::ZERO, AddrMod: U::ZERO, Imm10: U::ZERO }),
             sel => {
                 let word = s.lmc.template[(sel - 4) as usize][lead];
-                match decode_ignoring_undrawn(arch, word) {
-                    Ok((i, undrawn)) => {
+                match self.decode_template(arch, word) {
+                    Some((i, undrawn)) => {
                         if undrawn != 0 {
                             out.note(Clause::UndrawnBits, g);
                         }
                         Some(i)
                     }
-                    Err(_) => None,
+                    None => None,
                 }
             }
         };
@@ -874,6 +886,21 @@ impl FastMachine {
             self.slots[i] = entry;
             self.live |= 1 << i;
         }
+    }
+
+    /// `decode_ignoring_undrawn` of an InstructionTemplate word, remembered per template word:
+    /// templates change rarely and are decoded on every SFPLOADMACRO that uses them.
+    fn decode_template(&mut self, arch: Arch, word: u32) -> Option<(Instr, u32)> {
+        let slot = &mut self.templates[(word as usize ^ (word as usize >> 8)) & 3];
+        if let Some((a, w, decoded)) = *slot
+            && a == arch
+            && w == word
+        {
+            return decoded;
+        }
+        let decoded = decode_ignoring_undrawn(arch, word).ok();
+        *slot = Some((arch, word, decoded));
+        decoded
     }
 
     /// SFPSWAP's second cycle is not protected by the stall logic under SFPLOADMACRO (BlackholeA0

@@ -188,6 +188,41 @@ pub(crate) fn execute(s: &mut FastState, instr: &Instr, cx: &Ctx, out: &mut Outc
     }
 }
 
+/// `exec::sfpload` (the load part of SFPLOADMACRO, which the machine runs itself) in the copy of
+/// the level in force, as [`execute`].
+#[inline]
+pub(crate) fn sfpload(
+    s: &mut FastState,
+    vd: u32,
+    mod0: u32,
+    addr_mod: u32,
+    imm10: u32,
+    out: &mut Outcome,
+) -> u32 {
+    #[cfg(target_arch = "x86_64")]
+    match level() {
+        // SAFETY: as in `execute`: `Avx512` only after `avx512_available`.
+        Level::Avx512 => return unsafe { x86::sfpload_avx512(s, vd, mod0, addr_mod, imm10, out) },
+        // SAFETY: as in `execute`: `Avx2` only after `avx2_available`.
+        Level::Avx2 => return unsafe { x86::sfpload_avx2(s, vd, mod0, addr_mod, imm10, out) },
+        Level::Portable => {}
+    }
+    sfpload_portable(s, vd, mod0, addr_mod, imm10, out)
+}
+
+/// [`sfpload`]'s copy for the baseline target.
+#[inline(never)]
+fn sfpload_portable(
+    s: &mut FastState,
+    vd: u32,
+    mod0: u32,
+    addr_mod: u32,
+    imm10: u32,
+    out: &mut Outcome,
+) -> u32 {
+    crate::exec::sfpload_on(s, vd, mod0, addr_mod, imm10, out)
+}
+
 /// [`execute`]'s copy for the baseline target.
 #[inline(never)]
 fn execute_portable<const WH: bool>(s: &mut FastState, instr: &Instr, cx: &Ctx, out: &mut Outcome) {
@@ -317,6 +352,34 @@ mod x86 {
     #[inline(never)]
     pub fn execute_avx2<const WH: bool>(s: &mut FastState, instr: &Instr, cx: &Ctx, out: &mut Outcome) {
         crate::exec::execute_on::<WH>(s, instr, cx, out)
+    }
+
+    /// [`super::sfpload`]'s AVX-512 copy (features as [`execute_avx512`]).
+    #[target_feature(enable = "avx512f,avx512cd,avx512bw,avx512vl,avx512dq,avx2,fma,bmi1,bmi2,lzcnt,popcnt")]
+    #[inline(never)]
+    pub fn sfpload_avx512(
+        s: &mut FastState,
+        vd: u32,
+        mod0: u32,
+        addr_mod: u32,
+        imm10: u32,
+        out: &mut Outcome,
+    ) -> u32 {
+        crate::exec::sfpload_on(s, vd, mod0, addr_mod, imm10, out)
+    }
+
+    /// [`super::sfpload`]'s AVX2 copy (features as [`execute_avx2`]).
+    #[target_feature(enable = "avx2,fma,bmi1,bmi2,lzcnt,popcnt")]
+    #[inline(never)]
+    pub fn sfpload_avx2(
+        s: &mut FastState,
+        vd: u32,
+        mod0: u32,
+        addr_mod: u32,
+        imm10: u32,
+        out: &mut Outcome,
+    ) -> u32 {
+        crate::exec::sfpload_on(s, vd, mod0, addr_mod, imm10, out)
     }
 
     /// The same loop as [`super::fma32_portable`], compiled for AVX2 (`fma_bh` is
