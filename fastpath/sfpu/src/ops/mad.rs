@@ -40,21 +40,32 @@ pub fn sfpmad(s: &mut FastState, va: u32, vb: u32, vc: u32, vd: u32, mod1: u32, 
     if m == 0 {
         return;
     }
-    let mut a = if mod1 & 4 != 0 { gather_indirect(s) } else { s.lreg[va as usize] };
-    let b = s.lreg[cx.vb(vb)];
-    let mut c = s.lreg[cx.vc(vc)];
-    if !wormhole && mod1 & 1 != 0 {
-        for x in a.iter_mut() {
+    // The operands are read in place where nothing changes them (no copy of the registers).
+    let (mut ta, mut tc);
+    let neg_a = !wormhole && mod1 & 1 != 0;
+    let a = if mod1 & 4 != 0 || neg_a {
+        ta = if mod1 & 4 != 0 { gather_indirect(s) } else { s.lreg[va as usize] };
+        if neg_a {
+            for x in ta.iter_mut() {
+                *x ^= SIGN;
+            }
+        }
+        &ta
+    } else {
+        &s.lreg[va as usize]
+    };
+    let b = &s.lreg[cx.vb(vb)];
+    let c = if !wormhole && mod1 & 2 != 0 {
+        tc = s.lreg[cx.vc(vc)];
+        for x in tc.iter_mut() {
             *x ^= SIGN;
         }
-    }
-    if !wormhole && mod1 & 2 != 0 {
-        for x in c.iter_mut() {
-            *x ^= SIGN;
-        }
-    }
+        &tc
+    } else {
+        &s.lreg[cx.vc(vc)]
+    };
     let mut d = [0u32; 32];
-    fma32_of(s.arch(), &a, &b, &c, &mut d);
+    fma32_of(s.arch(), a, b, c, &mut d);
     write_result(s, vd, mod1 & 8 != 0, &d, m);
 }
 
@@ -74,14 +85,18 @@ pub fn sfpaddi(s: &mut FastState, imm16: u32, vd_field: u32, mod1: u32, cx: &Ctx
     }
     let a = [imm16 << 16; 32];
     let b = [0x3F80_0000u32; 32];
-    let mut c = s.lreg[vc];
-    if !wormhole && mod1 & 2 != 0 {
-        for x in c.iter_mut() {
+    let mut tc;
+    let c = if !wormhole && mod1 & 2 != 0 {
+        tc = s.lreg[vc];
+        for x in tc.iter_mut() {
             *x ^= SIGN;
         }
-    }
+        &tc
+    } else {
+        &s.lreg[vc]
+    };
     let mut d = [0u32; 32];
-    fma32_of(s.arch(), &a, &b, &c, &mut d);
+    fma32_of(s.arch(), &a, &b, c, &mut d);
     write_result(s, vd, mod1 & 8 != 0, &d, m);
 }
 
@@ -99,14 +114,18 @@ pub fn sfpmuli(s: &mut FastState, imm16: u32, vd_field: u32, mod1: u32, cx: &Ctx
         return;
     }
     let a = [imm16 << 16; 32];
-    let mut c = s.lreg[vc];
-    if !wormhole && mod1 & 2 != 0 {
-        for x in c.iter_mut() {
+    let mut tc;
+    let c = if !wormhole && mod1 & 2 != 0 {
+        tc = s.lreg[vc];
+        for x in tc.iter_mut() {
             *x ^= SIGN;
         }
-    }
+        &tc
+    } else {
+        &s.lreg[vc]
+    };
     let zero = [0u32; 32];
     let mut d = [0u32; 32];
-    fma32_of(s.arch(), &a, &c, &zero, &mut d);
+    fma32_of(s.arch(), &a, c, &zero, &mut d);
     write_result(s, vd, mod1 & 8 != 0, &d, m);
 }
