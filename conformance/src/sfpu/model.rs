@@ -54,13 +54,14 @@ impl crate::isa::Model<Sfpu> for FastModel {
     }
 
     fn run(&self, arch: Arch, pre: &State, program: &[u32]) -> Result<Run, ModelError> {
+        // The program decoded once (`sfpu_fastpath::Program`), issued, then drained.
+        let instrs = program
+            .iter()
+            .map(|&word| decode(arch, word).map_err(|e| ModelError::Failed(e.to_string())))
+            .collect::<Result<Vec<_>, _>>()?;
         let mut s = sfpu_fastpath::FastState::from_state(pre);
         let mut m = sfpu_fastpath::FastMachine::new();
-        let mut outcome = Outcome::defined();
-        for &word in program {
-            let instr = decode(arch, word).map_err(|e| ModelError::Failed(e.to_string()))?;
-            outcome.merge(&m.issue(&mut s, &instr));
-        }
+        let mut outcome = m.run(&mut s, &sfpu_fastpath::Program::new(&instrs));
         outcome.merge(&m.drain(&mut s));
         Ok(Run { post: s.to_state(), outcome: Some(outcome) })
     }
