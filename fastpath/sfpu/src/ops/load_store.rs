@@ -27,7 +27,7 @@
 
 use sfpu_reference::outcome::{Clause, Outcome};
 
-use crate::state::{FastState, blend};
+use crate::state::{ALL, FastState, blend};
 
 /// The `Mod0` values of `SFPLOAD.md` / `SFPSTORE.md` (the same on both chips).
 pub(crate) mod mod0 {
@@ -231,6 +231,9 @@ pub(crate) struct Rows {
     phys16: [usize; 4],
     phys32: [usize; 4],
     col: [usize; 32],
+    /// `Some(k)` when every lane's column is `(lane & 7) * 2 + k` (no lane-dependent column
+    /// exchange): the rows are then read and written as whole 16-column rows.
+    parity: Option<usize>,
 }
 
 impl Rows {
@@ -240,7 +243,7 @@ impl Rows {
         let base = addr & !3 & 0x3FF;
         let aliased = s.addressing.DBG_FEATURE_DISABLE_bit11;
         let remap = remapping(s);
-        let mut r = Rows { logical: [0; 4], phys16: [0; 4], phys32: [0; 4], col: [0; 32] };
+        let mut r = Rows { logical: [0; 4], phys16: [0; 4], phys32: [0; 4], col: [0; 32], parity: None };
         for row in 0..4 {
             let lr = (base + row as u32) & 0x3FF;
             r.logical[row] = lr;
@@ -250,6 +253,9 @@ impl Rows {
         let odd = addr & 2 != 0;
         for lane in 0..32 {
             r.col[lane] = (lane & 7) * 2 + (odd || col_x >> lane & 1 != 0) as usize;
+        }
+        if odd || col_x == 0 || col_x == ALL {
+            r.parity = Some((odd || col_x != 0) as usize);
         }
         r
     }
@@ -272,15 +278,38 @@ impl Rows {
     #[inline(always)]
     pub(crate) fn gather(&self, s: &FastState, wide: bool, lanes: u32, out: &mut Outcome) -> [u32; 32] {
         let mut raw = [0u32; 32];
-        for lane in 0..32 {
-            let row = lane / 8;
-            let c = self.col[lane];
-            raw[lane] = if wide {
-                let p = self.phys32[row];
-                ((s.dst.DstBits[p][c] as u32) << 16) | s.dst.DstBits[p + 8][c] as u32
-            } else {
-                s.dst.DstBits[self.phys16[row]][c] as u32
+        if let Some(k) = self.parity {
+            // The same words, a row at a time: lane `8 * row + j` reads column `2 * j + k`.
+            let column = |cells: &[u16; 16], j: usize| {
+                let pair = cells[2 * j] as u32 | (cells[2 * j + 1] as u32) << 16;
+                (pair >> (16 * k)) & 0xFFFF
             };
+            for row in 0..4 {
+                let out = &mut raw[8 * row..8 * row + 8];
+                if wide {
+                    let p = self.phys32[row];
+                    let (hi, lo) = (&s.dst.DstBits[p], &s.dst.DstBits[p + 8]);
+                    for (j, w) in out.iter_mut().enumerate() {
+                        *w = (column(hi, j) << 16) | column(lo, j);
+                    }
+                } else {
+                    let cells = &s.dst.DstBits[self.phys16[row]];
+                    for (j, w) in out.iter_mut().enumerate() {
+                        *w = column(cells, j);
+                    }
+                }
+            }
+        } else {
+            for lane in 0..32 {
+                let row = lane / 8;
+                let c = self.col[lane];
+                raw[lane] = if wide {
+                    let p = self.phys32[row];
+                    ((s.dst.DstBits[p][c] as u32) << 16) | s.dst.DstBits[p + 8][c] as u32
+                } else {
+                    s.dst.DstBits[self.phys16[row]][c] as u32
+                };
+            }
         }
         out.note(Clause::DstUndefinedRowRead, self.invalid(s, wide) & lanes);
         if !wide && s.addressing.DBG_FEATURE_DISABLE_bit11 {
@@ -301,7 +330,33 @@ impl Rows {
         lanes: u32,
         out: &mut Outcome,
     ) {
-        let mut m = lanes;
+        if let Some(k) = self.parity {
+            // The same writes in the same (lane) order, a row at a time.
+            for row in 0..4 {
+                let m = (lanes >> (8 * row)) & 0xFF;
+                if m == 0 {
+                    continue;
+                }
+                let enc = &enc[8 * row..8 * row + 8];
+                if wide {
+                    let p = self.phys32[row];
+                    for j in 0..8 {
+                        if m >> j & 1 != 0 {
+                            s.dst.DstBits[p][2 * j + k] = (enc[j] >> 16) as u16;
+                            s.dst.DstBits[p + 8][2 * j + k] = enc[j] as u16;
+                        }
+                    }
+                } else {
+                    let cells = &mut s.dst.DstBits[self.phys16[row]];
+                    for j in 0..8 {
+                        if m >> j & 1 != 0 {
+                            cells[2 * j + k] = enc[j] as u16;
+                        }
+                    }
+                }
+            }
+        }
+        let mut m = if self.parity.is_some() { 0 } else { lanes };
         while m != 0 {
             let lane = m.trailing_zeros() as usize;
             m &= m - 1;
