@@ -38,6 +38,14 @@ const AND_OR: i32 = 0xEA;
 const XOR3: i32 = 0x96;
 /// `vpternlogd` truth table of `(a ^ b) & c`.
 const XOR_AND: i32 = 0x28;
+/// `vpternlogd` truth table of `b ^ c`.
+const XOR_BC: i32 = 0x66;
+/// `vpternlogd` truth table of `a | (b & c)`.
+const OR_AND: i32 = 0xF8;
+/// `vpternlogd` truth table of `a & !(b & c)`.
+const AND_NAND: i32 = 0x70;
+/// Embedded rounding: to nearest even, exceptions suppressed (independent of MXCSR).
+const RNE: i32 = _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC;
 
 /// What both chips' FMAs compute the same way (steps 1 to 4 and the special-input tests).
 struct Unpacked {
@@ -170,10 +178,10 @@ fn assemble_round(e: __m512i, rn: __m512i) -> __m512i {
     _mm512_add_epi32(out, _mm512_srli_epi32::<3>(_mm512_add_epi32(g, _mm512_set1_epi32(3))))
 }
 
-/// [`crate::fp::fma_bh`] on 16 lanes.
+/// [`crate::fp::fma_bh`] on 16 lanes, the exact integer steps (the slow path of [`fma_bh16`]).
 #[inline]
 #[target_feature(enable = "avx512f,avx512cd")]
-pub(super) fn fma_bh16(x: __m512i, y: __m512i, z: __m512i) -> __m512i {
+fn fma_bh16_exact(x: __m512i, y: __m512i, z: __m512i) -> __m512i {
     let zero = _mm512_setzero_si512();
     let one = _mm512_set1_epi32(1);
     let inf = _mm512_set1_epi32(0x7F80_0000);
@@ -217,62 +225,214 @@ pub(super) fn fma_bh16(x: __m512i, y: __m512i, z: __m512i) -> __m512i {
     _mm512_mask_mov_epi32(res, kspecial, special_r)
 }
 
+/// What the fast kernels of both chips compute the same way.
+struct Fast {
+    /// The operands' exponent fields in place (`x & 0x7F80_0000`, ...) and `Ex + Ey`.
+    ez: __m512i,
+    sum_e: __m512i,
+    /// `ex != 0`, `ey != 0`, `ez != 0` (denormals are zero).
+    kxn: __mmask16,
+    kyn: __mmask16,
+    /// Inf / NaN input or a product exponent `ex + ey - 127 >= 255`.
+    kspecial: __mmask16,
+    kpovf: __mmask16,
+}
+
+/// The exponent fields and the lane classes (steps 1 and 5).
+#[inline]
+#[target_feature(enable = "avx512f,avx512cd,avx512dq,avx512vbmi2")]
+fn classify(x: __m512i, y: __m512i, z: __m512i) -> Fast {
+    let expo = _mm512_set1_epi32(0x7F80_0000);
+    let ex = _mm512_and_si512(x, expo);
+    let ey = _mm512_and_si512(y, expo);
+    let ez = _mm512_and_si512(z, expo);
+    let sum_e = _mm512_add_epi32(ex, ey);
+    let kinput = _mm512_cmpeq_epi32_mask(_mm512_max_epu32(_mm512_max_epu32(ex, ey), ez), expo);
+    let kpovf = _mm512_cmpge_epu32_mask(sum_e, _mm512_set1_epi32(382 << 23));
+    Fast {
+        ez,
+        sum_e,
+        kxn: _mm512_test_epi32_mask(x, expo),
+        kyn: _mm512_test_epi32_mask(y, expo),
+        kspecial: kinput | kpovf,
+        kpovf,
+    }
+}
+
+/// The sum of steps 2-8 in the biased exponent frame (see the module docs): returns
+/// `(S, REb, sA)`, the signed sum `P ± Z` of the aligned 28-bit magnitudes (relative to the sign
+/// of the operand with the larger exponent, `sA`), and the larger exponent `(re - 25) << 23`.
+#[inline]
+#[target_feature(enable = "avx512f,avx512cd,avx512dq,avx512vbmi2")]
+fn sum(
+    x: __m512i,
+    y: __m512i,
+    z: __m512i,
+    f: &Fast,
+    wormhole: bool,
+) -> (__m512i, __m512i, __m512i, __mmask16) {
+    let one = _mm512_set1_epi32(1);
+    let sign = _mm512_set1_epi32(i32::MIN);
+    // Step 6 folded into the sum: a negligible product (a zero or denormal factor, or
+    // `ex + ey < 127`) is a zero product with exponent 0.
+    let kok = _mm512_mask_cmpge_epu32_mask(f.kxn & f.kyn, f.sum_e, _mm512_set1_epi32(127 << 23));
+    let sum_e = if wormhole {
+        // `if (p_e > 255) p_e = 255;`
+        _mm512_min_epu32(f.sum_e, _mm512_set1_epi32(382 << 23))
+    } else {
+        f.sum_e
+    };
+    let peb = _mm512_mask_sub_epi32(_mm512_set1_epi32(-25 << 23), kok, sum_e, _mm512_set1_epi32(152 << 23));
+    let ezb = _mm512_sub_epi32(f.ez, _mm512_set1_epi32(25 << 23));
+    let kzn = _mm512_test_epi32_mask(f.ez, f.ez);
+
+    // Steps 1-4: mx << 8 (zero when negligible), my << 4, mz << 3 (zero when denormal); the
+    // product `P << 12`: its high word is `P >> 20`, its low word the sticky bits.
+    let a = _mm512_maskz_ternarylogic_epi32::<AND_OR>(
+        kok,
+        _mm512_slli_epi32::<8>(x),
+        _mm512_set1_epi32(0x7FFF_FF00),
+        sign,
+    );
+    let b = _mm512_ternarylogic_epi32::<AND_OR>(
+        _mm512_slli_epi32::<4>(y),
+        _mm512_set1_epi32(0x07FF_FFF0),
+        _mm512_set1_epi32(0x0800_0000),
+    );
+    let zm = _mm512_maskz_ternarylogic_epi32::<AND_OR>(
+        kzn,
+        _mm512_slli_epi32::<3>(z),
+        _mm512_set1_epi32(0x03FF_FFF8),
+        _mm512_set1_epi32(0x0400_0000),
+    );
+    let even = _mm512_mul_epu32(a, b);
+    let odd = _mm512_mul_epu32(_mm512_srli_epi64::<32>(a), _mm512_srli_epi64::<32>(b));
+    let idx_hi = _mm512_setr_epi32(1, 17, 3, 19, 5, 21, 7, 23, 9, 25, 11, 27, 13, 29, 15, 31);
+    let idx_lo = _mm512_setr_epi32(0, 16, 2, 18, 4, 20, 6, 22, 8, 24, 10, 26, 12, 28, 14, 30);
+    let hi = _mm512_permutex2var_epi32(even, idx_hi, odd);
+    let lo = _mm512_permutex2var_epi32(even, idx_lo, odd);
+    let p = _mm512_or_si512(hi, _mm512_min_epu32(lo, one));
+
+    // Step 7: the semi-sticky shift of the operand with the smaller exponent.
+    let kpb = _mm512_cmpge_epi32_mask(peb, ezb);
+    let reb = _mm512_max_epi32(peb, ezb);
+    let s = _mm512_srli_epi32::<23>(_mm512_abs_epi32(_mm512_sub_epi32(peb, ezb)));
+    let big = _mm512_mask_blend_epi32(kpb, zm, p);
+    let small = _mm512_mask_blend_epi32(kpb, p, zm);
+    let sh = _mm512_srlv_epi32(small, s);
+    let lost = _mm512_shrdv_epi32(_mm512_setzero_si512(), small, s);
+    let sh = _mm512_or_si512(sh, _mm512_min_epu32(_mm512_min_epu32(sh, lost), one));
+
+    // Step 8: the signed sum, relative to the sign of `big`.
+    let kdiff = _mm512_movepi32_mask(_mm512_ternarylogic_epi32::<XOR3>(x, y, z));
+    let s_sum = _mm512_mask_sub_epi32(_mm512_add_epi32(big, sh), kdiff, big, sh);
+    let sa = _mm512_mask_ternarylogic_epi32::<XOR_BC>(z, kpb, x, y);
+    (s_sum, reb, sa, kdiff)
+}
+
+/// Blackhole's step 5 on 16 lanes: the result of a lane with an Inf / NaN input or an
+/// overflowing product exponent, as the IEEE FMA of the denormals-are-zero operands gives it
+/// (see the module docs), the canonical NaN for any NaN.
+#[inline]
+#[target_feature(enable = "avx512f,avx512cd,avx512dq,avx512vbmi2")]
+fn special_bh(x: __m512i, y: __m512i, z: __m512i, f: &Fast) -> __m512i {
+    let x = _mm512_castsi512_ps(_mm512_maskz_mov_epi32(f.kxn, x));
+    let y = _mm512_castsi512_ps(_mm512_maskz_mov_epi32(f.kyn, y));
+    // An overflowing product plus a finite z is the infinite product: z counts as zero.
+    let kzs = _mm512_cmpeq_epi32_mask(f.ez, _mm512_set1_epi32(0x7F80_0000));
+    let z = _mm512_castsi512_ps(_mm512_mask_mov_epi32(z, f.kpovf & !kzs, _mm512_setzero_si512()));
+    let r = _mm512_fmadd_round_ps::<RNE>(x, y, z);
+    let knan = _mm512_cmp_ps_mask::<_CMP_UNORD_Q>(r, r);
+    _mm512_mask_mov_epi32(_mm512_castps_si512(r), knan, _mm512_set1_epi32(0x7FC0_0000))
+}
+
+/// [`crate::fp::fma_bh`] on 16 lanes.
+#[inline]
+#[target_feature(enable = "avx512f,avx512cd,avx512dq,avx512vbmi2")]
+pub(super) fn fma_bh16(x: __m512i, y: __m512i, z: __m512i) -> __m512i {
+    let f = classify(x, y, z);
+    if f.kspecial == 0xFFFF {
+        return special_bh(x, y, z, &f);
+    }
+    let (s_sum, reb, sa, kdiff) = sum(x, y, z, &f, false);
+    // Steps 10-13: the magnitude rounded to 24 bits by the conversion, its exponent moved by
+    // `re - 153`; `o2` is the result's magnitude plus 2^30.
+    let fl = _mm512_castps_si512(_mm512_cvt_roundepi32_ps::<RNE>(_mm512_abs_epi32(s_sum)));
+    let o2 = _mm512_add_epi32(fl, reb);
+    let knz = _mm512_test_epi32_mask(s_sum, s_sum);
+    // A result exponent of at most 1 may have underflowed before rounding: the exact steps.
+    if _mm512_mask_cmplt_epu32_mask(knz & !f.kspecial, o2, _mm512_set1_epi32(130 << 23)) != 0 {
+        return fma_bh16_exact(x, y, z);
+    }
+    // Overflow: the exponent field saturates at 255 (±Inf).
+    let mag = _mm512_maskz_sub_epi32(
+        knz,
+        _mm512_min_epu32(o2, _mm512_set1_epi32(383 << 23)),
+        _mm512_set1_epi32(128 << 23),
+    );
+    // Step 9: an exact zero is `zs & ps`: +0 when the signs differ, else the common sign.
+    let mut res = _mm512_maskz_ternarylogic_epi32::<OR_AND>(
+        knz | !kdiff,
+        mag,
+        _mm512_xor_si512(sa, s_sum),
+        _mm512_set1_epi32(i32::MIN),
+    );
+    if f.kspecial != 0 {
+        res = _mm512_mask_mov_epi32(res, f.kspecial, special_bh(x, y, z, &f));
+    }
+    res
+}
+
 /// [`crate::fp::fma_wh`] on 16 lanes.
 #[inline]
-#[target_feature(enable = "avx512f,avx512cd")]
+#[target_feature(enable = "avx512f,avx512cd,avx512dq,avx512vbmi2")]
 pub(super) fn fma_wh16(x: __m512i, y: __m512i, z: __m512i) -> __m512i {
     let zero = _mm512_setzero_si512();
-    let one = _mm512_set1_epi32(1);
-    let inf = _mm512_set1_epi32(0x7F80_0000);
-    let nan_bits = _mm512_set1_epi32(0x7F80_0001);
-    let c255 = _mm512_set1_epi32(255);
-    let u = unpack(x, y, z);
-
-    // Step 5: specials; a NaN stays pending.
-    let kpo = _mm512_cmpge_epi32_mask(u.pe, c255);
-    let kzinf = u.kzs & !u.kzm;
-    let kinvalid =
-        (u.kxs & (u.kxm | !u.kyn)) | (u.kys & (u.kym | !u.kxn)) | (kzinf & (u.kxs | u.kys | kpo) & u.kdiff);
-    let kznan = u.kzs & u.kzm;
-    let kspecial = u.kxs | u.kys | u.kzs | kpo;
-    let knan = kspecial & (kinvalid | kznan);
-    let nan =
-        _mm512_mask_mov_epi32(_mm512_or_si512(u.zs, nan_bits), kinvalid, _mm512_or_si512(u.ps, nan_bits));
-    let nan = _mm512_maskz_mov_epi32(knan, nan);
-    let kspecial_final = kspecial & !knan;
-    let special_r = _mm512_mask_mov_epi32(_mm512_or_si512(u.ps, inf), u.kzs, z);
-    let pe = _mm512_min_epi32(u.pe, c255);
-
-    // Step 6: negligible product; the product counts as zero under a pending NaN.
-    let knegl = !(u.kxn & u.kyn) | _mm512_cmplt_epi32_mask(pe, zero);
-    let negligible_r = _mm512_maskz_mov_epi32(u.kzn, z);
-    let p = _mm512_maskz_mov_epi32(!knegl, u.p);
-    let pe = _mm512_maskz_mov_epi32(!knegl, pe);
-
-    // Steps 7-8.
-    let (re, rs, r) = align_add(&u, p, pe);
-
-    // Step 10: normalise; the right shift's sticky bit is `r & 1` alone.
-    let n = _mm512_sub_epi32(_mm512_set1_epi32(5), _mm512_lzcnt_epi32(r));
-    let e = _mm512_add_epi32(re, n);
-    let kov = _mm512_cmpge_epi32_mask(e, c255);
-    let kuf = _mm512_cmplt_epi32_mask(e, zero);
-    let t = _mm512_sllv_epi32(r, _mm512_sub_epi32(_mm512_set1_epi32(3), n));
-    let sticky_bit = _mm512_srlv_epi32(_mm512_set1_epi32(4), _mm512_sub_epi32(n, one));
-    let sticky = _mm512_min_epu32(_mm512_and_si512(t, sticky_bit), one);
-    let rn = _mm512_or_si512(_mm512_srli_epi32::<3>(t), sticky);
-
-    // Steps 11-13: assemble (exponent 0 without its hidden bit), round, flush.
-    let out = assemble_round(_mm512_and_si512(e, _mm512_set1_epi32(0xFF)), rn);
-    let kflushed = _mm512_cmplt_epu32_mask(out, _mm512_set1_epi32(0x0080_0000));
+    let f = classify(x, y, z);
+    // Step 5: specials. The invalid operations are the NaNs of the IEEE FMA of the
+    // denormals-are-zero operands, with an overflowing product made infinite and a NaN z
+    // counted as zero; its other results are the final ones of the lanes without a NaN.
+    let (special_r, knan, ksf, nan) = if f.kspecial != 0 {
+        let xd = _mm512_castsi512_ps(_mm512_maskz_mov_epi32(f.kxn, x));
+        let xd =
+            _mm512_mask_mul_round_ps::<RNE>(xd, f.kpovf, xd, _mm512_set1_ps(f32::from_bits(0x7F00_0000)));
+        let yd = _mm512_castsi512_ps(_mm512_maskz_mov_epi32(f.kyn, y));
+        let kznan = _mm512_fpclass_ps_mask::<0x81>(_mm512_castsi512_ps(z));
+        let zd = _mm512_castsi512_ps(_mm512_mask_mov_epi32(z, kznan, zero));
+        let r = _mm512_fmadd_round_ps::<RNE>(xd, yd, zd);
+        let kinvalid = _mm512_cmp_ps_mask::<_CMP_UNORD_Q>(r, r);
+        let knan = kinvalid | kznan;
+        // `sign | 0x7F800001`: the product's sign for an invalid operation, else z's.
+        let nan = _mm512_maskz_ternarylogic_epi32::<AND_OR>(
+            knan,
+            _mm512_mask_blend_epi32(kinvalid, z, _mm512_xor_si512(x, y)),
+            _mm512_set1_epi32(i32::MIN),
+            _mm512_set1_epi32(0x7F80_0001),
+        );
+        (_mm512_castps_si512(r), knan, f.kspecial & !knan, nan)
+    } else {
+        (zero, 0, 0, zero)
+    };
+    if ksf == 0xFFFF {
+        return special_r;
+    }
+    let (s_sum, reb, sa, _) = sum(x, y, z, &f, true);
+    // Step 10: the right shift by 2 keeps bit 0 alone as its sticky bit: clear bit 1 of a
+    // magnitude of 2^28 or more, then round to 24 bits with the conversion.
+    let r = _mm512_abs_epi32(s_sum);
+    let r = _mm512_ternarylogic_epi32::<AND_NAND>(r, _mm512_srli_epi32::<27>(r), _mm512_set1_epi32(2));
+    let fl = _mm512_castps_si512(_mm512_cvt_roundepi32_ps::<RNE>(r));
+    let o2 = _mm512_add_epi32(fl, reb);
+    // Kept: a non-zero sum whose result exponent (after rounding) is at least 1; the others are
+    // flushed (to the pending NaN or +0).
+    let kgood =
+        _mm512_mask_cmpge_epu32_mask(_mm512_test_epi32_mask(s_sum, s_sum), o2, _mm512_set1_epi32(129 << 23));
+    let mag =
+        _mm512_sub_epi32(_mm512_min_epu32(o2, _mm512_set1_epi32(383 << 23)), _mm512_set1_epi32(128 << 23));
+    let rs = _mm512_ternarylogic_epi32::<XOR_AND>(sa, s_sum, _mm512_set1_epi32(i32::MIN));
     let sign_or_nan = _mm512_mask_mov_epi32(rs, knan, nan);
-    let mut res = _mm512_or_si512(sign_or_nan, out);
-
-    res = _mm512_mask_mov_epi32(res, kuf | kflushed, nan);
-    res = _mm512_mask_mov_epi32(res, kov, _mm512_mask_mov_epi32(_mm512_or_si512(rs, inf), knan, nan));
-    res = _mm512_mask_mov_epi32(res, _mm512_testn_epi32_mask(r, r), nan);
-    res = _mm512_mask_mov_epi32(res, knegl & !knan, negligible_r);
-    _mm512_mask_mov_epi32(res, kspecial_final, special_r)
+    let res = _mm512_mask_or_epi32(nan, kgood, sign_or_nan, mag);
+    _mm512_mask_mov_epi32(res, ksf, special_r)
 }
 
 /// Loads 16 lanes from `v[16 * half..]`.
@@ -297,8 +457,8 @@ fn store(v: &mut [u32; 32], half: usize, x: __m512i) {
 ///
 /// # Safety
 ///
-/// The CPU must support AVX-512F and AVX-512CD (`super::avx512_available`).
-#[target_feature(enable = "avx512f,avx512cd")]
+/// The CPU must support AVX-512F, CD, DQ and VBMI2 (`super::avx512_available`).
+#[target_feature(enable = "avx512f,avx512cd,avx512dq,avx512vbmi2")]
 pub(super) fn fma32_bh(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u32; 32]) {
     for h in 0..2 {
         store(out, h, fma_bh16(load(a, h), load(b, h), load(c, h)));
@@ -310,7 +470,7 @@ pub(super) fn fma32_bh(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u
 /// # Safety
 ///
 /// As for [`fma32_bh`].
-#[target_feature(enable = "avx512f,avx512cd")]
+#[target_feature(enable = "avx512f,avx512cd,avx512dq,avx512vbmi2")]
 pub(super) fn fma32_wh(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u32; 32]) {
     for h in 0..2 {
         store(out, h, fma_wh16(load(a, h), load(b, h), load(c, h)));

@@ -5,7 +5,7 @@
 //!
 //! Three copies of each kernel, chosen per call from [`level`] (which checks the CPU once):
 //!
-//! * [`Level::Avx512`]: hand-written AVX-512F/CD kernels (`simd/avx512.rs`: 16 lanes per vector, mask
+//! * [`Level::Avx512`]: hand-written AVX-512F/CD/DQ/VBMI2 kernels (`simd/avx512.rs`: 16 lanes per vector, mask
 //!   registers for every per-lane `if`, `vplzcntd` for the normalisation, the alignment and
 //!   normalisation shifts restated so that each is one variable shift; the module docs say why
 //!   each restatement is exact).
@@ -37,7 +37,7 @@ pub enum Level {
     Portable,
     /// The portable source compiled for AVX2, used only when the CPU has AVX2.
     Avx2,
-    /// Hand-written AVX-512F/CD kernels, used only when the CPU has both.
+    /// Hand-written AVX-512 kernels (F, CD, DQ, VBMI2), used only when the CPU has all four.
     Avx512,
 }
 
@@ -119,11 +119,15 @@ pub fn avx2_available() -> bool {
     }
 }
 
-/// Whether this CPU can run the AVX-512 kernels (AVX-512F and AVX-512CD).
+/// Whether this CPU can run the AVX-512 kernels: every feature they enable (AVX-512F, CD, DQ
+/// and VBMI2).
 pub fn avx512_available() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
-        std::arch::is_x86_feature_detected!("avx512f") && std::arch::is_x86_feature_detected!("avx512cd")
+        std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("avx512cd")
+            && std::arch::is_x86_feature_detected!("avx512dq")
+            && std::arch::is_x86_feature_detected!("avx512vbmi2")
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
@@ -219,7 +223,7 @@ fn fma32_wh_avx2_checked(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut 
 fn fma32_avx512_checked(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u32; 32]) {
     #[cfg(target_arch = "x86_64")]
     if avx512_available() {
-        // SAFETY: the CPU supports AVX-512F and AVX-512CD, just checked.
+        // SAFETY: the CPU supports every feature the AVX-512 kernels enable, just checked.
         return unsafe { avx512::fma32_bh(a, b, c, out) };
     }
     fma32_portable(a, b, c, out)
@@ -228,7 +232,7 @@ fn fma32_avx512_checked(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [
 fn fma32_wh_avx512_checked(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u32; 32]) {
     #[cfg(target_arch = "x86_64")]
     if avx512_available() {
-        // SAFETY: the CPU supports AVX-512F and AVX-512CD, just checked.
+        // SAFETY: the CPU supports every feature the AVX-512 kernels enable, just checked.
         return unsafe { avx512::fma32_wh(a, b, c, out) };
     }
     fma32_wh_portable(a, b, c, out)
