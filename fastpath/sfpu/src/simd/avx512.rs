@@ -42,8 +42,6 @@ const XOR_AND: i32 = 0x28;
 const XOR_BC: i32 = 0x66;
 /// `vpternlogd` truth table of `a | (b & c)`.
 const OR_AND: i32 = 0xF8;
-/// `vpternlogd` truth table of `a & !(b & c)`.
-const AND_NAND: i32 = 0x70;
 /// Embedded rounding: to nearest even, exceptions suppressed (independent of MXCSR).
 const RNE: i32 = _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC;
 
@@ -225,6 +223,17 @@ fn fma_bh16_exact(x: __m512i, y: __m512i, z: __m512i) -> __m512i {
     _mm512_mask_mov_epi32(res, kspecial, special_r)
 }
 
+/// The vector of ones, hidden from the optimiser: with a visible constant, LLVM rewrites
+/// `min(v, 1)` (one cheap instruction) into `v != 0` as a mask turned back into a vector (three).
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn opaque_one() -> __m512i {
+    let mut one = _mm512_set1_epi32(1);
+    // SAFETY: an empty assembly block that only claims to change a register.
+    unsafe { std::arch::asm!("/* {0} */", inout(zmm_reg) one, options(pure, nomem, nostack, preserves_flags)) };
+    one
+}
+
 /// What the fast kernels of both chips compute the same way.
 struct Fast {
     /// The operands' exponent fields in place (`x & 0x7F80_0000`, ...) and `Ex + Ey`.
@@ -271,7 +280,7 @@ fn sum(
     f: &Fast,
     wormhole: bool,
 ) -> (__m512i, __m512i, __m512i, __mmask16) {
-    let one = _mm512_set1_epi32(1);
+    let one = opaque_one();
     let sign = _mm512_set1_epi32(i32::MIN);
     // Step 6 folded into the sum: a negligible product (a zero or denormal factor, or
     // `ex + ey < 127`) is a zero product with exponent 0.
@@ -316,7 +325,12 @@ fn sum(
     // Step 7: the semi-sticky shift of the operand with the smaller exponent.
     let kpb = _mm512_cmpge_epi32_mask(peb, ezb);
     let reb = _mm512_max_epi32(peb, ezb);
-    let s = _mm512_srli_epi32::<23>(_mm512_abs_epi32(_mm512_sub_epi32(peb, ezb)));
+    // The count, clamped to 31 (a count of 28 or more shifts every bit out, and then the
+    // semi-sticky rule adds no sticky bit).
+    let s = _mm512_srli_epi32::<23>(_mm512_min_epu32(
+        _mm512_abs_epi32(_mm512_sub_epi32(peb, ezb)),
+        _mm512_set1_epi32(31 << 23),
+    ));
     let big = _mm512_mask_blend_epi32(kpb, zm, p);
     let small = _mm512_mask_blend_epi32(kpb, p, zm);
     let sh = _mm512_srlv_epi32(small, s);
@@ -357,8 +371,8 @@ pub(super) fn fma_bh16(x: __m512i, y: __m512i, z: __m512i) -> __m512i {
     let (s_sum, reb, sa, kdiff) = sum(x, y, z, &f, false);
     // Steps 10-13: the magnitude rounded to 24 bits by the conversion, its exponent moved by
     // `re - 153`; `o2` is the result's magnitude plus 2^30.
-    let fl = _mm512_castps_si512(_mm512_cvt_roundepi32_ps::<RNE>(_mm512_abs_epi32(s_sum)));
-    let o2 = _mm512_add_epi32(fl, reb);
+    let fs = _mm512_castps_si512(_mm512_cvt_roundepi32_ps::<RNE>(s_sum));
+    let o2 = _mm512_add_epi32(_mm512_and_si512(fs, _mm512_set1_epi32(i32::MAX)), reb);
     let knz = _mm512_test_epi32_mask(s_sum, s_sum);
     // A result exponent of at most 1 may have underflowed before rounding: the exact steps.
     if _mm512_mask_cmplt_epu32_mask(knz & !f.kspecial, o2, _mm512_set1_epi32(130 << 23)) != 0 {
@@ -374,7 +388,7 @@ pub(super) fn fma_bh16(x: __m512i, y: __m512i, z: __m512i) -> __m512i {
     let mut res = _mm512_maskz_ternarylogic_epi32::<OR_AND>(
         knz | !kdiff,
         mag,
-        _mm512_xor_si512(sa, s_sum),
+        _mm512_xor_si512(sa, fs),
         _mm512_set1_epi32(i32::MIN),
     );
     if f.kspecial != 0 {
@@ -419,17 +433,18 @@ pub(super) fn fma_wh16(x: __m512i, y: __m512i, z: __m512i) -> __m512i {
     let (s_sum, reb, sa, _) = sum(x, y, z, &f, true);
     // Step 10: the right shift by 2 keeps bit 0 alone as its sticky bit: clear bit 1 of a
     // magnitude of 2^28 or more, then round to 24 bits with the conversion.
-    let r = _mm512_abs_epi32(s_sum);
-    let r = _mm512_ternarylogic_epi32::<AND_NAND>(r, _mm512_srli_epi32::<27>(r), _mm512_set1_epi32(2));
-    let fl = _mm512_castps_si512(_mm512_cvt_roundepi32_ps::<RNE>(r));
-    let o2 = _mm512_add_epi32(fl, reb);
+    // (A magnitude of 2^28 or more is a sum of operands of one sign, so `S` is positive there.)
+    let kn2 = _mm512_cmpge_epi32_mask(s_sum, _mm512_set1_epi32(1 << 28));
+    let s_sum = _mm512_mask_and_epi32(s_sum, kn2, s_sum, _mm512_set1_epi32(!2));
+    let fs = _mm512_castps_si512(_mm512_cvt_roundepi32_ps::<RNE>(s_sum));
+    let o2 = _mm512_add_epi32(_mm512_and_si512(fs, _mm512_set1_epi32(i32::MAX)), reb);
     // Kept: a non-zero sum whose result exponent (after rounding) is at least 1; the others are
     // flushed (to the pending NaN or +0).
     let kgood =
         _mm512_mask_cmpge_epu32_mask(_mm512_test_epi32_mask(s_sum, s_sum), o2, _mm512_set1_epi32(129 << 23));
     let mag =
         _mm512_sub_epi32(_mm512_min_epu32(o2, _mm512_set1_epi32(383 << 23)), _mm512_set1_epi32(128 << 23));
-    let rs = _mm512_ternarylogic_epi32::<XOR_AND>(sa, s_sum, _mm512_set1_epi32(i32::MIN));
+    let rs = _mm512_ternarylogic_epi32::<XOR_AND>(sa, fs, _mm512_set1_epi32(i32::MIN));
     let sign_or_nan = _mm512_mask_mov_epi32(rs, knan, nan);
     let res = _mm512_mask_or_epi32(nan, kgood, sign_or_nan, mag);
     _mm512_mask_mov_epi32(res, ksf, special_r)
