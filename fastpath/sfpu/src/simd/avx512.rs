@@ -230,7 +230,9 @@ fn fma_bh16_exact(x: __m512i, y: __m512i, z: __m512i) -> __m512i {
 fn opaque_one() -> __m512i {
     let mut one = _mm512_set1_epi32(1);
     // SAFETY: an empty assembly block that only claims to change a register.
-    unsafe { std::arch::asm!("/* {0} */", inout(zmm_reg) one, options(pure, nomem, nostack, preserves_flags)) };
+    unsafe {
+        std::arch::asm!("/* {0} */", inout(zmm_reg) one, options(pure, nomem, nostack, preserves_flags))
+    };
     one
 }
 
@@ -239,6 +241,8 @@ struct Fast {
     /// The operands' exponent fields in place (`x & 0x7F80_0000`, ...) and `Ex + Ey`.
     ez: __m512i,
     sum_e: __m512i,
+    /// `min(Ex, Ey)`.
+    min_e: __m512i,
     /// `ex != 0`, `ey != 0`, `ez != 0` (denormals are zero).
     kxn: __mmask16,
     kyn: __mmask16,
@@ -261,6 +265,7 @@ fn classify(x: __m512i, y: __m512i, z: __m512i) -> Fast {
     Fast {
         ez,
         sum_e,
+        min_e: _mm512_min_epu32(ex, ey),
         kxn: _mm512_test_epi32_mask(x, expo),
         kyn: _mm512_test_epi32_mask(y, expo),
         kspecial: kinput | kpovf,
@@ -284,7 +289,18 @@ fn sum(
     let sign = _mm512_set1_epi32(i32::MIN);
     // Step 6 folded into the sum: a negligible product (a zero or denormal factor, or
     // `ex + ey < 127`) is a zero product with exponent 0.
-    let kok = _mm512_mask_cmpge_epu32_mask(f.kxn & f.kyn, f.sum_e, _mm512_set1_epi32(127 << 23));
+    let kok = if wormhole {
+        // Wormhole's special lanes (the common case of its pending NaNs) have tested the
+        // exponents for zero already.
+        _mm512_mask_cmpge_epu32_mask(f.kxn & f.kyn, f.sum_e, _mm512_set1_epi32(127 << 23))
+    } else {
+        // `min(Ex + Ey, -min(Ex, Ey))` is `Ex + Ey` when neither exponent is 0, else 0 (the
+        // negated exponent field of a non-zero exponent is at least 0x8080_0000).
+        _mm512_cmpge_epu32_mask(
+            _mm512_min_epu32(f.sum_e, _mm512_sub_epi32(_mm512_setzero_si512(), f.min_e)),
+            _mm512_set1_epi32(127 << 23),
+        )
+    };
     let sum_e = if wormhole {
         // `if (p_e > 255) p_e = 255;`
         _mm512_min_epu32(f.sum_e, _mm512_set1_epi32(382 << 23))
@@ -360,24 +376,19 @@ fn special_bh(x: __m512i, y: __m512i, z: __m512i, f: &Fast) -> __m512i {
     _mm512_mask_mov_epi32(_mm512_castps_si512(r), knan, _mm512_set1_epi32(0x7FC0_0000))
 }
 
-/// [`crate::fp::fma_bh`] on 16 lanes.
+/// Blackhole's steps 6-13 on 16 lanes without a special lane's result: the result, or `None`
+/// when a lane that is not special may have underflowed (a result exponent of at most 1 after
+/// rounding), which only the exact steps ([`fma_bh16_exact`]) compute.
 #[inline]
 #[target_feature(enable = "avx512f,avx512cd,avx512dq,avx512vbmi2")]
-pub(super) fn fma_bh16(x: __m512i, y: __m512i, z: __m512i) -> __m512i {
-    let f = classify(x, y, z);
-    if f.kspecial == 0xFFFF {
-        return special_bh(x, y, z, &f);
-    }
-    let (s_sum, reb, sa, kdiff) = sum(x, y, z, &f, false);
+fn main_bh(x: __m512i, y: __m512i, z: __m512i, f: &Fast) -> (__m512i, bool) {
+    let (s_sum, reb, sa, kdiff) = sum(x, y, z, f, false);
     // Steps 10-13: the magnitude rounded to 24 bits by the conversion, its exponent moved by
     // `re - 153`; `o2` is the result's magnitude plus 2^30.
     let fs = _mm512_castps_si512(_mm512_cvt_roundepi32_ps::<RNE>(s_sum));
     let o2 = _mm512_add_epi32(_mm512_and_si512(fs, _mm512_set1_epi32(i32::MAX)), reb);
     let knz = _mm512_test_epi32_mask(s_sum, s_sum);
-    // A result exponent of at most 1 may have underflowed before rounding: the exact steps.
-    if _mm512_mask_cmplt_epu32_mask(knz & !f.kspecial, o2, _mm512_set1_epi32(130 << 23)) != 0 {
-        return fma_bh16_exact(x, y, z);
-    }
+    let hard = _mm512_mask_cmplt_epu32_mask(knz & !f.kspecial, o2, _mm512_set1_epi32(130 << 23)) != 0;
     // Overflow: the exponent field saturates at 255 (±Inf).
     let mag = _mm512_maskz_sub_epi32(
         knz,
@@ -385,52 +396,58 @@ pub(super) fn fma_bh16(x: __m512i, y: __m512i, z: __m512i) -> __m512i {
         _mm512_set1_epi32(128 << 23),
     );
     // Step 9: an exact zero is `zs & ps`: +0 when the signs differ, else the common sign.
-    let mut res = _mm512_maskz_ternarylogic_epi32::<OR_AND>(
+    let res = _mm512_maskz_ternarylogic_epi32::<OR_AND>(
         knz | !kdiff,
         mag,
         _mm512_xor_si512(sa, fs),
         _mm512_set1_epi32(i32::MIN),
     );
-    if f.kspecial != 0 {
-        res = _mm512_mask_mov_epi32(res, f.kspecial, special_bh(x, y, z, &f));
-    }
-    res
+    (res, hard)
 }
 
-/// [`crate::fp::fma_wh`] on 16 lanes.
+/// Wormhole's step 5 on 16 lanes: `(special_r, knan, ksf, nan)`, the special lanes' results,
+/// the lanes with a pending NaN, the special lanes without one (final: `special_r`), and the
+/// pending NaNs (`sign | 0x7F800001`; zero elsewhere).
+///
+/// The invalid operations are the NaNs of the IEEE FMA of the denormals-are-zero operands, with
+/// an overflowing product made infinite and a NaN z counted as zero; its other results are the
+/// final ones of the special lanes without a NaN.
 #[inline]
 #[target_feature(enable = "avx512f,avx512cd,avx512dq,avx512vbmi2")]
-pub(super) fn fma_wh16(x: __m512i, y: __m512i, z: __m512i) -> __m512i {
+fn special_wh(x: __m512i, y: __m512i, z: __m512i, f: &Fast) -> (__m512i, __mmask16, __mmask16, __m512i) {
     let zero = _mm512_setzero_si512();
-    let f = classify(x, y, z);
-    // Step 5: specials. The invalid operations are the NaNs of the IEEE FMA of the
-    // denormals-are-zero operands, with an overflowing product made infinite and a NaN z
-    // counted as zero; its other results are the final ones of the lanes without a NaN.
-    let (special_r, knan, ksf, nan) = if f.kspecial != 0 {
-        let xd = _mm512_castsi512_ps(_mm512_maskz_mov_epi32(f.kxn, x));
-        let xd =
-            _mm512_mask_mul_round_ps::<RNE>(xd, f.kpovf, xd, _mm512_set1_ps(f32::from_bits(0x7F00_0000)));
-        let yd = _mm512_castsi512_ps(_mm512_maskz_mov_epi32(f.kyn, y));
-        let kznan = _mm512_fpclass_ps_mask::<0x81>(_mm512_castsi512_ps(z));
-        let zd = _mm512_castsi512_ps(_mm512_mask_mov_epi32(z, kznan, zero));
-        let r = _mm512_fmadd_round_ps::<RNE>(xd, yd, zd);
-        let kinvalid = _mm512_cmp_ps_mask::<_CMP_UNORD_Q>(r, r);
-        let knan = kinvalid | kznan;
-        // `sign | 0x7F800001`: the product's sign for an invalid operation, else z's.
-        let nan = _mm512_maskz_ternarylogic_epi32::<AND_OR>(
-            knan,
-            _mm512_mask_blend_epi32(kinvalid, z, _mm512_xor_si512(x, y)),
-            _mm512_set1_epi32(i32::MIN),
-            _mm512_set1_epi32(0x7F80_0001),
-        );
-        (_mm512_castps_si512(r), knan, f.kspecial & !knan, nan)
-    } else {
-        (zero, 0, 0, zero)
-    };
-    if ksf == 0xFFFF {
-        return special_r;
+    if f.kspecial == 0 {
+        return (zero, 0, 0, zero);
     }
-    let (s_sum, reb, sa, _) = sum(x, y, z, &f, true);
+    let xd = _mm512_castsi512_ps(_mm512_maskz_mov_epi32(f.kxn, x));
+    let xd = _mm512_mask_mul_round_ps::<RNE>(xd, f.kpovf, xd, _mm512_set1_ps(f32::from_bits(0x7F00_0000)));
+    let yd = _mm512_castsi512_ps(_mm512_maskz_mov_epi32(f.kyn, y));
+    let kznan = _mm512_fpclass_ps_mask::<0x81>(_mm512_castsi512_ps(z));
+    let zd = _mm512_castsi512_ps(_mm512_mask_mov_epi32(z, kznan, zero));
+    let r = _mm512_fmadd_round_ps::<RNE>(xd, yd, zd);
+    let kinvalid = _mm512_cmp_ps_mask::<_CMP_UNORD_Q>(r, r);
+    let knan = kinvalid | kznan;
+    // `sign | 0x7F800001`: the product's sign for an invalid operation, else z's.
+    let nan = _mm512_maskz_ternarylogic_epi32::<AND_OR>(
+        knan,
+        _mm512_mask_blend_epi32(kinvalid, z, _mm512_xor_si512(x, y)),
+        _mm512_set1_epi32(i32::MIN),
+        _mm512_set1_epi32(0x7F80_0001),
+    );
+    (_mm512_castps_si512(r), knan, f.kspecial & !knan, nan)
+}
+
+/// Wormhole's steps 6-13 on 16 lanes, with the special lanes' results of [`special_wh`].
+#[inline]
+#[target_feature(enable = "avx512f,avx512cd,avx512dq,avx512vbmi2")]
+fn main_wh(
+    x: __m512i,
+    y: __m512i,
+    z: __m512i,
+    f: &Fast,
+    (special_r, knan, ksf, nan): (__m512i, __mmask16, __mmask16, __m512i),
+) -> __m512i {
+    let (s_sum, reb, sa, _) = sum(x, y, z, f, true);
     // Step 10: the right shift by 2 keeps bit 0 alone as its sticky bit: clear bit 1 of a
     // magnitude of 2^28 or more, then round to 24 bits with the conversion.
     // (A magnitude of 2^28 or more is a sum of operands of one sign, so `S` is positive there.)
@@ -468,26 +485,63 @@ fn store(v: &mut [u32; 32], half: usize, x: __m512i) {
     unsafe { _mm512_storeu_epi32(lanes.as_mut_ptr().cast(), x) }
 }
 
-/// [`crate::fp::fma_bh`] over 32 lanes.
+/// [`crate::fp::fma_bh`] over 32 lanes: two vectors of 16, each step done for both before the
+/// next (independent work side by side for the out-of-order core); a vector whose lanes are all
+/// special skips the sum, and one with a lane that may have underflowed takes the exact steps.
 ///
 /// # Safety
 ///
 /// The CPU must support AVX-512F, CD, DQ and VBMI2 (`super::avx512_available`).
 #[target_feature(enable = "avx512f,avx512cd,avx512dq,avx512vbmi2")]
 pub(super) fn fma32_bh(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u32; 32]) {
-    for h in 0..2 {
-        store(out, h, fma_bh16(load(a, h), load(b, h), load(c, h)));
+    let (x0, y0, z0) = (load(a, 0), load(b, 0), load(c, 0));
+    let (x1, y1, z1) = (load(a, 1), load(b, 1), load(c, 1));
+    let f0 = classify(x0, y0, z0);
+    let f1 = classify(x1, y1, z1);
+    if f0.kspecial == 0xFFFF && f1.kspecial == 0xFFFF {
+        store(out, 0, special_bh(x0, y0, z0, &f0));
+        store(out, 1, special_bh(x1, y1, z1, &f1));
+        return;
     }
+    let (mut r0, hard0) = main_bh(x0, y0, z0, &f0);
+    let (mut r1, hard1) = main_bh(x1, y1, z1, &f1);
+    if f0.kspecial != 0 {
+        r0 = _mm512_mask_mov_epi32(r0, f0.kspecial, special_bh(x0, y0, z0, &f0));
+    }
+    if f1.kspecial != 0 {
+        r1 = _mm512_mask_mov_epi32(r1, f1.kspecial, special_bh(x1, y1, z1, &f1));
+    }
+    if hard0 {
+        r0 = fma_bh16_exact(x0, y0, z0);
+    }
+    if hard1 {
+        r1 = fma_bh16_exact(x1, y1, z1);
+    }
+    store(out, 0, r0);
+    store(out, 1, r1);
 }
 
-/// [`crate::fp::fma_wh`] over 32 lanes.
+/// [`crate::fp::fma_wh`] over 32 lanes, two vectors of 16 side by side as in [`fma32_bh`] (a
+/// vector whose special lanes all have final results skips the sum).
 ///
 /// # Safety
 ///
 /// As for [`fma32_bh`].
 #[target_feature(enable = "avx512f,avx512cd,avx512dq,avx512vbmi2")]
 pub(super) fn fma32_wh(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u32; 32]) {
-    for h in 0..2 {
-        store(out, h, fma_wh16(load(a, h), load(b, h), load(c, h)));
+    let (x0, y0, z0) = (load(a, 0), load(b, 0), load(c, 0));
+    let (x1, y1, z1) = (load(a, 1), load(b, 1), load(c, 1));
+    let f0 = classify(x0, y0, z0);
+    let f1 = classify(x1, y1, z1);
+    let s0 = special_wh(x0, y0, z0, &f0);
+    let s1 = special_wh(x1, y1, z1, &f1);
+    if s0.2 == 0xFFFF && s1.2 == 0xFFFF {
+        store(out, 0, s0.0);
+        store(out, 1, s1.0);
+        return;
     }
+    let r0 = main_wh(x0, y0, z0, &f0, s0);
+    let r1 = main_wh(x1, y1, z1, &f1, s1);
+    store(out, 0, r0);
+    store(out, 1, r1);
 }
