@@ -40,6 +40,8 @@ const XOR3: i32 = 0x96;
 const XOR_AND: i32 = 0x28;
 /// `vpternlogd` truth table of `b ^ c`.
 const XOR_BC: i32 = 0x66;
+/// `vpternlogd` truth table of `a & !(b & c)`.
+const AND_NAND: i32 = 0x70;
 /// `vpternlogd` truth table of `a | (b & c)`.
 const OR_AND: i32 = 0xF8;
 /// Embedded rounding: to nearest even, exceptions suppressed (independent of MXCSR).
@@ -248,6 +250,7 @@ struct Fast {
     kyn: __mmask16,
     /// Inf / NaN input or a product exponent `ex + ey - 127 >= 255`.
     kspecial: __mmask16,
+    /// `ex + ey - 127 >= 255` (also true for some lanes with an Inf / NaN factor).
     kpovf: __mmask16,
 }
 
@@ -313,12 +316,8 @@ fn sum(
 
     // Steps 1-4: mx << 8 (zero when negligible), my << 4, mz << 3 (zero when denormal); the
     // product `P << 12`: its high word is `P >> 20`, its low word the sticky bits.
-    let a = _mm512_maskz_ternarylogic_epi32::<AND_OR>(
-        kok,
-        _mm512_slli_epi32::<8>(x),
-        _mm512_set1_epi32(0x7FFF_FF00),
-        sign,
-    );
+    let a =
+        _mm512_ternarylogic_epi32::<AND_OR>(_mm512_slli_epi32::<8>(x), _mm512_set1_epi32(0x7FFF_FF00), sign);
     let b = _mm512_ternarylogic_epi32::<AND_OR>(
         _mm512_slli_epi32::<4>(y),
         _mm512_set1_epi32(0x07FF_FFF0),
@@ -336,7 +335,7 @@ fn sum(
     let idx_lo = _mm512_setr_epi32(0, 16, 2, 18, 4, 20, 6, 22, 8, 24, 10, 26, 12, 28, 14, 30);
     let hi = _mm512_permutex2var_epi32(even, idx_hi, odd);
     let lo = _mm512_permutex2var_epi32(even, idx_lo, odd);
-    let p = _mm512_or_si512(hi, _mm512_min_epu32(lo, one));
+    let p = _mm512_maskz_or_epi32(kok, hi, _mm512_min_epu32(lo, one));
 
     // Step 7: the semi-sticky shift of the operand with the smaller exponent.
     let kpb = _mm512_cmpge_epi32_mask(peb, ezb);
@@ -355,7 +354,14 @@ fn sum(
 
     // Step 8: the signed sum, relative to the sign of `big`.
     let kdiff = _mm512_movepi32_mask(_mm512_ternarylogic_epi32::<XOR3>(x, y, z));
-    let s_sum = _mm512_mask_sub_epi32(_mm512_add_epi32(big, sh), kdiff, big, sh);
+    let mut add = _mm512_add_epi32(big, sh);
+    if wormhole {
+        // Step 10 of Wormhole: the right shift by 2 keeps bit 0 alone as its sticky bit; a
+        // magnitude of 2^28 or more is a sum of operands of one sign: clear its bit 1 here, and
+        // the conversion's rounding is the model's.
+        add = _mm512_ternarylogic_epi32::<AND_NAND>(add, _mm512_srli_epi32::<27>(add), _mm512_set1_epi32(2));
+    }
+    let s_sum = _mm512_mask_sub_epi32(add, kdiff, big, sh);
     let sa = _mm512_mask_ternarylogic_epi32::<XOR_BC>(z, kpb, x, y);
     (s_sum, reb, sa, kdiff)
 }
@@ -420,6 +426,8 @@ fn special_wh(x: __m512i, y: __m512i, z: __m512i, f: &Fast) -> (__m512i, __mmask
         return (zero, 0, 0, zero);
     }
     let xd = _mm512_castsi512_ps(_mm512_maskz_mov_epi32(f.kxn, x));
+    // A finite product whose exponent overflows has x >= 2: x * 2^127 is infinite (an infinite
+    // or NaN x stays as it is).
     let xd = _mm512_mask_mul_round_ps::<RNE>(xd, f.kpovf, xd, _mm512_set1_ps(f32::from_bits(0x7F00_0000)));
     let yd = _mm512_castsi512_ps(_mm512_maskz_mov_epi32(f.kyn, y));
     let kznan = _mm512_fpclass_ps_mask::<0x81>(_mm512_castsi512_ps(z));
@@ -448,11 +456,8 @@ fn main_wh(
     (special_r, knan, ksf, nan): (__m512i, __mmask16, __mmask16, __m512i),
 ) -> __m512i {
     let (s_sum, reb, sa, _) = sum(x, y, z, f, true);
-    // Step 10: the right shift by 2 keeps bit 0 alone as its sticky bit: clear bit 1 of a
-    // magnitude of 2^28 or more, then round to 24 bits with the conversion.
-    // (A magnitude of 2^28 or more is a sum of operands of one sign, so `S` is positive there.)
-    let kn2 = _mm512_cmpge_epi32_mask(s_sum, _mm512_set1_epi32(1 << 28));
-    let s_sum = _mm512_mask_and_epi32(s_sum, kn2, s_sum, _mm512_set1_epi32(!2));
+    // Step 10: rounded to 24 bits by the conversion (`sum` has cleared the bit the hardware
+    // drops).
     let fs = _mm512_castps_si512(_mm512_cvt_roundepi32_ps::<RNE>(s_sum));
     let o2 = _mm512_add_epi32(_mm512_and_si512(fs, _mm512_set1_epi32(i32::MAX)), reb);
     // Kept: a non-zero sum whose result exponent (after rounding) is at least 1; the others are
@@ -544,4 +549,57 @@ pub(super) fn fma32_wh(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u
     let r1 = main_wh(x1, y1, z1, &f1, s1);
     store(out, 0, r0);
     store(out, 1, r1);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sfpu_reference::fp::fma_model_bh;
+
+    /// The Blackhole slow path is needed, and taken: on triples whose result lands next to
+    /// exponent 0, the conversion-based steps alone ([`main_bh`] without the fallback) differ from
+    /// `fma_model_bh` on some lanes (so a kernel without the slow path fails `tests/simd.rs`),
+    /// every vector holding such a lane is flagged for the exact steps, and the vectors it does not
+    /// flag are right lane for lane.
+    #[test]
+    fn blackhole_lanes_that_may_underflow_take_the_exact_steps() {
+        if !super::super::avx512_available() {
+            return;
+        }
+        let mut state = 0x51AD_0004u64;
+        let mut next = move || {
+            state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            (state >> 32) as u32
+        };
+        let (mut wrong_lanes, mut flagged, mut unflagged) = (0, 0, 0);
+        for _ in 0..20_000 {
+            let mut v = [[0u32; 16]; 3];
+            for l in 0..16 {
+                let ex = 1 + next() % 127;
+                let ey = 128 + next() % 4 - ex;
+                v[0][l] = (next() & 0x807F_FFFF) | (ex << 23);
+                v[1][l] = (next() & 0x807F_FFFF) | (ey << 23);
+                v[2][l] = (next() & 0x807F_FFFF) | ((next() % 4) << 23);
+            }
+            // SAFETY: the CPU runs the AVX-512 level (checked above); the loads read 16 `u32`s.
+            let (fast, hard) = unsafe {
+                let [x, y, z] = v.map(|a| _mm512_loadu_epi32(a.as_ptr().cast()));
+                let f = classify(x, y, z);
+                let (r, hard) = main_bh(x, y, z, &f);
+                let mut out = [0u32; 16];
+                _mm512_storeu_epi32(out.as_mut_ptr().cast(), r);
+                (out, hard)
+            };
+            let wrong = (0..16).filter(|&l| fast[l] != fma_model_bh(v[0][l], v[1][l], v[2][l])).count();
+            wrong_lanes += wrong;
+            if hard {
+                flagged += 1;
+            } else {
+                unflagged += 1;
+                assert_eq!(wrong, 0, "a vector with a wrong lane was not flagged: {v:08x?}");
+            }
+        }
+        assert!(wrong_lanes > 0, "the conversion alone was never wrong: the test cannot fail");
+        assert!(flagged > 0 && unflagged > 0, "flagged {flagged}, unflagged {unflagged}");
+    }
 }
