@@ -1,34 +1,68 @@
-//! AVX-512 kernels of the two FMAs, 16 lanes per vector, written with `std::arch` intrinsics
-//! (the auto-vectorised copy of [`crate::fp::fma_bh`] was barely faster with AVX-512 enabled than
-//! with AVX2: the compiler keeps the scalar formulation's shape, with its u64 alignment shift,
-//! its clamp and its three-way right shift).
+//! AVX-512 kernels of the two FMAs ([`fma32_bh`]: [`crate::fp::fma_bh`], [`fma32_wh`]:
+//! [`crate::fp::fma_wh`]), 32 lanes as two vectors of 16, written with `std::arch` intrinsics.
+//! They compute `fma.c`'s `fma_model_bh` / `fma_model_wh` (`Miscellaneous/FMA/fma.c` @
+//! `06c5af5b`, spec §4.1, `wormhole-vs-blackhole.md` §2; step numbers as in spec §4.1) bit for
+//! bit, restated so that most steps are one instruction. Each restatement, and why it is exact:
 //!
-//! What each kernel computes: [`fma_bh16`] is [`crate::fp::fma_bh`] and [`fma_wh16`] is
-//! [`crate::fp::fma_wh`] on 16 lanes, with the same steps in the same order (the step numbers of
-//! spec §4.1 are repeated here). The reformulations, each exact for the operands the FMA can see:
+//! * **Exponents in place.** The fields stay where they are (`x & 0x7F80_0000`), so `ex + ey`
+//!   is one add; they are biased, `peb = (pe - 25) << 23` and `ezb = (ez - 25) << 23`, so that
+//!   `reb = max(peb, ezb)` is what the rounding step below adds.
+//! * **Negligible product (step 6) folded into the sum.** A zero or denormal factor or
+//!   `ex + ey < 127` makes the product 0 with exponent 0: the sum is then `z` exactly (a normal
+//!   `z` is the larger operand and nothing is shifted into it) or an exact zero, the model's
+//!   results for a negligible product.
+//! * **Product (steps 2-4).** `mx << 8` and `my << 4` are 32-bit values whose 64-bit product is
+//!   `P << 12`: its high word is `P >> 20` and its low word is non-zero exactly when one of `P`'s
+//!   low 20 bits is (the sticky bit). `vpmuludq` multiplies the even lanes and the odd lanes
+//!   shifted down; two `vpermt2d` put the high and low words back in lane order.
+//! * **Alignment (step 7).** `vpsrlvd` by the exponent difference (clamped to 31: a count of 28
+//!   or more shifts every bit out, and then the semi-sticky rule adds nothing); the bits shifted
+//!   out are `small << (32 - s)`, one `vpshrdvd`; the sticky one is ORed in only when the shifted
+//!   value is non-zero (`min(min(sh, lost), 1)`).
+//! * **Sum (step 8).** `big ± sh`, signed, relative to the sign of the operand with the larger
+//!   exponent; the result's sign is that sign XOR the sum's.
+//! * **Normalisation and rounding (steps 10-13) by one conversion.** Blackhole's normalising
+//!   right shift keeps what it drops as a sticky bit (`r & 1` for `n = 1`, `r & 3 != 0` for
+//!   `n = 2`): a round-to-odd to 27 bits, then round-to-nearest-even to 24. Rounding to odd at
+//!   two or more bits beyond the target precision and then to nearest gives the same as rounding
+//!   to nearest directly, so steps 10-13 round the integer sum `R < 2^29` to 24 bits, which is
+//!   what `vcvtdq2ps` does (embedded round-to-nearest-even, independent of MXCSR). The float's
+//!   exponent field is `127 + 26 + n` (plus the rounding carry), so adding `(re - 153) << 23`
+//!   gives the model's `(e << 23) + mantissa` with its carry. Wormhole's right shift by 2 keeps
+//!   only bit 0 as its sticky bit: the sum's bit 1 is cleared first when `R >= 2^28` (only a sum
+//!   of operands of one sign gets there), then the same argument applies.
+//! * **Result range.** With `o2` the magnitude plus 2^30 (result exponents -26 ..= 258 fit in a
+//!   `u32` then), an exponent of 255 or more saturates to Inf (overflow before rounding and
+//!   254 plus a carry give the same bits). Wormhole flushes what is below exponent 1 after
+//!   rounding (its exponent 0 survives only as `0x0080_0000`, after a carry, which is also what the
+//!   conversion gives). Blackhole's underflow rule (renormalise by one more position, flush after
+//!   rounding) needs the exponent before rounding: a vector with a result exponent of at most 1
+//!   after rounding takes the exact integer steps ([`fma_bh16_exact`]) instead.
+//! * **Exact zero (step 9).** Blackhole: `zs & ps` (+0 after a cancellation, the common sign of
+//!   two zeros); Wormhole: +0 (or the pending NaN).
+//! * **Specials (step 5) by the IEEE FMA of the operands with denormals as zero.** Its NaN cases
+//!   are the chips' (NaN input, `Inf * 0`, `Inf - Inf`) and its infinite results the chips' final
+//!   ones (`z` when `z` is infinite, else the product's sign with Inf), with two adjustments: for
+//!   a finite product whose exponent overflows, Blackhole's `z` counts as zero when finite (the
+//!   product then rounds to ±Inf) and Wormhole's `x` is scaled by 2^127 (to ±Inf, so that an
+//!   infinite `z` of the other sign is invalid). Blackhole returns the canonical NaN for any NaN;
+//!   for Wormhole the FMA's NaNs with a NaN `z` counted as zero are the invalid operations (the
+//!   product's sign), a NaN `z` otherwise gives `z`'s sign, and the NaN stays pending.
 //!
-//! * **Product.** `mx << 8` and `my << 4` are 32-bit values whose 64-bit product is `P << 12`:
-//!   its high word is `P >> 20` and its low word is non-zero exactly when one of `P`'s low 20
-//!   bits is (the sticky bit). `vpmuludq` multiplies the even lanes; the odd lanes are shifted
-//!   down first; two blends put the high and low words back in lane order.
-//! * **Alignment.** `vpsrlvd` gives 0 for counts of 32 and more, so the semi-sticky shift needs
-//!   no clamp: `v >> s`, and a bit was lost when `(v >> s) << s != v`; the sticky one is ORed in
-//!   only when the result is non-zero, which a shift by 32 or more never gives.
-//! * **Normalisation.** With `n = 5 - lzcnt(r)` (at most 3 after the underflow adjustment),
-//!   `t = r << (3 - n)` never overflows (its leading one is at bit 29 or 28) and `t >> 3` is both
-//!   the left shift by `-n` and the right shift by `n`. The sticky bits the C models keep are
-//!   bits of `t` below bit 3: Blackhole keeps `r & 1` (bit 2 of `t`) for `n = 1` and `r & 3`
-//!   (bits 1 and 2) for `n = 2`, so the mask is 6; for `n <= 0` the low three bits of `t` are
-//!   zero. (The C model's `n = 3` case, mask `r & 3`, cannot occur: it needs `n = 2` and an
-//!   exponent `re + 2 <= 0`, but `re >= 0`.) Wormhole keeps `r & 1` only: bit
-//!   `3 - n` of `t`, the mask `4 >> (n - 1)` (0 for `n <= 0`, where `vpsrlvd` shifts everything
-//!   out).
-//! * **Selects.** Each per-lane `if` of the scalar code is a mask register and a masked move;
-//!   the final chain of selects is applied from the least to the most urgent case, so the most
-//!   urgent wins as in the scalar `if`/`else if` chain.
+//! Control flow per 32 lanes: both vectors are taken step by step side by side (independent work
+//! for the out-of-order core); when every lane is special (Blackhole) or special with a final
+//! result (Wormhole) the sum is skipped; special lanes are merged per lane.
+//!
+//! Cost model (measured on the development machine's Zen 4, 512-bit forms): add, logic, min/max,
+//! blends run two per cycle; shifts, multiplies, permutes, conversions, FP multiply/FMA and
+//! compares into mask registers one per cycle; the 256-bit forms run at twice those rates, the
+//! same lanes per second, so 512-bit vectors halve the instruction count for nothing.
 //!
 //! `tests/simd.rs` checks both kernels lane by lane against `fma_model_bh` / `fma_model_wh` on
-//! random, cancelling and edge triples, and against the portable kernels.
+//! random, cancelling, exponent-boundary and edge triples and on 32-lane batches mixing lane
+//! classes per vector (with a planted wrong lane per class that the batches catch);
+//! the unit test `blackhole_lanes_that_may_underflow_take_the_exact_steps` shows the slow path is both
+//! needed and taken.
 
 use std::arch::x86_64::*;
 
@@ -47,7 +81,10 @@ const OR_AND: i32 = 0xF8;
 /// Embedded rounding: to nearest even, exceptions suppressed (independent of MXCSR).
 const RNE: i32 = _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC;
 
-/// What both chips' FMAs compute the same way (steps 1 to 4 and the special-input tests).
+/// The exact integer steps (the previous kernel, Blackhole's slow path): steps 1 to 4 and the
+/// special-input tests. Its normalisation: with `n = 5 - lzcnt(r)` (at most 3 after the
+/// underflow adjustment), `t = r << (3 - n)` never overflows and `t >> 3` is both the left shift
+/// by `-n` and the right shift by `n`; the sticky bits Blackhole keeps are bits 1 and 2 of `t`.
 struct Unpacked {
     ez: __m512i,
     /// `ex != 0`, `ey != 0`, `ez != 0` (denormals are zero).
@@ -178,7 +215,7 @@ fn assemble_round(e: __m512i, rn: __m512i) -> __m512i {
     _mm512_add_epi32(out, _mm512_srli_epi32::<3>(_mm512_add_epi32(g, _mm512_set1_epi32(3))))
 }
 
-/// [`crate::fp::fma_bh`] on 16 lanes, the exact integer steps (the slow path of [`fma_bh16`]).
+/// [`crate::fp::fma_bh`] on 16 lanes, the exact integer steps (the slow path of [`fma32_bh`]).
 #[inline]
 #[target_feature(enable = "avx512f,avx512cd")]
 fn fma_bh16_exact(x: __m512i, y: __m512i, z: __m512i) -> __m512i {

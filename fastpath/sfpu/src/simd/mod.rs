@@ -1,14 +1,16 @@
 //! Run-time selection of wider vector instructions for the fast model's hottest 32-lane kernels,
 //! the Blackhole and Wormhole FMAs ([`crate::fp::fma32`], [`crate::fp::fma32_wh`]), and the one
 //! place of the crate where `unsafe` is allowed: the calls of `#[target_feature]` functions after
-//! the CPU check that makes them sound, and the 512-bit loads and stores of the AVX-512 kernels (`simd/avx512.rs`).
+//! the CPU check that makes them sound, and the 512-bit loads and stores of the AVX-512 kernels
+//! (`simd/avx512.rs`).
 //!
 //! Three copies of each kernel, chosen per call from [`level`] (which checks the CPU once):
 //!
-//! * [`Level::Avx512`]: hand-written AVX-512F/CD/DQ/VBMI2 kernels (`simd/avx512.rs`: 16 lanes per vector, mask
-//!   registers for every per-lane `if`, `vplzcntd` for the normalisation, the alignment and
-//!   normalisation shifts restated so that each is one variable shift; the module docs say why
-//!   each restatement is exact).
+//! * [`Level::Avx512`]: hand-written AVX-512 F/CD/DQ/VBMI2 kernels (`simd/avx512.rs`: two
+//!   vectors of 16 lanes side by side, mask registers for the per-lane choices, the normalisation
+//!   and rounding as one exact integer-to-float conversion, the special inputs through the IEEE
+//!   FMA, a shortcut for vectors of special lanes and Blackhole's exact integer steps for a vector
+//!   that may underflow; the module docs say why each restatement is exact).
 //! * [`Level::Avx2`]: the portable source ([`crate::fp::fma_bh`], [`crate::fp::fma_wh`], which
 //!   are `#[inline(always)]`) compiled with `#[target_feature(enable = "avx2")]`: the default
 //!   `x86_64` target only promises SSE2, which has no per-lane variable shifts, 32-bit
@@ -17,7 +19,8 @@
 //!
 //! Every copy computes the same function: `tests/simd.rs` checks each available copy of both
 //! chips' kernels lane by lane against the FMA models of `fma.c` (the reference crate's
-//! `fma_model_bh` / `fma_model_wh`) on random, cancelling and edge triples, and
+//! `fma_model_bh` / `fma_model_wh`) on random, cancelling and edge triples and on batches mixing
+//! lane classes per vector, and
 //! `tests/simd_levels.rs` runs the differential check of `step` against the reference on each
 //! level this CPU supports. `cargo xtask bench --only fma` measures the selected level and each
 //! lower one in the same run. [`set_level`], `SFPU_FASTPATH_PORTABLE=1` (portable) or
