@@ -314,8 +314,9 @@ fn classify(x: __m512i, y: __m512i, z: __m512i) -> Fast {
 }
 
 /// The sum of steps 2-8 in the biased exponent frame (see the module docs): returns
-/// `(S, REb, sA)`, the signed sum `P ± Z` of the aligned 28-bit magnitudes (relative to the sign
-/// of the operand with the larger exponent, `sA`), and the larger exponent `(re - 25) << 23`.
+/// `(S, REb, sA, kdiff)`, the signed sum `P ± Z` of the aligned 28-bit magnitudes (relative to
+/// the sign of the operand with the larger exponent, `sA`), the larger exponent
+/// `(re - 25) << 23`, and the lanes where the signs of the product and `z` differ.
 #[inline]
 #[target_feature(enable = "avx512f,avx512cd,avx512dq,avx512vbmi2")]
 fn sum(
@@ -351,8 +352,8 @@ fn sum(
     let ezb = _mm512_sub_epi32(f.ez, _mm512_set1_epi32(25 << 23));
     let kzn = _mm512_test_epi32_mask(f.ez, f.ez);
 
-    // Steps 1-4: mx << 8 (zero when negligible), my << 4, mz << 3 (zero when denormal); the
-    // product `P << 12`: its high word is `P >> 20`, its low word the sticky bits.
+    // Steps 1-4: mx << 8, my << 4, mz << 3 (zero when denormal); the product `P << 12`: its
+    // high word is `P >> 20`, its low word the sticky bits; zero when negligible.
     let a =
         _mm512_ternarylogic_epi32::<AND_OR>(_mm512_slli_epi32::<8>(x), _mm512_set1_epi32(0x7FFF_FF00), sign);
     let b = _mm512_ternarylogic_epi32::<AND_OR>(
