@@ -2,7 +2,10 @@
 //! level this CPU supports (AVX2, AVX-512), each checked lane by lane against the chip's FMA model
 //! (`sfpu_reference::fp::fma_model_bh` / `fma_model_wh`, the oracles), on random triples, on
 //! cancelling triples, on triples whose exponents sit at the alignment, normalisation, overflow
-//! and underflow boundaries, and on a cube of edge values.
+//! and underflow boundaries, on a cube of edge values, and on 32-lane batches whose two 16-lane
+//! vectors mix lane classes (ordinary, special, underflowing, exactly cancelling, negligible,
+//! overflowing), which the AVX-512 kernels treat per vector (a shortcut when every lane is
+//! special, a slow path when a lane may underflow).
 
 use sfpu_fastpath::simd::{self, Level};
 use sfpu_reference::Arch;
@@ -54,6 +57,25 @@ const EDGES: [u32; 24] = [
     0x7F80_0001,
     0x3400_0000,
 ];
+
+/// A 32-lane FMA under test: `out[i] = fma(a[i], b[i], c[i])`.
+type AnyKernel<'a> = &'a dyn Fn(&[u32; 32], &[u32; 32], &[u32; 32], &mut [u32; 32]);
+
+/// A 32-lane batch `(a, b, c)` with each lane's class.
+type Batch = ([u32; 32], [u32; 32], [u32; 32], [Class; 32]);
+
+/// The first lane where `kernel` differs from the oracle.
+fn first_mismatch(
+    arch: Arch,
+    kernel: AnyKernel<'_>,
+    a: &[u32; 32],
+    b: &[u32; 32],
+    c: &[u32; 32],
+) -> Option<usize> {
+    let mut got = [0u32; 32];
+    kernel(a, b, c, &mut got);
+    (0..32).find(|&l| got[l] != fma_model(arch, a[l], b[l], c[l]))
+}
 
 /// Runs one 32-lane batch through every available copy and compares each lane with the oracle.
 fn check_batch(arch: Arch, a: &[u32; 32], b: &[u32; 32], c: &[u32; 32]) {
@@ -161,4 +183,163 @@ fn the_level_follows_the_cpu_and_the_request() {
     assert_eq!(Level::supported().last(), Some(&expect));
     assert_eq!(Level::supported()[0], Level::Portable);
     simd::set_level(before);
+}
+
+/// The lane classes of the mixed batches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Class {
+    /// Finite normal operands, a product exponent well inside the range.
+    Ordinary,
+    /// An Inf or NaN operand, or a finite product whose exponent overflows.
+    Special,
+    /// A result next to exponent 0 (the underflow rules and the flush after rounding).
+    Underflow,
+    /// `x * y + z == 0` exactly.
+    Zero,
+    /// A zero or denormal factor, or a product exponent below 0.
+    Negligible,
+    /// A result whose exponent reaches 255 from finite, in-range operands.
+    Overflow,
+}
+
+const CLASSES: [Class; 6] =
+    [Class::Ordinary, Class::Special, Class::Underflow, Class::Zero, Class::Negligible, Class::Overflow];
+
+fn fp(sign: u32, e: u32, m: u32) -> u32 {
+    (sign << 31) | (e << 23) | (m & 0x007F_FFFF)
+}
+
+/// One `(x, y, z)` of `class`.
+fn lane(class: Class, rng: &mut Rng) -> (u32, u32, u32) {
+    let bit = |rng: &mut Rng| rng.u32() & 1;
+    match class {
+        Class::Ordinary => {
+            let (ex, ey) = (100 + rng.u32() % 50, 100 + rng.u32() % 50);
+            let ez = (ex + ey - 127 + rng.u32() % 61).saturating_sub(30).clamp(1, 254);
+            (fp(bit(rng), ex, rng.u32()), fp(bit(rng), ey, rng.u32()), fp(bit(rng), ez, rng.u32()))
+        }
+        Class::Special => {
+            let special = fp(bit(rng), 255, if bit(rng) == 0 { 0 } else { rng.u32() });
+            match rng.u32() % 4 {
+                0 => (special, rng.u32(), rng.u32()),
+                1 => (rng.u32(), special, rng.u32()),
+                2 => (rng.u32(), rng.u32(), special),
+                // Finite factors whose product exponent is at least 255.
+                _ => (
+                    fp(bit(rng), 191 + rng.u32() % 64, rng.u32()),
+                    fp(bit(rng), 191 + rng.u32() % 64, rng.u32()),
+                    rng.u32(),
+                ),
+            }
+        }
+        Class::Underflow => {
+            let ex = 1 + rng.u32() % 127;
+            let ey = 128 + rng.u32() % 4 - ex;
+            let ez = rng.u32() % 4;
+            (fp(bit(rng), ex, rng.u32()), fp(bit(rng), ey, rng.u32()), fp(bit(rng), ez, rng.u32()))
+        }
+        Class::Zero => {
+            // Three-bit mantissas: the product is exact, and z cancels it.
+            let x = fp(bit(rng), 100 + rng.u32() % 50, (rng.u32() % 8) << 20);
+            let y = fp(bit(rng), 100 + rng.u32() % 50, (rng.u32() % 8) << 20);
+            let z = (f32::from_bits(x) * f32::from_bits(y)).to_bits() ^ 0x8000_0000;
+            (x, y, z)
+        }
+        Class::Negligible => {
+            let z = if bit(rng) == 0 { fp(bit(rng), rng.u32() % 255, rng.u32()) } else { bit(rng) << 31 };
+            match rng.u32() % 3 {
+                0 => (fp(bit(rng), 0, if bit(rng) == 0 { 0 } else { rng.u32() }), rng.u32() & 0xBFFF_FFFF, z),
+                1 => (rng.u32() & 0xBFFF_FFFF, fp(bit(rng), 0, rng.u32()), z),
+                _ => (
+                    fp(bit(rng), 1 + rng.u32() % 60, rng.u32()),
+                    fp(bit(rng), 1 + rng.u32() % 60, rng.u32()),
+                    z,
+                ),
+            }
+        }
+        Class::Overflow => {
+            let ex = 127 + rng.u32() % 127;
+            let ey = 254 + 127 - ex - rng.u32() % 3;
+            let s = bit(rng);
+            (fp(s, ex, rng.u32()), fp(0, ey, rng.u32()), fp(s, 254 - rng.u32() % 2, rng.u32()))
+        }
+    }
+}
+
+/// Sets of classes (bit `i`: `CLASSES[i]`) that steer the AVX-512 kernels' per-vector choices:
+/// all special (the shortcut), no special lane, special lanes among others (the merge), lanes
+/// that may underflow (Blackhole's slow path) alone or among others.
+const STEERING_SETS: [u32; 8] =
+    [0b000010, 0b000001, 0b000011, 0b000100, 0b000101, 0b000110, 0b111101, 0b111111];
+
+/// Mixed batches: each 16-lane vector draws its lanes from its own non-empty set of classes;
+/// even batches take every pair of [`STEERING_SETS`] in turn, odd ones random sets (so every
+/// combination of shortcut, slow path and per-lane merge occurs, both vectors alike and
+/// different). Returns each batch with its lanes' classes.
+fn mixed_batches(seed: u64, n: usize) -> Vec<Batch> {
+    let mut rng = Rng(seed);
+    let k = STEERING_SETS.len();
+    (0..n)
+        .map(|i| {
+            let sets = if i % 2 == 0 {
+                [STEERING_SETS[(i / 2) % k], STEERING_SETS[(i / 2 / k) % k]]
+            } else {
+                [1 + rng.u32() % 63, 1 + rng.u32() % 63]
+            };
+            let mut batch = ([0u32; 32], [0u32; 32], [0u32; 32], [Class::Ordinary; 32]);
+            for l in 0..32 {
+                let set: Vec<Class> = CLASSES
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| (sets[l / 16] >> i) & 1 != 0)
+                    .map(|(_, &c)| c)
+                    .collect();
+                let class = set[(rng.u32() as usize) % set.len()];
+                (batch.0[l], batch.1[l], batch.2[l]) = lane(class, &mut rng);
+                batch.3[l] = class;
+            }
+            batch
+        })
+        .collect()
+}
+
+#[test]
+fn every_copy_matches_the_model_on_vectors_mixing_lane_classes() {
+    for arch in Arch::ALL {
+        for (a, b, c, _) in mixed_batches(0x51AD_0003, 20_000) {
+            check_batch(arch, &a, &b, &c);
+        }
+    }
+}
+
+/// The mixed batches can fail: a kernel that is right except for one lane of a class `class` in
+/// a vector that also holds a lane of another class (the per-vector decisions of the AVX-512
+/// kernels: shortcut, slow path, merge) is caught, for every class, on both chips.
+#[test]
+fn the_mixed_batches_catch_a_wrong_lane_in_a_mixed_vector() {
+    let best = |arch: Arch| simd::kernel(Level::best(), arch == Arch::Wormhole).expect("the best level runs");
+    let batches = mixed_batches(0x51AD_0003, 2_000);
+    for arch in Arch::ALL {
+        for class in CLASSES {
+            let caught = batches.iter().any(|(a, b, c, classes)| {
+                let planted = |a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u32; 32]| {
+                    best(arch)(a, b, c, out);
+                    for half in 0..2 {
+                        let lanes = &classes[16 * half..16 * half + 16];
+                        if let Some(l) = lanes.iter().position(|&k| k == class)
+                            && lanes.iter().any(|&k| k != class)
+                        {
+                            out[16 * half + l] ^= 1;
+                        }
+                    }
+                };
+                first_mismatch(arch, &planted, a, b, c).is_some()
+            });
+            assert!(caught, "{arch}: a wrong {class:?} lane in a mixed vector went unnoticed");
+        }
+        // And the unplanted kernel passes the same batches.
+        for (a, b, c, _) in &batches {
+            assert_eq!(first_mismatch(arch, &best(arch), a, b, c), None);
+        }
+    }
 }

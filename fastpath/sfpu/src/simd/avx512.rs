@@ -1,34 +1,68 @@
-//! AVX-512 kernels of the two FMAs, 16 lanes per vector, written with `std::arch` intrinsics
-//! (the auto-vectorised copy of [`crate::fp::fma_bh`] was barely faster with AVX-512 enabled than
-//! with AVX2: the compiler keeps the scalar formulation's shape, with its u64 alignment shift,
-//! its clamp and its three-way right shift).
+//! AVX-512 kernels of the two FMAs ([`fma32_bh`]: [`crate::fp::fma_bh`], [`fma32_wh`]:
+//! [`crate::fp::fma_wh`]), 32 lanes as two vectors of 16, written with `std::arch` intrinsics.
+//! They compute `fma.c`'s `fma_model_bh` / `fma_model_wh` (`Miscellaneous/FMA/fma.c` @
+//! `06c5af5b`, spec §4.1, `wormhole-vs-blackhole.md` §2; step numbers as in spec §4.1) bit for
+//! bit, restated so that most steps are one instruction. Each restatement, and why it is exact:
 //!
-//! What each kernel computes: [`fma_bh16`] is [`crate::fp::fma_bh`] and [`fma_wh16`] is
-//! [`crate::fp::fma_wh`] on 16 lanes, with the same steps in the same order (the step numbers of
-//! spec §4.1 are repeated here). The reformulations, each exact for the operands the FMA can see:
+//! * **Exponents in place.** The fields stay where they are (`x & 0x7F80_0000`), so `ex + ey`
+//!   is one add; they are biased, `peb = (pe - 25) << 23` and `ezb = (ez - 25) << 23`, so that
+//!   `reb = max(peb, ezb)` is what the rounding step below adds.
+//! * **Negligible product (step 6) folded into the sum.** A zero or denormal factor or
+//!   `ex + ey < 127` makes the product 0 with exponent 0: the sum is then `z` exactly (a normal
+//!   `z` is the larger operand and nothing is shifted into it) or an exact zero, the model's
+//!   results for a negligible product.
+//! * **Product (steps 2-4).** `mx << 8` and `my << 4` are 32-bit values whose 64-bit product is
+//!   `P << 12`: its high word is `P >> 20` and its low word is non-zero exactly when one of `P`'s
+//!   low 20 bits is (the sticky bit). `vpmuludq` multiplies the even lanes and the odd lanes
+//!   shifted down; two `vpermt2d` put the high and low words back in lane order.
+//! * **Alignment (step 7).** `vpsrlvd` by the exponent difference (clamped to 31: a count of 28
+//!   or more shifts every bit out, and then the semi-sticky rule adds nothing); the bits shifted
+//!   out are `small << (32 - s)`, one `vpshrdvd`; the sticky one is ORed in only when the shifted
+//!   value is non-zero (`min(min(sh, lost), 1)`).
+//! * **Sum (step 8).** `big ± sh`, signed, relative to the sign of the operand with the larger
+//!   exponent; the result's sign is that sign XOR the sum's.
+//! * **Normalisation and rounding (steps 10-13) by one conversion.** Blackhole's normalising
+//!   right shift keeps what it drops as a sticky bit (`r & 1` for `n = 1`, `r & 3 != 0` for
+//!   `n = 2`): a round-to-odd to 27 bits, then round-to-nearest-even to 24. Rounding to odd at
+//!   two or more bits beyond the target precision and then to nearest gives the same as rounding
+//!   to nearest directly, so steps 10-13 round the integer sum `R < 2^29` to 24 bits, which is
+//!   what `vcvtdq2ps` does (embedded round-to-nearest-even, independent of MXCSR). The float's
+//!   exponent field is `127 + 26 + n` (plus the rounding carry), so adding `(re - 153) << 23`
+//!   gives the model's `(e << 23) + mantissa` with its carry. Wormhole's right shift by 2 keeps
+//!   only bit 0 as its sticky bit: the sum's bit 1 is cleared first when `R >= 2^28` (only a sum
+//!   of operands of one sign gets there), then the same argument applies.
+//! * **Result range.** With `o2` the magnitude plus 2^30 (result exponents -26 ..= 258 fit in a
+//!   `u32` then), an exponent of 255 or more saturates to Inf (overflow before rounding and
+//!   254 plus a carry give the same bits). Wormhole flushes what is below exponent 1 after
+//!   rounding (its exponent 0 survives only as `0x0080_0000`, after a carry, which is also what the
+//!   conversion gives). Blackhole's underflow rule (renormalise by one more position, flush after
+//!   rounding) needs the exponent before rounding: a vector with a result exponent of at most 1
+//!   after rounding takes the exact integer steps ([`fma_bh16_exact`]) instead.
+//! * **Exact zero (step 9).** Blackhole: `zs & ps` (+0 after a cancellation, the common sign of
+//!   two zeros); Wormhole: +0 (or the pending NaN).
+//! * **Specials (step 5) by the IEEE FMA of the operands with denormals as zero.** Its NaN cases
+//!   are the chips' (NaN input, `Inf * 0`, `Inf - Inf`) and its infinite results the chips' final
+//!   ones (`z` when `z` is infinite, else the product's sign with Inf), with two adjustments: for
+//!   a finite product whose exponent overflows, Blackhole's `z` counts as zero when finite (the
+//!   product then rounds to ±Inf) and Wormhole's `x` is scaled by 2^127 (to ±Inf, so that an
+//!   infinite `z` of the other sign is invalid). Blackhole returns the canonical NaN for any NaN;
+//!   for Wormhole the FMA's NaNs with a NaN `z` counted as zero are the invalid operations (the
+//!   product's sign), a NaN `z` otherwise gives `z`'s sign, and the NaN stays pending.
 //!
-//! * **Product.** `mx << 8` and `my << 4` are 32-bit values whose 64-bit product is `P << 12`:
-//!   its high word is `P >> 20` and its low word is non-zero exactly when one of `P`'s low 20
-//!   bits is (the sticky bit). `vpmuludq` multiplies the even lanes; the odd lanes are shifted
-//!   down first; two blends put the high and low words back in lane order.
-//! * **Alignment.** `vpsrlvd` gives 0 for counts of 32 and more, so the semi-sticky shift needs
-//!   no clamp: `v >> s`, and a bit was lost when `(v >> s) << s != v`; the sticky one is ORed in
-//!   only when the result is non-zero, which a shift by 32 or more never gives.
-//! * **Normalisation.** With `n = 5 - lzcnt(r)` (at most 3 after the underflow adjustment),
-//!   `t = r << (3 - n)` never overflows (its leading one is at bit 29 or 28) and `t >> 3` is both
-//!   the left shift by `-n` and the right shift by `n`. The sticky bits the C models keep are
-//!   bits of `t` below bit 3: Blackhole keeps `r & 1` (bit 2 of `t`) for `n = 1` and `r & 3`
-//!   (bits 1 and 2) for `n = 2`, so the mask is 6; for `n <= 0` the low three bits of `t` are
-//!   zero. (The C model's `n = 3` case, mask `r & 3`, cannot occur: it needs `n = 2` and an
-//!   exponent `re + 2 <= 0`, but `re >= 0`.) Wormhole keeps `r & 1` only: bit
-//!   `3 - n` of `t`, the mask `4 >> (n - 1)` (0 for `n <= 0`, where `vpsrlvd` shifts everything
-//!   out).
-//! * **Selects.** Each per-lane `if` of the scalar code is a mask register and a masked move;
-//!   the final chain of selects is applied from the least to the most urgent case, so the most
-//!   urgent wins as in the scalar `if`/`else if` chain.
+//! Control flow per 32 lanes: both vectors are taken step by step side by side (independent work
+//! for the out-of-order core); when every lane is special (Blackhole) or special with a final
+//! result (Wormhole) the sum is skipped; special lanes are merged per lane.
+//!
+//! Cost model (measured on the development machine's Zen 4, 512-bit forms): add, logic, min/max,
+//! blends run two per cycle; shifts, multiplies, permutes, conversions, FP multiply/FMA and
+//! compares into mask registers one per cycle; the 256-bit forms run at twice those rates, the
+//! same lanes per second, so 512-bit vectors halve the instruction count for nothing.
 //!
 //! `tests/simd.rs` checks both kernels lane by lane against `fma_model_bh` / `fma_model_wh` on
-//! random, cancelling and edge triples, and against the portable kernels.
+//! random, cancelling, exponent-boundary and edge triples and on 32-lane batches mixing lane
+//! classes per vector (with a planted wrong lane per class that the batches catch);
+//! the unit test `blackhole_lanes_that_may_underflow_take_the_exact_steps` shows the slow path is both
+//! needed and taken.
 
 use std::arch::x86_64::*;
 
@@ -38,8 +72,19 @@ const AND_OR: i32 = 0xEA;
 const XOR3: i32 = 0x96;
 /// `vpternlogd` truth table of `(a ^ b) & c`.
 const XOR_AND: i32 = 0x28;
+/// `vpternlogd` truth table of `b ^ c`.
+const XOR_BC: i32 = 0x66;
+/// `vpternlogd` truth table of `a & !(b & c)`.
+const AND_NAND: i32 = 0x70;
+/// `vpternlogd` truth table of `a | (b & c)`.
+const OR_AND: i32 = 0xF8;
+/// Embedded rounding: to nearest even, exceptions suppressed (independent of MXCSR).
+const RNE: i32 = _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC;
 
-/// What both chips' FMAs compute the same way (steps 1 to 4 and the special-input tests).
+/// The exact integer steps (the previous kernel, Blackhole's slow path): steps 1 to 4 and the
+/// special-input tests. Its normalisation: with `n = 5 - lzcnt(r)` (at most 3 after the
+/// underflow adjustment), `t = r << (3 - n)` never overflows and `t >> 3` is both the left shift
+/// by `-n` and the right shift by `n`; the sticky bits Blackhole keeps are bits 1 and 2 of `t`.
 struct Unpacked {
     ez: __m512i,
     /// `ex != 0`, `ey != 0`, `ez != 0` (denormals are zero).
@@ -170,10 +215,10 @@ fn assemble_round(e: __m512i, rn: __m512i) -> __m512i {
     _mm512_add_epi32(out, _mm512_srli_epi32::<3>(_mm512_add_epi32(g, _mm512_set1_epi32(3))))
 }
 
-/// [`crate::fp::fma_bh`] on 16 lanes.
+/// [`crate::fp::fma_bh`] on 16 lanes, the exact integer steps (the slow path of [`fma32_bh`]).
 #[inline]
 #[target_feature(enable = "avx512f,avx512cd")]
-pub(super) fn fma_bh16(x: __m512i, y: __m512i, z: __m512i) -> __m512i {
+fn fma_bh16_exact(x: __m512i, y: __m512i, z: __m512i) -> __m512i {
     let zero = _mm512_setzero_si512();
     let one = _mm512_set1_epi32(1);
     let inf = _mm512_set1_epi32(0x7F80_0000);
@@ -217,62 +262,252 @@ pub(super) fn fma_bh16(x: __m512i, y: __m512i, z: __m512i) -> __m512i {
     _mm512_mask_mov_epi32(res, kspecial, special_r)
 }
 
-/// [`crate::fp::fma_wh`] on 16 lanes.
+/// The vector of ones, hidden from the optimiser: with a visible constant, LLVM rewrites
+/// `min(v, 1)` (one cheap instruction) into `v != 0` as a mask turned back into a vector (three).
 #[inline]
-#[target_feature(enable = "avx512f,avx512cd")]
-pub(super) fn fma_wh16(x: __m512i, y: __m512i, z: __m512i) -> __m512i {
+#[target_feature(enable = "avx512f")]
+fn opaque_one() -> __m512i {
+    let mut one = _mm512_set1_epi32(1);
+    // SAFETY: an empty assembly block that only claims to change a register.
+    unsafe {
+        std::arch::asm!("/* {0} */", inout(zmm_reg) one, options(pure, nomem, nostack, preserves_flags))
+    };
+    one
+}
+
+/// What the fast kernels of both chips compute the same way.
+struct Fast {
+    /// The operands' exponent fields in place (`x & 0x7F80_0000`, ...) and `Ex + Ey`.
+    ez: __m512i,
+    sum_e: __m512i,
+    /// `min(Ex, Ey)`.
+    min_e: __m512i,
+    /// `ex != 0`, `ey != 0`, `ez != 0` (denormals are zero).
+    kxn: __mmask16,
+    kyn: __mmask16,
+    /// Inf / NaN input or a product exponent `ex + ey - 127 >= 255`.
+    kspecial: __mmask16,
+    /// `ex + ey - 127 >= 255` (also true for some lanes with an Inf / NaN factor).
+    kpovf: __mmask16,
+}
+
+/// The exponent fields and the lane classes (steps 1 and 5).
+#[inline]
+#[target_feature(enable = "avx512f,avx512cd,avx512dq,avx512vbmi2")]
+fn classify(x: __m512i, y: __m512i, z: __m512i) -> Fast {
+    let expo = _mm512_set1_epi32(0x7F80_0000);
+    let ex = _mm512_and_si512(x, expo);
+    let ey = _mm512_and_si512(y, expo);
+    let ez = _mm512_and_si512(z, expo);
+    let sum_e = _mm512_add_epi32(ex, ey);
+    let kinput = _mm512_cmpeq_epi32_mask(_mm512_max_epu32(_mm512_max_epu32(ex, ey), ez), expo);
+    let kpovf = _mm512_cmpge_epu32_mask(sum_e, _mm512_set1_epi32(382 << 23));
+    Fast {
+        ez,
+        sum_e,
+        min_e: _mm512_min_epu32(ex, ey),
+        kxn: _mm512_test_epi32_mask(x, expo),
+        kyn: _mm512_test_epi32_mask(y, expo),
+        kspecial: kinput | kpovf,
+        kpovf,
+    }
+}
+
+/// The sum of steps 2-8 in the biased exponent frame (see the module docs): returns
+/// `(S, REb, sA, kdiff)`, the signed sum `P ± Z` of the aligned 28-bit magnitudes (relative to
+/// the sign of the operand with the larger exponent, `sA`), the larger exponent
+/// `(re - 25) << 23`, and the lanes where the signs of the product and `z` differ.
+#[inline]
+#[target_feature(enable = "avx512f,avx512cd,avx512dq,avx512vbmi2")]
+fn sum(
+    x: __m512i,
+    y: __m512i,
+    z: __m512i,
+    f: &Fast,
+    wormhole: bool,
+) -> (__m512i, __m512i, __m512i, __mmask16) {
+    let one = opaque_one();
+    let sign = _mm512_set1_epi32(i32::MIN);
+    // Step 6 folded into the sum: a negligible product (a zero or denormal factor, or
+    // `ex + ey < 127`) is a zero product with exponent 0.
+    let kok = if wormhole {
+        // Wormhole's special lanes (the common case of its pending NaNs) have tested the
+        // exponents for zero already.
+        _mm512_mask_cmpge_epu32_mask(f.kxn & f.kyn, f.sum_e, _mm512_set1_epi32(127 << 23))
+    } else {
+        // `min(Ex + Ey, -min(Ex, Ey))` is `Ex + Ey` when neither exponent is 0, else 0 (the
+        // negated exponent field of a non-zero exponent is at least 0x8080_0000).
+        _mm512_cmpge_epu32_mask(
+            _mm512_min_epu32(f.sum_e, _mm512_sub_epi32(_mm512_setzero_si512(), f.min_e)),
+            _mm512_set1_epi32(127 << 23),
+        )
+    };
+    let sum_e = if wormhole {
+        // `if (p_e > 255) p_e = 255;`
+        _mm512_min_epu32(f.sum_e, _mm512_set1_epi32(382 << 23))
+    } else {
+        f.sum_e
+    };
+    let peb = _mm512_mask_sub_epi32(_mm512_set1_epi32(-25 << 23), kok, sum_e, _mm512_set1_epi32(152 << 23));
+    let ezb = _mm512_sub_epi32(f.ez, _mm512_set1_epi32(25 << 23));
+    let kzn = _mm512_test_epi32_mask(f.ez, f.ez);
+
+    // Steps 1-4: mx << 8, my << 4, mz << 3 (zero when denormal); the product `P << 12`: its
+    // high word is `P >> 20`, its low word the sticky bits; zero when negligible.
+    let a =
+        _mm512_ternarylogic_epi32::<AND_OR>(_mm512_slli_epi32::<8>(x), _mm512_set1_epi32(0x7FFF_FF00), sign);
+    let b = _mm512_ternarylogic_epi32::<AND_OR>(
+        _mm512_slli_epi32::<4>(y),
+        _mm512_set1_epi32(0x07FF_FFF0),
+        _mm512_set1_epi32(0x0800_0000),
+    );
+    let zm = _mm512_maskz_ternarylogic_epi32::<AND_OR>(
+        kzn,
+        _mm512_slli_epi32::<3>(z),
+        _mm512_set1_epi32(0x03FF_FFF8),
+        _mm512_set1_epi32(0x0400_0000),
+    );
+    let even = _mm512_mul_epu32(a, b);
+    let odd = _mm512_mul_epu32(_mm512_srli_epi64::<32>(a), _mm512_srli_epi64::<32>(b));
+    let idx_hi = _mm512_setr_epi32(1, 17, 3, 19, 5, 21, 7, 23, 9, 25, 11, 27, 13, 29, 15, 31);
+    let idx_lo = _mm512_setr_epi32(0, 16, 2, 18, 4, 20, 6, 22, 8, 24, 10, 26, 12, 28, 14, 30);
+    let hi = _mm512_permutex2var_epi32(even, idx_hi, odd);
+    let lo = _mm512_permutex2var_epi32(even, idx_lo, odd);
+    let p = _mm512_maskz_or_epi32(kok, hi, _mm512_min_epu32(lo, one));
+
+    // Step 7: the semi-sticky shift of the operand with the smaller exponent.
+    let kpb = _mm512_cmpge_epi32_mask(peb, ezb);
+    let reb = _mm512_max_epi32(peb, ezb);
+    // The count, clamped to 31 (a count of 28 or more shifts every bit out, and then the
+    // semi-sticky rule adds no sticky bit).
+    let s = _mm512_srli_epi32::<23>(_mm512_min_epu32(
+        _mm512_abs_epi32(_mm512_sub_epi32(peb, ezb)),
+        _mm512_set1_epi32(31 << 23),
+    ));
+    let big = _mm512_mask_blend_epi32(kpb, zm, p);
+    let small = _mm512_mask_blend_epi32(kpb, p, zm);
+    let sh = _mm512_srlv_epi32(small, s);
+    let lost = _mm512_shrdv_epi32(_mm512_setzero_si512(), small, s);
+    let sh = _mm512_or_si512(sh, _mm512_min_epu32(_mm512_min_epu32(sh, lost), one));
+
+    // Step 8: the signed sum, relative to the sign of `big`.
+    let kdiff = _mm512_movepi32_mask(_mm512_ternarylogic_epi32::<XOR3>(x, y, z));
+    let mut add = _mm512_add_epi32(big, sh);
+    if wormhole {
+        // Step 10 of Wormhole: the right shift by 2 keeps bit 0 alone as its sticky bit; a
+        // magnitude of 2^28 or more is a sum of operands of one sign: clear its bit 1 here, and
+        // the conversion's rounding is the model's.
+        add = _mm512_ternarylogic_epi32::<AND_NAND>(add, _mm512_srli_epi32::<27>(add), _mm512_set1_epi32(2));
+    }
+    let s_sum = _mm512_mask_sub_epi32(add, kdiff, big, sh);
+    let sa = _mm512_mask_ternarylogic_epi32::<XOR_BC>(z, kpb, x, y);
+    (s_sum, reb, sa, kdiff)
+}
+
+/// Blackhole's step 5 on 16 lanes: the result of a lane with an Inf / NaN input or an
+/// overflowing product exponent, as the IEEE FMA of the denormals-are-zero operands gives it
+/// (see the module docs), the canonical NaN for any NaN.
+#[inline]
+#[target_feature(enable = "avx512f,avx512cd,avx512dq,avx512vbmi2")]
+fn special_bh(x: __m512i, y: __m512i, z: __m512i, f: &Fast) -> __m512i {
+    let x = _mm512_castsi512_ps(_mm512_maskz_mov_epi32(f.kxn, x));
+    let y = _mm512_castsi512_ps(_mm512_maskz_mov_epi32(f.kyn, y));
+    // An overflowing product plus a finite z is the infinite product: z counts as zero.
+    let kzs = _mm512_cmpeq_epi32_mask(f.ez, _mm512_set1_epi32(0x7F80_0000));
+    let z = _mm512_castsi512_ps(_mm512_mask_mov_epi32(z, f.kpovf & !kzs, _mm512_setzero_si512()));
+    let r = _mm512_fmadd_round_ps::<RNE>(x, y, z);
+    let knan = _mm512_cmp_ps_mask::<_CMP_UNORD_Q>(r, r);
+    _mm512_mask_mov_epi32(_mm512_castps_si512(r), knan, _mm512_set1_epi32(0x7FC0_0000))
+}
+
+/// Blackhole's steps 6-13 on 16 lanes without a special lane's result: the result, or `None`
+/// when a lane that is not special may have underflowed (a result exponent of at most 1 after
+/// rounding), which only the exact steps ([`fma_bh16_exact`]) compute.
+#[inline]
+#[target_feature(enable = "avx512f,avx512cd,avx512dq,avx512vbmi2")]
+fn main_bh(x: __m512i, y: __m512i, z: __m512i, f: &Fast) -> (__m512i, bool) {
+    let (s_sum, reb, sa, kdiff) = sum(x, y, z, f, false);
+    // Steps 10-13: the magnitude rounded to 24 bits by the conversion, its exponent moved by
+    // `re - 153`; `o2` is the result's magnitude plus 2^30.
+    let fs = _mm512_castps_si512(_mm512_cvt_roundepi32_ps::<RNE>(s_sum));
+    let o2 = _mm512_add_epi32(_mm512_and_si512(fs, _mm512_set1_epi32(i32::MAX)), reb);
+    let knz = _mm512_test_epi32_mask(s_sum, s_sum);
+    let hard = _mm512_mask_cmplt_epu32_mask(knz & !f.kspecial, o2, _mm512_set1_epi32(130 << 23)) != 0;
+    // Overflow: the exponent field saturates at 255 (±Inf).
+    let mag = _mm512_maskz_sub_epi32(
+        knz,
+        _mm512_min_epu32(o2, _mm512_set1_epi32(383 << 23)),
+        _mm512_set1_epi32(128 << 23),
+    );
+    // Step 9: an exact zero is `zs & ps`: +0 when the signs differ, else the common sign.
+    let res = _mm512_maskz_ternarylogic_epi32::<OR_AND>(
+        knz | !kdiff,
+        mag,
+        _mm512_xor_si512(sa, fs),
+        _mm512_set1_epi32(i32::MIN),
+    );
+    (res, hard)
+}
+
+/// Wormhole's step 5 on 16 lanes: `(special_r, knan, ksf, nan)`, the special lanes' results,
+/// the lanes with a pending NaN, the special lanes without one (final: `special_r`), and the
+/// pending NaNs (`sign | 0x7F800001`; zero elsewhere).
+///
+/// The invalid operations are the NaNs of the IEEE FMA of the denormals-are-zero operands, with
+/// an overflowing product made infinite and a NaN z counted as zero; its other results are the
+/// final ones of the special lanes without a NaN.
+#[inline]
+#[target_feature(enable = "avx512f,avx512cd,avx512dq,avx512vbmi2")]
+fn special_wh(x: __m512i, y: __m512i, z: __m512i, f: &Fast) -> (__m512i, __mmask16, __mmask16, __m512i) {
     let zero = _mm512_setzero_si512();
-    let one = _mm512_set1_epi32(1);
-    let inf = _mm512_set1_epi32(0x7F80_0000);
-    let nan_bits = _mm512_set1_epi32(0x7F80_0001);
-    let c255 = _mm512_set1_epi32(255);
-    let u = unpack(x, y, z);
+    if f.kspecial == 0 {
+        return (zero, 0, 0, zero);
+    }
+    let xd = _mm512_castsi512_ps(_mm512_maskz_mov_epi32(f.kxn, x));
+    // A finite product whose exponent overflows has x >= 2: x * 2^127 is infinite (an infinite
+    // or NaN x stays as it is).
+    let xd = _mm512_mask_mul_round_ps::<RNE>(xd, f.kpovf, xd, _mm512_set1_ps(f32::from_bits(0x7F00_0000)));
+    let yd = _mm512_castsi512_ps(_mm512_maskz_mov_epi32(f.kyn, y));
+    let kznan = _mm512_fpclass_ps_mask::<0x81>(_mm512_castsi512_ps(z));
+    let zd = _mm512_castsi512_ps(_mm512_mask_mov_epi32(z, kznan, zero));
+    let r = _mm512_fmadd_round_ps::<RNE>(xd, yd, zd);
+    let kinvalid = _mm512_cmp_ps_mask::<_CMP_UNORD_Q>(r, r);
+    let knan = kinvalid | kznan;
+    // `sign | 0x7F800001`: the product's sign for an invalid operation, else z's.
+    let nan = _mm512_maskz_ternarylogic_epi32::<AND_OR>(
+        knan,
+        _mm512_mask_blend_epi32(kinvalid, z, _mm512_xor_si512(x, y)),
+        _mm512_set1_epi32(i32::MIN),
+        _mm512_set1_epi32(0x7F80_0001),
+    );
+    (_mm512_castps_si512(r), knan, f.kspecial & !knan, nan)
+}
 
-    // Step 5: specials; a NaN stays pending.
-    let kpo = _mm512_cmpge_epi32_mask(u.pe, c255);
-    let kzinf = u.kzs & !u.kzm;
-    let kinvalid =
-        (u.kxs & (u.kxm | !u.kyn)) | (u.kys & (u.kym | !u.kxn)) | (kzinf & (u.kxs | u.kys | kpo) & u.kdiff);
-    let kznan = u.kzs & u.kzm;
-    let kspecial = u.kxs | u.kys | u.kzs | kpo;
-    let knan = kspecial & (kinvalid | kznan);
-    let nan =
-        _mm512_mask_mov_epi32(_mm512_or_si512(u.zs, nan_bits), kinvalid, _mm512_or_si512(u.ps, nan_bits));
-    let nan = _mm512_maskz_mov_epi32(knan, nan);
-    let kspecial_final = kspecial & !knan;
-    let special_r = _mm512_mask_mov_epi32(_mm512_or_si512(u.ps, inf), u.kzs, z);
-    let pe = _mm512_min_epi32(u.pe, c255);
-
-    // Step 6: negligible product; the product counts as zero under a pending NaN.
-    let knegl = !(u.kxn & u.kyn) | _mm512_cmplt_epi32_mask(pe, zero);
-    let negligible_r = _mm512_maskz_mov_epi32(u.kzn, z);
-    let p = _mm512_maskz_mov_epi32(!knegl, u.p);
-    let pe = _mm512_maskz_mov_epi32(!knegl, pe);
-
-    // Steps 7-8.
-    let (re, rs, r) = align_add(&u, p, pe);
-
-    // Step 10: normalise; the right shift's sticky bit is `r & 1` alone.
-    let n = _mm512_sub_epi32(_mm512_set1_epi32(5), _mm512_lzcnt_epi32(r));
-    let e = _mm512_add_epi32(re, n);
-    let kov = _mm512_cmpge_epi32_mask(e, c255);
-    let kuf = _mm512_cmplt_epi32_mask(e, zero);
-    let t = _mm512_sllv_epi32(r, _mm512_sub_epi32(_mm512_set1_epi32(3), n));
-    let sticky_bit = _mm512_srlv_epi32(_mm512_set1_epi32(4), _mm512_sub_epi32(n, one));
-    let sticky = _mm512_min_epu32(_mm512_and_si512(t, sticky_bit), one);
-    let rn = _mm512_or_si512(_mm512_srli_epi32::<3>(t), sticky);
-
-    // Steps 11-13: assemble (exponent 0 without its hidden bit), round, flush.
-    let out = assemble_round(_mm512_and_si512(e, _mm512_set1_epi32(0xFF)), rn);
-    let kflushed = _mm512_cmplt_epu32_mask(out, _mm512_set1_epi32(0x0080_0000));
+/// Wormhole's steps 6-13 on 16 lanes, with the special lanes' results of [`special_wh`].
+#[inline]
+#[target_feature(enable = "avx512f,avx512cd,avx512dq,avx512vbmi2")]
+fn main_wh(
+    x: __m512i,
+    y: __m512i,
+    z: __m512i,
+    f: &Fast,
+    (special_r, knan, ksf, nan): (__m512i, __mmask16, __mmask16, __m512i),
+) -> __m512i {
+    let (s_sum, reb, sa, _) = sum(x, y, z, f, true);
+    // Step 10: rounded to 24 bits by the conversion (`sum` has cleared the bit the hardware
+    // drops).
+    let fs = _mm512_castps_si512(_mm512_cvt_roundepi32_ps::<RNE>(s_sum));
+    let o2 = _mm512_add_epi32(_mm512_and_si512(fs, _mm512_set1_epi32(i32::MAX)), reb);
+    // Kept: a non-zero sum whose result exponent (after rounding) is at least 1; the others are
+    // flushed (to the pending NaN or +0).
+    let kgood =
+        _mm512_mask_cmpge_epu32_mask(_mm512_test_epi32_mask(s_sum, s_sum), o2, _mm512_set1_epi32(129 << 23));
+    let mag =
+        _mm512_sub_epi32(_mm512_min_epu32(o2, _mm512_set1_epi32(383 << 23)), _mm512_set1_epi32(128 << 23));
+    let rs = _mm512_ternarylogic_epi32::<XOR_AND>(sa, fs, _mm512_set1_epi32(i32::MIN));
     let sign_or_nan = _mm512_mask_mov_epi32(rs, knan, nan);
-    let mut res = _mm512_or_si512(sign_or_nan, out);
-
-    res = _mm512_mask_mov_epi32(res, kuf | kflushed, nan);
-    res = _mm512_mask_mov_epi32(res, kov, _mm512_mask_mov_epi32(_mm512_or_si512(rs, inf), knan, nan));
-    res = _mm512_mask_mov_epi32(res, _mm512_testn_epi32_mask(r, r), nan);
-    res = _mm512_mask_mov_epi32(res, knegl & !knan, negligible_r);
-    _mm512_mask_mov_epi32(res, kspecial_final, special_r)
+    let res = _mm512_mask_or_epi32(nan, kgood, sign_or_nan, mag);
+    _mm512_mask_mov_epi32(res, ksf, special_r)
 }
 
 /// Loads 16 lanes from `v[16 * half..]`.
@@ -293,26 +528,116 @@ fn store(v: &mut [u32; 32], half: usize, x: __m512i) {
     unsafe { _mm512_storeu_epi32(lanes.as_mut_ptr().cast(), x) }
 }
 
-/// [`crate::fp::fma_bh`] over 32 lanes.
+/// [`crate::fp::fma_bh`] over 32 lanes: two vectors of 16, each step done for both before the
+/// next (independent work side by side for the out-of-order core); a vector whose lanes are all
+/// special skips the sum, and one with a lane that may have underflowed takes the exact steps.
 ///
 /// # Safety
 ///
-/// The CPU must support AVX-512F and AVX-512CD (`super::avx512_available`).
-#[target_feature(enable = "avx512f,avx512cd")]
+/// The CPU must support AVX-512F, CD, DQ and VBMI2 (`super::avx512_available`).
+#[target_feature(enable = "avx512f,avx512cd,avx512dq,avx512vbmi2")]
 pub(super) fn fma32_bh(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u32; 32]) {
-    for h in 0..2 {
-        store(out, h, fma_bh16(load(a, h), load(b, h), load(c, h)));
+    let (x0, y0, z0) = (load(a, 0), load(b, 0), load(c, 0));
+    let (x1, y1, z1) = (load(a, 1), load(b, 1), load(c, 1));
+    let f0 = classify(x0, y0, z0);
+    let f1 = classify(x1, y1, z1);
+    if f0.kspecial == 0xFFFF && f1.kspecial == 0xFFFF {
+        store(out, 0, special_bh(x0, y0, z0, &f0));
+        store(out, 1, special_bh(x1, y1, z1, &f1));
+        return;
     }
+    let (mut r0, hard0) = main_bh(x0, y0, z0, &f0);
+    let (mut r1, hard1) = main_bh(x1, y1, z1, &f1);
+    if f0.kspecial != 0 {
+        r0 = _mm512_mask_mov_epi32(r0, f0.kspecial, special_bh(x0, y0, z0, &f0));
+    }
+    if f1.kspecial != 0 {
+        r1 = _mm512_mask_mov_epi32(r1, f1.kspecial, special_bh(x1, y1, z1, &f1));
+    }
+    if hard0 {
+        r0 = fma_bh16_exact(x0, y0, z0);
+    }
+    if hard1 {
+        r1 = fma_bh16_exact(x1, y1, z1);
+    }
+    store(out, 0, r0);
+    store(out, 1, r1);
 }
 
-/// [`crate::fp::fma_wh`] over 32 lanes.
+/// [`crate::fp::fma_wh`] over 32 lanes, two vectors of 16 side by side as in [`fma32_bh`] (a
+/// vector whose special lanes all have final results skips the sum).
 ///
 /// # Safety
 ///
 /// As for [`fma32_bh`].
-#[target_feature(enable = "avx512f,avx512cd")]
+#[target_feature(enable = "avx512f,avx512cd,avx512dq,avx512vbmi2")]
 pub(super) fn fma32_wh(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u32; 32]) {
-    for h in 0..2 {
-        store(out, h, fma_wh16(load(a, h), load(b, h), load(c, h)));
+    let (x0, y0, z0) = (load(a, 0), load(b, 0), load(c, 0));
+    let (x1, y1, z1) = (load(a, 1), load(b, 1), load(c, 1));
+    let f0 = classify(x0, y0, z0);
+    let f1 = classify(x1, y1, z1);
+    let s0 = special_wh(x0, y0, z0, &f0);
+    let s1 = special_wh(x1, y1, z1, &f1);
+    if s0.2 == 0xFFFF && s1.2 == 0xFFFF {
+        store(out, 0, s0.0);
+        store(out, 1, s1.0);
+        return;
+    }
+    let r0 = main_wh(x0, y0, z0, &f0, s0);
+    let r1 = main_wh(x1, y1, z1, &f1, s1);
+    store(out, 0, r0);
+    store(out, 1, r1);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sfpu_reference::fp::fma_model_bh;
+
+    /// The Blackhole slow path is needed, and taken: on triples whose result lands next to
+    /// exponent 0, the conversion-based steps alone ([`main_bh`] without the fallback) differ from
+    /// `fma_model_bh` on some lanes (so a kernel without the slow path fails `tests/simd.rs`),
+    /// every vector holding such a lane is flagged for the exact steps, and the vectors it does not
+    /// flag are right lane for lane.
+    #[test]
+    fn blackhole_lanes_that_may_underflow_take_the_exact_steps() {
+        if !super::super::avx512_available() {
+            return;
+        }
+        let mut state = 0x51AD_0004u64;
+        let mut next = move || {
+            state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            (state >> 32) as u32
+        };
+        let (mut wrong_lanes, mut flagged, mut unflagged) = (0, 0, 0);
+        for _ in 0..20_000 {
+            let mut v = [[0u32; 16]; 3];
+            for l in 0..16 {
+                let ex = 1 + next() % 127;
+                let ey = 128 + next() % 4 - ex;
+                v[0][l] = (next() & 0x807F_FFFF) | (ex << 23);
+                v[1][l] = (next() & 0x807F_FFFF) | (ey << 23);
+                v[2][l] = (next() & 0x807F_FFFF) | ((next() % 4) << 23);
+            }
+            // SAFETY: the CPU runs the AVX-512 level (checked above); the loads read 16 `u32`s.
+            let (fast, hard) = unsafe {
+                let [x, y, z] = v.map(|a| _mm512_loadu_epi32(a.as_ptr().cast()));
+                let f = classify(x, y, z);
+                let (r, hard) = main_bh(x, y, z, &f);
+                let mut out = [0u32; 16];
+                _mm512_storeu_epi32(out.as_mut_ptr().cast(), r);
+                (out, hard)
+            };
+            let wrong = (0..16).filter(|&l| fast[l] != fma_model_bh(v[0][l], v[1][l], v[2][l])).count();
+            wrong_lanes += wrong;
+            if hard {
+                flagged += 1;
+            } else {
+                unflagged += 1;
+                assert_eq!(wrong, 0, "a vector with a wrong lane was not flagged: {v:08x?}");
+            }
+        }
+        assert!(wrong_lanes > 0, "the conversion alone was never wrong: the test cannot fail");
+        assert!(flagged > 0 && unflagged > 0, "flagged {flagged}, unflagged {unflagged}");
     }
 }

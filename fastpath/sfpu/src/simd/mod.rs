@@ -13,10 +13,11 @@
 //!   in the instructions the compiler may choose (integer and bit operations mean the same on
 //!   every target, and Rust has no fast-math).
 //! * **The FMA kernels** ([`crate::fp::fma32`], [`crate::fp::fma32_wh`]), the hottest loops:
-//!   - [`Level::Avx512`]: hand-written AVX-512F/CD kernels (`simd/avx512.rs`: 16 lanes per vector,
-//!     mask registers for every per-lane `if`, `vplzcntd` for the normalisation, the alignment and
-//!     normalisation shifts restated so that each is one variable shift; the module docs say why
-//!     each restatement is exact).
+//!   - [`Level::Avx512`]: hand-written AVX-512 F/CD/DQ/VBMI2 kernels (`simd/avx512.rs`: two
+//!     vectors of 16 lanes side by side, mask registers for the per-lane choices, the
+//!     normalisation and rounding as one exact integer-to-float conversion, the special inputs
+//!     through the IEEE FMA, a shortcut for vectors of special lanes and Blackhole's exact integer
+//!     steps for a vector that may underflow; the module docs say why each restatement is exact).
 //!   - [`Level::Avx2`]: the portable source ([`crate::fp::fma_bh`], [`crate::fp::fma_wh`], which
 //!     are `#[inline(always)]`) compiled with `#[target_feature(enable = "avx2")]`: the default
 //!     `x86_64` target only promises SSE2, which has no per-lane variable shifts, 32-bit
@@ -25,12 +26,12 @@
 //!
 //! Every copy computes the same function: `tests/simd.rs` checks each available copy of both
 //! chips' FMA kernels lane by lane against the FMA models of `fma.c` (the reference crate's
-//! `fma_model_bh` / `fma_model_wh`) on random, cancelling and edge triples, and
-//! `tests/simd_levels.rs` runs the differential checks of `step` and of the cycle-level machine
-//! against the reference on each level this CPU supports. `cargo xtask bench` measures every
-//! class at the selected level and each lower one in the same run. [`set_level`],
-//! `SFPU_FASTPATH_PORTABLE=1` (portable) or `SFPU_FASTPATH_SIMD=portable|avx2|avx512` (at most
-//! that level) choose a lower level.
+//! `fma_model_bh` / `fma_model_wh`) on random, cancelling and edge triples and on batches mixing
+//! lane classes per vector, and `tests/simd_levels.rs` runs the differential checks of `step` and
+//! of the cycle-level machine against the reference on each level this CPU supports.
+//! `cargo xtask bench` measures every class at the selected level and each lower one in the same
+//! run. [`set_level`], `SFPU_FASTPATH_PORTABLE=1` (portable) or
+//! `SFPU_FASTPATH_SIMD=portable|avx2|avx512` (at most that level) choose a lower level.
 
 #![allow(unsafe_code, reason = "calls of #[target_feature] functions after detection; SIMD loads")]
 
@@ -53,8 +54,8 @@ pub enum Level {
     /// The portable source compiled for AVX2 (with FMA, BMI1, BMI2, LZCNT, POPCNT), used only when
     /// the CPU has all of them.
     Avx2,
-    /// Hand-written AVX-512F/CD FMA kernels and the models compiled for AVX-512F, CD, BW, VL, DQ,
-    /// used only when the CPU has all of them (and the AVX2 level's features).
+    /// Hand-written AVX-512 FMA kernels (F, CD, DQ, VBMI2) and the models compiled for AVX-512
+    /// F, CD, BW, VL, DQ, used only when the CPU has all of them (and the AVX2 level's features).
     Avx512,
 }
 
@@ -138,7 +139,7 @@ pub fn avx2_available() -> bool {
     }
 }
 
-/// Whether this CPU can run the AVX-512 level: the FMA kernels (AVX-512F and AVX-512CD) and
+/// Whether this CPU can run the AVX-512 level: the FMA kernels (AVX-512F, CD, DQ, VBMI2) and
 /// `simd::execute`'s AVX-512 copy (AVX-512F, CD, BW, VL, DQ and the AVX2 level's features).
 pub fn avx512_available() -> bool {
     #[cfg(target_arch = "x86_64")]
@@ -150,6 +151,7 @@ pub fn avx512_available() -> bool {
             && has!("avx512bw")
             && has!("avx512vl")
             && has!("avx512dq")
+            && has!("avx512vbmi2")
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
@@ -317,7 +319,7 @@ fn fma32_wh_avx2_checked(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut 
 fn fma32_avx512_checked(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u32; 32]) {
     #[cfg(target_arch = "x86_64")]
     if avx512_available() {
-        // SAFETY: the CPU supports AVX-512F and AVX-512CD, just checked.
+        // SAFETY: the CPU supports every feature the AVX-512 kernels enable, just checked.
         return unsafe { avx512::fma32_bh(a, b, c, out) };
     }
     fma32_portable(a, b, c, out)
@@ -326,7 +328,7 @@ fn fma32_avx512_checked(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [
 fn fma32_wh_avx512_checked(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u32; 32]) {
     #[cfg(target_arch = "x86_64")]
     if avx512_available() {
-        // SAFETY: the CPU supports AVX-512F and AVX-512CD, just checked.
+        // SAFETY: the CPU supports every feature the AVX-512 kernels enable, just checked.
         return unsafe { avx512::fma32_wh(a, b, c, out) };
     }
     fma32_wh_portable(a, b, c, out)
