@@ -27,6 +27,12 @@ use crate::state::FastState;
 
 const SIGN: u32 = 0x8000_0000;
 
+/// `v` with every lane's sign bit flipped (the pages' `-x` on a raw FP32 pattern).
+#[inline(always)]
+fn negated(v: &[u32; 32]) -> [u32; 32] {
+    std::array::from_fn(|l| v[l] ^ SIGN)
+}
+
 /// SFPMAD / SFPADD / SFPMUL: `VD = ±(VA * VB) ± VC` with `NEGATE_VA` (1, Blackhole), `NEGATE_VC`
 /// (2, Blackhole), `INDIRECT_VA` (4), `INDIRECT_VD` (8).
 #[inline(always)]
@@ -40,26 +46,23 @@ pub fn sfpmad(s: &mut FastState, va: u32, vb: u32, vc: u32, vd: u32, mod1: u32, 
     if m == 0 {
         return;
     }
-    // The operands are read in place where nothing changes them (no copy of the registers).
-    let (mut ta, mut tc);
+    // The operands are read in place where nothing changes them (no copy of the registers); a
+    // negated operand is built in one pass.
+    let (ta, tc);
     let neg_a = !wormhole && mod1 & 1 != 0;
-    let a = if mod1 & 4 != 0 || neg_a {
-        ta = if mod1 & 4 != 0 { gather_indirect(s) } else { s.lreg[va as usize] };
-        if neg_a {
-            for x in ta.iter_mut() {
-                *x ^= SIGN;
-            }
-        }
+    let a = if mod1 & 4 != 0 {
+        let g = gather_indirect(s);
+        ta = if neg_a { negated(&g) } else { g };
+        &ta
+    } else if neg_a {
+        ta = negated(&s.lreg[va as usize]);
         &ta
     } else {
         &s.lreg[va as usize]
     };
     let b = &s.lreg[cx.vb(vb)];
     let c = if !wormhole && mod1 & 2 != 0 {
-        tc = s.lreg[cx.vc(vc)];
-        for x in tc.iter_mut() {
-            *x ^= SIGN;
-        }
+        tc = negated(&s.lreg[cx.vc(vc)]);
         &tc
     } else {
         &s.lreg[cx.vc(vc)]
@@ -85,12 +88,9 @@ pub fn sfpaddi(s: &mut FastState, imm16: u32, vd_field: u32, mod1: u32, cx: &Ctx
     }
     let a = [imm16 << 16; 32];
     let b = [0x3F80_0000u32; 32];
-    let mut tc;
+    let tc;
     let c = if !wormhole && mod1 & 2 != 0 {
-        tc = s.lreg[vc];
-        for x in tc.iter_mut() {
-            *x ^= SIGN;
-        }
+        tc = negated(&s.lreg[vc]);
         &tc
     } else {
         &s.lreg[vc]
@@ -114,12 +114,9 @@ pub fn sfpmuli(s: &mut FastState, imm16: u32, vd_field: u32, mod1: u32, cx: &Ctx
         return;
     }
     let a = [imm16 << 16; 32];
-    let mut tc;
+    let tc;
     let c = if !wormhole && mod1 & 2 != 0 {
-        tc = s.lreg[vc];
-        for x in tc.iter_mut() {
-            *x ^= SIGN;
-        }
+        tc = negated(&s.lreg[vc]);
         &tc
     } else {
         &s.lreg[vc]

@@ -45,14 +45,13 @@ pub(crate) fn write_result(s: &mut FastState, vd: usize, indirect: bool, d: &[u3
     }
     if indirect && vd != 16 {
         let sel = s.lreg[7];
+        let m = crate::state::expand(m);
         for r in 0..8u32 {
-            let mut hit = 0u32;
+            let dst = &mut s.lreg[r as usize];
             for l in 0..32 {
-                hit |= (((sel[l] & 15) == r) as u32) << l;
-            }
-            let mm = m & hit;
-            if mm != 0 {
-                blend(&mut s.lreg[r as usize], d, mm);
+                if m[l] != 0 && sel[l] & 15 == r {
+                    dst[l] = d[l];
+                }
             }
         }
     } else if vd < 8 || vd == 16 {
