@@ -24,7 +24,10 @@
 //!
 //! Method (criterion-like, without the dependency): every measurement warms up for a fifth of its
 //! time, then takes 5 samples of `--time / 5` seconds each, each sample timing whole passes over
-//! the program; the reported rate is the median of the samples.
+//! the program; the reported rate is the median of the samples. Every pass starts from the
+//! state's LRegs (restored, 2 KB, inside the timed pass, for every model alike): otherwise
+//! repeated passes feed results back into operands, which drift to Inf and NaN within a few
+//! passes, and the FMA family would be measured on special operands only.
 //!
 //! The fast model runs at the best SIMD level the CPU supports (`sfpu_fastpath::simd`: the
 //! hand-written FMA kernels and the compiled copy of every instruction's model differ per level);
@@ -272,6 +275,7 @@ fn reference_rate(class: Class, prog: &[Instr], state: &State, time: Duration) -
     if class.on_machine() {
         let mut m = Machine::new();
         measure(time, || {
+            s.LReg = state.LReg;
             for i in prog {
                 black_box(m.issue(&mut s, black_box(i)));
             }
@@ -280,6 +284,7 @@ fn reference_rate(class: Class, prog: &[Instr], state: &State, time: Duration) -
         })
     } else {
         measure(time, || {
+            s.LReg = state.LReg;
             for i in prog {
                 black_box(sfpu_reference::step(&mut s, black_box(i)));
             }
@@ -292,16 +297,19 @@ fn reference_rate(class: Class, prog: &[Instr], state: &State, time: Duration) -
 /// classes on the machine, `program::run_steps` for the others.
 fn fast_rate(class: Class, prog: &[Instr], state: &State, time: Duration) -> f64 {
     let mut s = FastState::from_state(state);
+    let lreg = s.lreg;
     let program = Program::new(prog);
     if class.on_machine() {
         let mut m = FastMachine::new();
         measure(time, || {
+            s.lreg = lreg;
             black_box(m.run(&mut s, black_box(&program)));
             black_box(m.drain(&mut s));
             prog.len() as u64
         })
     } else {
         measure(time, || {
+            s.lreg = lreg;
             black_box(sfpu_fastpath::program::run_steps(&mut s, black_box(&program)));
             prog.len() as u64
         })
@@ -312,9 +320,11 @@ fn fast_rate(class: Class, prog: &[Instr], state: &State, time: Duration) -> f64
 /// `Outcome`: what a caller that looks at every instruction's outcome pays.
 fn fast_per_call_rate(class: Class, prog: &[Instr], state: &State, time: Duration) -> f64 {
     let mut s = FastState::from_state(state);
+    let lreg = s.lreg;
     if class.on_machine() {
         let mut m = FastMachine::new();
         measure(time, || {
+            s.lreg = lreg;
             for i in prog {
                 black_box(m.issue(&mut s, black_box(i)));
             }
@@ -323,6 +333,7 @@ fn fast_per_call_rate(class: Class, prog: &[Instr], state: &State, time: Duratio
         })
     } else {
         measure(time, || {
+            s.lreg = lreg;
             for i in prog {
                 black_box(sfpu_fastpath::step(&mut s, black_box(i)));
             }
