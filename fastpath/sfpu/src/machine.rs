@@ -174,7 +174,7 @@ fn has_field(arch: Arch, op: Opcode, name: &str) -> bool {
 }
 
 /// The instruction's `VD` field, if it has one (SFPCONFIG's selector included).
-fn vd_field(i: &Instr) -> Option<u32> {
+pub(crate) fn vd_field(i: &Instr) -> Option<u32> {
     match *i {
         Instr::SFPCONFIG { VD, .. } => Some(VD.get()),
         _ => exec::backdoor_vd(i),

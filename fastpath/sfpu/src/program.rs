@@ -3,10 +3,11 @@
 //! is built instead of on every issue.
 //!
 //! What [`Decoded`] holds is what `exec.rs` and `machine.rs` otherwise derive per issue from the
-//! instruction: its sub-unit, whether the state's chip can express it ([`exec::on_chip`]), whether
-//! it is a backdoor-load candidate (`VD` of 12 or more), and the scheduling footprints of [`crate::hazard`] (the stall logic's
-//! beliefs, the real first-cycle reads and two-cycle writes on Blackhole, the next-cycle rules'
-//! view on Wormhole) for a regular instruction. The functions are the same ones, called once:
+//! instruction: its sub-unit, whether the state's chip can express it ([`exec::on_chip`]),
+//! whether it is a backdoor-load candidate (`VD` of 12 or more), and the scheduling footprints of
+//! [`crate::hazard`] (the stall logic's beliefs, the real first-cycle reads and two-cycle writes
+//! on Blackhole, the next-cycle rules' view on Wormhole) for a regular instruction. The
+//! functions are the same ones, called once:
 //! a decoded program runs exactly as its instructions issued one by one do (same state, same
 //! `Outcome`s, same cycles), which `tests/program.rs` checks on random programs of both chips.
 //!
@@ -62,10 +63,6 @@ impl Decoded {
         let mut wh_next = WormholeCycle::default();
         wh_next.add(instr, &Ctx::REGULAR);
         let backdoor_vd = exec::backdoor_vd(instr).filter(|&vd| vd >= 12).map(|vd| vd as u8);
-        let vd_field = match *instr {
-            Instr::SFPCONFIG { VD, .. } => Some(VD.get()),
-            _ => exec::backdoor_vd(instr),
-        };
         Decoded {
             instr: *instr,
             op,
@@ -78,7 +75,7 @@ impl Decoded {
             two_cycle_writes: if two_cycle { actual_writes(instr, &Ctx::REGULAR) } else { 0 },
             wh_next,
             backdoor_vd,
-            vd_ge12_not_config: vd_field.is_some_and(|vd| vd >= 12)
+            vd_ge12_not_config: crate::machine::vd_field(instr).is_some_and(|vd| vd >= 12)
                 && !matches!(instr, Instr::SFPCONFIG { .. }),
         }
     }
