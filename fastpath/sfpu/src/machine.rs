@@ -488,10 +488,9 @@ impl FastMachine {
         }
 
         // 3. The regular instruction, unless a scheduled one took its sub-unit. The stall logic
-        // remembers it either way.
-        // The regular instruction if it executes. (Its `Item` is built only where a list of what
-        // executes is needed: building and copying it on every cycle cost more than the rest of
-        // the bookkeeping, through store-forwarding stalls.)
+        // remembers it either way. (Its `Item` is built only where a list of what executes is
+        // needed: building and copying it on every cycle cost more than the rest of the
+        // bookkeeping, through store-forwarding stalls.)
         let mut executes: Option<&Decoded> = None;
         let issued = regular;
         if let Some(d) = regular {
@@ -554,6 +553,23 @@ impl FastMachine {
             return;
         }
 
+        self.run_with_scheduled(s, due, issued, executes, issued_hazard, out);
+    }
+
+    /// The rest of a cycle in which scheduled instructions execute (`due`), with the regular
+    /// one `executes` if any; kept out of [`run_cycle`](FastMachine::run_cycle), whose common
+    /// case (nothing scheduled) then stays small.
+    #[inline(never)]
+    fn run_with_scheduled(
+        &mut self,
+        s: &mut FastState,
+        due: u64,
+        issued: Option<&Decoded>,
+        executes: Option<&Decoded>,
+        issued_hazard: bool,
+        out: &mut Outcome,
+    ) {
+        let wormhole = s.is_wormhole();
         // Execution order: the load sub-unit first (it reads Dst before a store writes it), then
         // simple, MAD, round, store; the regular instruction at its sub-unit's place. Where two of
         // them write one location differently (a broken rule, unspecified), the later one's value
