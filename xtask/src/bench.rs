@@ -498,7 +498,7 @@ struct ClassResult {
     reference: f64,
     fast: f64,
     /// The fast model again at each lower SIMD level this CPU supports (`sfpu_fastpath::simd`;
-    /// AVX2, portable), for the classes whose kernels the level changes.
+    /// AVX2, portable).
     fast_lower: Vec<(simd::Level, f64)>,
     /// The fast model one call per instruction, at the selected level.
     fast_per_call: f64,

@@ -196,24 +196,19 @@ fn regular_wormhole(s: &mut FastState, instr: &Instr, out: &mut Outcome) {
 #[inline(always)]
 fn regular<const WH: bool>(s: &mut FastState, instr: &Instr, out: &mut Outcome) {
     let arch = if WH { Arch::Wormhole } else { Arch::Blackhole };
-    let backdoor = || {
-        let vd = backdoor_vd(instr).filter(|&vd| vd >= 12)?;
-        let word = if has_g12(arch, instr) { instr.encode(arch).ok() } else { None };
-        Some((vd as usize, word))
-    };
-    regular_with(s, instr, on_chip(arch, instr), backdoor, out);
+    let vd = || backdoor_vd(instr).filter(|&vd| vd >= 12).map(|vd| vd as usize);
+    regular_with(s, instr, on_chip(arch, instr), vd, out);
 }
 
 /// The regular execution of `instr` given what it takes from the instruction alone (computed per
 /// call by [`regular`], once per program by `crate::program`): `on_chip` ([`on_chip`]), and, asked
-/// only when some lane has `DISABLE_BACKDOOR_LOAD` clear, `backdoor`: its `VD` if 12 or more, with
-/// the instruction word when it carries the `VD < 12` guard (and encodes) on the state's chip.
+/// only when some lane has `DISABLE_BACKDOOR_LOAD` clear, `backdoor_vd`: its `VD` if 12 or more.
 #[inline(always)]
 pub(crate) fn regular_with(
     s: &mut FastState,
     instr: &Instr,
     on_chip: bool,
-    backdoor: impl FnOnce() -> Option<(usize, Option<u32>)>,
+    backdoor_vd: impl FnOnce() -> Option<usize>,
     out: &mut Outcome,
 ) {
     if !on_chip {
@@ -224,10 +219,14 @@ pub(crate) fn regular_with(
     // The lanes with DISABLE_BACKDOOR_LOAD clear first: usually none, and then `VD` is not needed.
     let lanes = !s.lc().dbl;
     if lanes != 0
-        && let Some((vd, word)) = backdoor()
+        && let Some(vd) = backdoor_vd()
     {
         out.note(Clause::BackdoorLoad, lanes);
-        if let Some(word) = word {
+        // The word is written only by instructions carrying the `VD < 12` guard on this chip.
+        let arch = s.arch();
+        if has_g12(arch, instr)
+            && let Ok(word) = instr.encode(arch)
+        {
             let t = &mut s.lmc.template[(vd - 12) & 3];
             let m = crate::state::expand(lanes);
             for l in 0..32 {

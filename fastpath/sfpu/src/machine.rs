@@ -518,7 +518,7 @@ impl FastMachine {
         // everything that executes against the results of everything that executed last cycle.
         let issued_hazard = issued.is_some_and(|d| d.first_reads & self.prev_issued_writes != 0);
 
-        // Fast path: only the regular instruction executes (`reg` is `issued`, not discarded).
+        // Fast path: only the regular instruction executes (`executes`: `issued`, unless discarded).
         if due == 0 {
             let exec_hazard = executes.is_some_and(|d| d.first_reads & self.prev_two_cycle_writes != 0);
             if issued_hazard || exec_hazard {

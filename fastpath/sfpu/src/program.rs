@@ -151,11 +151,6 @@ pub fn step_decoded(s: &mut FastState, d: &Decoded, out: &mut Outcome) {
 /// backdoor-load rule.
 #[inline]
 pub(crate) fn execute_regular(s: &mut FastState, d: &Decoded, out: &mut Outcome) {
-    let wormhole = s.is_wormhole();
-    let arch = if wormhole { Arch::Wormhole } else { Arch::Blackhole };
-    let backdoor = || {
-        let word = if exec::has_g12(arch, &d.instr) { d.instr.encode(arch).ok() } else { None };
-        d.backdoor_vd.map(|vd| (vd as usize, word))
-    };
-    exec::regular_with(s, &d.instr, d.on_chip(wormhole), backdoor, out);
+    let on_chip = d.on_chip(s.is_wormhole());
+    exec::regular_with(s, &d.instr, on_chip, || d.backdoor_vd.map(usize::from), out);
 }
