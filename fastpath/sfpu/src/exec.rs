@@ -197,25 +197,28 @@ fn regular_wormhole(s: &mut FastState, instr: &Instr, out: &mut Outcome) {
 fn regular<const WH: bool>(s: &mut FastState, instr: &Instr, out: &mut Outcome) {
     let arch = if WH { Arch::Wormhole } else { Arch::Blackhole };
     let vd = || backdoor_vd(instr).filter(|&vd| vd >= 12).map(|vd| vd as usize);
-    regular_with(s, instr, on_chip(arch, instr), vd, out);
+    let execute = |s: &mut FastState, out: &mut Outcome| crate::simd::execute(s, instr, &Ctx::REGULAR, out);
+    regular_with(s, instr, on_chip(arch, instr), vd, execute, out);
 }
 
 /// The regular execution of `instr` given what it takes from the instruction alone (computed per
 /// call by [`regular`], once per program by `crate::program`): `on_chip` ([`on_chip`]), and, asked
-/// only when some lane has `DISABLE_BACKDOOR_LOAD` clear, `backdoor_vd`: its `VD` if 12 or more.
+/// only when some lane has `DISABLE_BACKDOOR_LOAD` clear, `backdoor_vd`: its `VD` if 12 or more;
+/// `execute` runs its functional model (`simd::execute`, or its opcode's copy).
 #[inline(always)]
 pub(crate) fn regular_with(
     s: &mut FastState,
     instr: &Instr,
     on_chip: bool,
     backdoor_vd: impl FnOnce() -> Option<usize>,
+    execute: impl FnOnce(&mut FastState, &mut Outcome),
     out: &mut Outcome,
 ) {
     if !on_chip {
         out.note_all(Clause::NotOnChip);
         return;
     }
-    crate::simd::execute(s, instr, &Ctx::REGULAR, out);
+    execute(s, out);
     // The lanes with DISABLE_BACKDOOR_LOAD clear first: usually none, and then `VD` is not needed.
     let lanes = !s.lc().dbl;
     if lanes != 0
@@ -250,13 +253,41 @@ pub fn execute(s: &mut FastState, instr: &Instr, cx: &Ctx, out: &mut Outcome) {
 /// with every instruction's model inlined, for each level's target features).
 #[inline(always)]
 pub(crate) fn execute_on<const WH: bool>(s: &mut FastState, instr: &Instr, cx: &Ctx, out: &mut Outcome) {
+    execute_op::<WH, ANY_OP>(s, instr, cx, out)
+}
+
+/// The `OP` of [`execute_op`] that keeps every instruction's arm.
+pub(crate) const ANY_OP: u8 = 0;
+
+/// Whether [`execute_op`]'s copy for `op_filter` keeps the arm of `op`: all of them for
+/// [`ANY_OP`], else only that opcode's (`Opcode as u8` is its number, 0x70 and up).
+#[inline(always)]
+const fn arm(op_filter: u8, op: Opcode) -> bool {
+    op_filter == ANY_OP || op_filter == op as u8
+}
+
+/// [`execute_on`] with only the arm of opcode number `OP` (or every arm, [`ANY_OP`]): `crate::simd`
+/// compiles one copy per opcode, chip and SIMD level and calls the instruction's copy through a
+/// table, so that each instruction runs a small function of its own (its own few registers and
+/// stack) instead of the dispatch over every model. The arms are written once, here; an
+/// instruction of another opcode given to a one-opcode copy (which the tables never do) goes to
+/// the copy with every arm.
+#[inline(always)]
+pub(crate) fn execute_op<const WH: bool, const OP: u8>(
+    s: &mut FastState,
+    instr: &Instr,
+    cx: &Ctx,
+    out: &mut Outcome,
+) {
     use Instr::*;
     match *instr {
-        SFPLOAD { VD, Mod0, AddrMod, Imm10 } => {
+        SFPLOAD { VD, Mod0, AddrMod, Imm10 } if arm(OP, Opcode::SFPLOAD) => {
             sfpload_on(s, VD.get(), Mod0.get(), AddrMod.get(), Imm10.get(), out);
         }
-        SFPLOADI { VD, Mod0, Imm16 } => ops::load_store::sfploadi(s, VD.get(), Mod0.get(), Imm16.get(), out),
-        SFPSTORE { VD, Mod0, AddrMod, Imm10 } => {
+        SFPLOADI { VD, Mod0, Imm16 } if arm(OP, Opcode::SFPLOADI) => {
+            ops::load_store::sfploadi(s, VD.get(), Mod0.get(), Imm16.get(), out)
+        }
+        SFPSTORE { VD, Mod0, AddrMod, Imm10 } if arm(OP, Opcode::SFPSTORE) => {
             let (vd, mod0, addr_mod, imm10) = (VD.get(), Mod0.get(), AddrMod.get(), Imm10.get());
             if WH {
                 wh::load_store::sfpstore(s, vd, mod0, addr_mod, imm10, cx, out);
@@ -264,38 +295,50 @@ pub(crate) fn execute_on<const WH: bool>(s: &mut FastState, instr: &Instr, cx: &
                 bh::load_store::sfpstore(s, vd, mod0, addr_mod, imm10, cx, out);
             }
         }
-        SFPLOADMACRO { VDLo, Mod0, AddrMod, Imm9, VDHi, .. } => {
+        SFPLOADMACRO { VDLo, Mod0, AddrMod, Imm9, VDHi, .. } if arm(OP, Opcode::SFPLOADMACRO) => {
             let vd = (VDHi.get() << 2) | VDLo.get();
             let imm10 = (Imm9.get() << 1) | VDHi.get();
             sfpload_on(s, vd, Mod0.get(), AddrMod.get(), imm10, out);
         }
-        SFPLUT { VD, Mod0 } => ops::lut::sfplut(s, VD.get(), Mod0.get(), cx),
-        SFPLUTFP32 { VD, Mod1, .. } => ops::lut::sfplutfp32(s, VD.get(), Mod1.get(), cx),
+        SFPLUT { VD, Mod0 } if arm(OP, Opcode::SFPLUT) => ops::lut::sfplut(s, VD.get(), Mod0.get(), cx),
+        SFPLUTFP32 { VD, Mod1, .. } if arm(OP, Opcode::SFPLUTFP32) => {
+            ops::lut::sfplutfp32(s, VD.get(), Mod1.get(), cx)
+        }
         SFPMAD { VA, VB, VC, VD, Mod1 }
         | SFPADD { VA, VB, VC, VD, Mod1 }
-        | SFPMUL { VA, VB, VC, VD, Mod1 } => {
+        | SFPMUL { VA, VB, VC, VD, Mod1 }
+            if arm(OP, Opcode::SFPMAD) || arm(OP, Opcode::SFPADD) || arm(OP, Opcode::SFPMUL) =>
+        {
             ops::mad::sfpmad(s, VA.get(), VB.get(), VC.get(), VD.get(), Mod1.get(), cx, out);
         }
-        SFPADDI { Imm16, VD, Mod1 } => ops::mad::sfpaddi(s, Imm16.get(), VD.get(), Mod1.get(), cx, out),
-        SFPMULI { Imm16, VD, Mod1 } => ops::mad::sfpmuli(s, Imm16.get(), VD.get(), Mod1.get(), cx, out),
-        SFPDIVP2 { Imm8, VC, VD, Mod1 } => {
+        SFPADDI { Imm16, VD, Mod1 } if arm(OP, Opcode::SFPADDI) => {
+            ops::mad::sfpaddi(s, Imm16.get(), VD.get(), Mod1.get(), cx, out)
+        }
+        SFPMULI { Imm16, VD, Mod1 } if arm(OP, Opcode::SFPMULI) => {
+            ops::mad::sfpmuli(s, Imm16.get(), VD.get(), Mod1.get(), cx, out)
+        }
+        SFPDIVP2 { Imm8, VC, VD, Mod1 } if arm(OP, Opcode::SFPDIVP2) => {
             ops::field::sfpdivp2(s, Imm8.get(), VC.get(), VD.get(), Mod1.get(), cx)
         }
-        SFPEXEXP { VC, VD, Mod1 } => ops::field::sfpexexp(s, VC.get(), VD.get(), Mod1.get(), cx),
-        SFPEXMAN { VC, VD, Mod1 } => ops::field::sfpexman(s, VC.get(), VD.get(), Mod1.get(), cx),
-        SFPSETEXP { Imm8, VC, VD, Mod1 } => {
+        SFPEXEXP { VC, VD, Mod1 } if arm(OP, Opcode::SFPEXEXP) => {
+            ops::field::sfpexexp(s, VC.get(), VD.get(), Mod1.get(), cx)
+        }
+        SFPEXMAN { VC, VD, Mod1 } if arm(OP, Opcode::SFPEXMAN) => {
+            ops::field::sfpexman(s, VC.get(), VD.get(), Mod1.get(), cx)
+        }
+        SFPSETEXP { Imm8, VC, VD, Mod1 } if arm(OP, Opcode::SFPSETEXP) => {
             ops::field::sfpsetexp(s, Imm8.get(), VC.get(), VD.get(), Mod1.get(), cx);
         }
-        SFPSETMAN { Imm12, VC, VD, Mod1 } => {
+        SFPSETMAN { Imm12, VC, VD, Mod1 } if arm(OP, Opcode::SFPSETMAN) => {
             ops::field::sfpsetman(s, Imm12.get(), VC.get(), VD.get(), Mod1.get(), cx);
         }
-        SFPSETSGN { Imm1, VC, VD, Mod1 } => {
+        SFPSETSGN { Imm1, VC, VD, Mod1 } if arm(OP, Opcode::SFPSETSGN) => {
             ops::field::sfpsetsgn(s, Imm1.get(), VC.get(), VD.get(), Mod1.get(), cx);
         }
-        SFPIADD { Imm12, VC, VD, Mod1 } => {
+        SFPIADD { Imm12, VC, VD, Mod1 } if arm(OP, Opcode::SFPIADD) => {
             ops::integer::sfpiadd(s, Imm12.get(), VC.get(), VD.get(), Mod1.get(), cx)
         }
-        SFPSHFT { Imm12, VC, VD, Mod1 } => {
+        SFPSHFT { Imm12, VC, VD, Mod1 } if arm(OP, Opcode::SFPSHFT) => {
             let (imm12, vc, vd, mod1) = (Imm12.get(), VC.get(), VD.get(), Mod1.get());
             if WH {
                 wh::integer::sfpshft(s, imm12, vc, vd, mod1, cx, out);
@@ -303,8 +346,12 @@ pub(crate) fn execute_on<const WH: bool>(s: &mut FastState, instr: &Instr, cx: &
                 bh::integer::sfpshft(s, imm12, vc, vd, mod1, cx, out);
             }
         }
-        SFPABS { VC, VD, Mod1 } => ops::integer::sfpabs(s, VC.get(), VD.get(), Mod1.get(), cx),
-        SFPAND { VB, VC, VD, Mod1 } | SFPOR { VB, VC, VD, Mod1 } => {
+        SFPABS { VC, VD, Mod1 } if arm(OP, Opcode::SFPABS) => {
+            ops::integer::sfpabs(s, VC.get(), VD.get(), Mod1.get(), cx)
+        }
+        SFPAND { VB, VC, VD, Mod1 } | SFPOR { VB, VC, VD, Mod1 }
+            if arm(OP, Opcode::SFPAND) || arm(OP, Opcode::SFPOR) =>
+        {
             let or = matches!(instr, SFPOR { .. });
             if WH {
                 wh::integer::sfpandor(s, or, VC.get(), VD.get(), cx);
@@ -312,56 +359,66 @@ pub(crate) fn execute_on<const WH: bool>(s: &mut FastState, instr: &Instr, cx: &
                 bh::integer::sfpandor(s, or, VB.get(), VC.get(), VD.get(), Mod1.get(), cx);
             }
         }
-        SFPXOR { VC, VD } => ops::integer::sfpxor(s, VC.get(), VD.get(), cx),
-        SFPNOT { VC, VD } => ops::integer::sfpnot(s, VC.get(), VD.get(), cx),
-        SFPLZ { VC, VD, Mod1 } => ops::integer::sfplz(s, VC.get(), VD.get(), Mod1.get(), cx),
-        SFPSETCC { Imm1, VC, VD, Mod1 } => {
+        SFPXOR { VC, VD } if arm(OP, Opcode::SFPXOR) => ops::integer::sfpxor(s, VC.get(), VD.get(), cx),
+        SFPNOT { VC, VD } if arm(OP, Opcode::SFPNOT) => ops::integer::sfpnot(s, VC.get(), VD.get(), cx),
+        SFPLZ { VC, VD, Mod1 } if arm(OP, Opcode::SFPLZ) => {
+            ops::integer::sfplz(s, VC.get(), VD.get(), Mod1.get(), cx)
+        }
+        SFPSETCC { Imm1, VC, VD, Mod1 } if arm(OP, Opcode::SFPSETCC) => {
             ops::cc::sfpsetcc(s, Imm1.get(), VC.get(), VD.get(), Mod1.get(), cx)
         }
-        SFPENCC { Imm2, VD, Mod1 } => ops::cc::sfpencc(s, Imm2.get(), VD.get(), Mod1.get(), cx),
-        SFPPUSHC { VD, Mod1 } => {
+        SFPENCC { Imm2, VD, Mod1 } if arm(OP, Opcode::SFPENCC) => {
+            ops::cc::sfpencc(s, Imm2.get(), VD.get(), Mod1.get(), cx)
+        }
+        SFPPUSHC { VD, Mod1 } if arm(OP, Opcode::SFPPUSHC) => {
             if WH {
                 wh::cc::sfppushc(s, VD.get(), cx, out);
             } else {
                 bh::cc::sfppushc(s, VD.get(), Mod1.get(), cx, out);
             }
         }
-        SFPPOPC { VD, Mod1 } => {
+        SFPPOPC { VD, Mod1 } if arm(OP, Opcode::SFPPOPC) => {
             if WH {
                 wh::cc::sfppopc(s, VD.get(), Mod1.get(), cx, out);
             } else {
                 bh::cc::sfppopc(s, VD.get(), Mod1.get(), cx, out);
             }
         }
-        SFPCOMPC { VD } => ops::cc::sfpcompc(s, VD.get(), cx),
-        SFPMOV { VC, VD, Mod1 } => ops::mov::sfpmov(s, VC.get(), VD.get(), Mod1.get(), cx, out),
-        SFPNOP {} => {}
-        SFPCONFIG { Imm16, VD, Mod1 } => {
+        SFPCOMPC { VD } if arm(OP, Opcode::SFPCOMPC) => ops::cc::sfpcompc(s, VD.get(), cx),
+        SFPMOV { VC, VD, Mod1 } if arm(OP, Opcode::SFPMOV) => {
+            ops::mov::sfpmov(s, VC.get(), VD.get(), Mod1.get(), cx, out)
+        }
+        SFPNOP {} if arm(OP, Opcode::SFPNOP) => {}
+        SFPCONFIG { Imm16, VD, Mod1 } if arm(OP, Opcode::SFPCONFIG) => {
             ops::config::sfpconfig(s, Imm16.get(), VD.get(), Mod1.get(), cx, out)
         }
-        SFPCAST { VC, VD, Mod1 } => {
+        SFPCAST { VC, VD, Mod1 } if arm(OP, Opcode::SFPCAST) => {
             if WH {
                 wh::convert::sfpcast(s, VC.get(), VD.get(), Mod1.get(), cx, out);
             } else {
                 bh::convert::sfpcast(s, VC.get(), VD.get(), Mod1.get(), cx, out);
             }
         }
-        SFPSTOCHRND { RoundingMode, Imm5, VB, VC, VD, UseImm5, Mod1 } => ops::convert::sfpstochrnd(
-            s,
-            ops::convert::StochRnd {
-                rounding_mode: RoundingMode.get(),
-                imm5: Imm5.get(),
-                vb: VB.get(),
-                vc: VC.get(),
-                vd: VD.get(),
-                use_imm5: UseImm5.get() != 0,
-                mod1: Mod1.get(),
-            },
-            cx,
-        ),
-        SFPSWAP { VC, VD, Mod1 } => ops::shuffle::sfpswap(s, VC.get(), VD.get(), Mod1.get(), cx, out),
-        SFPTRANSP { VD } => ops::shuffle::sfptransp(s, VD.get(), cx, out),
-        SFPSHFT2 { Imm12, VC, VD, Mod1 } => {
+        SFPSTOCHRND { RoundingMode, Imm5, VB, VC, VD, UseImm5, Mod1 } if arm(OP, Opcode::SFPSTOCHRND) => {
+            ops::convert::sfpstochrnd(
+                s,
+                ops::convert::StochRnd {
+                    rounding_mode: RoundingMode.get(),
+                    imm5: Imm5.get(),
+                    vb: VB.get(),
+                    vc: VC.get(),
+                    vd: VD.get(),
+                    use_imm5: UseImm5.get() != 0,
+                    mod1: Mod1.get(),
+                },
+                cx,
+            )
+        }
+        SFPSWAP { VC, VD, Mod1 } if arm(OP, Opcode::SFPSWAP) => {
+            ops::shuffle::sfpswap(s, VC.get(), VD.get(), Mod1.get(), cx, out)
+        }
+        SFPTRANSP { VD } if arm(OP, Opcode::SFPTRANSP) => ops::shuffle::sfptransp(s, VD.get(), cx, out),
+        SFPSHFT2 { Imm12, VC, VD, Mod1 } if arm(OP, Opcode::SFPSHFT2) => {
             let (imm12, vc, vd, mod1) = (Imm12.get(), VC.get(), VD.get(), Mod1.get());
             if WH {
                 wh::shuffle::sfpshft2(s, imm12, vc, vd, mod1, cx, out);
@@ -370,15 +427,24 @@ pub(crate) fn execute_on<const WH: bool>(s: &mut FastState, instr: &Instr, cx: &
             }
         }
         // Blackhole's own instructions.
-        _ if WH => out.note(Clause::NotOnChip, cx.lanes),
-        SFPGT { VC, VD, Mod1 } => bh::cc::sfpgtle(s, true, VC.get(), VD.get(), Mod1.get(), cx),
-        SFPLE { VC, VD, Mod1 } => bh::cc::sfpgtle(s, false, VC.get(), VD.get(), Mod1.get(), cx),
-        SFPMUL24 { VA, VB, VC, VD, Mod1 } => {
+        SFPGT { .. } | SFPLE { .. } | SFPMUL24 { .. } | SFPARECIP { .. } if WH => {
+            out.note(Clause::NotOnChip, cx.lanes)
+        }
+        SFPGT { VC, VD, Mod1 } if arm(OP, Opcode::SFPGT) => {
+            bh::cc::sfpgtle(s, true, VC.get(), VD.get(), Mod1.get(), cx)
+        }
+        SFPLE { VC, VD, Mod1 } if arm(OP, Opcode::SFPLE) => {
+            bh::cc::sfpgtle(s, false, VC.get(), VD.get(), Mod1.get(), cx)
+        }
+        SFPMUL24 { VA, VB, VC, VD, Mod1 } if arm(OP, Opcode::SFPMUL24) => {
             bh::mul24::sfpmul24(s, VA.get(), VB.get(), VC.get(), VD.get(), Mod1.get(), cx, out);
         }
-        SFPARECIP { VB, VC, VD, Mod1 } => {
+        SFPARECIP { VB, VC, VD, Mod1 } if arm(OP, Opcode::SFPARECIP) => {
             bh::arecip::sfparecip(s, VB.get(), VC.get(), VD.get(), Mod1.get(), cx)
         }
+        // A copy for one opcode given another instruction (never, as `simd` builds its tables):
+        // the copy for every opcode.
+        _ => crate::simd::execute(s, instr, cx, out),
     }
 }
 

@@ -24,6 +24,7 @@ use crate::exec::{self, Ctx, is_two_cycle_producer};
 use crate::hazard::{
     WormholeCycle, actual_writes, blocks_next_cycle, first_cycle_reads, stall_reads, stall_writes,
 };
+use crate::simd::Handlers;
 use crate::state::FastState;
 
 /// One instruction and what executing or issuing it needs that only depends on the instruction.
@@ -128,11 +129,12 @@ impl From<&[Instr]> for Program {
 
 /// Runs each instruction of `program` on `s` as [`crate::step`] runs it (alone: nothing stalls it
 /// or collides with it; a lone SFPLOADMACRO runs its whole schedule), in order, and returns the
-/// merge of their outcomes.
+/// merge of their outcomes. The SIMD level's table of per-opcode model copies is looked up once.
 pub fn run_steps(s: &mut FastState, program: &Program) -> Outcome {
     let mut out = Outcome::defined();
+    let handlers = Handlers::current(s.is_wormhole());
     for d in program.decoded() {
-        step_decoded(s, d, &mut out);
+        step_with(handlers, s, d, &mut out);
     }
     out
 }
@@ -140,10 +142,15 @@ pub fn run_steps(s: &mut FastState, program: &Program) -> Outcome {
 /// [`crate::step`] of a decoded instruction, noting into `out`.
 #[inline]
 pub fn step_decoded(s: &mut FastState, d: &Decoded, out: &mut Outcome) {
+    step_with(Handlers::current(s.is_wormhole()), s, d, out);
+}
+
+#[inline(always)]
+fn step_with(handlers: &Handlers, s: &mut FastState, d: &Decoded, out: &mut Outcome) {
     if d.op == Opcode::SFPLOADMACRO {
         out.merge(&exec::step(s, &d.instr));
     } else {
-        execute_regular(s, d, out);
+        execute_regular_with(handlers, s, d, out);
     }
 }
 
@@ -151,6 +158,14 @@ pub fn step_decoded(s: &mut FastState, d: &Decoded, out: &mut Outcome) {
 /// backdoor-load rule.
 #[inline]
 pub(crate) fn execute_regular(s: &mut FastState, d: &Decoded, out: &mut Outcome) {
+    execute_regular_with(Handlers::current(s.is_wormhole()), s, d, out);
+}
+
+/// [`execute_regular`] with the state's chip's table of the level in force.
+#[inline(always)]
+fn execute_regular_with(handlers: &Handlers, s: &mut FastState, d: &Decoded, out: &mut Outcome) {
     let on_chip = d.on_chip(s.is_wormhole());
-    exec::regular_with(s, &d.instr, on_chip, || d.backdoor_vd.map(usize::from), out);
+    let execute =
+        |s: &mut FastState, out: &mut Outcome| handlers.execute(s, &d.instr, d.op, &Ctx::REGULAR, out);
+    exec::regular_with(s, &d.instr, on_chip, || d.backdoor_vd.map(usize::from), execute, out);
 }

@@ -37,7 +37,7 @@
 
 use std::sync::atomic::{AtomicU8, Ordering};
 
-use sfpu_reference::isa::Instr;
+use sfpu_reference::isa::{Instr, Opcode};
 use sfpu_reference::outcome::Outcome;
 
 use crate::exec::Ctx;
@@ -190,6 +190,92 @@ pub(crate) fn execute(s: &mut FastState, instr: &Instr, cx: &Ctx, out: &mut Outc
     }
 }
 
+/// One instruction's copy of the models (`exec::execute_op` for one opcode, chip and level).
+/// `unsafe` because the SIMD levels' copies need the CPU features [`Handlers::current`] checked.
+pub(crate) type Handler = unsafe fn(&mut FastState, &Instr, &Ctx, &mut Outcome);
+
+/// A table of per-opcode copies of the models for one chip and level, indexed by the opcode's
+/// number modulo 64 (the numbers 0x70..=0x99 fall in distinct slots).
+pub(crate) struct Handlers([Handler; 64]);
+
+/// Every opcode number, for the tables.
+macro_rules! handler_table {
+    ($f:ident, $wh:literal) => {
+        handler_table!(@ $f, $wh; 0x70 0x71 0x72 0x73 0x74 0x75 0x76 0x77 0x78 0x79 0x7A 0x7B 0x7C 0x7D
+            0x7E 0x7F 0x80 0x81 0x82 0x83 0x84 0x85 0x86 0x87 0x88 0x89 0x8A 0x8B 0x8C 0x8D 0x8E 0x8F
+            0x90 0x91 0x92 0x93 0x94 0x95 0x96 0x97 0x98 0x99)
+    };
+    (@ $f:ident, $wh:literal; $($op:literal)*) => {
+        Handlers::build(&[$(($op, $f::<$wh, $op> as Handler)),*], $f::<$wh, { crate::exec::ANY_OP }>)
+    };
+}
+
+impl Handlers {
+    /// The table with `entries` in their opcodes' slots and `any` (the copy for every opcode)
+    /// elsewhere.
+    const fn build(entries: &[(u8, Handler)], any: Handler) -> Handlers {
+        let mut t = [any; 64];
+        let mut i = 0;
+        while i < entries.len() {
+            t[(entries[i].0 & 63) as usize] = entries[i].1;
+            i += 1;
+        }
+        Handlers(t)
+    }
+
+    /// The table of the level in force ([`level`]) for the chip of `wormhole`.
+    #[inline]
+    pub(crate) fn current(wormhole: bool) -> &'static Handlers {
+        // The level in force is always one the CPU supports (`decide` and `set_level` cap it).
+        Handlers::select(level(), wormhole)
+    }
+
+    /// The table of `level` for the chip of `wormhole`, or the portable one when the CPU does not
+    /// support `level` (for tests).
+    #[cfg(test)]
+    fn of(level: Level, wormhole: bool) -> &'static Handlers {
+        Handlers::select(if level.available() { level } else { Level::Portable }, wormhole)
+    }
+
+    /// The table of `level`, which must be a level the CPU supports (the one place that hands
+    /// out the SIMD levels' tables; [`Handlers::execute`]'s safety rests on it).
+    #[inline(always)]
+    fn select(level: Level, wormhole: bool) -> &'static Handlers {
+        #[cfg(target_arch = "x86_64")]
+        match (level, wormhole) {
+            (Level::Avx512, false) => return &x86::AVX512_BH,
+            (Level::Avx512, true) => return &x86::AVX512_WH,
+            (Level::Avx2, false) => return &x86::AVX2_BH,
+            (Level::Avx2, true) => return &x86::AVX2_WH,
+            (Level::Portable, _) => {}
+        }
+        if wormhole { &PORTABLE_WH } else { &PORTABLE_BH }
+    }
+
+    /// Executes `instr` (on the table's chip, which must be the state's) with its opcode's copy.
+    #[inline(always)]
+    pub(crate) fn execute(&self, s: &mut FastState, instr: &Instr, op: Opcode, cx: &Ctx, out: &mut Outcome) {
+        let h = self.0[(op as u8 & 63) as usize];
+        // SAFETY: `select` hands out a SIMD level's table only for a level the CPU supports, and
+        // every handler in it enables only that level's features (the ones `avx512_available` or
+        // `avx2_available` checks); the portable tables need nothing.
+        unsafe { h(s, instr, cx, out) }
+    }
+}
+
+static PORTABLE_BH: Handlers = handler_table!(execute_op_portable, false);
+static PORTABLE_WH: Handlers = handler_table!(execute_op_portable, true);
+
+/// [`Handlers`]' copies for the baseline target.
+fn execute_op_portable<const WH: bool, const OP: u8>(
+    s: &mut FastState,
+    instr: &Instr,
+    cx: &Ctx,
+    out: &mut Outcome,
+) {
+    crate::exec::execute_op::<WH, OP>(s, instr, cx, out)
+}
+
 /// `exec::sfpload` (the load part of SFPLOADMACRO, which the machine runs itself) in the copy of
 /// the level in force, as [`execute`].
 #[inline]
@@ -336,6 +422,7 @@ fn fma32_wh_avx512_checked(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mu
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
+    use super::{Handler, Handlers};
     use sfpu_reference::isa::Instr;
     use sfpu_reference::outcome::Outcome;
 
@@ -355,6 +442,33 @@ mod x86 {
     pub fn execute_avx2<const WH: bool>(s: &mut FastState, instr: &Instr, cx: &Ctx, out: &mut Outcome) {
         crate::exec::execute_on::<WH>(s, instr, cx, out)
     }
+
+    /// [`super::Handlers`]' AVX-512 copies (features as [`execute_avx512`]).
+    #[target_feature(enable = "avx512f,avx512cd,avx512bw,avx512vl,avx512dq,avx2,fma,bmi1,bmi2,lzcnt,popcnt")]
+    fn execute_op_avx512<const WH: bool, const OP: u8>(
+        s: &mut FastState,
+        instr: &Instr,
+        cx: &Ctx,
+        out: &mut Outcome,
+    ) {
+        crate::exec::execute_op::<WH, OP>(s, instr, cx, out)
+    }
+
+    /// [`super::Handlers`]' AVX2 copies (features as [`execute_avx2`]).
+    #[target_feature(enable = "avx2,fma,bmi1,bmi2,lzcnt,popcnt")]
+    fn execute_op_avx2<const WH: bool, const OP: u8>(
+        s: &mut FastState,
+        instr: &Instr,
+        cx: &Ctx,
+        out: &mut Outcome,
+    ) {
+        crate::exec::execute_op::<WH, OP>(s, instr, cx, out)
+    }
+
+    pub(super) static AVX512_BH: Handlers = handler_table!(execute_op_avx512, false);
+    pub(super) static AVX512_WH: Handlers = handler_table!(execute_op_avx512, true);
+    pub(super) static AVX2_BH: Handlers = handler_table!(execute_op_avx2, false);
+    pub(super) static AVX2_WH: Handlers = handler_table!(execute_op_avx2, true);
 
     /// [`super::sfpload`]'s AVX-512 copy (features as [`execute_avx512`]).
     #[target_feature(enable = "avx512f,avx512cd,avx512bw,avx512vl,avx512dq,avx2,fma,bmi1,bmi2,lzcnt,popcnt")]
@@ -399,5 +513,57 @@ mod x86 {
         for i in 0..32 {
             out[i] = crate::fp::fma_wh(a[i], b[i], c[i]);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sfpu_reference::isa::{Arch, decode};
+    use sfpu_reference::state::ResetValues;
+
+    /// Every slot of every table, given an instruction of any opcode (its own or another: the
+    /// tables never do the latter, the fallback is there so that nothing depends on it), does
+    /// what `exec::execute` (the copy with every arm) does: same state, same outcome.
+    #[test]
+    fn every_table_slot_matches_the_copy_with_every_arm() {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let mut compared = 0u32;
+        for level in Level::supported() {
+            for arch in Arch::ALL {
+                let wormhole = arch == Arch::Wormhole;
+                let table = Handlers::of(level, wormhole);
+                let mut base = FastState::reset(arch, &ResetValues::default());
+                for r in 0..8 {
+                    base.lreg[r] = std::array::from_fn(|_| next() as u32);
+                }
+                // Small values in LReg[7] so that the indirect modes select registers 0..7 too.
+                base.lreg[7] = std::array::from_fn(|_| (next() % 12) as u32);
+                for _ in 0..1500 {
+                    let op = Opcode::ALL[(next() % Opcode::ALL.len() as u64) as usize];
+                    let word = ((op as u32) << 24) | (next() as u32 & 0x00FF_FFFF);
+                    let Ok(instr) = decode(Arch::Blackhole, word) else { continue };
+                    let slot = if next() % 2 == 0 {
+                        op
+                    } else {
+                        Opcode::ALL[(next() % Opcode::ALL.len() as u64) as usize]
+                    };
+                    let (mut want, mut got) = (base.clone(), base.clone());
+                    let (mut want_out, mut got_out) = (Outcome::defined(), Outcome::defined());
+                    crate::exec::execute(&mut want, &instr, &Ctx::REGULAR, &mut want_out);
+                    table.execute(&mut got, &instr, slot, &Ctx::REGULAR, &mut got_out);
+                    assert_eq!(got, want, "{level:?} {arch} {instr:?} in the slot of {slot:?}");
+                    assert_eq!(got_out, want_out, "{level:?} {arch} {instr:?} in the slot of {slot:?}");
+                    compared += 1;
+                }
+            }
+        }
+        assert!(compared > 300 * Level::supported().len() as u32, "{compared}");
     }
 }
