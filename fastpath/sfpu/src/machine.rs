@@ -88,6 +88,7 @@ use crate::exec::{self, Ctx, is_two_cycle_producer};
 use crate::footprint::{self, Footprint};
 use crate::hazard::{WormholeCycle, actual_writes, bit, first_cycle_reads};
 use crate::program::{self, Decoded, Program};
+use crate::simd::Handlers;
 use crate::state::{ALL, Core, FastState};
 
 /// Most instructions that can be pending at once: at most one SFPLOADMACRO per issued instruction,
@@ -390,7 +391,7 @@ impl FastMachine {
     /// [`issue`](FastMachine::issue) of an instruction decoded beforehand ([`Decoded::new`]).
     pub fn issue_decoded(&mut self, s: &mut FastState, d: &Decoded) -> Outcome {
         let mut out = Outcome::defined();
-        self.issue_into(s, d, &mut out);
+        self.issue_into(Handlers::current(s.is_wormhole()), s, d, &mut out);
         out
     }
 
@@ -399,18 +400,20 @@ impl FastMachine {
     /// instructions stay pending, as after the last `issue`).
     pub fn run(&mut self, s: &mut FastState, program: &Program) -> Outcome {
         let mut out = Outcome::defined();
+        let handlers = Handlers::current(s.is_wormhole());
         for d in program.decoded() {
-            self.issue_into(s, d, &mut out);
+            self.issue_into(handlers, s, d, &mut out);
         }
         out
     }
 
-    fn issue_into(&mut self, s: &mut FastState, d: &Decoded, out: &mut Outcome) {
+    /// Issues `d`, with `handlers` the state's chip's table of per-opcode model copies.
+    fn issue_into(&mut self, handlers: &Handlers, s: &mut FastState, d: &Decoded, out: &mut Outcome) {
         if self.must_stall(d) {
-            self.run_cycle(s, None, out);
+            self.run_cycle(handlers, s, None, out);
             self.record(d.unit, d.instr, TraceWhat::Stalled);
         }
-        self.run_cycle(s, Some(d), out);
+        self.run_cycle(handlers, s, Some(d), out);
     }
 
     /// One cycle in which the thread issues nothing.
@@ -420,7 +423,7 @@ impl FastMachine {
         // time the SFPNOP that SFPCONFIG.md recommends would give it: the "next instruction" of
         // the page is the one issued on the next cycle.
         self.dbl_changed = 0;
-        self.run_cycle(s, None, &mut out);
+        self.run_cycle(Handlers::current(s.is_wormhole()), s, None, &mut out);
         out
     }
 
@@ -428,6 +431,7 @@ impl FastMachine {
     /// the thread issues SFPNOPs (which count), as a program would have to.
     pub fn drain(&mut self, s: &mut FastState) -> Outcome {
         let mut out = Outcome::defined();
+        let handlers = Handlers::current(s.is_wormhole());
         // Every pending instruction executes within 9 counted steps; the bound only guards
         // against a logic error turning into a hang.
         for _ in 0..4096 {
@@ -435,9 +439,9 @@ impl FastMachine {
                 break;
             }
             if self.pending().any(|p| p.by_instructions) {
-                self.issue_into(s, &NOP, &mut out);
+                self.issue_into(handlers, s, &NOP, &mut out);
             } else {
-                self.run_cycle(s, None, &mut out);
+                self.run_cycle(handlers, s, None, &mut out);
             }
         }
         out
@@ -452,9 +456,39 @@ impl FastMachine {
     }
 
     /// Advances one cycle, executing what is due, with `regular` issued by the thread.
-    fn run_cycle(&mut self, s: &mut FastState, regular: Option<&Decoded>, out: &mut Outcome) {
+    fn run_cycle(
+        &mut self,
+        handlers: &Handlers,
+        s: &mut FastState,
+        regular: Option<&Decoded>,
+        out: &mut Outcome,
+    ) {
         self.cycle += 1;
         let wormhole = s.is_wormhole();
+
+        // The common cycle, what the steps below come to when nothing is pending, nothing the
+        // previous cycle did needs a look (no SFPCONFIG change of DISABLE_BACKDOOR_LOAD, no
+        // scheduled SFPSWAP or SFPSHFT2, no SFPSWAP's second cycle, no Wormhole next-cycle
+        // footprint, no trace), and the thread issues an instruction of the chip with no
+        // cycle-level side of its own (`Decoded::plain`): the hazard check, the execution, the
+        // record for the next cycle.
+        if let Some(d) = regular
+            && d.plain
+            && d.on_chip(wormhole)
+            && self.live == 0
+            && self.dbl_changed == 0
+            && !(self.prev_scheduled_swap | self.prev_scheduled_shft2)
+            && self.swap_second == 0
+            && self.trace.is_none()
+            && (!wormhole || self.wh_prev.is_quiet())
+        {
+            if d.first_reads & (self.prev_issued_writes | self.prev_two_cycle_writes) != 0 {
+                out.note_all(Clause::Hazard);
+            }
+            program::execute_regular_with(handlers, s, d, out);
+            self.finish_cycle(wormhole, regular, true, &[], 0);
+            return;
+        }
 
         // 1. What arrives this cycle: the pending entries that were ready at the cycle's start.
         let mut due = 0u64;
@@ -543,7 +577,7 @@ impl FastMachine {
                 if self.trace.is_some() || d.op == Opcode::SFPLOADMACRO {
                     self.execute_item(s, &regular_item(d), out);
                 } else {
-                    program::execute_regular(s, d, out);
+                    program::execute_regular_with(handlers, s, d, out);
                 }
                 if d.op == Opcode::SFPCONFIG {
                     self.dbl_changed |= dbl_before ^ s.lc().dbl;

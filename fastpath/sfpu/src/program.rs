@@ -54,6 +54,10 @@ pub struct Decoded {
     /// Its `VD` field (SFPCONFIG's selector included) is 12 or more and it is not SFPCONFIG: the
     /// instruction an SFPCONFIG's change of `DISABLE_BACKDOOR_LOAD` makes unspecified.
     pub(crate) vd_ge12_not_config: bool,
+    /// Not SFPLOADMACRO, SFPSWAP or SFPCONFIG, the instructions with a side in the machine's cycle
+    /// beyond their execution and footprints (scheduling; the second cycle and the next-cycle
+    /// rule; the change of `DISABLE_BACKDOOR_LOAD` the next instruction sees).
+    pub(crate) plain: bool,
 }
 
 impl Decoded {
@@ -78,6 +82,7 @@ impl Decoded {
             backdoor_vd,
             vd_ge12_not_config: crate::machine::vd_field(instr).is_some_and(|vd| vd >= 12)
                 && !matches!(instr, Instr::SFPCONFIG { .. }),
+            plain: !matches!(op, Opcode::SFPLOADMACRO | Opcode::SFPSWAP | Opcode::SFPCONFIG),
         }
     }
 
@@ -154,16 +159,10 @@ fn step_with(handlers: &Handlers, s: &mut FastState, d: &Decoded, out: &mut Outc
     }
 }
 
-/// `exec::execute_regular` with the decoded facts: the chip check, the functional model, the
-/// backdoor-load rule.
-#[inline]
-pub(crate) fn execute_regular(s: &mut FastState, d: &Decoded, out: &mut Outcome) {
-    execute_regular_with(Handlers::current(s.is_wormhole()), s, d, out);
-}
-
-/// [`execute_regular`] with the state's chip's table of the level in force.
+/// `exec::execute_regular` with the decoded facts (the chip check, the functional model, the
+/// backdoor-load rule) and `handlers`, the state's chip's table of the level in force.
 #[inline(always)]
-fn execute_regular_with(handlers: &Handlers, s: &mut FastState, d: &Decoded, out: &mut Outcome) {
+pub(crate) fn execute_regular_with(handlers: &Handlers, s: &mut FastState, d: &Decoded, out: &mut Outcome) {
     let on_chip = d.on_chip(s.is_wormhole());
     let execute =
         |s: &mut FastState, out: &mut Outcome| handlers.execute(s, &d.instr, d.op, &Ctx::REGULAR, out);
