@@ -11,7 +11,10 @@
 //!   conversions of SFPCAST, SFPSTOCHRND and the SFPLOAD / SFPSTORE formats, whatever
 //!   SFPLOADMACRO schedules) use the CPU's vector instructions. One source; the copies differ only
 //!   in the instructions the compiler may choose (integer and bit operations mean the same on
-//!   every target, and Rust has no fast-math).
+//!   every target, and Rust has no fast-math). For decoded programs the same body is also
+//!   compiled per opcode (`Handlers`: `exec::execute_op` with one opcode's arm, per chip and
+//!   level), so that an instruction runs a small function of its own rather than the dispatch
+//!   over every model; the table is looked up once per program.
 //! * **The FMA kernels** ([`crate::fp::fma32`], [`crate::fp::fma32_wh`]), the hottest loops:
 //!   - [`Level::Avx512`]: hand-written AVX-512 F/CD/DQ/VBMI2 kernels (`simd/avx512.rs`: two
 //!     vectors of 16 lanes side by side, mask registers for the per-lane choices, the
