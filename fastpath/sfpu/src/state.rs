@@ -67,22 +67,32 @@ pub fn blend(dst: &mut [u32; 32], new: &[u32; 32], mask: u32) {
     }
 }
 
-/// The lanes whose word has its sign bit set.
+/// The lanes whose word has its sign bit set (`simd::sign_bits`: one instruction per 8 or 16
+/// lanes where the CPU has it; the compiler does not vectorise a 32-lane bit gather by itself).
 #[inline(always)]
 pub fn sign_mask(v: &[u32; 32]) -> u32 {
-    let mut acc = 0u32;
-    for i in 0..32 {
-        acc |= if (v[i] as i32) < 0 { LANE_BIT[i] } else { 0 };
-    }
-    acc
+    crate::simd::sign_bits(v)
 }
 
 /// The lanes whose word is non-zero.
 #[inline(always)]
 pub fn nonzero_mask(v: &[u32; 32]) -> u32 {
+    lanes_where(|i| v[i] != 0)
+}
+
+/// The lanes `f` holds for (bit `i` for lane `i`): the per-lane booleans as all-ones words (a
+/// vectorised map), gathered by [`sign_mask`].
+#[inline(always)]
+pub fn lanes_where(f: impl Fn(usize) -> bool) -> u32 {
+    sign_mask(&std::array::from_fn(|i| if f(i) { !0 } else { 0 }))
+}
+
+/// [`sign_mask`] with the baseline target's instructions.
+#[inline(always)]
+pub(crate) fn sign_mask_portable(v: &[u32; 32]) -> u32 {
     let mut acc = 0u32;
     for i in 0..32 {
-        acc |= if v[i] != 0 { LANE_BIT[i] } else { 0 };
+        acc |= if (v[i] as i32) < 0 { LANE_BIT[i] } else { 0 };
     }
     acc
 }

@@ -8,7 +8,7 @@
 //! enabled lanes.
 
 use crate::exec::{Ctx, w8};
-use crate::state::{FastState, blend, sign_mask};
+use crate::state::{FastState, blend, nonzero_mask, sign_mask};
 
 /// Sign-extends a 12-bit immediate.
 #[inline(always)]
@@ -138,11 +138,10 @@ pub fn sfplz(s: &mut FastState, vc: u32, vd: u32, mod1: u32, cx: &Ctx) {
         }
     }
     let mut r = [0u32; 32];
-    let mut nz = 0u32;
     for l in 0..32 {
         r[l] = c[l].leading_zeros();
-        nz |= ((c[l] != 0) as u32) << l;
     }
+    let nz = nonzero_mask(&c);
     blend(&mut s.lreg[vd], &r, m);
     if vd < 8 {
         let mut f = s.lane_flags;

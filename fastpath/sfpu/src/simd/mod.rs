@@ -1,7 +1,8 @@
 //! Run-time selection of wider vector instructions for the fast model, and the one place of the
 //! crate where `unsafe` is allowed: the calls of `#[target_feature]` functions after the CPU check
-//! that makes them sound, and the 512-bit loads and stores of the AVX-512 kernels
-//! (`simd/avx512.rs`).
+//! that makes them sound, and the vector loads and stores of the AVX-512 kernels
+//! (`simd/avx512.rs`) and of `sign_bits`'s copies (the lane-mask gather every model's flags
+//! go through: `vpmovd2m` / `vmovmskps`, which the compiler does not find by itself).
 //!
 //! Two things differ per level, chosen per call from [`level`] (which checks the CPU once):
 //!
@@ -191,6 +192,25 @@ pub(crate) fn execute(s: &mut FastState, instr: &Instr, cx: &Ctx, out: &mut Outc
     } else {
         execute_portable::<false>(s, instr, cx, out)
     }
+}
+
+/// The sign bits of the 32 words, bit `i` for word `i` (`state::sign_mask`, through which every
+/// lane-mask gather of the models goes): a vector instruction per 16 (AVX-512 DQ `vpmovd2m`) or 8
+/// (AVX `vmovmskps`) lanes when the level in force has it, else the portable loop (which the
+/// compiler turns into 32 scalar extractions). Inlined into every copy of the models; in a copy
+/// compiled for the level in force the instruction is inlined too.
+#[inline(always)]
+pub(crate) fn sign_bits(v: &[u32; 32]) -> u32 {
+    #[cfg(target_arch = "x86_64")]
+    match LEVEL.load(Ordering::Relaxed) {
+        // SAFETY: `LEVEL` holds 3 (`Avx512`) only after `decide` or `set_level` found the level
+        // available (`capped`), which checks AVX-512 DQ among others.
+        3 => return unsafe { x86::sign_bits_avx512(v) },
+        // SAFETY: as above, 2 (`Avx2`) only when `avx2_available`.
+        2 => return unsafe { x86::sign_bits_avx2(v) },
+        _ => {}
+    }
+    crate::state::sign_mask_portable(v)
 }
 
 /// One instruction's copy of the models (`exec::execute_op` for one opcode, chip and level).
@@ -446,6 +466,31 @@ mod x86 {
         crate::exec::execute_on::<WH>(s, instr, cx, out)
     }
 
+    /// [`super::sign_bits`] for AVX-512 (DQ's `vpmovd2m`, 16 lanes per instruction).
+    #[target_feature(enable = "avx512f,avx512dq")]
+    #[inline]
+    pub fn sign_bits_avx512(v: &[u32; 32]) -> u32 {
+        use std::arch::x86_64::{_mm512_loadu_si512, _mm512_movepi32_mask};
+        // SAFETY: each load reads 16 of the 32 `u32`s (64 bytes) inside `v`.
+        let (lo, hi) =
+            unsafe { (_mm512_loadu_si512(v.as_ptr().cast()), _mm512_loadu_si512(v.as_ptr().add(16).cast())) };
+        u32::from(_mm512_movepi32_mask(lo)) | (u32::from(_mm512_movepi32_mask(hi)) << 16)
+    }
+
+    /// [`super::sign_bits`] for AVX2 (`vmovmskps`, 8 lanes per instruction).
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub fn sign_bits_avx2(v: &[u32; 32]) -> u32 {
+        use std::arch::x86_64::{_mm256_castsi256_ps, _mm256_loadu_si256, _mm256_movemask_ps};
+        let mut acc = 0u32;
+        for k in 0..4 {
+            // SAFETY: the load reads 8 of the 32 `u32`s (32 bytes) inside `v`.
+            let x = unsafe { _mm256_loadu_si256(v.as_ptr().add(8 * k).cast()) };
+            acc |= (_mm256_movemask_ps(_mm256_castsi256_ps(x)) as u32) << (8 * k);
+        }
+        acc
+    }
+
     /// [`super::Handlers`]' AVX-512 copies (features as [`execute_avx512`]).
     #[target_feature(enable = "avx512f,avx512cd,avx512bw,avx512vl,avx512dq,avx2,fma,bmi1,bmi2,lzcnt,popcnt")]
     fn execute_op_avx512<const WH: bool, const OP: u8>(
@@ -524,6 +569,46 @@ mod tests {
     use super::*;
     use sfpu_reference::isa::{Arch, decode};
     use sfpu_reference::state::ResetValues;
+
+    /// Every level's `sign_bits` gathers the sign bits in lane order (oracle: the bits summed one
+    /// lane at a time), on random words and on single-lane patterns.
+    #[test]
+    fn sign_bits_at_every_level_gather_the_sign_bits_in_lane_order() {
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let mut words = Vec::new();
+        for k in 0..32 {
+            words.push(std::array::from_fn(|l| if l == k { 0x8000_0000 } else { 0x7FFF_FFFF }));
+        }
+        for _ in 0..2000 {
+            words.push(std::array::from_fn(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                x as u32
+            }));
+        }
+        let mut checked = 0;
+        for v in &words {
+            let want: u32 = (0..32).filter(|&l| v[l] >> 31 == 1).map(|l| 1u32 << l).sum();
+            assert_eq!(crate::state::sign_mask_portable(v), want, "portable {v:08x?}");
+            #[cfg(target_arch = "x86_64")]
+            {
+                if avx512_available() {
+                    // SAFETY: the CPU has every AVX-512 feature of the level (just checked).
+                    assert_eq!(unsafe { x86::sign_bits_avx512(v) }, want, "AVX-512 {v:08x?}");
+                    checked += 1;
+                }
+                if avx2_available() {
+                    // SAFETY: the CPU has AVX2 (just checked).
+                    assert_eq!(unsafe { x86::sign_bits_avx2(v) }, want, "AVX2 {v:08x?}");
+                    checked += 1;
+                }
+            }
+            assert_eq!(sign_bits(v), want, "level in force {v:08x?}");
+        }
+        // On a CPU without AVX2 only the portable loop is checked.
+        assert!(checked == 0 || checked >= words.len(), "{checked}");
+    }
 
     /// Every slot of every table, given an instruction of any opcode (its own or another: the
     /// tables never do the latter, the fallback is there so that nothing depends on it), does

@@ -7,7 +7,7 @@ use sfpu_reference::outcome::{Clause, Outcome};
 
 use crate::exec::Ctx;
 use crate::ops::{gather_indirect, write_result};
-use crate::state::FastState;
+use crate::state::{FastState, nonzero_mask};
 
 /// SFPMUL24: low or high 23 bits of a 23 x 23-bit product, then the non-contractual
 /// `Mul24ShiftAdd` when `LReg[VC] != 0` (`UPPER` 1, `INDIRECT_VA` 4, `INDIRECT_VD` 8).
@@ -32,14 +32,13 @@ pub fn sfpmul24(
     let c = s.lreg[cx.vc(vc)];
     let upper = mod1 & 1 != 0;
     let mut d = [0u32; 32];
-    let mut nonzero_c = 0u32;
     for l in 0..32 {
         let lo = a[l].wrapping_mul(b[l]) & 0x7F_FFFF;
         let hi = (((a[l] & 0x7F_FFFF) as u64 * (b[l] & 0x7F_FFFF) as u64) >> 23) as u32;
         let p = if upper { hi } else { lo };
         d[l] = if c[l] != 0 { mul24_shift_add(p, c[l]) } else { p };
-        nonzero_c |= ((c[l] != 0) as u32) << l;
     }
+    let nonzero_c = nonzero_mask(&c);
     out.note(Clause::Sfpmul24NonZeroVc, nonzero_c & m);
     write_result(s, vd, mod1 & 8 != 0, &d, m);
 }
