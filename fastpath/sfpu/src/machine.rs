@@ -468,10 +468,9 @@ impl FastMachine {
 
         // The common cycle, what the steps below come to when nothing is pending, nothing the
         // previous cycle did needs a look (no SFPCONFIG change of DISABLE_BACKDOOR_LOAD, no
-        // scheduled SFPSWAP or SFPSHFT2, no SFPSWAP's second cycle, no Wormhole next-cycle
-        // footprint, no trace), and the thread issues an instruction of the chip with no
-        // cycle-level side of its own (`Decoded::plain`): the hazard check, the execution, the
-        // record for the next cycle.
+        // scheduled SFPSWAP or SFPSHFT2, no SFPSWAP's second cycle, no trace), and the thread
+        // issues an instruction of the chip with no cycle-level side of its own
+        // (`Decoded::plain`): the hazard checks, the execution, the record for the next cycle.
         if let Some(d) = regular
             && d.plain
             && d.on_chip(wormhole)
@@ -480,10 +479,12 @@ impl FastMachine {
             && !(self.prev_scheduled_swap | self.prev_scheduled_shft2)
             && self.swap_second == 0
             && self.trace.is_none()
-            && (!wormhole || self.wh_prev.is_quiet())
         {
             if d.first_reads & (self.prev_issued_writes | self.prev_two_cycle_writes) != 0 {
                 out.note_all(Clause::Hazard);
+            }
+            if wormhole && !self.wh_prev.is_quiet() {
+                self.wh_prev.check(&d.instr, &Ctx::REGULAR, s.lc().dest_index != 0, out);
             }
             program::execute_regular_with(handlers, s, d, out);
             self.finish_cycle(wormhole, regular, true, &[], 0);
