@@ -197,7 +197,11 @@ fn regular_wormhole(s: &mut FastState, instr: &Instr, out: &mut Outcome) {
 fn regular<const WH: bool>(s: &mut FastState, instr: &Instr, out: &mut Outcome) {
     let arch = if WH { Arch::Wormhole } else { Arch::Blackhole };
     let vd = || backdoor_vd(instr).filter(|&vd| vd >= 12).map(|vd| vd as usize);
-    let execute = |s: &mut FastState, out: &mut Outcome| crate::simd::execute(s, instr, &Ctx::REGULAR, out);
+    // The instruction's own copy of its model (as decoded programs run it), not the dispatch
+    // over every model.
+    let handlers = crate::simd::Handlers::current(WH);
+    let execute =
+        |s: &mut FastState, out: &mut Outcome| handlers.execute(s, instr, instr.opcode(), &Ctx::REGULAR, out);
     regular_with(s, instr, on_chip(arch, instr), vd, execute, out);
 }
 
