@@ -62,6 +62,7 @@ pub fn blend(dst: &mut [u32; 32], new: &[u32; 32], mask: u32) {
         return;
     }
     let m = expand(mask);
+    let m = if crate::simd::masked_stores_are_slow() { std::hint::black_box(m) } else { m };
     for i in 0..32 {
         dst[i] = (new[i] & m[i]) | (dst[i] & !m[i]);
     }

@@ -46,12 +46,12 @@ pub(crate) fn write_result(s: &mut FastState, vd: usize, indirect: bool, d: &[u3
     if indirect && vd != 16 {
         let sel = s.lreg[7];
         let m = crate::state::expand(m);
+        let m = if crate::simd::masked_stores_are_slow() { std::hint::black_box(m) } else { m };
         for r in 0..8u32 {
             let dst = &mut s.lreg[r as usize];
             for l in 0..32 {
-                if m[l] != 0 && sel[l] & 15 == r {
-                    dst[l] = d[l];
-                }
+                let hit = if sel[l] & 15 == r { m[l] } else { 0 };
+                dst[l] = (d[l] & hit) | (dst[l] & !hit);
             }
         }
     } else if vd < 8 || vd == 16 {

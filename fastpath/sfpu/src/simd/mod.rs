@@ -1,7 +1,7 @@
 //! Run-time selection of wider vector instructions for the fast model, and the one place of the
 //! crate where `unsafe` is allowed: the calls of `#[target_feature]` functions after the CPU check
-//! that makes them sound, and the vector loads and stores of the AVX-512 kernels
-//! (`simd/avx512.rs`) and of `sign_bits`'s copies (the lane-mask gather every model's flags
+//! that makes them sound, and the vector loads and stores of the AVX-512 and AVX2 kernels
+//! (`simd/avx512.rs`, `simd/avx2.rs`) and of `sign_bits`'s copies (the lane-mask gather every model's flags
 //! go through: `vpmovd2m` / `vmovmskps`, which the compiler does not find by itself).
 //!
 //! Two things differ per level, chosen per call from [`level`] (which checks the CPU once):
@@ -22,10 +22,11 @@
 //!     normalisation and rounding as one exact integer-to-float conversion, the special inputs
 //!     through the IEEE FMA, a shortcut for vectors of special lanes and Blackhole's exact integer
 //!     steps for a vector that may underflow; the module docs say why each restatement is exact).
-//!   - [`Level::Avx2`]: the portable source ([`crate::fp::fma_bh`], [`crate::fp::fma_wh`], which
-//!     are `#[inline(always)]`) compiled with `#[target_feature(enable = "avx2")]`: the default
-//!     `x86_64` target only promises SSE2, which has no per-lane variable shifts, 32-bit
-//!     `min`/`max` or blends, so its code is several times longer.
+//!   - [`Level::Avx2`]: hand-written AVX2 + FMA kernels (`simd/avx2.rs`: the same restatement on
+//!     four vectors of 8 lanes, lane predicates as vectors, Blackhole's exact steps lane by lane
+//!     through the portable source for a vector that may underflow). Until stop 25 this level
+//!     compiled the portable source with AVX2 enabled, which stayed scalar (2.6x slower on
+//!     ordinary operands).
 //!   - [`Level::Portable`]: the same source for the baseline target (any architecture).
 //!
 //! Every copy computes the same function: `tests/simd.rs` checks each available copy of both
@@ -48,6 +49,8 @@ use crate::exec::Ctx;
 use crate::state::FastState;
 
 #[cfg(target_arch = "x86_64")]
+mod avx2;
+#[cfg(target_arch = "x86_64")]
 mod avx512;
 
 /// Which copy of the vector kernels runs.
@@ -55,8 +58,8 @@ mod avx512;
 pub enum Level {
     /// The baseline target's code (SSE2 on `x86_64`): always available.
     Portable,
-    /// The portable source compiled for AVX2 (with FMA, BMI1, BMI2, LZCNT, POPCNT), used only when
-    /// the CPU has all of them.
+    /// The models' portable source compiled for AVX2 (with FMA, BMI1, BMI2, LZCNT, POPCNT) and the
+    /// hand-written AVX2 FMA kernels, used only when the CPU has all of them.
     Avx2,
     /// Hand-written AVX-512 FMA kernels (F, CD, DQ, VBMI2) and the models compiled for AVX-512
     /// F, CD, BW, VL, DQ, used only when the CPU has all of them (and the AVX2 level's features).
@@ -211,6 +214,17 @@ pub(crate) fn sign_bits(v: &[u32; 32]) -> u32 {
         _ => {}
     }
     crate::state::sign_mask_portable(v)
+}
+
+/// Whether a masked blend into memory must be kept from becoming a masked store: below AVX-512
+/// the compiler turns `dst = blend(new, dst, mask)` with a lane mask it can see into AVX2's
+/// `vpmaskmovd` store, which is microcoded on AMD's cores (the FMA family ran 2.4x slower at the
+/// AVX2 level on the development machine's Zen 4 with them). `state::blend` and
+/// `ops::write_result` then hide the mask from the optimiser, so the blend stays in registers
+/// and the whole register is stored.
+#[inline(always)]
+pub(crate) fn masked_stores_are_slow() -> bool {
+    LEVEL.load(Ordering::Relaxed) != 3
 }
 
 /// One instruction's copy of the models (`exec::execute_op` for one opcode, chip and level).
@@ -384,8 +398,9 @@ pub fn fma32_bh(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u32; 32]
         // SAFETY: `level` returns `Avx512` only after `avx512_available` (a `capped` level is
         // always an available one), which checks every feature `avx512::fma32_bh` enables.
         Level::Avx512 => return unsafe { avx512::fma32_bh(a, b, c, out) },
-        // SAFETY: as above, `Avx2` only when `avx2_available`.
-        Level::Avx2 => return unsafe { x86::fma32_avx2(a, b, c, out) },
+        // SAFETY: as above, `Avx2` only when `avx2_available`, which checks AVX2 and FMA, the
+        // features `avx2::fma32_bh` enables.
+        Level::Avx2 => return unsafe { avx2::fma32_bh(a, b, c, out) },
         Level::Portable => {}
     }
     fma32_portable(a, b, c, out)
@@ -399,7 +414,7 @@ pub fn fma32_wh(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u32; 32]
         // SAFETY: as in `fma32_bh`.
         Level::Avx512 => return unsafe { avx512::fma32_wh(a, b, c, out) },
         // SAFETY: as in `fma32_bh`.
-        Level::Avx2 => return unsafe { x86::fma32_wh_avx2(a, b, c, out) },
+        Level::Avx2 => return unsafe { avx2::fma32_wh(a, b, c, out) },
         Level::Portable => {}
     }
     fma32_wh_portable(a, b, c, out)
@@ -410,8 +425,8 @@ pub fn fma32_wh(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u32; 32]
 fn fma32_avx2_checked(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u32; 32]) {
     #[cfg(target_arch = "x86_64")]
     if avx2_available() {
-        // SAFETY: the CPU supports AVX2, just checked.
-        return unsafe { x86::fma32_avx2(a, b, c, out) };
+        // SAFETY: the CPU supports AVX2 and FMA, just checked.
+        return unsafe { avx2::fma32_bh(a, b, c, out) };
     }
     fma32_portable(a, b, c, out)
 }
@@ -419,8 +434,8 @@ fn fma32_avx2_checked(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u3
 fn fma32_wh_avx2_checked(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u32; 32]) {
     #[cfg(target_arch = "x86_64")]
     if avx2_available() {
-        // SAFETY: the CPU supports AVX2, just checked.
-        return unsafe { x86::fma32_wh_avx2(a, b, c, out) };
+        // SAFETY: the CPU supports AVX2 and FMA, just checked.
+        return unsafe { avx2::fma32_wh(a, b, c, out) };
     }
     fma32_wh_portable(a, b, c, out)
 }
@@ -544,23 +559,6 @@ mod x86 {
         out: &mut Outcome,
     ) -> u32 {
         crate::exec::sfpload_on(s, vd, mod0, addr_mod, imm10, out)
-    }
-
-    /// The same loop as [`super::fma32_portable`], compiled for AVX2 (`fma_bh` is
-    /// `#[inline(always)]`, so its body is compiled here with AVX2 enabled).
-    #[target_feature(enable = "avx2")]
-    pub fn fma32_avx2(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u32; 32]) {
-        for i in 0..32 {
-            out[i] = crate::fp::fma_bh(a[i], b[i], c[i]);
-        }
-    }
-
-    /// The same for [`crate::fp::fma_wh`].
-    #[target_feature(enable = "avx2")]
-    pub fn fma32_wh_avx2(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u32; 32]) {
-        for i in 0..32 {
-            out[i] = crate::fp::fma_wh(a[i], b[i], c[i]);
-        }
     }
 }
 

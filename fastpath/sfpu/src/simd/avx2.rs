@@ -1,0 +1,375 @@
+//! AVX2 kernels of the two FMAs ([`fma32_bh`]: [`crate::fp::fma_bh`], [`fma32_wh`]:
+//! [`crate::fp::fma_wh`]), 32 lanes as four vectors of 8, written with `std::arch` intrinsics.
+//! They compute `fma.c`'s `fma_model_bh` / `fma_model_wh` (`Miscellaneous/FMA/fma.c` @
+//! `06c5af5b`, spec §4.1, `wormhole-vs-blackhole.md` §2) by the same restatement as the AVX-512
+//! kernels (`simd/avx512.rs`, whose module docs say why each step is exact), step for step, with
+//! what AVX2 lacks done another way:
+//!
+//! * a lane predicate is a vector (all ones or all zeros per lane), a per-lane choice
+//!   `vpblendvb`, and "every lane" a `vmovmskps` of the predicate;
+//! * unsigned comparisons are `max(a, b) == a`;
+//! * the 64-bit products' high and low words are put back in lane order with `vpblendd` (there is
+//!   no two-source permute), as the exact steps of the AVX-512 kernel do;
+//! * the bits the alignment shifts out, `small << (32 - s)`, are one `vpsllvd` (a count of 32
+//!   gives 0, as VBMI2's funnel shift does for `s = 0`);
+//! * the conversion (`vcvtdq2ps`) and the IEEE FMA of the special lanes (`vfmadd`) have no
+//!   embedded rounding: they round as MXCSR says, which in Rust code is always to nearest even
+//!   without denormals-are-zero or flush-to-zero (Rust does not support running with another
+//!   floating-point environment; the denormal inputs are zeroed here explicitly, as in the
+//!   AVX-512 kernels);
+//! * Blackhole's exact integer steps, for a vector with a lane that may underflow (a result
+//!   exponent of at most 1 after rounding), are the portable [`crate::fp::fma_bh`] lane by lane.
+//!
+//! Control flow per vector of 8 lanes: a vector whose lanes are all special (Blackhole) skips the
+//! sum; the special lanes' results are merged per lane.
+//!
+//! `tests/simd.rs` checks both kernels lane by lane against `fma_model_bh` / `fma_model_wh` on
+//! the same triples and mixed batches as every other level's.
+
+use std::arch::x86_64::*;
+
+type V = __m256i;
+
+/// Every lane `v`.
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+fn splat(v: i32) -> V {
+    _mm256_set1_epi32(v)
+}
+
+/// `a >= b` as unsigned integers, per lane.
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+fn ge_u(a: V, b: V) -> V {
+    _mm256_cmpeq_epi32(_mm256_max_epu32(a, b), a)
+}
+
+/// `a == 0`, per lane.
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+fn is_zero(a: V) -> V {
+    _mm256_cmpeq_epi32(a, _mm256_setzero_si256())
+}
+
+/// `not(a)`.
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+fn not(a: V) -> V {
+    _mm256_xor_si256(a, _mm256_set1_epi32(-1))
+}
+
+/// Per lane: `if_set` where `m` is all ones, else `if_clear`.
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+fn pick(m: V, if_clear: V, if_set: V) -> V {
+    _mm256_blendv_epi8(if_clear, if_set, m)
+}
+
+/// One bit per lane of a predicate.
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+fn bits(m: V) -> u32 {
+    _mm256_movemask_ps(_mm256_castsi256_ps(m)) as u32
+}
+
+/// What both chips compute the same way (the AVX-512 kernels' `Fast`, predicates as vectors).
+struct Fast {
+    /// The exponent fields in place (`z & 0x7F80_0000`), `Ex + Ey`, `min(Ex, Ey)`.
+    ez: V,
+    sum_e: V,
+    min_e: V,
+    /// `ex != 0`, `ey != 0` (denormals are zero).
+    kxn: V,
+    kyn: V,
+    /// Inf / NaN input or a product exponent `ex + ey - 127 >= 255`.
+    kspecial: V,
+    /// `ex + ey - 127 >= 255`.
+    kpovf: V,
+}
+
+/// The exponent fields and the lane classes (steps 1 and 5).
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+fn classify(x: V, y: V, z: V) -> Fast {
+    let expo = splat(0x7F80_0000);
+    let ex = _mm256_and_si256(x, expo);
+    let ey = _mm256_and_si256(y, expo);
+    let ez = _mm256_and_si256(z, expo);
+    let sum_e = _mm256_add_epi32(ex, ey);
+    let kinput = _mm256_cmpeq_epi32(_mm256_max_epu32(_mm256_max_epu32(ex, ey), ez), expo);
+    let kpovf = ge_u(sum_e, splat(382 << 23));
+    Fast {
+        ez,
+        sum_e,
+        min_e: _mm256_min_epu32(ex, ey),
+        kxn: not(is_zero(ex)),
+        kyn: not(is_zero(ey)),
+        kspecial: _mm256_or_si256(kinput, kpovf),
+        kpovf,
+    }
+}
+
+/// Steps 2-8 in the biased exponent frame: `(S, REb, sA, kdiff)` as the AVX-512 kernels'
+/// `sum` returns them (the signed sum of the aligned magnitudes relative to the sign `sA` of the
+/// operand with the larger exponent, that exponent as `(re - 25) << 23`, and the lanes where the
+/// signs of the product and `z` differ).
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+fn sum(x: V, y: V, z: V, f: &Fast, wormhole: bool) -> (V, V, V, V) {
+    let one = splat(1);
+    // Step 6 folded into the sum: a negligible product (a zero or denormal factor, or
+    // `ex + ey < 127`) is a zero product with exponent 0.
+    let kok = if wormhole {
+        _mm256_and_si256(_mm256_and_si256(f.kxn, f.kyn), ge_u(f.sum_e, splat(127 << 23)))
+    } else {
+        // `min(Ex + Ey, -min(Ex, Ey))` is `Ex + Ey` when neither exponent is 0, else 0.
+        ge_u(_mm256_min_epu32(f.sum_e, _mm256_sub_epi32(_mm256_setzero_si256(), f.min_e)), splat(127 << 23))
+    };
+    let sum_e = if wormhole {
+        // `if (p_e > 255) p_e = 255;`
+        _mm256_min_epu32(f.sum_e, splat(382 << 23))
+    } else {
+        f.sum_e
+    };
+    let peb = pick(kok, splat(-25 << 23), _mm256_sub_epi32(sum_e, splat(152 << 23)));
+    let ezb = _mm256_sub_epi32(f.ez, splat(25 << 23));
+
+    // Steps 1-4: mx << 8, my << 4, mz << 3 (zero when denormal); the product `P << 12`, its
+    // high word `P >> 20`, its low word the sticky bits; zero when negligible.
+    let a = _mm256_or_si256(_mm256_and_si256(_mm256_slli_epi32::<8>(x), splat(0x7FFF_FF00)), splat(i32::MIN));
+    let b =
+        _mm256_or_si256(_mm256_and_si256(_mm256_slli_epi32::<4>(y), splat(0x07FF_FFF0)), splat(0x0800_0000));
+    let zm = _mm256_andnot_si256(
+        is_zero(f.ez),
+        _mm256_or_si256(_mm256_and_si256(_mm256_slli_epi32::<3>(z), splat(0x03FF_FFF8)), splat(0x0400_0000)),
+    );
+    let even = _mm256_mul_epu32(a, b);
+    let odd = _mm256_mul_epu32(_mm256_srli_epi64::<32>(a), _mm256_srli_epi64::<32>(b));
+    let hi = _mm256_blend_epi32::<0xAA>(_mm256_srli_epi64::<32>(even), odd);
+    let lo = _mm256_blend_epi32::<0xAA>(even, _mm256_slli_epi64::<32>(odd));
+    let p = _mm256_and_si256(kok, _mm256_or_si256(hi, _mm256_min_epu32(lo, one)));
+
+    // Step 7: the semi-sticky shift of the operand with the smaller exponent (`kzb`: `z`'s).
+    let kzb = _mm256_cmpgt_epi32(ezb, peb);
+    let reb = _mm256_max_epi32(peb, ezb);
+    // The count, clamped to 31 (a count of 28 or more shifts every bit out, and then the
+    // semi-sticky rule adds no sticky bit).
+    let s = _mm256_srli_epi32::<23>(_mm256_min_epu32(
+        _mm256_abs_epi32(_mm256_sub_epi32(peb, ezb)),
+        splat(31 << 23),
+    ));
+    let big = pick(kzb, p, zm);
+    let small = pick(kzb, zm, p);
+    let sh = _mm256_srlv_epi32(small, s);
+    let lost = _mm256_sllv_epi32(small, _mm256_sub_epi32(splat(32), s));
+    let sh = _mm256_or_si256(sh, _mm256_min_epu32(_mm256_min_epu32(sh, lost), one));
+
+    // Step 8: the signed sum, relative to the sign of `big`.
+    let kdiff = _mm256_srai_epi32::<31>(_mm256_xor_si256(_mm256_xor_si256(x, y), z));
+    let mut add = _mm256_add_epi32(big, sh);
+    if wormhole {
+        // Wormhole's step 10 keeps bit 0 alone as its sticky bit when it shifts right by 2 (a
+        // magnitude of 2^28 or more, only reached by a sum of operands of one sign).
+        add = _mm256_andnot_si256(_mm256_and_si256(_mm256_srli_epi32::<27>(add), splat(2)), add);
+    }
+    let s_sum = pick(kdiff, add, _mm256_sub_epi32(big, sh));
+    let sa = pick(kzb, _mm256_xor_si256(x, y), z);
+    (s_sum, reb, sa, kdiff)
+}
+
+/// Blackhole's step 5 on 8 lanes: a special lane's result, as the IEEE FMA of the
+/// denormals-are-zero operands gives it (an overflowing product plus a finite `z` is the infinite
+/// product), the canonical NaN for any NaN.
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+fn special_bh(x: V, y: V, z: V, f: &Fast) -> V {
+    let xd = _mm256_castsi256_ps(_mm256_and_si256(f.kxn, x));
+    let yd = _mm256_castsi256_ps(_mm256_and_si256(f.kyn, y));
+    let kzs = _mm256_cmpeq_epi32(f.ez, splat(0x7F80_0000));
+    let zd = _mm256_castsi256_ps(_mm256_andnot_si256(_mm256_andnot_si256(kzs, f.kpovf), z));
+    let r = _mm256_fmadd_ps(xd, yd, zd);
+    let knan = _mm256_castps_si256(_mm256_cmp_ps::<_CMP_UNORD_Q>(r, r));
+    pick(knan, _mm256_castps_si256(r), splat(0x7FC0_0000))
+}
+
+/// Blackhole's steps 6-13 on 8 lanes without the special lanes' results: the result, and whether
+/// a lane that is not special may have underflowed (the exact steps then).
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+fn main_bh(x: V, y: V, z: V, f: &Fast) -> (V, bool) {
+    let (s_sum, reb, sa, kdiff) = sum(x, y, z, f, false);
+    // Steps 10-13: the magnitude rounded to 24 bits by the conversion, its exponent moved by
+    // `re - 153`; `o2` is the result's magnitude plus 2^30.
+    let fs = _mm256_castps_si256(_mm256_cvtepi32_ps(s_sum));
+    let o2 = _mm256_add_epi32(_mm256_and_si256(fs, splat(i32::MAX)), reb);
+    let kz = is_zero(s_sum);
+    let hard = bits(_mm256_or_si256(_mm256_or_si256(kz, f.kspecial), ge_u(o2, splat(130 << 23)))) != 0xFF;
+    // Overflow: the exponent field saturates at 255 (±Inf).
+    let mag =
+        _mm256_andnot_si256(kz, _mm256_sub_epi32(_mm256_min_epu32(o2, splat(383 << 23)), splat(128 << 23)));
+    // Step 9: an exact zero is `zs & ps`: +0 when the signs differ, else the common sign.
+    let res = _mm256_or_si256(mag, _mm256_and_si256(_mm256_xor_si256(sa, fs), splat(i32::MIN)));
+    (_mm256_andnot_si256(_mm256_and_si256(kz, kdiff), res), hard)
+}
+
+/// Wormhole's step 5 on 8 lanes: `(special_r, knan, ksf, nan)` as the AVX-512 kernel's
+/// `special_wh` returns them (the special lanes' results, the lanes with a pending NaN, the special
+/// lanes without one, and the pending NaNs `sign | 0x7F80_0001`).
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+fn special_wh(x: V, y: V, z: V, f: &Fast) -> (V, V, V, V) {
+    let zero = _mm256_setzero_si256();
+    if bits(f.kspecial) == 0 {
+        return (zero, zero, zero, zero);
+    }
+    let xd = _mm256_castsi256_ps(_mm256_and_si256(f.kxn, x));
+    // A finite product whose exponent overflows has x >= 2: x * 2^127 is infinite (an infinite
+    // or NaN x stays as it is).
+    let scaled = _mm256_mul_ps(xd, _mm256_set1_ps(f32::from_bits(0x7F00_0000)));
+    let xd = _mm256_blendv_ps(xd, scaled, _mm256_castsi256_ps(f.kpovf));
+    let yd = _mm256_castsi256_ps(_mm256_and_si256(f.kyn, y));
+    let kznan = _mm256_cmpgt_epi32(_mm256_and_si256(z, splat(i32::MAX)), splat(0x7F80_0000));
+    let zd = _mm256_castsi256_ps(_mm256_andnot_si256(kznan, z));
+    let r = _mm256_fmadd_ps(xd, yd, zd);
+    let kinvalid = _mm256_castps_si256(_mm256_cmp_ps::<_CMP_UNORD_Q>(r, r));
+    let knan = _mm256_or_si256(kinvalid, kznan);
+    // `sign | 0x7F800001`: the product's sign for an invalid operation, else z's.
+    let sign = _mm256_and_si256(pick(kinvalid, z, _mm256_xor_si256(x, y)), splat(i32::MIN));
+    let nan = _mm256_and_si256(knan, _mm256_or_si256(sign, splat(0x7F80_0001)));
+    (_mm256_castps_si256(r), knan, _mm256_andnot_si256(knan, f.kspecial), nan)
+}
+
+/// Wormhole's steps 6-13 on 8 lanes, with the special lanes' results of [`special_wh`].
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+fn main_wh(x: V, y: V, z: V, f: &Fast, (special_r, knan, ksf, nan): (V, V, V, V)) -> V {
+    let (s_sum, reb, sa, _) = sum(x, y, z, f, true);
+    // Step 10: rounded to 24 bits by the conversion (`sum` has cleared the bit the hardware
+    // drops).
+    let fs = _mm256_castps_si256(_mm256_cvtepi32_ps(s_sum));
+    let o2 = _mm256_add_epi32(_mm256_and_si256(fs, splat(i32::MAX)), reb);
+    // Kept: a non-zero sum whose result exponent (after rounding) is at least 1; the others are
+    // flushed (to the pending NaN or +0).
+    let kgood = _mm256_andnot_si256(is_zero(s_sum), ge_u(o2, splat(129 << 23)));
+    let mag = _mm256_sub_epi32(_mm256_min_epu32(o2, splat(383 << 23)), splat(128 << 23));
+    let rs = _mm256_and_si256(_mm256_xor_si256(sa, fs), splat(i32::MIN));
+    let sign_or_nan = pick(knan, rs, nan);
+    let res = pick(kgood, nan, _mm256_or_si256(sign_or_nan, mag));
+    pick(ksf, res, special_r)
+}
+
+/// Loads lanes `8 * q..8 * q + 8` of `v`.
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+fn load(v: &[u32; 32], q: usize) -> V {
+    let lanes: &[u32] = &v[8 * q..8 * q + 8];
+    // SAFETY: `lanes` is 8 readable `u32`s, the 32 bytes an unaligned 256-bit load reads.
+    unsafe { _mm256_loadu_si256(lanes.as_ptr().cast()) }
+}
+
+/// Stores `x` to lanes `8 * q..8 * q + 8` of `v`.
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+fn store(v: &mut [u32; 32], q: usize, x: V) {
+    let lanes: &mut [u32] = &mut v[8 * q..8 * q + 8];
+    // SAFETY: `lanes` is 8 writable `u32`s, the 32 bytes an unaligned 256-bit store writes.
+    unsafe { _mm256_storeu_si256(lanes.as_mut_ptr().cast(), x) }
+}
+
+/// [`crate::fp::fma_bh`] over 32 lanes, 8 at a time: a vector whose lanes are all special skips
+/// the sum, and one with a lane that may have underflowed takes the exact steps lane by lane.
+///
+/// # Safety
+///
+/// The CPU must support AVX2 and FMA (`super::avx2_available`).
+#[target_feature(enable = "avx2,fma")]
+pub(super) fn fma32_bh(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u32; 32]) {
+    for q in 0..4 {
+        let (x, y, z) = (load(a, q), load(b, q), load(c, q));
+        let f = classify(x, y, z);
+        let special = bits(f.kspecial);
+        if special == 0xFF {
+            store(out, q, special_bh(x, y, z, &f));
+            continue;
+        }
+        let (mut r, hard) = main_bh(x, y, z, &f);
+        if hard {
+            for l in 8 * q..8 * q + 8 {
+                out[l] = crate::fp::fma_bh(a[l], b[l], c[l]);
+            }
+            continue;
+        }
+        if special != 0 {
+            r = pick(f.kspecial, r, special_bh(x, y, z, &f));
+        }
+        store(out, q, r);
+    }
+}
+
+/// [`crate::fp::fma_wh`] over 32 lanes, 8 at a time.
+///
+/// # Safety
+///
+/// As for [`fma32_bh`].
+#[target_feature(enable = "avx2,fma")]
+pub(super) fn fma32_wh(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u32; 32]) {
+    for q in 0..4 {
+        let (x, y, z) = (load(a, q), load(b, q), load(c, q));
+        let f = classify(x, y, z);
+        let s = special_wh(x, y, z, &f);
+        let r = if bits(s.2) == 0xFF { s.0 } else { main_wh(x, y, z, &f, s) };
+        store(out, q, r);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sfpu_reference::fp::fma_model_bh;
+
+    /// As the AVX-512 kernel's test of the same name: on triples whose result lands next to
+    /// exponent 0, the conversion-based steps alone ([`main_bh`]) differ from `fma_model_bh` on
+    /// some lanes, every vector holding such a lane is flagged for the exact steps, and the
+    /// vectors it does not flag are right lane for lane.
+    #[test]
+    fn blackhole_lanes_that_may_underflow_take_the_exact_steps() {
+        if !super::super::avx2_available() {
+            return;
+        }
+        let mut state = 0x51AD_0008u64;
+        let mut next = move || {
+            state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            (state >> 32) as u32
+        };
+        let (mut wrong_lanes, mut flagged, mut unflagged) = (0, 0, 0);
+        for _ in 0..40_000 {
+            let mut v = [[0u32; 8]; 3];
+            for l in 0..8 {
+                let ex = 1 + next() % 127;
+                let ey = 128 + next() % 4 - ex;
+                v[0][l] = (next() & 0x807F_FFFF) | (ex << 23);
+                v[1][l] = (next() & 0x807F_FFFF) | (ey << 23);
+                v[2][l] = (next() & 0x807F_FFFF) | ((next() % 4) << 23);
+            }
+            // SAFETY: the CPU has AVX2 and FMA (checked above); the loads read 8 `u32`s.
+            let (fast, hard) = unsafe {
+                let [x, y, z] = v.map(|a| _mm256_loadu_si256(a.as_ptr().cast()));
+                let f = classify(x, y, z);
+                let (r, hard) = main_bh(x, y, z, &f);
+                let mut out = [0u32; 8];
+                _mm256_storeu_si256(out.as_mut_ptr().cast(), r);
+                (out, hard)
+            };
+            let wrong = (0..8).filter(|&l| fast[l] != fma_model_bh(v[0][l], v[1][l], v[2][l])).count();
+            wrong_lanes += wrong;
+            if hard {
+                flagged += 1;
+            } else {
+                unflagged += 1;
+                assert_eq!(wrong, 0, "a vector with a wrong lane was not flagged: {v:08x?}");
+            }
+        }
+        assert!(wrong_lanes > 0, "the conversion alone was never wrong: the test cannot fail");
+        assert!(flagged > 0 && unflagged > 0, "flagged {flagged}, unflagged {unflagged}");
+    }
+}
