@@ -967,7 +967,7 @@ pub fn main(args: Args) -> Result<ExitCode> {
         simd::level()
     );
     outln!(" the same class at that lower level; the FMA family runs in segments of {FMA_SEGMENT}");
-    outln!(" instructions, each from the state's LRegs, as its results drift to Inf and NaN.)");
+    outln!(" instructions, each from the state's LRegs: its results drift to special values.)");
     if !amx_results.is_empty() {
         outln!();
         outln!("{:<20} {:>16} {:>16} {:>10}", "AMX vecfp", "reference Mop/s", "fast Mop/s", "fast/ref");
