@@ -542,7 +542,7 @@ mod x86 {
     // established; stores of 32-byte register halves read back 64 bytes at a time, which cannot
     // be forwarded, are a candidate). Single-opcode programs:
     // SFPTRANSP 19.5 against 11.4 ns, SFPSWAP 16.0 against 12.5; the cross-lane class 10.5-14.9
-    // -> 8.7-12.4 ns per instruction with these two slots, mixed stream unchanged; 2026-11-25).
+    // -> 8.7-12.4 ns per instruction with these two slots, mixed stream unchanged (2026-11-25).
     pub(super) static AVX512_BH: Handlers = handler_table!(execute_op_avx512, false)
         .with(TRANSP, execute_op_avx2::<false, TRANSP>)
         .with(SWAP, execute_op_avx2::<false, SWAP>);
