@@ -54,7 +54,9 @@ pub fn expand(mask: u32) -> [u32; 32] {
     m
 }
 
-/// `dst[i] = new[i]` in the lanes of `mask`, unchanged elsewhere (a branch-free blend).
+/// `dst[i] = new[i]` in the lanes of `mask`, unchanged elsewhere (a branch-free blend). Below
+/// AVX-512 the expanded mask is hidden from the optimiser, which would otherwise make the blend a
+/// masked store (`simd::masked_stores_are_slow`).
 #[inline(always)]
 pub fn blend(dst: &mut [u32; 32], new: &[u32; 32], mask: u32) {
     if mask == ALL {

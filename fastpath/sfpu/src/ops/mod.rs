@@ -37,7 +37,8 @@ use crate::state::{FastState, blend};
 /// (the pages' `if (vd < 8 || vd == 16)` with `vd` from `LReg[7]`, which is never 16).
 ///
 /// `LReg[7]` is read before any lane is written, as each lane of the model reads its own
-/// `LReg[7]` before its own write.
+/// `LReg[7]` before its own write. Each register is blended whole (the lane mask hidden from
+/// the optimiser below AVX-512, as in [`crate::state::blend`]).
 #[inline(always)]
 pub(crate) fn write_result(s: &mut FastState, vd: usize, indirect: bool, d: &[u32; 32], m: u32) {
     if m == 0 {
