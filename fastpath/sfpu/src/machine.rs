@@ -869,7 +869,7 @@ impl FastMachine {
             3 => Some(Instr::SFPSTORE { VD: U::ZERO, Mod0: U::ZERO, AddrMod: U::ZERO, Imm10: U::ZERO }),
             sel => {
                 let word = s.lmc.template[(sel - 4) as usize][lead];
-                match self.decode_template(arch, word) {
+                match self.decode_template(arch, (sel - 4) as usize, word) {
                     Some((i, undrawn)) => {
                         if undrawn != 0 {
                             out.note(Clause::UndrawnBits, g);
@@ -939,10 +939,12 @@ impl FastMachine {
         }
     }
 
-    /// `decode_ignoring_undrawn` of an InstructionTemplate word, remembered per template word:
-    /// templates change rarely and are decoded on every SFPLOADMACRO that uses them.
-    fn decode_template(&mut self, arch: Arch, word: u32) -> Option<(Instr, u32)> {
-        let slot = &mut self.templates[(word as usize ^ (word as usize >> 8)) & 3];
+    /// `decode_ignoring_undrawn` of InstructionTemplate `index`'s word, remembered per template
+    /// (checked against the word): templates change rarely and are decoded on every SFPLOADMACRO
+    /// that uses them. (A cache slot chosen by hashing the word let two of the bench's four
+    /// templates evict each other.)
+    fn decode_template(&mut self, arch: Arch, index: usize, word: u32) -> Option<(Instr, u32)> {
+        let slot = &mut self.templates[index & 3];
         if let Some((a, w, decoded)) = *slot
             && a == arch
             && w == word

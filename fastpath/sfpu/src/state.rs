@@ -626,15 +626,15 @@ impl Core {
         let mut conflict = false;
         // Word locations (an LReg lane, a configuration word, a PRNG state): a conflict is two
         // instructions changing the same word to different values; the later one wins.
+        // (Branch-free, so that the compiler vectorises it.)
         fn words(acc: &mut [u32], base: &[u32], after: &[u32], conflict: &mut bool) {
+            let mut clash = false;
             for i in 0..acc.len() {
-                if after[i] != base[i] {
-                    if acc[i] != base[i] && acc[i] != after[i] {
-                        *conflict = true;
-                    }
-                    acc[i] = after[i];
-                }
+                let changed = after[i] != base[i];
+                clash |= changed & (acc[i] != base[i]) & (acc[i] != after[i]);
+                acc[i] = if changed { after[i] } else { acc[i] };
             }
+            *conflict |= clash;
         }
         // Bit locations (one lane's flag or stack bit).
         fn bits(acc: &mut [u32], base: &[u32], after: &[u32], conflict: &mut bool) {
@@ -679,11 +679,18 @@ impl Core {
         if m & footprint::PRNG != 0 {
             words(&mut self.prng, &base.prng, &after.prng, &mut conflict);
         }
-        if m & (footprint::RWC | footprint::ADDR_CONFIG) != 0 && after.addressing != base.addressing {
-            if self.addressing != base.addressing && self.addressing != after.addressing {
-                conflict = true;
+        if m & (footprint::RWC | footprint::ADDR_CONFIG) != 0 {
+            // Without an addressing-configuration write in the cycle only the counters can differ
+            // (comparing the whole configuration was a tenth of an SFPLOADMACRO cycle's time).
+            let differ = |a: &Addressing, b: &Addressing| {
+                if m & footprint::ADDR_CONFIG != 0 { a != b } else { a.RWC != b.RWC }
+            };
+            if differ(&after.addressing, &base.addressing) {
+                if differ(&self.addressing, &base.addressing) && differ(&self.addressing, &after.addressing) {
+                    conflict = true;
+                }
+                self.addressing = after.addressing;
             }
-            self.addressing = after.addressing;
         }
         conflict
     }
