@@ -593,9 +593,28 @@ impl FastMachine {
 
     /// The rest of a cycle in which scheduled instructions execute (`due`), with the regular
     /// one `executes` if any; kept out of [`run_cycle`](FastMachine::run_cycle), whose common
-    /// case (nothing scheduled) then stays small.
+    /// case (nothing scheduled) then stays small. Runs [`run_with_scheduled_on`]'s copy for the
+    /// SIMD level in force (`simd::run_with_scheduled`), so that the state copies and merges of
+    /// the copy-and-merge path use the level's vector moves.
+    ///
+    /// [`run_with_scheduled_on`]: FastMachine::run_with_scheduled_on
     #[inline(never)]
     fn run_with_scheduled(
+        &mut self,
+        s: &mut FastState,
+        due: u64,
+        issued: Option<&Decoded>,
+        executes: Option<&Decoded>,
+        issued_hazard: bool,
+        out: &mut Outcome,
+    ) {
+        crate::simd::run_with_scheduled(self, s, due, issued, executes, issued_hazard, out)
+    }
+
+    /// [`run_with_scheduled`](FastMachine::run_with_scheduled)'s body, inlined into each SIMD
+    /// level's copy.
+    #[inline(always)]
+    pub(crate) fn run_with_scheduled_on(
         &mut self,
         s: &mut FastState,
         due: u64,

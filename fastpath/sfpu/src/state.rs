@@ -562,6 +562,7 @@ pub(crate) struct Core {
 
 impl FastState {
     /// Copies the parts of the non-Dst state in `m` (see [`crate::footprint`]) into `c`.
+    #[inline(always)]
     pub(crate) fn save_core(&self, c: &mut Core, m: Locations) {
         let mut regs = m & 0x1_FFFF;
         while regs != 0 {
@@ -589,6 +590,7 @@ impl FastState {
     }
 
     /// Replaces the parts of the non-Dst state in `m` with those of `c`.
+    #[inline(always)]
     pub(crate) fn restore_core(&mut self, c: &Core, m: Locations) {
         let mut regs = m & 0x1_FFFF;
         while regs != 0 {
@@ -622,6 +624,7 @@ impl Core {
     /// and may hold other instructions' changes), looking only at the parts in `m` (the others
     /// are not kept up to date in these copies). Returns whether some location was changed to two
     /// different values.
+    #[inline(always)]
     pub(crate) fn merge(&mut self, base: &Core, after: &Core, m: Locations) -> bool {
         let mut conflict = false;
         // Word locations (an LReg lane, a configuration word, a PRNG state): a conflict is two

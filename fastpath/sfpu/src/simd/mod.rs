@@ -29,6 +29,11 @@
 //!     ordinary operands).
 //!   - [`Level::Portable`]: the same source for the baseline target (any architecture).
 //!
+//! Besides these, the cycle-level machine's copy-and-merge path (a cycle in which SFPLOADMACRO's
+//! scheduled instructions execute: `FastMachine::run_with_scheduled_on`, with its state copies
+//! and merges) has an AVX-512 copy ([`run_with_scheduled`]); AVX2 runs the baseline copy, as its
+//! own was slower.
+//!
 //! Every copy computes the same function: `tests/simd.rs` checks each available copy of both
 //! chips' FMA kernels lane by lane against the FMA models of `fma.c` (the reference crate's
 //! `fma_model_bh` / `fma_model_wh`) on random, cancelling and edge triples and on batches mixing
@@ -341,6 +346,31 @@ pub(crate) fn sfpload(
     sfpload_portable(s, vd, mod0, addr_mod, imm10, out)
 }
 
+/// `FastMachine::run_with_scheduled_on` (a machine cycle in which scheduled SFPLOADMACRO
+/// instructions execute: the copy-and-merge path) compiled for AVX-512 when that is the level in
+/// force, else the baseline copy.
+pub(crate) fn run_with_scheduled(
+    m: &mut crate::machine::FastMachine,
+    s: &mut FastState,
+    due: u64,
+    issued: Option<&crate::program::Decoded>,
+    executes: Option<&crate::program::Decoded>,
+    issued_hazard: bool,
+    out: &mut Outcome,
+) {
+    #[cfg(target_arch = "x86_64")]
+    match level() {
+        // SAFETY: as in `execute`: `Avx512` only after `avx512_available`.
+        Level::Avx512 => {
+            return unsafe { x86::run_with_scheduled_avx512(m, s, due, issued, executes, issued_hazard, out) };
+        }
+        // The AVX2 copy was slower than the baseline one (its merges became `vpmaskmovd`
+        // stores; see `masked_stores_are_slow`), so AVX2 runs the baseline copy.
+        Level::Avx2 | Level::Portable => {}
+    }
+    m.run_with_scheduled_on(s, due, issued, executes, issued_hazard, out)
+}
+
 /// [`sfpload`]'s copy for the baseline target.
 #[inline(never)]
 fn sfpload_portable(
@@ -551,6 +581,21 @@ mod x86 {
         .with(SWAP, execute_op_avx2::<true, SWAP>);
     pub(super) static AVX2_BH: Handlers = handler_table!(execute_op_avx2, false);
     pub(super) static AVX2_WH: Handlers = handler_table!(execute_op_avx2, true);
+
+    /// [`super::run_with_scheduled`]'s AVX-512 copy (features as [`execute_avx512`]).
+    #[target_feature(enable = "avx512f,avx512cd,avx512bw,avx512vl,avx512dq,avx2,fma,bmi1,bmi2,lzcnt,popcnt")]
+    #[inline(never)]
+    pub fn run_with_scheduled_avx512(
+        m: &mut crate::machine::FastMachine,
+        s: &mut FastState,
+        due: u64,
+        issued: Option<&crate::program::Decoded>,
+        executes: Option<&crate::program::Decoded>,
+        issued_hazard: bool,
+        out: &mut Outcome,
+    ) {
+        m.run_with_scheduled_on(s, due, issued, executes, issued_hazard, out)
+    }
 
     /// [`super::sfpload`]'s AVX-512 copy (features as [`execute_avx512`]).
     #[target_feature(enable = "avx512f,avx512cd,avx512bw,avx512vl,avx512dq,avx2,fma,bmi1,bmi2,lzcnt,popcnt")]
