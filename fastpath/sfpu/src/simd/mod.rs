@@ -31,7 +31,7 @@
 //!
 //! Besides these, the cycle-level machine's copy-and-merge path (a cycle in which SFPLOADMACRO's
 //! scheduled instructions execute: `FastMachine::run_with_scheduled_on`, with its state copies
-//! and merges) has an AVX-512 copy ([`run_with_scheduled`]); AVX2 runs the baseline copy, as its
+//! and merges) has an AVX-512 copy (`simd::run_with_scheduled`); AVX2 runs the baseline copy, as its
 //! own was slower.
 //!
 //! Every copy computes the same function: `tests/simd.rs` checks each available copy of both
@@ -362,7 +362,9 @@ pub(crate) fn run_with_scheduled(
     match level() {
         // SAFETY: as in `execute`: `Avx512` only after `avx512_available`.
         Level::Avx512 => {
-            return unsafe { x86::run_with_scheduled_avx512(m, s, due, issued, executes, issued_hazard, out) };
+            return unsafe {
+                x86::run_with_scheduled_avx512(m, s, due, issued, executes, issued_hazard, out)
+            };
         }
         // The AVX2 copy was slower than the baseline one (its merges became `vpmaskmovd`
         // stores; see `masked_stores_are_slow`), so AVX2 runs the baseline copy.
