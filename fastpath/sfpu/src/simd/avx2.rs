@@ -20,8 +20,9 @@
 //! * Blackhole's exact integer steps, for a vector with a lane that may underflow (a result
 //!   exponent of at most 1 after rounding), are the portable [`crate::fp::fma_bh`] lane by lane.
 //!
-//! Control flow per vector of 8 lanes: a vector whose lanes are all special (Blackhole) skips the
-//! sum; the special lanes' results are merged per lane.
+//! Control flow per vector of 8 lanes: a vector whose lanes are all special (Blackhole), or all
+//! special with final results (Wormhole), skips the sum; the special lanes' results are merged
+//! per lane.
 //!
 //! `tests/simd.rs` checks both kernels lane by lane against `fma_model_bh` / `fma_model_wh` on
 //! the same triples and mixed batches as every other level's.
