@@ -54,17 +54,24 @@ pub fn expand(mask: u32) -> [u32; 32] {
     m
 }
 
-/// `dst[i] = new[i]` in the lanes of `mask`, unchanged elsewhere (a branch-free blend). Below
-/// AVX-512 the expanded mask is hidden from the optimiser, which would otherwise make the blend a
-/// masked store (`simd::masked_stores_are_slow`).
+/// [`expand`] for a blend into memory: below AVX-512 the expanded mask is hidden from the
+/// optimiser, which would otherwise make the blend a masked store (`vpmaskmovd`, microcoded on
+/// AMD's cores: `simd::masked_stores_are_slow`), so that the register is blended and stored whole.
+#[inline(always)]
+pub(crate) fn blend_mask(mask: u32) -> [u32; 32] {
+    let m = expand(mask);
+    if crate::simd::masked_stores_are_slow() { std::hint::black_box(m) } else { m }
+}
+
+/// `dst[i] = new[i]` in the lanes of `mask`, unchanged elsewhere (a branch-free blend; the mask
+/// from `blend_mask`).
 #[inline(always)]
 pub fn blend(dst: &mut [u32; 32], new: &[u32; 32], mask: u32) {
     if mask == ALL {
         *dst = *new;
         return;
     }
-    let m = expand(mask);
-    let m = if crate::simd::masked_stores_are_slow() { std::hint::black_box(m) } else { m };
+    let m = blend_mask(mask);
     for i in 0..32 {
         dst[i] = (new[i] & m[i]) | (dst[i] & !m[i]);
     }

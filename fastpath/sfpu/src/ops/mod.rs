@@ -37,8 +37,8 @@ use crate::state::{FastState, blend};
 /// (the pages' `if (vd < 8 || vd == 16)` with `vd` from `LReg[7]`, which is never 16).
 ///
 /// `LReg[7]` is read before any lane is written, as each lane of the model reads its own
-/// `LReg[7]` before its own write. Each register is blended whole (the lane mask hidden from
-/// the optimiser below AVX-512, as in [`crate::state::blend`]).
+/// `LReg[7]` before its own write. Each register is blended whole (the mask from
+/// [`crate::state::blend_mask`]).
 #[inline(always)]
 pub(crate) fn write_result(s: &mut FastState, vd: usize, indirect: bool, d: &[u32; 32], m: u32) {
     if m == 0 {
@@ -46,8 +46,7 @@ pub(crate) fn write_result(s: &mut FastState, vd: usize, indirect: bool, d: &[u3
     }
     if indirect && vd != 16 {
         let sel = s.lreg[7];
-        let m = crate::state::expand(m);
-        let m = if crate::simd::masked_stores_are_slow() { std::hint::black_box(m) } else { m };
+        let m = crate::state::blend_mask(m);
         for r in 0..8u32 {
             let dst = &mut s.lreg[r as usize];
             for l in 0..32 {

@@ -592,52 +592,27 @@ pub(super) fn fma32_wh(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u
 #[cfg(test)]
 mod tests {
     use super::*;
-    use sfpu_reference::fp::fma_model_bh;
 
     /// The Blackhole slow path is needed, and taken: on triples whose result lands next to
     /// exponent 0, the conversion-based steps alone ([`main_bh`] without the fallback) differ from
     /// `fma_model_bh` on some lanes (so a kernel without the slow path fails `tests/simd.rs`),
     /// every vector holding such a lane is flagged for the exact steps, and the vectors it does not
-    /// flag are right lane for lane.
+    /// flag are right lane for lane (`simd::tests::check_underflow_flagging`).
     #[test]
     fn blackhole_lanes_that_may_underflow_take_the_exact_steps() {
         if !super::super::avx512_available() {
             return;
         }
-        let mut state = 0x51AD_0004u64;
-        let mut next = move || {
-            state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-            (state >> 32) as u32
-        };
-        let (mut wrong_lanes, mut flagged, mut unflagged) = (0, 0, 0);
-        for _ in 0..20_000 {
-            let mut v = [[0u32; 16]; 3];
-            for l in 0..16 {
-                let ex = 1 + next() % 127;
-                let ey = 128 + next() % 4 - ex;
-                v[0][l] = (next() & 0x807F_FFFF) | (ex << 23);
-                v[1][l] = (next() & 0x807F_FFFF) | (ey << 23);
-                v[2][l] = (next() & 0x807F_FFFF) | ((next() % 4) << 23);
-            }
+        super::super::tests::check_underflow_flagging::<16>(0x51AD_0004, 20_000, |v| {
             // SAFETY: the CPU runs the AVX-512 level (checked above); the loads read 16 `u32`s.
-            let (fast, hard) = unsafe {
+            unsafe {
                 let [x, y, z] = v.map(|a| _mm512_loadu_epi32(a.as_ptr().cast()));
                 let f = classify(x, y, z);
                 let (r, hard) = main_bh(x, y, z, &f);
                 let mut out = [0u32; 16];
                 _mm512_storeu_epi32(out.as_mut_ptr().cast(), r);
                 (out, hard)
-            };
-            let wrong = (0..16).filter(|&l| fast[l] != fma_model_bh(v[0][l], v[1][l], v[2][l])).count();
-            wrong_lanes += wrong;
-            if hard {
-                flagged += 1;
-            } else {
-                unflagged += 1;
-                assert_eq!(wrong, 0, "a vector with a wrong lane was not flagged: {v:08x?}");
             }
-        }
-        assert!(wrong_lanes > 0, "the conversion alone was never wrong: the test cannot fail");
-        assert!(flagged > 0 && unflagged > 0, "flagged {flagged}, unflagged {unflagged}");
+        });
     }
 }

@@ -631,8 +631,50 @@ mod x86 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use sfpu_reference::fp::fma_model_bh;
     use sfpu_reference::isa::{Arch, decode};
     use sfpu_reference::state::ResetValues;
+
+    /// The check behind the AVX-512 and AVX2 kernels' tests of their Blackhole slow path:
+    /// `vectors` vectors of `N` triples whose results land next to exponent 0 go through
+    /// `conversion_path` (the conversion-based steps without the fallback, returning the lanes and
+    /// whether the vector is flagged for the exact steps). Asserts that the conversion alone is
+    /// wrong on some lanes (against `fma_model_bh`, so a kernel without the slow path fails
+    /// `tests/simd.rs`), that every vector holding such a lane is flagged, and that both flagged
+    /// and unflagged vectors occur.
+    pub(super) fn check_underflow_flagging<const N: usize>(
+        seed: u64,
+        vectors: usize,
+        mut conversion_path: impl FnMut(&[[u32; N]; 3]) -> ([u32; N], bool),
+    ) {
+        let mut state = seed;
+        let mut next = move || {
+            state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            (state >> 32) as u32
+        };
+        let (mut wrong_lanes, mut flagged, mut unflagged) = (0, 0, 0);
+        for _ in 0..vectors {
+            let mut v = [[0u32; N]; 3];
+            for l in 0..N {
+                let ex = 1 + next() % 127;
+                let ey = 128 + next() % 4 - ex;
+                v[0][l] = (next() & 0x807F_FFFF) | (ex << 23);
+                v[1][l] = (next() & 0x807F_FFFF) | (ey << 23);
+                v[2][l] = (next() & 0x807F_FFFF) | ((next() % 4) << 23);
+            }
+            let (fast, hard) = conversion_path(&v);
+            let wrong = (0..N).filter(|&l| fast[l] != fma_model_bh(v[0][l], v[1][l], v[2][l])).count();
+            wrong_lanes += wrong;
+            if hard {
+                flagged += 1;
+            } else {
+                unflagged += 1;
+                assert_eq!(wrong, 0, "a vector with a wrong lane was not flagged: {v:08x?}");
+            }
+        }
+        assert!(wrong_lanes > 0, "the conversion alone was never wrong: the test cannot fail");
+        assert!(flagged > 0 && unflagged > 0, "flagged {flagged}, unflagged {unflagged}");
+    }
 
     /// Every level's `sign_bits` gathers the sign bits in lane order (oracle: the bits summed one
     /// lane at a time), on random words and on single-lane patterns.
