@@ -18,7 +18,7 @@ use sfpu_conformance::sfpu::fuzz::{Mutation, base_state, compare, compare_with};
 use sfpu_conformance::sfpu::taint::Locations;
 use sfpu_fastpath::FastState;
 use sfpu_reference::isa::{Arch, Instr, parse_instr};
-use sfpu_reference::state::{DST_COLS, DST_ROWS, Hex, Index, LANES};
+use sfpu_reference::state::{DST_COLS, DST_ROWS, LANES};
 
 /// A location of the state to get wrong.
 #[derive(Clone, Copy, Debug)]
@@ -88,7 +88,7 @@ fn expected(loc: Loc) -> (Locations, u32) {
     let mut vc0 = 0;
     match loc {
         Loc::LReg(r, l) => {
-            d.LReg.insert(Index(r as u16), Hex(1 << l));
+            d.LReg.0[r] = 1 << l;
         }
         Loc::LaneFlags(l) => d.LaneFlags.0 = 1 << l,
         Loc::UseFlags(l) => d.UseLaneFlagsForLaneEnable.0 = 1 << l,

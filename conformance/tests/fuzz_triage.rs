@@ -23,7 +23,7 @@ use sfpu_conformance::sfpu::{FastModel, Reference};
 use sfpu_fastpath::FastState;
 use sfpu_reference::State;
 use sfpu_reference::isa::{Arch, Instr, parse_instr};
-use sfpu_reference::state::{Hex, Index, LANES};
+use sfpu_reference::state::LANES;
 
 /// The planted divergence: after an SFPIADD whose `VD < 8`, bit 0 of lane 3 of `LReg[VD]` is
 /// flipped in the fast model (whatever the lane's enable: the fast model simply gets it wrong).
@@ -87,7 +87,7 @@ const SFPIADD_WORD: u32 = 0x7900_7125;
 
 fn lanes(reg: u16, mask: u32) -> Locations {
     let mut l = Locations::default();
-    l.LReg.insert(Index(reg), Hex(mask));
+    l.LReg.0[reg as usize] = mask;
     l
 }
 

@@ -42,11 +42,15 @@
 //!
 //! # Speed
 //!
-//! The loop is dominated by the two models' own work. Per execution nothing is allocated but a
-//! section's own cells and no Dst is cloned: the base states of both chips are built once, the
-//! input is decoded straight into reused scratch states (the reference's `State` and the
-//! [`FastState`], whose Dst storage is copied into, not reallocated), and the predication
-//! blocks' instructions are parsed once. The comparison after each instruction reads the fast
+//! The loop is dominated by the two models' own work. Per execution nothing is allocated but the
+//! cells of a Dst-rows section ([`Section::DstRows`]) and no Dst is cloned: the base states of
+//! both chips are built once, the input is decoded straight into reused scratch states (the
+//! reference's `State` via `clone_from` and the [`FastState`], whose Dst storage is copied into,
+//! not reallocated), both machines are reused (`Machine::reset`, `FastMachine::reset` keep the
+//! buffers their cycles work in, and the reference's copies of the state for a cycle of several
+//! instructions), the taint sets are fixed tables ([`LRegLanes`](crate::sfpu::taint::LRegLanes)), and the predication blocks'
+//! instructions are parsed once. `tests/fuzz_alloc.rs` counts the allocations of every input's
+//! second run. The comparison after each instruction reads the fast
 //! model's state in place (no conversion to [`State`]); every part is compared whole first and
 //! taken apart lane by lane only when it differs, the flag stacks in the fast model's bit-sliced
 //! form, and Dst (32 KB) whenever it may change next: after an instruction that may write it,
@@ -180,7 +184,7 @@ pub enum Section {
         valid: bool,
     },
     /// Tag 11: the addressing configuration and RWCs, field by field (masked to each width).
-    Addressing(Box<Addressing>),
+    Addressing(Addressing),
     /// Tag 12: one address-modifier slot: `index:u8` and its fields.
     AddrMod {
         /// Slot (`% 8`).
@@ -427,7 +431,7 @@ fn section(u: &mut Unstructured<'_>, arch: Arch) -> Section {
             Section::DstRows { row, cells }
         }
         10 => Section::DstValid { row: u16_(u), count: u16_(u), valid: u8_(u) & 1 != 0 },
-        11 => Section::Addressing(Box::new(addressing(u))),
+        11 => Section::Addressing(addressing(u)),
         12 => Section::AddrMod { index: u8_(u), slot: addr_mod_slot(u) },
         13 => Section::DstFill { row: u16_(u), count: u16_(u), value: u16_(u) },
         _ => Section::Vc0 { values: lanes32(u) },
@@ -680,13 +684,12 @@ pub fn apply(s: &mut State, sec: &Section) {
             }
         }
         Section::FlagStacks { lanes, depth, bits } => {
-            let entries: Vec<FlagStackEntry> = (0..(*depth % 9) as u32)
-                .map(|i| FlagStackEntry {
-                    LaneFlags: bits >> (2 * i) & 1 != 0,
-                    UseLaneFlagsForLaneEnable: bits >> (2 * i + 1) & 1 != 0,
-                })
-                .collect();
-            let stack = FlagStack::from_entries(&entries).unwrap_or_default();
+            let entries: [FlagStackEntry; FLAG_STACK_CAPACITY] = std::array::from_fn(|i| FlagStackEntry {
+                LaneFlags: bits >> (2 * i) & 1 != 0,
+                UseLaneFlagsForLaneEnable: bits >> (2 * i + 1) & 1 != 0,
+            });
+            let depth = (*depth % 9) as usize;
+            let stack = FlagStack::from_entries(&entries[..depth]).unwrap_or_default();
             for l in lanes_of(*lanes) {
                 s.FlagStack[l] = stack;
             }
@@ -720,7 +723,7 @@ pub fn apply(s: &mut State, sec: &Section) {
             let end = (start + *count as usize % DST_ROWS + 1).min(DST_ROWS);
             s.Dst.DstRowValid[start..end].fill(*valid);
         }
-        Section::Addressing(a) => s.Addressing = **a,
+        Section::Addressing(a) => s.Addressing = *a,
         Section::AddrMod { index, slot } => s.Addressing.ADDR_MOD[*index as usize % 8] = *slot,
         Section::DstFill { row, count, value } => {
             let start = *row as usize % DST_ROWS;
@@ -969,7 +972,7 @@ pub fn sections_for(s: &State) -> Vec<Section> {
         let mut top = s.Addressing;
         top.ADDR_MOD = base.Addressing.ADDR_MOD;
         if top != base.Addressing {
-            out.push(Section::Addressing(Box::new(top)));
+            out.push(Section::Addressing(top));
         }
         for (i, slot) in s.Addressing.ADDR_MOD.iter().enumerate() {
             if *slot != base.Addressing.ADDR_MOD[i] {
@@ -1129,10 +1132,7 @@ fn differing_cached(
             let (e, a) = (&expected.LReg[reg], &actual.lreg[reg]);
             if e != a {
                 let lanes = lanes_where(|l| e[l] != a[l]) & !skip.lreg(reg);
-                if lanes != 0 {
-                    d.LReg
-                        .insert(sfpu_reference::state::Index(reg as u16), sfpu_reference::state::Hex(lanes));
-                }
+                d.LReg.0[reg] = lanes;
             }
         }
     }
@@ -1199,7 +1199,7 @@ fn compare_counted_with(
 ) -> (Option<Found>, usize) {
     let mut rs = pre.clone();
     let mut fs = FastState::from_state(pre);
-    lockstep(&mut rs, &mut fs, program, mutation)
+    lockstep((&mut Machine::new(), &mut FastMachine::new()), &mut rs, &mut fs, program, mutation)
 }
 
 /// Runs `program` on the reference from `rs` and on the fast model from `fs` (the same state)
@@ -1212,13 +1212,14 @@ fn compare_counted_with(
 /// the drain. So a wrong Dst write is seen at the latest just before anything could overwrite it,
 /// and a difference anywhere else is seen right after the instruction that made it.
 fn lockstep(
+    (rm, fm): (&mut Machine, &mut FastMachine),
     rs: &mut State,
     fs: &mut FastState,
     program: &[Instr],
     mutation: Option<Mutation>,
 ) -> (Option<Found>, usize) {
-    let mut rm = Machine::new();
-    let mut fm = FastMachine::new();
+    rm.reset();
+    fm.reset();
     let mut tracker = Tracker::default();
     let mut stacks = StackCache::default();
     let found = |index, differing, vc0, outcomes, rs: &State, fs: &FastState| Found {
@@ -1280,43 +1281,18 @@ fn lockstep(
     (found, program.len())
 }
 
-/// The reusable buffers of [`diff_stream`]: both models' states and the stream, so that an
-/// execution allocates nothing (beyond a section's own cells) and never clones a Dst.
+/// The reusable buffers of [`diff_stream`]: both models' states and machines and the stream, so
+/// that an execution allocates nothing (beyond a section's own cells) and never clones a Dst.
 struct Scratch {
     rs: State,
     fs: FastState,
+    rm: Machine,
+    fm: FastMachine,
     program: Vec<Instr>,
 }
 
 thread_local! {
     static SCRATCH: RefCell<Option<Scratch>> = const { RefCell::new(None) };
-}
-
-/// Copies `from` into `to`, reusing `to`'s Dst storage.
-fn copy_state(to: &mut State, from: &State) {
-    let State {
-        LReg,
-        LaneFlags,
-        UseLaneFlagsForLaneEnable,
-        FlagStack,
-        LaneConfig,
-        LoadMacroConfig,
-        PRNG,
-        Dst,
-        Addressing,
-        Chip,
-    } = from;
-    to.LReg = *LReg;
-    to.LaneFlags = *LaneFlags;
-    to.UseLaneFlagsForLaneEnable = *UseLaneFlagsForLaneEnable;
-    to.FlagStack = *FlagStack;
-    to.LaneConfig = *LaneConfig;
-    to.LoadMacroConfig = *LoadMacroConfig;
-    to.PRNG = *PRNG;
-    *to.Dst.DstBits = *Dst.DstBits;
-    *to.Dst.DstRowValid = *Dst.DstRowValid;
-    to.Addressing = *Addressing;
-    to.Chip = *Chip;
 }
 
 /// Decodes `data` straight into the scratch states (the sections applied over the cached base
@@ -1325,18 +1301,24 @@ fn copy_state(to: &mut State, from: &State) {
 fn run_input(data: &[u8], mutation: Option<Mutation>) -> (Option<Found>, usize) {
     SCRATCH.with(|cell| {
         let mut guard = cell.borrow_mut();
-        let Scratch { rs, fs, program } = guard.get_or_insert_with(|| {
+        let Scratch { rs, fs, rm, fm, program } = guard.get_or_insert_with(|| {
             let rs = base_state_of(Arch::Blackhole).clone();
-            Scratch { fs: FastState::from_state(&rs), rs, program: Vec::with_capacity(2 * MAX_STREAM) }
+            Scratch {
+                fs: FastState::from_state(&rs),
+                rs,
+                rm: Machine::new(),
+                fm: FastMachine::new(),
+                program: Vec::with_capacity(2 * MAX_STREAM),
+            }
         });
-        copy_state(rs, base_state_of(input_arch(data)));
+        rs.clone_from(base_state_of(input_arch(data)));
         read_input(&mut Unstructured::new(data), |sec| apply(rs, &sec), program);
         fit_to_chip(rs);
         if program.is_empty() {
             return (None, 0);
         }
         fs.assign_from(rs);
-        lockstep(rs, fs, program, mutation)
+        lockstep((rm, fm), rs, fs, program, mutation)
     })
 }
 
@@ -1947,11 +1929,8 @@ mod tests {
         a.SFPU_DEST_FMT_Base = 3;
         a.DEST_ACCESS_CFG_remap_addrs = true;
         a.DEST_ACCESS_CFG_swizzle_32b = true;
-        let input = StreamInput {
-            arch: Arch::Wormhole,
-            sections: vec![Section::Addressing(Box::new(a))],
-            program: vec![],
-        };
+        let input =
+            StreamInput { arch: Arch::Wormhole, sections: vec![Section::Addressing(a)], program: vec![] };
         let st = input.state();
         assert_eq!(st.Addressing, Addressing::default());
         assert!(StateDoc::from_state(&st).to_state().is_ok());

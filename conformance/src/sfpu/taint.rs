@@ -40,8 +40,8 @@ pub struct Locations {
     #[serde(default, skip_serializing_if = "is_false")]
     pub all: bool,
     /// LReg index -> lanes.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub LReg: BTreeMap<Index, Hex<8>>,
+    #[serde(default, skip_serializing_if = "LRegLanes::is_empty")]
+    pub LReg: LRegLanes,
     /// Lanes whose `LaneFlags` are not promised.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub LaneFlags: Hex<8>,
@@ -68,6 +68,46 @@ pub struct Locations {
     pub Addressing: bool,
 }
 
+/// The `LReg` part of [`Locations`]: the lanes of each of the 17 LRegs, a fixed table so that
+/// adding to a set never allocates (the fuzz oracle runs a tracker per execution). Its serde form
+/// is a map from register index to lanes, listing the registers with a lane in the set.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LRegLanes(pub [u32; NUM_LREGS]);
+
+impl LRegLanes {
+    /// Whether no lane of any LReg is in the set.
+    pub fn is_empty(&self) -> bool {
+        self.0.iter().all(|&lanes| lanes == 0)
+    }
+
+    /// The registers with a lane in the set and their lanes, in register order.
+    pub fn iter(&self) -> impl Iterator<Item = (usize, u32)> + '_ {
+        self.0.iter().copied().enumerate().filter(|&(_, lanes)| lanes != 0)
+    }
+}
+
+impl Serialize for LRegLanes {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_map(self.iter().map(|(reg, lanes)| (Index(reg as u16), Hex::<8>(lanes))))
+    }
+}
+
+impl<'de> Deserialize<'de> for LRegLanes {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let mut table = LRegLanes::default();
+        for (Index(reg), Hex(lanes)) in BTreeMap::<Index, Hex<8>>::deserialize(d)? {
+            let Some(slot) = table.0.get_mut(reg as usize) else {
+                return Err(serde::de::Error::custom(format!(
+                    "LReg.{reg}: there are only {NUM_LREGS} LRegs (0..={})",
+                    NUM_LREGS - 1
+                )));
+            };
+            *slot = lanes;
+        }
+        Ok(table)
+    }
+}
+
 #[allow(clippy::trivially_copy_pass_by_ref, reason = "serde's skip_serializing_if passes a reference")]
 fn is_false(b: &bool) -> bool {
     !*b
@@ -91,20 +131,21 @@ impl Locations {
 
     /// The lanes of `LReg[reg]` in the set.
     pub fn lreg(&self, reg: usize) -> u32 {
-        if self.all { ALL_LANES } else { self.LReg.get(&Index(reg as u16)).map_or(0, |h| h.0) }
+        if self.all { ALL_LANES } else { self.LReg.0.get(reg).copied().unwrap_or(0) }
     }
 
+    /// Adds lanes of `LReg[reg]` (`reg` below 17: every caller walks the 17 registers).
     fn add_lreg(&mut self, reg: usize, lanes: u32) {
-        if lanes != 0 {
-            self.LReg.entry(Index(reg as u16)).or_default().0 |= lanes;
+        if let Some(slot) = self.LReg.0.get_mut(reg) {
+            *slot |= lanes;
         }
     }
 
     /// Adds every location of `other`.
     pub fn union(&mut self, other: &Locations) {
         self.all |= other.all;
-        for (&Index(r), lanes) in &other.LReg {
-            self.add_lreg(r as usize, lanes.0);
+        for (reg, lanes) in other.LReg.iter() {
+            self.add_lreg(reg, lanes);
         }
         self.LaneFlags.0 |= other.LaneFlags.0;
         self.UseLaneFlagsForLaneEnable.0 |= other.UseLaneFlagsForLaneEnable.0;
@@ -158,7 +199,7 @@ pub struct Footprint {
 
 /// The value of the field `name` of `instr` (0 if it has none).
 fn field(instr: &Instr, name: &str) -> u32 {
-    instr.field_values().iter().find(|(n, _)| *n == name).map_or(0, |&(_, v)| v)
+    instr.field(name).unwrap_or(0)
 }
 
 /// The footprint of a regular instruction. Conservative: "may", not "will".
@@ -392,11 +433,11 @@ impl Tracker {
     pub fn step(&mut self, instr: &Instr, outcome: &Outcome) {
         let f = footprint(instr);
         self.macro_issued |= f.everything;
-        // Propagation: what the instruction writes in lanes where it read something tainted.
-        for (set_is_unpromised, set) in
-            [(true, self.unpromised.clone()), (false, self.non_contractual.clone())]
-        {
-            let mut lanes = tainted_reads(&set, &f.reads);
+        // Propagation: what the instruction writes in lanes where it read something tainted (both
+        // sets' reads taken before either is written).
+        let read =
+            [tainted_reads(&self.unpromised, &f.reads), tainted_reads(&self.non_contractual, &f.reads)];
+        for (set_is_unpromised, mut lanes) in [(true, read[0]), (false, read[1])] {
             if lanes != 0 && f.cross_lane {
                 lanes = ALL_LANES;
             }
@@ -469,6 +510,26 @@ mod tests {
 
     fn i(s: &str) -> Instr {
         sfpu_reference::isa::parse_instr(Arch::Blackhole, s).unwrap()
+    }
+
+    /// The `LReg` part's serde form is the state format's map (registers with a lane in the set,
+    /// in order, lanes in hex); an index above 16 is refused; a listed register with no lanes is
+    /// the empty set.
+    #[test]
+    fn lreg_lanes_serde_form() {
+        let mut l = Locations::default();
+        l.LReg.0[16] = 1;
+        l.LReg.0[3] = 0xFF00;
+        let json = serde_json::to_string(&l).unwrap();
+        assert_eq!(json, r#"{"LReg":{"3":"0x0000ff00","16":"0x00000001"}}"#);
+        assert_eq!(serde_json::from_str::<Locations>(&json).unwrap(), l);
+        let yaml = "LReg:\n  3: 0x0000ff00\n  16: 0x1\n";
+        assert_eq!(serde_yaml::from_str::<Locations>(yaml).unwrap(), l);
+        let err = serde_yaml::from_str::<Locations>("LReg:\n  17: 0x1\n").unwrap_err().to_string();
+        assert!(err.contains("LReg.17: there are only 17 LRegs (0..=16)"), "{err}");
+        let empty = serde_yaml::from_str::<Locations>("LReg:\n  5: 0x0\n").unwrap();
+        assert!(empty.is_empty());
+        assert_eq!(serde_json::to_string(&empty).unwrap(), "{}");
     }
 
     #[test]

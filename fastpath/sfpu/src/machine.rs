@@ -344,6 +344,15 @@ impl FastMachine {
         }
     }
 
+    /// Makes this machine what [`FastMachine::new`] returns (nothing pending, cycle 0, no
+    /// trace) while keeping its scratch storage, so that a caller running many short programs
+    /// (the fuzz oracle) allocates nothing per program.
+    pub fn reset(&mut self) {
+        let scratch = self.scratch.take();
+        let bufs = std::mem::take(&mut self.bufs);
+        *self = FastMachine { scratch, bufs, ..FastMachine::new() };
+    }
+
     /// Starts recording a [`TraceEvent`] for everything that executes, stalls or is discarded.
     pub fn enable_trace(&mut self) {
         self.trace.get_or_insert_with(Vec::new);

@@ -193,9 +193,26 @@ pub struct Machine {
     /// ([`hazard::wormhole_rules`]).
     last_cycle: Vec<(Instr, Ctx)>,
     trace: Option<Vec<TraceEvent>>,
+    scratch: CycleScratch,
+}
+
+/// The buffers a cycle works in, kept so that a long run allocates nothing per cycle; they hold
+/// nothing from one cycle to the next.
+#[derive(Clone, Debug, Default)]
+struct CycleScratch {
+    /// The scheduled instructions that arrive this cycle.
+    due: Vec<Scheduled>,
+    /// What executes this cycle.
+    items: Vec<Item>,
+    /// What this cycle's SFPLOADMACRO schedules.
+    schedule: Vec<(SubUnit, u32, Option<Scheduled>)>,
+    /// In a cycle of more than one item: the start-of-cycle state, and the copy of it an item
+    /// executes on.
+    states: Option<Box<(State, State)>>,
 }
 
 /// One instruction executing in a cycle.
+#[derive(Clone, Copy, Debug)]
 struct Item {
     unit: SubUnit,
     instr: Instr,
@@ -207,6 +224,18 @@ impl Machine {
     /// A machine with nothing pending, at cycle 0.
     pub fn new() -> Machine {
         Machine::default()
+    }
+
+    /// Makes this machine what [`Machine::new`] returns (nothing pending, cycle 0, no trace)
+    /// while keeping the storage it has grown, so that a caller running many short programs
+    /// (the fuzz oracle) allocates nothing per program.
+    pub fn reset(&mut self) {
+        let mut pending = std::mem::take(&mut self.pending);
+        pending.clear();
+        let mut last_cycle = std::mem::take(&mut self.last_cycle);
+        last_cycle.clear();
+        let scratch = std::mem::take(&mut self.scratch);
+        *self = Machine { pending, last_cycle, scratch, ..Machine::default() };
     }
 
     /// Starts recording a [`TraceEvent`] for everything that executes.
@@ -321,10 +350,14 @@ impl Machine {
         let mut out = Outcome::defined();
         self.cycle += 1;
 
+        // The cycle's buffers, taken for the cycle and put back at its end.
+        let mut scratch = std::mem::take(&mut self.scratch);
+        let CycleScratch { due, items, schedule: new_schedule, states } = &mut scratch;
+
         // 1. The scheduled instructions that arrive this cycle, and the regular one.
-        let (due, waiting): (Vec<Scheduled>, Vec<Scheduled>) = self.pending.drain(..).partition(|p| p.ready);
-        self.pending = waiting;
-        let mut items: Vec<Item> = Vec::new();
+        due.clear();
+        due.extend(self.pending.extract_if(.., |p| p.ready));
+        items.clear();
         if let Some(instr) = regular {
             let unit = instr.opcode().sub_unit();
             if due.iter().any(|p| p.unit == unit) {
@@ -339,7 +372,7 @@ impl Machine {
                 items.push(Item { unit, instr: *instr, cx: Ctx::REGULAR, regular: true });
             }
         }
-        for p in &due {
+        for p in due.iter() {
             items.push(Item { unit: p.unit, instr: p.instr, cx: p.cx, regular: false });
         }
         // Decision ("machine" #3): when two instructions of one cycle write one location
@@ -351,12 +384,12 @@ impl Machine {
         // one sub-unit keep the order they were scheduled in.
         items.sort_by_key(|it| it.unit);
         let arch = s.arch();
-        self.check_cycle_rules(arch, &due, regular, &mut out);
+        self.check_cycle_rules(arch, due, regular, &mut out);
 
         match arch {
             // Hazards: two-cycle results of the previous cycle that no stall protected.
             Arch::Blackhole => {
-                for item in &items {
+                for item in items.iter() {
                     if hazard::first_cycle_reads(&item.instr, &item.cx) & self.unprotected_writes != 0 {
                         out.note_all(Clause::Hazard);
                     }
@@ -369,7 +402,7 @@ impl Machine {
                 // `SFPLOADMACRO.md`'s rule after a scheduled SFPSWAP (`LoadmacroRule`), and the
                 // stall logic holds regular instructions after a regular one.
                 if self.swap_second_cycle != 0 {
-                    for item in &items {
+                    for item in items.iter() {
                         if matches!(item.unit, SubUnit::Load | SubUnit::MAD | SubUnit::Store)
                             && hazard::swap_second_cycle_touch(&item.instr, &item.cx) & self.swap_second_cycle
                                 != 0
@@ -384,11 +417,12 @@ impl Machine {
             Arch::Wormhole => {
                 let dest_index = (0..LANES).any(|l| s.LaneConfig[l].ENABLE_DEST_INDEX());
                 for (prev, prev_cx) in &self.last_cycle {
-                    for item in &items {
+                    for item in items.iter() {
                         hazard::wormhole_rules(prev, prev_cx, &item.instr, &item.cx, dest_index, &mut out);
                     }
                 }
-                self.last_cycle = items.iter().map(|it| (it.instr, it.cx)).collect();
+                self.last_cycle.clear();
+                self.last_cycle.extend(items.iter().map(|it| (it.instr, it.cx)));
             }
         }
 
@@ -397,7 +431,7 @@ impl Machine {
         self.swap_second_cycle = 0;
         if arch == Arch::Blackhole {
             let dest_index = (0..LANES).any(|l| s.LaneConfig[l].ENABLE_DEST_INDEX());
-            for item in &items {
+            for item in items.iter() {
                 if let Instr::SFPSWAP { VC, VD, .. } = item.instr {
                     let (c, d) = (item.cx.vc(VC.idx()), item.cx.vd(VD.idx()));
                     let index = if dest_index { (1 << (4 + (c & 3))) | (1 << (4 + (d & 3))) } else { 0 };
@@ -408,21 +442,23 @@ impl Machine {
 
         // 2. Execute, reading the start-of-cycle state.
         let mut unprotected = 0;
-        let mut new_schedule = Vec::new();
-        let dbl_before: Vec<bool> = (0..LANES).map(|l| s.LaneConfig[l].DISABLE_BACKDOOR_LOAD()).collect();
+        new_schedule.clear();
+        let dbl_before: [bool; LANES] = std::array::from_fn(|l| s.LaneConfig[l].DISABLE_BACKDOOR_LOAD());
         if items.len() == 1 {
-            let o = self.execute_item(s, &items[0], None, &mut new_schedule);
+            let o = self.execute_item(s, &items[0], None, new_schedule);
             out.merge(&o);
         } else if items.len() > 1 {
-            let base = s.clone();
-            for item in &items {
-                let mut copy = base.clone();
-                let o = self.execute_item(&mut copy, item, Some(&base), &mut new_schedule);
+            // Each item executes on its own copy of the start-of-cycle state.
+            let (base, copy) = &mut **states.get_or_insert_with(|| Box::new((s.clone(), s.clone())));
+            base.clone_from(s);
+            for item in items.iter() {
+                copy.clone_from(base);
+                let o = self.execute_item(copy, item, Some(base), new_schedule);
                 out.merge(&o);
-                merge_writes(&base, &copy, s, &mut out);
+                merge_writes(base, copy, s, &mut out);
             }
         }
-        for item in &items {
+        for item in items.iter() {
             if hazard::is_two_cycle_producer(&item.instr) && !item.regular {
                 unprotected |= hazard::actual(Arch::Blackhole, &item.instr, &item.cx).writes;
             }
@@ -458,7 +494,7 @@ impl Machine {
                 }
             }
         }
-        for (unit, delay, sched) in new_schedule {
+        for (unit, delay, sched) in new_schedule.drain(..) {
             if delay != 7 {
                 // Forget a pending instruction on that sub-unit due at the same time.
                 self.pending.retain(|p| !(p.unit == unit && p.remaining == delay));
@@ -472,6 +508,7 @@ impl Machine {
         } else {
             self.previous = None;
         }
+        self.scratch = scratch;
         out
     }
 

@@ -44,12 +44,26 @@ pub const DST_ROWS: usize = 1024;
 pub const DST_COLS: usize = 16;
 
 /// The Dst register: `DstBits[1024][16]` and `DstRowValid[1024]`.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Debug, PartialEq, Eq, Hash)]
 pub struct Dst {
     /// The storage, indexed by physical row.
     pub DstBits: Box<[[u16; DST_COLS]; DST_ROWS]>,
     /// One valid bit per physical row; `false` after a ZEROACC (reads of such a row are undefined).
     pub DstRowValid: Box<[bool; DST_ROWS]>,
+}
+
+/// `clone_from` copies into the storage `self` already has (no allocation), so that a caller
+/// that keeps a scratch copy of a state (the machine's multi-instruction cycles, the fuzz
+/// oracle) allocates nothing per use.
+impl Clone for Dst {
+    fn clone(&self) -> Dst {
+        Dst { DstBits: self.DstBits.clone(), DstRowValid: self.DstRowValid.clone() }
+    }
+
+    fn clone_from(&mut self, source: &Dst) {
+        *self.DstBits = *source.DstBits;
+        *self.DstRowValid = *source.DstRowValid;
+    }
 }
 
 impl Dst {

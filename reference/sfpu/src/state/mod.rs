@@ -361,7 +361,9 @@ pub enum Chip {
 ///
 /// Invariant: `LReg[8]`, `LReg[9]`, `LReg[10]` and `LReg[15]` hold their constants
 /// ([`lreg_constant`]); no instruction writes them, and the serde form refuses other values.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+///
+/// `clone_from` reuses the Dst storage of the state it overwrites (no allocation).
+#[derive(Debug, PartialEq, Eq, Hash)]
 pub struct State {
     /// `LReg[17][32]`, raw 32-bit patterns (`LReg.md`).
     pub LReg: [[u32; LANES]; NUM_LREGS],
@@ -383,6 +385,61 @@ pub struct State {
     pub Addressing: Addressing,
     /// The chip, and the state only it has.
     pub Chip: Chip,
+}
+
+impl Clone for State {
+    fn clone(&self) -> State {
+        let State {
+            LReg,
+            LaneFlags,
+            UseLaneFlagsForLaneEnable,
+            FlagStack,
+            LaneConfig: lane_config,
+            LoadMacroConfig,
+            PRNG,
+            Dst,
+            Addressing,
+            Chip,
+        } = self;
+        State {
+            LReg: *LReg,
+            LaneFlags: *LaneFlags,
+            UseLaneFlagsForLaneEnable: *UseLaneFlagsForLaneEnable,
+            FlagStack: *FlagStack,
+            LaneConfig: *lane_config,
+            LoadMacroConfig: *LoadMacroConfig,
+            PRNG: *PRNG,
+            Dst: Dst.clone(),
+            Addressing: *Addressing,
+            Chip: *Chip,
+        }
+    }
+
+    fn clone_from(&mut self, source: &State) {
+        // Every field named, so that a new one cannot be forgotten here.
+        let State {
+            LReg,
+            LaneFlags,
+            UseLaneFlagsForLaneEnable,
+            FlagStack,
+            LaneConfig: lane_config,
+            LoadMacroConfig,
+            PRNG,
+            Dst,
+            Addressing,
+            Chip,
+        } = source;
+        self.LReg = *LReg;
+        self.LaneFlags = *LaneFlags;
+        self.UseLaneFlagsForLaneEnable = *UseLaneFlagsForLaneEnable;
+        self.FlagStack = *FlagStack;
+        self.LaneConfig = *lane_config;
+        self.LoadMacroConfig = *LoadMacroConfig;
+        self.PRNG = *PRNG;
+        self.Dst.clone_from(Dst);
+        self.Addressing = *Addressing;
+        self.Chip = *Chip;
+    }
 }
 
 impl State {
@@ -484,6 +541,36 @@ impl State {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `clone_from` gives a state equal to its source, in every part (each part of the source
+    /// differs from the target's), while keeping the target's Dst storage.
+    #[test]
+    fn clone_from_copies_every_part_into_the_same_storage() {
+        let mut source = State::reset(
+            Arch::Wormhole,
+            &ResetValues {
+                general_lregs: 1,
+                config_lregs: 2,
+                lreg16: 3,
+                lane_config: 4,
+                load_macro_config: 5,
+                prng: 6,
+                dst: 7,
+                sfpshft2_vc0: 8,
+            },
+        );
+        source.LaneFlags[3] = true;
+        source.UseLaneFlagsForLaneEnable[4] = true;
+        source.FlagStack[5] = FlagStack::from_entries(&[FlagStackEntry::default()]).unwrap();
+        source.Dst.DstRowValid[9] = false;
+        source.Addressing.SFPU_DEST_FMT_Base = 0x10;
+        let mut target = State::reset(Arch::Blackhole, &ResetValues::ZEROS);
+        let (bits, valid) = (target.Dst.DstBits.as_ptr(), target.Dst.DstRowValid.as_ptr());
+        target.clone_from(&source);
+        assert_eq!(target, source);
+        assert_eq!((target.Dst.DstBits.as_ptr(), target.Dst.DstRowValid.as_ptr()), (bits, valid));
+        assert_eq!(source.clone(), source);
+    }
 
     #[test]
     fn reset_follows_the_documentation() {

@@ -22,7 +22,7 @@ pub fn guard_outside_lane_loop(s: &State, cx: &Ctx, VD: usize, out: &mut Outcome
     if VD < 12 {
         return true;
     }
-    let dbl: Vec<bool> = (0..LANES).map(|Lane| cx.DISABLE_BACKDOOR_LOAD(s, Lane)).collect();
+    let dbl: [bool; LANES] = std::array::from_fn(|Lane| cx.DISABLE_BACKDOOR_LOAD(s, Lane));
     if dbl.iter().any(|&b| b != dbl[0]) {
         out.note_all(Clause::GuardOutsideLaneLoop);
     }
