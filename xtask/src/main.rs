@@ -4,6 +4,11 @@
 //! Exit status: 0 on success, 1 when the command ran but found a problem (a hazard under `--lint`,
 //! a divergence), 2 on a usage or input error.
 
+#![allow(
+    rustdoc::invalid_html_tags,
+    reason = "clap takes the options' help from their doc comments, which name placeholders as <arch>"
+)]
+
 #[macro_use]
 mod out;
 

@@ -283,7 +283,7 @@ pub struct AmxCell {
     pub lw: LaneWidth,
 }
 
-/// Every cell of `chip`, in the order [`file`] writes their vectors.
+/// Every cell of `chip`, in the order [`file()`] writes their vectors.
 pub fn cells(chip: Chip) -> Vec<AmxCell> {
     let mut out = Vec::new();
     for &lw in LaneWidth::on(chip) {

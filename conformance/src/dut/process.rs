@@ -304,7 +304,7 @@ pub const MAX_LINE: usize = 16 << 20;
 /// How much of a DUT-supplied text (a reason, a message, an offending line) a message quotes.
 const QUOTE: usize = 300;
 
-/// `text` on one line (control characters as spaces), cut after [`QUOTE`] characters.
+/// `text` on one line (control characters as spaces), cut after 300 characters (`QUOTE`).
 pub fn quote(text: &str) -> String {
     clip(text, QUOTE)
 }

@@ -12,12 +12,12 @@
 //! `data-mode`, `data-model`, `data-status` and a `title` tooltip with its counts, a failing cell
 //! linking to its first failure), the counts of every cell in a collapsible table, the failures
 //! (replay command, details, YAML vector), the IEEE 754 characterisation, the kernel accuracy (a bar
-//! chart per chip in inline SVG, [`super::accuracy`]), the specification notes, the operand coverage
+//! chart per chip in inline SVG, [`accuracy`](crate::sfpu::accuracy)), the specification notes, the operand coverage
 //! and the timings.
 //!
 //! The page is written as polyglot markup (every element closed, void elements self-closed, every
 //! attribute quoted, no named entity beyond XML's), so an XML parser can check it as well as a
-//! browser can show it. Every string from the report goes through [`escape`].
+//! browser can show it. Every string from the report goes through `escape`.
 
 use std::borrow::Cow;
 use std::fmt::{self, Write as _};

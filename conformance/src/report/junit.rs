@@ -17,7 +17,7 @@
 //! command and the run's settings as `<properties>`. The `tests`, `failures`, `errors` and
 //! `skipped` attributes of each suite and of `<testsuites>` count those elements. Strings are
 //! XML-escaped, characters XML 1.0 forbids are replaced first (see
-//! [`sanitize`](super::html::sanitize)), and line breaks and tabs in attribute values are written
+//! `html::sanitize`), and line breaks and tabs in attribute values are written
 //! as character references so they survive attribute-value normalisation.
 
 use std::fmt::{self, Write as _};

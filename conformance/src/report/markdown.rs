@@ -6,13 +6,13 @@
 //! table with a row per instruction, then, folded in a `<details>` element because `SFPCONFIG`
 //! alone has 256 mode values, one row per mode value with a status per model), the
 //! failures (replay command, details, YAML vector), the IEEE 754 characterisation, the kernel
-//! accuracy ([`super::accuracy`]), the specification notes, the operand coverage and the timings.
+//! accuracy ([`accuracy`](crate::sfpu::accuracy)), the specification notes, the operand coverage and the timings.
 //!
 //! Every string taken from the report is escaped for where it goes: inline text has Markdown's
 //! punctuation backslash-escaped (so `<tag>` shows as text, not HTML), identifiers go in code spans
 //! whose fences outgrow any backtick they contain, table cells escape `|`, and code blocks use a
 //! fence longer than any backtick run inside. Control characters are replaced as described in
-//! [`sanitize`](super::html::sanitize).
+//! `html::sanitize`.
 
 use std::fmt::{self, Write as _};
 

@@ -770,7 +770,7 @@ impl ChipReport {
         self.model_names().into_iter().filter(|m| self.model_totals(m).status() == CellStatus::Fail).collect()
     }
 
-    /// The model names in report order: those of [`Report::models`] first, then any other name
+    /// The model names in report order: those of [`ChipReport::models`] first, then any other name
     /// the matrix or the totals mention, sorted.
     pub fn model_names(&self) -> Vec<&str> {
         let mut names: Vec<&str> = self.models.iter().map(|m| m.name.as_str()).collect();
@@ -788,7 +788,7 @@ impl ChipReport {
         names
     }
 
-    /// The totals of `model`: its entry in [`Report::totals`], or the sum of its cells when the
+    /// The totals of `model`: its entry in [`ChipReport::totals`], or the sum of its cells when the
     /// totals do not name it.
     pub fn model_totals(&self, model: &str) -> Counts {
         self.totals.get(model).copied().unwrap_or_else(|| {
@@ -813,7 +813,7 @@ impl ChipReport {
     }
 
     /// The first failure recorded for a (model, instruction, mode) cell, with its index in
-    /// [`Report::failures`].
+    /// [`ChipReport::failures`].
     pub fn first_failure(
         &self,
         model: &str,

@@ -345,7 +345,7 @@ const ROW: f64 = 18.0;
 const SCALE_TOP: f64 = 4096.0;
 
 /// Where an error of `ulp` ends on the chart's log scale: 0 at 0 ULP, the whole area at
-/// [`SCALE_TOP`] and beyond.
+/// `SCALE_TOP` and beyond.
 pub fn bar_width(ulp: f64) -> f64 {
     if ulp.is_nan() || ulp >= SCALE_TOP {
         return BAR_AREA;

@@ -1,4 +1,4 @@
-//! Assembling a [`Report`](super::Report) from what `cargo xtask conform` ran: the matrix of
+//! Assembling a [`Report`](crate::report::Report) from what `cargo xtask conform` ran: the matrix of
 //! (instruction, mode value) cells, the spec notes, the operand-class coverage of the corpus, and
 //! the vector operands the IEEE 754 characterisation examines.
 

@@ -8,7 +8,7 @@
 //! (@ `a981f40374e1e0a2833d88824f69c4e0487263cc`; the same functional model with Wormhole's
 //! `SFPLOAD`, two `AddrMod` bits and no SFPARECIP/SFPGT/SFPLE/SFPMUL24 to schedule)
 //! § "Functional model" and their timing paragraphs,
-//! and the "Instruction scheduling" sections cited in [`hazard`](crate::hazard), including the
+//! and the "Instruction scheduling" sections cited in [`hazard`], including the
 //! cautions of `SFPSWAP.md` (@ `585749d1dcc6bcc56f1d6ff2dd6b72682d57fcd1`) and `SFPSHFT2.md`
 //! (@ `135471044308278122aec9664bd5f0935429205f`) on those instructions inside SFPLOADMACRO
 //! sequences. Spec:

@@ -185,7 +185,7 @@ clauses! {
     /// @ `585749d1`, caution). The model writes SFPSWAP's results in its first cycle.
     SfpswapSecondCycle = (Unspecified, "sfpswap-second-cycle", "§6.3 item 25",
         "an instruction on the Load, MAD or Store sub-unit names SFPSWAP's VC/VD in SFPSWAP's second cycle, which re-reads and writes them"),
-    /// SFPCONFIG writing the LReg[12] immediate constant.
+    /// SFPCONFIG writing the `LReg[12]` immediate constant.
     SfpconfigVd12Constant = (Unspecified, "sfpconfig-vd12-constant", "§6.3 item 26",
         "SFPCONFIG VD=12 immediate constant: upstream revisions disagree (0x37800000 @ 47385dd, 0x3B000000 @ f916ebc3)"),
 
@@ -201,7 +201,7 @@ clauses! {
     WormholeMadUnnamedMod1 = (Unspecified, "wormhole-mad-unnamed-mod1", "WH §4",
         "Wormhole SFPMAD-family Mod1 bits the Wormhole pages do not name (ignored by the functional model)"),
     /// Wormhole SFPSHFT2 SUBVEC_SHFLSHR1: lane 0 of each group of 8 gets `vc0[Lane + 7]` from the
-    /// last SHFLROR1[_AND_COPY4] with VD < 12 instead of 0 (`NonContractualBehavior`).
+    /// last SHFLROR1 (or SHFLROR1_AND_COPY4) with VD < 12 instead of 0 (`NonContractualBehavior`).
     Sfpshft2Shflshr1StaleLane = (NonContractual, "sfpshft2-shflshr1-stale-lane", "WH §3.2",
         "Wormhole SFPSHFT2 SUBVEC_SHFLSHR1 gives lane 0 of each group of 8 a stale value (the last SHFLROR1's VC) instead of 0"),
     /// Wormhole: an instruction reading, on the next cycle, a location a MAD-unit instruction
@@ -216,7 +216,7 @@ clauses! {
     WormholeShflror1Copy4Write = (Unspecified, "wormhole-shflror1-copy4-write", "WH §3.5",
         "Wormhole: LReg[1..3] written on the cycle after SFPSHFT2 SUBVEC_SHFLROR1_AND_COPY4"),
     /// Wormhole SFPSHFT2 SUBVEC_SHFLROR1 or SUBVEC_SHFLSHR1 with VD < 8 followed by an
-    /// instruction reading LReg[VD].
+    /// instruction reading `LReg[VD]`.
     WormholeShflVdRead = (Unspecified, "wormhole-shfl-vd-read", "WH §3.5",
         "Wormhole: LReg[VD] read on the cycle after SFPSHFT2 SUBVEC_SHFLROR1 / SUBVEC_SHFLSHR1"),
     /// Wormhole SFPSHFT2 modes 2..4 followed by one of the simple or round instructions the page

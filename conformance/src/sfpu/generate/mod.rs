@@ -3,7 +3,7 @@
 //!
 //! Deterministic: one seed, one [`Rng`] stream per file (named after the file), stable ordering,
 //! no timestamps; files are generated in parallel. The expected results come from the reference
-//! model; the outcome and the taint (what is not promised) from its [`Outcome`]s.
+//! model; the outcome and the taint (what is not promised) from its [`Outcome`](sfpu_reference::Outcome)s.
 
 pub mod kernels;
 pub mod operands;

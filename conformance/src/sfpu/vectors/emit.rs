@@ -197,7 +197,7 @@ pub fn describe_word(word: u32) -> String {
 
 /// A `LoadMacroConfig.Sequence` word, byte by byte (spec §4.9): sub-unit, then selector (`-`
 /// nothing, `UB` selector 1, `NOP`, `STORE`, `T0`..`T3` the templates), delay, `L16` (result to
-/// LReg[16]) and `VB` (the loaded register goes to VB; for the store, keep the template's VD).
+/// `LReg[16]`) and `VB` (the loaded register goes to VB; for the store, keep the template's VD).
 pub fn describe_sequence(word: u32) -> String {
     let units = ["simple", "mad", "round", "store"];
     let parts: Vec<String> = (0..4)

@@ -3,7 +3,7 @@
 //! outside the pages' functional models.
 //!
 //! [`step`] is the single-instruction view: it issues one instruction to a fresh
-//! [`Machine`](crate::Machine) and lets anything SFPLOADMACRO scheduled run to completion. Programs
+//! [`Machine`] and lets anything SFPLOADMACRO scheduled run to completion. Programs
 //! that interleave regular and scheduled instructions use the `Machine` directly.
 
 #![allow(non_snake_case, reason = "names follow the ISA documentation")]

@@ -115,7 +115,7 @@ fn PRNGBits(s: &mut State, Lane: usize, RoundingMode: u32) -> u32 {
 ///
 /// Two encodings the project's notes called unspecified (§6.3 item 19) are defined by the
 /// pseudocode itself, so promised: RoundingMode 3 has no case in the flavour pages' switch, so
-/// the PRNG bits are used as fetched ([`PRNGBits`]); and the float flavours' models never read
+/// the PRNG bits are used as fetched (`PRNGBits`); and the float flavours' models never read
 /// `Imm5` or `UseImm5`, so they are ignored. Their vectors are tagged `reserved-encoding`.
 pub fn SFPSTOCHRND(
     s: &mut State,

@@ -8,7 +8,7 @@
 //! @ `135471044308278122aec9664bd5f0935429205f` differs only in its encoding, without
 //! `Mod1Mirror`, and its scheduling). Spec: `blackhole-sfpu.md` §3.4, §3.5, §4.5. `a * b + c` is
 //! "as per SFPMAD", which each chip's "IEEE754 conformance" section selects:
-//! [`fma_model`](crate::fp::fma_model) with the state's chip.
+//! [`crate::fp::fma_model`] with the state's chip.
 
 #![allow(non_snake_case, reason = "names follow the ISA documentation")]
 
