@@ -1,11 +1,10 @@
 //! The `diff_stream` oracle allocates nothing per execution once its buffers have grown (issue
-//! 18: "no per-execution allocation"), except a Dst-rows section's cells (`Section::DstRows`
-//! holds them in a `Vec`, one allocation per such section).
+//! 18: "no per-execution allocation").
 //!
 //! This binary's global allocator counts the allocations made on the test's own thread while it
 //! counts. Every input runs once to let the reused buffers grow (both machines, both states, the
-//! cycle scratch), then again while counting; the second run must make exactly one allocation per
-//! Dst-rows section of the input and nothing else. The inputs: `generate::streams` cases for both
+//! cycle scratch, a Dst-rows section's cells), then again while counting; the second run must
+//! make no allocation. The inputs: `generate::streams` cases for both
 //! chips encoded as `diff_stream` inputs (the `cargo xtask fuzz --throughput` inputs: random Dst
 //! rows, predication blocks, SFPLOADMACRO), and random byte strings, whose sections and stream
 //! elements are any of the format's.
@@ -100,7 +99,7 @@ fn inputs() -> Vec<Vec<u8>> {
 }
 
 #[test]
-fn diff_stream_allocates_only_dst_rows_sections() {
+fn diff_stream_allocates_nothing_per_execution() {
     let inputs = inputs();
     for data in &inputs {
         assert!(diff_stream(data).is_ok(), "the models diverge on input {data:02x?}");
@@ -108,17 +107,16 @@ fn diff_stream_allocates_only_dst_rows_sections() {
     let (mut dst_sections, mut streams) = (0, 0);
     for (i, data) in inputs.iter().enumerate() {
         let decoded = StreamInput::from_bytes(data);
-        let expected = decoded.sections.iter().filter(|s| matches!(s, Section::DstRows { .. })).count();
-        dst_sections += expected;
+        dst_sections += decoded.sections.iter().filter(|s| matches!(s, Section::DstRows { .. })).count();
         streams += usize::from(!decoded.program.is_empty());
         let mut result = Ok(());
         let made = allocations(|| result = diff_stream(data));
         assert!(result.is_ok());
         assert_eq!(
             made,
-            expected,
+            0,
             "input {i} ({} bytes, {} sections, {} instructions): {made} allocations in its second \
-             run, expected {expected} (one per Dst-rows section)\ninput: {data:02x?}",
+             run\ninput: {data:02x?}",
             data.len(),
             decoded.sections.len(),
             decoded.program.len()

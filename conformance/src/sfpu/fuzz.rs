@@ -42,20 +42,20 @@
 //!
 //! # Speed
 //!
-//! The loop is dominated by the two models' own work. Per execution nothing is allocated but the
-//! cells of a Dst-rows section ([`Section::DstRows`]) and no Dst is cloned: the base states of
-//! both chips are built once, the input is decoded straight into reused scratch states (the
-//! reference's `State` via `clone_from` and the [`FastState`], whose Dst storage is copied into,
-//! not reallocated), both machines are reused (`Machine::reset`, `FastMachine::reset` keep the
-//! buffers their cycles work in, and the reference's copies of the state for a cycle of several
-//! instructions), the taint sets are fixed tables ([`LRegLanes`](crate::sfpu::taint::LRegLanes)), and the predication blocks'
-//! instructions are parsed once. `tests/fuzz_alloc.rs` counts the allocations of every input's
-//! second run. The comparison after each instruction reads the fast
-//! model's state in place (no conversion to [`State`]); every part is compared whole first and
-//! taken apart lane by lane only when it differs, the flag stacks in the fast model's bit-sliced
-//! form, and Dst (32 KB) whenever it may change next: after an instruction that may write it,
-//! before one that may (so a wrong write cannot be overwritten unseen), while SFPLOADMACRO work is
-//! pending, and after the drain. `tests/fuzz_complete.rs` plants a wrong value in every location
+//! The loop is dominated by the two models' own work. Per execution nothing is allocated and no
+//! Dst is cloned: the base states of both chips are built once, the input is decoded straight
+//! into reused scratch states (the reference's `State` via `clone_from` and the [`FastState`],
+//! whose Dst storage is copied into, not reallocated), both machines are reused
+//! (`Machine::reset`, `FastMachine::reset` keep the buffers their cycles work in, and the
+//! reference's copies of the state for a cycle of several instructions), the taint sets are fixed
+//! tables ([`LRegLanes`](crate::sfpu::taint::LRegLanes)), a Dst-rows section's cells go into a
+//! reused buffer, and the predication blocks' instructions are parsed once
+//! (`tests/fuzz_alloc.rs` counts the allocations of every input's second run). The comparison
+//! after each instruction reads the fast model's state in place (no conversion to [`State`]);
+//! every part is compared whole first and taken apart lane by lane only when it differs, the flag
+//! stacks in the fast model's bit-sliced form, and Dst (32 KB) whenever it may change next: after
+//! an instruction that may write it, before one that may (so a wrong write cannot be overwritten
+//! unseen), while SFPLOADMACRO work is pending, and after the drain. `tests/fuzz_complete.rs` plants a wrong value in every location
 //! of the state and checks that each is found. Decoding into a [`StreamInput`], conversions,
 //! text and the minimiser run only once a difference is found.
 
@@ -390,7 +390,9 @@ fn stream_element(u: &mut Unstructured<'_>, out: &mut Vec<Instr>, arch: Arch) {
     }
 }
 
-fn section(u: &mut Unstructured<'_>, arch: Arch) -> Section {
+/// Decodes one section; a Dst-rows section's cells go into `cells` (taken, so a caller that hands
+/// the storage back, [`read_input`], reuses it).
+fn section(u: &mut Unstructured<'_>, arch: Arch, cells: &mut Vec<[u16; DST_COLS]>) -> Section {
     match u8_(u) % 15 {
         0 => Section::LRegPool { reg: u8_(u), pool: u8_(u), arg: u32_(u) },
         1 => Section::LReg { reg: u8_(u), values: lanes32(u) },
@@ -421,13 +423,13 @@ fn section(u: &mut Unstructured<'_>, arch: Arch) -> Section {
             let row = u16_(u) % DST_ROWS as u16;
             let count = (u8_(u) as usize + 1).min(DST_ROWS - row as usize);
             // Row by row (the same bytes as sixteen `u16`s, read at once).
-            let cells = (0..count)
-                .map(|_| {
-                    let mut b = [0u8; 2 * DST_COLS];
-                    let _ = u.fill_buffer(&mut b);
-                    std::array::from_fn(|c| u16::from_le_bytes([b[2 * c], b[2 * c + 1]]))
-                })
-                .collect();
+            let mut cells = std::mem::take(cells);
+            cells.clear();
+            cells.extend((0..count).map(|_| {
+                let mut b = [0u8; 2 * DST_COLS];
+                let _ = u.fill_buffer(&mut b);
+                std::array::from_fn(|c| u16::from_le_bytes([b[2 * c], b[2 * c + 1]]))
+            }));
             Section::DstRows { row, cells }
         }
         10 => Section::DstValid { row: u16_(u), count: u16_(u), valid: u8_(u) & 1 != 0 },
@@ -494,17 +496,21 @@ fn addr_mod_slot(u: &mut Unstructured<'_>) -> AddrModSlot {
     }
 }
 
-/// Reads an input: its chip, each section in order (passed to `on_section`), and the stream
-/// (into `program`, which is cleared first).
+/// Reads an input: its chip, each section in order (passed to `on_section`, which hands a
+/// section back once done with it, so that a Dst-rows section's storage returns to `cells` for
+/// the next one), and the stream (into `program`, which is cleared first).
 fn read_input(
     u: &mut Unstructured<'_>,
-    mut on_section: impl FnMut(Section),
+    cells: &mut Vec<[u16; DST_COLS]>,
+    mut on_section: impl FnMut(Section) -> Option<Section>,
     program: &mut Vec<Instr>,
 ) -> Arch {
     let head = u8_(u);
     let arch = if head & 0x40 != 0 { Arch::Wormhole } else { Arch::Blackhole };
     for _ in 0..head & 63 {
-        on_section(section(u, arch));
+        if let Some(Section::DstRows { cells: used, .. }) = on_section(section(u, arch, cells)) {
+            *cells = used;
+        }
     }
     program.clear();
     while !u.is_empty() && program.len() < MAX_STREAM {
@@ -518,7 +524,15 @@ impl<'a> Arbitrary<'a> for StreamInput {
     fn arbitrary(u: &mut Unstructured<'a>) -> arbitrary::Result<Self> {
         let mut sections = Vec::new();
         let mut program = Vec::new();
-        let arch = read_input(u, |sec| sections.push(sec), &mut program);
+        let arch = read_input(
+            u,
+            &mut Vec::new(),
+            |sec| {
+                sections.push(sec);
+                None
+            },
+            &mut program,
+        );
         Ok(StreamInput { arch, sections, program })
     }
 }
@@ -1281,14 +1295,16 @@ fn lockstep(
     (found, program.len())
 }
 
-/// The reusable buffers of [`diff_stream`]: both models' states and machines and the stream, so
-/// that an execution allocates nothing (beyond a section's own cells) and never clones a Dst.
+/// The reusable buffers of [`diff_stream`]: both models' states and machines, the stream and a
+/// Dst-rows section's cells, so that an execution allocates nothing and never clones a Dst.
 struct Scratch {
     rs: State,
     fs: FastState,
     rm: Machine,
     fm: FastMachine,
     program: Vec<Instr>,
+    /// A Dst-rows section's cells.
+    cells: Vec<[u16; DST_COLS]>,
 }
 
 thread_local! {
@@ -1301,7 +1317,7 @@ thread_local! {
 fn run_input(data: &[u8], mutation: Option<Mutation>) -> (Option<Found>, usize) {
     SCRATCH.with(|cell| {
         let mut guard = cell.borrow_mut();
-        let Scratch { rs, fs, rm, fm, program } = guard.get_or_insert_with(|| {
+        let Scratch { rs, fs, rm, fm, program, cells } = guard.get_or_insert_with(|| {
             let rs = base_state_of(Arch::Blackhole).clone();
             Scratch {
                 fs: FastState::from_state(&rs),
@@ -1309,10 +1325,15 @@ fn run_input(data: &[u8], mutation: Option<Mutation>) -> (Option<Found>, usize) 
                 rm: Machine::new(),
                 fm: FastMachine::new(),
                 program: Vec::with_capacity(2 * MAX_STREAM),
+                cells: Vec::with_capacity(256),
             }
         });
         rs.clone_from(base_state_of(input_arch(data)));
-        read_input(&mut Unstructured::new(data), |sec| apply(rs, &sec), program);
+        let hand_back = |sec: Section| {
+            apply(rs, &sec);
+            Some(sec)
+        };
+        read_input(&mut Unstructured::new(data), cells, hand_back, program);
         fit_to_chip(rs);
         if program.is_empty() {
             return (None, 0);
