@@ -17,6 +17,9 @@
 //!   `conformance/tests/fuzz_triage.rs`.
 //! * `--throughput`: executions per second of the `diff_stream` oracle for 16- and
 //!   64-instruction streams (release build).
+//! * `--rate`: libFuzzer's own executions per second for `diff_stream` on 16-instruction
+//!   streams, each chip pinned in turn for `--time` (default 20 s) from a fresh corpus of
+//!   `generate::streams` inputs, against issue 18's target of 30,000 (met / MISSED).
 //! * `--seeds`: only write the seed corpora.
 //!
 //! Exit status: 0 when nothing was found, 1 when a target crashed (or the planted divergence was
@@ -48,15 +51,19 @@ pub const TARGETS: [&str; 5] = ["diff_stream", "decode", "vectors_load", "dut_pr
 /// The smoke run's whole budget, build included.
 const SMOKE_BUDGET: Duration = Duration::from_secs(120);
 
+/// The whole budget of a run without `--time`.
+const LONG_RUN: Duration = Duration::from_secs(8 * 3600);
+
 #[derive(clap::Args)]
 pub struct Args {
     /// Only this target (repeat for several): diff_stream, decode, vectors_load, dut_protocol.
     #[arg(long = "target", value_name = "T")]
     targets: Vec<String>,
     /// Wall-clock budget of the whole run, seed writing and the build of the targets included:
-    /// what is left after them is split over the targets (diff_stream gets half): `90s`, `20m`, `8h`.
-    #[arg(long, default_value = "8h", value_parser = parse_duration)]
-    time: Duration,
+    /// what is left after them is split over the targets (diff_stream gets half): `90s`, `20m`,
+    /// `8h` (the default). With --rate: the time per chip (default 20s).
+    #[arg(long, value_parser = parse_duration)]
+    time: Option<Duration>,
     /// Parallel fuzzing processes per target (libFuzzer's fork mode; crashes do not stop it).
     #[arg(long, default_value_t = 1)]
     jobs: u32,
@@ -76,6 +83,10 @@ pub struct Args {
     /// Measure the diff_stream oracle's executions per second (16- and 64-instruction streams).
     #[arg(long)]
     throughput: bool,
+    /// Measure libFuzzer's executions per second for diff_stream on 16-instruction streams, each
+    /// chip for --time (default here 20s), against issue 18's target (30,000/s).
+    #[arg(long)]
+    rate: bool,
     /// Only write the seed corpora to fuzz/corpus/<target>.
     #[arg(long)]
     seeds: bool,
@@ -136,6 +147,9 @@ pub fn main(args: Args) -> Result<ExitCode> {
     }
     if args.throughput {
         return throughput(&root, &args);
+    }
+    if args.rate {
+        return rate(&root, &args);
     }
     if !args.triage.is_empty() {
         // Each artifact goes to its chip's regressions file (diff_stream inputs name the chip in
@@ -458,12 +472,12 @@ fn run(root: &Path, args: &Args, started: Instant) -> Result<ExitCode> {
     fuzz.build(root, &targets, None, args.quiet)?;
     // What is left of the budget (the smoke run's, or --time), less a margin for process start-up
     // and the summary: seeds and the build were paid for out of it.
-    let budget = if args.smoke { SMOKE_BUDGET } else { args.time };
+    let budget = if args.smoke { SMOKE_BUDGET } else { args.time.unwrap_or(LONG_RUN) };
     let Some(total) = fuzzing_time(budget, started.elapsed(), targets.len(), args.smoke) else {
         bail!(
             "--time {}s leaves no time to fuzz: writing the seeds and building took {:.0}s of it; give more \
              (the build is quicker the second time)",
-            args.time.as_secs(),
+            budget.as_secs(),
             started.elapsed().as_secs_f64()
         );
     };
@@ -1066,6 +1080,92 @@ fn write_seeds(root: &Path) -> Result<Vec<(&'static str, usize)>> {
 // Throughput.
 // ---------------------------------------------------------------------------------------------
 
+/// Issue 18's target for `diff_stream` under libFuzzer (16-instruction streams, one core).
+const RATE_TARGET: u64 = 30_000;
+
+/// `--rate` runs this long per chip unless `--time` says otherwise.
+const RATE_DEFAULT: Duration = Duration::from_secs(20);
+
+/// The seeds of `--rate` for `arch`: 256 inputs of 16-instruction `generate::streams` cases
+/// (the `--throughput` inputs), each decoding to 16 instructions on that chip.
+fn rate_seeds(arch: Arch) -> Vec<Vec<u8>> {
+    let mut rng = Rng::stream(0x7A5E_ED00, &format!("rate/{arch}"));
+    (0..256)
+        .filter_map(|_| {
+            let case = random_stream_for(arch, &mut rng, 16, None);
+            encode_stream_input(&case.pre, &case.program)
+        })
+        .collect()
+}
+
+/// `met` or `MISSED` for a rate.
+fn rate_verdict(exec_per_s: u64) -> &'static str {
+    if exec_per_s >= RATE_TARGET { "met" } else { "MISSED" }
+}
+
+fn rate(root: &Path, args: &Args) -> Result<ExitCode> {
+    let time = args.time.unwrap_or(RATE_DEFAULT);
+    let fuzz = Fuzz::detect()?;
+    fuzz.build(root, &["diff_stream"], None, args.quiet)?;
+    let mut results = Vec::new();
+    let mut failed = false;
+    for arch in all_arches() {
+        let scratch = std::env::temp_dir().join(format!("sfpu-fuzz-rate-{arch}-{}", std::process::id()));
+        let corpus = scratch.join("corpus");
+        let _ = std::fs::remove_dir_all(&scratch);
+        std::fs::create_dir_all(&corpus)?;
+        for (i, seed) in rate_seeds(arch).iter().enumerate() {
+            std::fs::write(corpus.join(format!("seed-{i:03}")), seed)?;
+        }
+        let bar = spinner(args.quiet, &format!("diff_stream under libFuzzer ({arch}): starting"));
+        let run = run_target(&fuzz, root, "diff_stream", &corpus, time, 1, None, Some(arch), &bar);
+        bar.finish_and_clear();
+        let _ = std::fs::remove_dir_all(&scratch);
+        let run = run?;
+        if let Some(e) = &run.error {
+            errln!("diff_stream on {arch} ended abnormally: {e}");
+            failed = true;
+        }
+        for c in &run.crashes {
+            errln!("diff_stream on {arch} crashed: {c:?}; replay with `{}`", triage_command(c));
+            failed = true;
+        }
+        results.push((arch, run));
+    }
+    if args.json {
+        let chips: Vec<serde_json::Value> = results
+            .iter()
+            .map(|(arch, r)| {
+                serde_json::json!({
+                    "chip": arch.to_string(),
+                    "exec_per_s": r.exec_per_s,
+                    "target": RATE_TARGET,
+                    "met": r.exec_per_s >= RATE_TARGET,
+                    "run": r.json(),
+                })
+            })
+            .collect();
+        outln!("{}", serde_json::to_string_pretty(&serde_json::json!({ "chips": chips }))?);
+    } else {
+        outln!(
+            "diff_stream under libFuzzer, one core, {}s per chip from 256 seeds of 16-instruction streams:",
+            time.as_secs()
+        );
+        for (arch, r) in &results {
+            outln!(
+                "  {:<10} {:>7} exec/s ({} executions, coverage {}, corpus {})  target >= {RATE_TARGET}/s  {}",
+                arch.to_string(),
+                r.exec_per_s,
+                r.execs,
+                r.cov,
+                r.corpus,
+                rate_verdict(r.exec_per_s)
+            );
+        }
+    }
+    Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
 fn throughput(root: &Path, args: &Args) -> Result<ExitCode> {
     // Measured in a release build, as the fuzz targets run.
     let mut c = Command::new("cargo");
@@ -1142,6 +1242,20 @@ fn throughput_inner(quiet: bool) -> Result<ExitCode> {
 mod tests {
     use super::*;
     use sfpu_conformance::sfpu::campaign::vector_yaml;
+
+    /// `--rate`'s seeds are what the target names: 16-instruction streams of the pinned chip.
+    #[test]
+    fn rate_seeds_are_16_instruction_streams_of_their_chip() {
+        for arch in all_arches() {
+            let seeds = rate_seeds(arch);
+            assert_eq!(seeds.len(), 256);
+            for s in &seeds {
+                let input = StreamInput::from_bytes(s);
+                assert_eq!((input.arch, input.program.len()), (arch, 16));
+            }
+        }
+        assert_eq!((rate_verdict(29_999), rate_verdict(30_000)), ("MISSED", "met"));
+    }
 
     /// A chip with no regressions file yet gets one that loads, with no vector; a report's
     /// vector is found whichever chip's file it names.
