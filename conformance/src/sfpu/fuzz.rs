@@ -55,9 +55,10 @@
 //! every part is compared whole first and taken apart lane by lane only when it differs, the flag
 //! stacks in the fast model's bit-sliced form, and Dst (32 KB) whenever it may change next: after
 //! an instruction that may write it, before one that may (so a wrong write cannot be overwritten
-//! unseen), while SFPLOADMACRO work is pending, and after the drain. `tests/fuzz_complete.rs` plants a wrong value in every location
-//! of the state and checks that each is found. Decoding into a [`StreamInput`], conversions,
-//! text and the minimiser run only once a difference is found.
+//! unseen), while SFPLOADMACRO work is pending, and after the drain. `tests/fuzz_complete.rs`
+//! plants a wrong value in every location of the state and checks that each is found. Decoding
+//! into a [`StreamInput`], conversions, text and the minimiser run only once a difference is
+//! found.
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;

@@ -389,30 +389,8 @@ pub struct State {
 
 impl Clone for State {
     fn clone(&self) -> State {
-        let State {
-            LReg,
-            LaneFlags,
-            UseLaneFlagsForLaneEnable,
-            FlagStack,
-            LaneConfig: lane_config,
-            LoadMacroConfig,
-            PRNG,
-            Dst,
-            Addressing,
-            Chip,
-        } = self;
-        State {
-            LReg: *LReg,
-            LaneFlags: *LaneFlags,
-            UseLaneFlagsForLaneEnable: *UseLaneFlagsForLaneEnable,
-            FlagStack: *FlagStack,
-            LaneConfig: *lane_config,
-            LoadMacroConfig: *LoadMacroConfig,
-            PRNG: *PRNG,
-            Dst: Dst.clone(),
-            Addressing: *Addressing,
-            Chip: *Chip,
-        }
+        // Every other field is `Copy` (a new one that is not fails to compile here).
+        State { Dst: self.Dst.clone(), ..*self }
     }
 
     fn clone_from(&mut self, source: &State) {
