@@ -5,6 +5,7 @@
 use std::path::Path;
 
 use sfpu_conformance::sfpu::Reference;
+use sfpu_conformance::sfpu::vectors::emit::write_file;
 use sfpu_conformance::sfpu::vectors::{Filter, LoadError, Status, Strictness, parse_file, run_vector};
 
 const GOOD: &str = "\
@@ -108,6 +109,13 @@ fn format_1_files_load_with_computed_requires() {
     let v1 = GOOD.replace("format: sfpu-vectors/2", "format: sfpu-vectors/1").replace("  requires: []\n", "");
     let file = parse(&v1).unwrap();
     assert_eq!(file.vectors[0].requires, Some(vec![]));
+    // Read, it is a current file: written back (with `requires`), it says format 2 and loads as
+    // the same file; the written text is the format-2 original (found by the vectors_load fuzz
+    // target: the writer kept `sfpu-vectors/1` and wrote `requires`, which format 1 refuses).
+    assert_eq!(file.format, "sfpu-vectors/2");
+    let written = write_file(&file, &[]);
+    assert_eq!(parse(&written), Ok(file.clone()), "{written}");
+    assert_eq!(parse(GOOD), Ok(file));
     let masked = v1.replace(
         "      1: 0x3f800000\n",
         "      1: 0x3f800000\n    UseLaneFlagsForLaneEnable: 0x1\n    LaneFlags: 0x1\n",

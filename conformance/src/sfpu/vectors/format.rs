@@ -20,7 +20,8 @@ pub const FORMAT_V1: &str = "sfpu-vectors/1";
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct VectorFile {
-    /// [`FORMAT`] (or, for a file read from disk, [`FORMAT_V1`]).
+    /// [`FORMAT`] (a file on disk may say [`FORMAT_V1`]; the loader reads it as [`FORMAT`], its
+    /// vectors' `requires` computed).
     pub format: String,
     /// The architecture every vector of the file is for.
     pub arch: Arch,

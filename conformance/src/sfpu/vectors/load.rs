@@ -190,6 +190,9 @@ pub fn parse_file(path: &Path, text: &str) -> Result<VectorFile, Vec<LoadError>>
     for (v, features) in file.vectors.iter_mut().zip(computed) {
         v.requires = Some(features);
     }
+    // With `requires` filled in, a format-1 file is a current one: written back it must say so
+    // (the writer writes `requires`, which format 1 refuses).
+    file.format = FORMAT.to_string();
     Ok(file)
 }
 
