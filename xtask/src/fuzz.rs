@@ -307,6 +307,12 @@ struct TargetRun {
     cov: u64,
     corpus: u64,
     crashes: Vec<PathBuf>,
+    /// The panic message printed before each crash's artifact was written (by artifact).
+    messages: BTreeMap<PathBuf, String>,
+    /// The panic message being read (from `panicked at` to the backtrace), or the last one read.
+    panic: Vec<String>,
+    /// Whether a panic message is being read.
+    in_panic: bool,
     /// Set when the run ended abnormally without an artifact.
     error: Option<String>,
 }
@@ -322,6 +328,7 @@ impl TargetRun {
             "corpus": self.corpus,
             "crashes": self.crashes.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
             "triage": self.crashes.iter().map(|p| triage_command(p)).collect::<Vec<_>>(),
+            "messages": self.crashes.iter().map(|p| self.messages.get(p)).collect::<Vec<_>>(),
             "error": self.error,
         })
     }
@@ -330,6 +337,31 @@ impl TargetRun {
 fn triage_command(artifact: &Path) -> String {
     format!("cargo xtask fuzz --triage {}", artifact.display())
 }
+
+/// The largest artifact whose bytes the summary prints.
+const MAX_PRINTED_INPUT: usize = 8192;
+
+/// A shell command that writes `data` to `artifact` (relative to the repository root where it is
+/// under `root`), for a log read where the artifact is gone (CI's clean clone): the input as
+/// base64, decoded by coreutils' `base64 -d`. `None` when `data` is larger than
+/// [`MAX_PRINTED_INPUT`].
+fn recreate_command(root: &Path, artifact: &Path, data: &[u8]) -> Option<String> {
+    use base64::Engine as _;
+    if data.len() > MAX_PRINTED_INPUT {
+        return None;
+    }
+    let path = artifact.strip_prefix(root).unwrap_or(artifact);
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    Some(format!(
+        "mkdir -p '{}' && echo '{}' | base64 -d > '{}'",
+        dir.display(),
+        base64::engine::general_purpose::STANDARD.encode(data),
+        path.display()
+    ))
+}
+
+/// The lines of a panic message worth keeping.
+const MAX_PANIC_LINES: usize = 40;
 
 /// The number after `key` in a libFuzzer status line (`cov: 123`, `exec/s: 45`, `corp: 6/7b`).
 fn field_after(line: &str, key: &str) -> Option<u64> {
@@ -341,11 +373,30 @@ fn field_after(line: &str, key: &str) -> Option<u64> {
 
 /// Updates `run` from one line of libFuzzer's output; returns whether it was a status line.
 fn parse_status(line: &str, run: &mut TargetRun, root: &Path) -> bool {
+    // A panic message: `thread '...' panicked at FILE:LINE:COL:`, the message, then the backtrace
+    // (or libFuzzer's `==PID== ERROR`), before the artifact is written.
+    if line.contains(" panicked at ") {
+        run.panic = vec![line.to_string()];
+        run.in_panic = true;
+        return false;
+    }
     if let Some(path) = line.split("Test unit written to ").nth(1) {
         let p = PathBuf::from(path.trim());
         let p = if p.is_absolute() { p } else { root.join(&p) };
+        run.in_panic = false;
+        if !run.panic.is_empty() {
+            run.messages.insert(p.clone(), std::mem::take(&mut run.panic).join("\n"));
+        }
         if !run.crashes.contains(&p) {
             run.crashes.push(p);
+        }
+        return false;
+    }
+    if run.in_panic {
+        if line.starts_with("stack backtrace:") || line.starts_with("note: ") || line.starts_with("==") {
+            run.in_panic = false;
+        } else if run.panic.len() < MAX_PANIC_LINES {
+            run.panic.push(line.to_string());
         }
         return false;
     }
@@ -511,10 +562,10 @@ fn run(root: &Path, args: &Args, started: Instant) -> Result<ExitCode> {
         }
         runs.push(run);
     }
-    summary(&runs, started.elapsed(), args)
+    summary(root, &runs, started.elapsed(), args)
 }
 
-fn summary(runs: &[TargetRun], elapsed: Duration, args: &Args) -> Result<ExitCode> {
+fn summary(root: &Path, runs: &[TargetRun], elapsed: Duration, args: &Args) -> Result<ExitCode> {
     let crashed = runs.iter().any(|r| !r.crashes.is_empty() || r.error.is_some());
     if args.json {
         let v = serde_json::json!({
@@ -537,7 +588,20 @@ fn summary(runs: &[TargetRun], elapsed: Duration, args: &Args) -> Result<ExitCod
                 r.crashes.len()
             );
             for a in &r.crashes {
-                errln!("      artifact: {}\n      triage:   {}", a.display(), triage_command(a));
+                errln!("      artifact: {}", a.display());
+                // What the log must carry for a run whose files are gone (CI): the message and
+                // the input.
+                if let Some(m) = r.messages.get(a) {
+                    errln!("      message:  {}", m.replace('\n', "\n                "));
+                }
+                match std::fs::read(a) {
+                    Ok(data) => match recreate_command(root, a, &data) {
+                        Some(c) => errln!("      input:    {} bytes; to write it again: {c}", data.len()),
+                        None => errln!("      input:    {} bytes (too large to print here)", data.len()),
+                    },
+                    Err(e) => errln!("      input:    cannot read the artifact: {e}"),
+                }
+                errln!("      triage:   {}", triage_command(a));
             }
             if let Some(e) = &r.error {
                 errln!("      error: {e}");
@@ -1128,6 +1192,9 @@ fn rate(root: &Path, args: &Args) -> Result<ExitCode> {
         }
         for c in &run.crashes {
             errln!("diff_stream on {arch} crashed: {c:?}; replay with `{}`", triage_command(c));
+            if let Some(m) = run.messages.get(c) {
+                errln!("{m}");
+            }
             failed = true;
         }
         results.push((arch, run));
@@ -1309,6 +1376,83 @@ mod tests {
         ));
         assert_eq!(r.crashes, vec![PathBuf::from("/r/fuzz/artifacts/decode/crash-ab")]);
         assert!(!parse_status("INFO: Seed: 123", &mut r, root));
+        assert_eq!(r.messages.get(Path::new("/r/fuzz/artifacts/decode/crash-ab")), None, "no panic was read");
+    }
+
+    /// A crash's panic message (from `panicked at` to the backtrace or libFuzzer's report, at
+    /// most [`MAX_PANIC_LINES`] lines) goes with the artifact written after it; a second crash
+    /// (fork mode) gets its own.
+    #[test]
+    fn panic_messages_go_with_their_artifacts() {
+        let root = Path::new("/r");
+        let mut r = TargetRun::default();
+        let log = "\
+#108404\tREDUCE cov: 7363 ft: 16883 corp: 1564/2309Kb lim: 19765 exec/s: 7226 rss: 39Mb L: 368/19765 MS: 1 EraseBytes-
+
+thread '<unnamed>' (13970) panicked at fuzz_targets/vectors_load.rs:9:9:
+a loaded file does not load after writing: [Invalid]
+format: sfpu-vectors/1
+stack backtrace:
+   0: __rustc::rust_begin_unwind
+==13970== ERROR: libFuzzer: deadly signal
+artifact_prefix='/r/a/'; Test unit written to /r/a/crash-1
+thread '<unnamed>' panicked at x.rs:1:1:
+second
+==1== ERROR: libFuzzer: deadly signal
+artifact_prefix='/r/a/'; Test unit written to /r/a/crash-2
+artifact_prefix='/r/a/'; Test unit written to /r/a/crash-3
+";
+        for line in log.lines() {
+            parse_status(line, &mut r, root);
+        }
+        assert_eq!(r.execs, 108404);
+        assert_eq!(
+            r.messages.get(Path::new("/r/a/crash-1")).map(String::as_str),
+            Some(
+                "thread '<unnamed>' (13970) panicked at fuzz_targets/vectors_load.rs:9:9:\n\
+                 a loaded file does not load after writing: [Invalid]\nformat: sfpu-vectors/1"
+            )
+        );
+        assert_eq!(
+            r.messages.get(Path::new("/r/a/crash-2")).map(String::as_str),
+            Some("thread '<unnamed>' panicked at x.rs:1:1:\nsecond")
+        );
+        assert_eq!(r.messages.get(Path::new("/r/a/crash-3")), None, "a crash without a panic (a signal)");
+        assert_eq!(r.crashes.len(), 3);
+
+        // A message without an end is cut at MAX_PANIC_LINES lines.
+        let mut r = TargetRun::default();
+        parse_status("thread 'x' panicked at y.rs:1:1:", &mut r, root);
+        for i in 0..100 {
+            parse_status(&format!("line {i}"), &mut r, root);
+        }
+        parse_status("Test unit written to /r/a/crash-4", &mut r, root);
+        assert_eq!(r.messages[Path::new("/r/a/crash-4")].lines().count(), MAX_PANIC_LINES);
+    }
+
+    /// The command printed for an artifact writes it again, byte for byte, relative to the
+    /// repository root (checked with the shell and coreutils' `base64`, not this crate's decoder).
+    #[test]
+    fn recreate_command_writes_the_artifact_again() {
+        let dir = std::env::temp_dir().join(format!("sfpu-recreate-test-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let artifact = dir.join("fuzz/artifacts/vectors_load/crash-1");
+        let data: Vec<u8> = (0..=255u8).chain(*b"'\"$`\n").collect();
+        let c = recreate_command(&dir, &artifact, &data).unwrap();
+        assert!(c.starts_with("mkdir -p 'fuzz/artifacts/vectors_load' && echo '"), "{c}");
+        let out = Command::new("sh").arg("-c").arg(&c).current_dir(&dir).output().unwrap();
+        assert!(out.status.success(), "{c}: {}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(std::fs::read(&artifact).unwrap(), data);
+        // "Man" is "TWFu" (RFC 4648's example alphabet).
+        assert!(
+            recreate_command(&dir, Path::new("/elsewhere/x"), b"Man")
+                .unwrap()
+                .contains("echo 'TWFu' | base64 -d > '/elsewhere/x'")
+        );
+        assert_eq!(recreate_command(&dir, &artifact, &vec![0; MAX_PRINTED_INPUT + 1]), None);
+        assert!(recreate_command(&dir, &artifact, &vec![0; MAX_PRINTED_INPUT]).is_some());
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     /// Triage survives an artifact whose replay panics (reported as a crash with its input), an
