@@ -385,7 +385,7 @@ fn parse_status(line: &str, run: &mut TargetRun, root: &Path) -> bool {
         let p = if p.is_absolute() { p } else { root.join(&p) };
         run.in_panic = false;
         if !run.panic.is_empty() {
-            run.messages.insert(p.clone(), std::mem::take(&mut run.panic).join("\n"));
+            run.messages.insert(p.clone(), std::mem::take(&mut run.panic).join("\n").trim_end().to_string());
         }
         if !run.crashes.contains(&p) {
             run.crashes.push(p);
@@ -1392,6 +1392,7 @@ mod tests {
 thread '<unnamed>' (13970) panicked at fuzz_targets/vectors_load.rs:9:9:
 a loaded file does not load after writing: [Invalid]
 format: sfpu-vectors/1
+
 stack backtrace:
    0: __rustc::rust_begin_unwind
 ==13970== ERROR: libFuzzer: deadly signal
