@@ -48,8 +48,8 @@
 //! 30 M instructions/s and within 4x of the native FMA loop; the integer/bitwise and FP-field
 //! classes within 3x of the native `u32` loop; the mixed stream at least 40 M instructions/s;
 //! `diff_stream` under libFuzzer at least 30,000 executions/s (measured by `cargo xtask fuzz
-//! --rate`, which builds and runs the fuzz target, so "not measured" here). Issue 5's "fast model
-//! >= 100x the reference on the mixed stream" is printed too (documented as out of reach in
+//! --rate`, which builds and runs the fuzz target, so "not measured" here). Issue 5's "fast model at
+//! least 100x the reference on the mixed stream" is printed too (documented as out of reach in
 //! fastpath/sfpu/README.md: the reference is not slow enough for the ratio).
 
 use std::hint::black_box;
