@@ -412,6 +412,11 @@ fn triage_refuses_what_would_not_load() {
     assert!(e.contains("does not parse"), "{e}");
     let e = append_regression("format: nope\n", path, "crash-x", &d1.shape, &d1.snippet()).unwrap_err();
     assert!(e.contains("does not load"), "{e}");
+    // A format-1 file loads, but the appended vector (with `requires`) would not fit it.
+    let v1 = "format: sfpu-vectors/1\narch: blackhole\nfile: regressions\nvectors: []\n";
+    assert!(parse_file(path, v1).is_ok());
+    let e = append_regression(v1, path, "crash-x", &d1.shape, &d1.snippet()).unwrap_err();
+    assert!(e.contains("is a sfpu-vectors/1 file") && e.contains("Migrating from sfpu-vectors/1"), "{e}");
     // The file stem must match its `file:` field.
     let e =
         append_regression(&text, Path::new("other.yaml"), "crash-x", &d1.shape, &d1.snippet()).unwrap_err();

@@ -1724,8 +1724,8 @@ fn load_errors(e: &[crate::sfpu::vectors::LoadError]) -> String {
 /// model's. A file that ends in `vectors: []` gets a proper list. The new text is checked with the
 /// vector loader before it is returned.
 ///
-/// Errors (nothing is added): `text` does not load, `yaml` does not parse as a list holding a
-/// vector, or the file with the vector would not load.
+/// Errors (nothing is added): `text` does not load or is a format-1 file, `yaml` does not parse
+/// as a list holding a vector, or the file with the vector would not load.
 pub fn append_regression(
     text: &str,
     path: &Path,
@@ -1735,6 +1735,21 @@ pub fn append_regression(
 ) -> Result<Appended, String> {
     let existing = crate::sfpu::vectors::parse_file(path, text)
         .map_err(|e| format!("{} does not load: {}", path.display(), load_errors(&e)))?;
+    // The appended vector lists `requires`, which a format-1 file refuses (the loader has read
+    // this one as a current file, so its own text says which).
+    #[derive(serde::Deserialize)]
+    struct Head {
+        format: String,
+    }
+    if serde_yaml::from_str::<Head>(text).is_ok_and(|h| h.format == crate::sfpu::vectors::FORMAT_V1) {
+        return Err(format!(
+            "{} is a {} file; triage appends {} vectors (with `requires`): upgrade the file first \
+             (vectors/README.md, \"Migrating from sfpu-vectors/1\")",
+            path.display(),
+            crate::sfpu::vectors::FORMAT_V1,
+            crate::sfpu::vectors::FORMAT
+        ));
+    }
     if let Some(id) = regression_shapes(&existing).get(shape) {
         return Ok(Appended::Duplicate { id: id.clone() });
     }
