@@ -12,7 +12,7 @@ use sfpu_conformance::sfpu::generate::{
     DEFAULT_SEED, REGENERATE, SPEC_COMMITS, generate, header, mode_of_for, modes_for, render_all,
 };
 use sfpu_conformance::sfpu::taint::Locations;
-use sfpu_conformance::sfpu::vectors::emit::write_json;
+use sfpu_conformance::sfpu::vectors::emit::{write_file, write_json};
 use sfpu_conformance::sfpu::vectors::{
     Filter, Status, Strictness, Vector, load_corpus, parse_file, run_corpus,
 };
@@ -340,7 +340,9 @@ fn schema_and_loader_refuse_a_state_for_the_other_chip() {
 }
 
 /// `cargo xtask vectors --json DIR` output (the same function writes it) validates against the
-/// schema and reads back, through the loader, as the same vectors.
+/// schema and reads back, through the loader, as the same vectors; so do the YAML files as
+/// `cargo xtask vectors` writes them (a mode tag `rnd=0,mod1=0` once went out unquoted in a
+/// one-line `tags: [...]` and read back as two tags).
 #[test]
 fn json_export_validates_and_round_trips() {
     let validator = validator();
@@ -363,6 +365,20 @@ fn json_export_validates_and_round_trips() {
             Ok(back) if back == *file => {}
             Ok(_) => problems.push(format!("{}.json reads back different", file.file)),
             Err(e) => problems.push(format!("{}.json does not load: {e:?}", file.file)),
+        }
+        let yaml = write_file(file, &[]);
+        match parse_file(Path::new(&format!("{}.yaml", file.file)), &yaml) {
+            Ok(back) if back == *file => {}
+            Ok(back) => {
+                let differs = file.vectors.iter().zip(&back.vectors).find(|(a, b)| a != b);
+                problems.push(
+                    format!("{}.yaml reads back different: {differs:?}", file.file)
+                        .chars()
+                        .take(600)
+                        .collect(),
+                )
+            }
+            Err(e) => problems.push(format!("{}.yaml does not load: {e:?}", file.file)),
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));

@@ -73,6 +73,17 @@ fn scalar(v: &Value) -> String {
     }
 }
 
+/// [`scalar`] as an item of a flow sequence (`[a, b]`), where a plain scalar cannot hold the
+/// flow indicators `,[]{}` (YAML 1.2 §7.3.3): such a string is quoted.
+fn flow_scalar(v: &Value) -> String {
+    match v {
+        Value::String(s) if s.contains([',', '[', ']', '{', '}']) => {
+            serde_json::to_string(s).unwrap_or_default()
+        }
+        _ => scalar(v),
+    }
+}
+
 fn is_scalar(v: &Value) -> bool {
     match v {
         Value::Array(a) => a.is_empty(),
@@ -147,7 +158,7 @@ fn write_entry(
                     c.is_none()
                 });
             if flat {
-                let parts: Vec<String> = items.iter().map(scalar).collect();
+                let parts: Vec<String> = items.iter().map(flow_scalar).collect();
                 let line = format!("{lead} [{}]", parts.join(", "));
                 let _ = writeln!(out, "{}", with_comment(line, comment(path, val)));
                 return;
@@ -476,5 +487,42 @@ mod tests {
         assert_eq!(back["j"], v["j"], "{text}");
         assert_eq!(back["l"], v["l"], "{text}");
         assert_eq!(back["a"], serde_json::json!(0x3F80_0000u32), "{text}");
+    }
+
+    /// Strings with flow indicators in a one-line sequence are quoted (found by the
+    /// `vectors_load` fuzz target: a tag `vd=0, mod1=0]` was written as `[vd=0, mod1=0]]`),
+    /// and every string reads back as itself, in a sequence and as a map value.
+    #[test]
+    fn flow_sequences_quote_flow_indicators() {
+        let strings = [
+            "vd=0, mod1=0]",
+            "a,b",
+            "[x",
+            "x]",
+            "{y",
+            "y}",
+            "a{b}c",
+            "plain",
+            "mod1=0",
+            "§6.1 item 2",
+            "-x",
+            "a: b",
+            "a #b",
+            "07",
+            "true",
+            "",
+        ];
+        let v = serde_json::json!({ "tags": strings, "one": strings[0], "two": strings[2] });
+        let text = write_yaml(&v, &|_, _| None);
+        assert!(text.contains("tags: [\"vd=0, mod1=0]\", \"a,b\", \"[x\""), "{text}");
+        #[derive(serde::Deserialize)]
+        struct Back {
+            tags: Vec<String>,
+            one: String,
+            two: String,
+        }
+        let back: Back = serde_yaml::from_str(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        assert_eq!(back.tags, strings, "{text}");
+        assert_eq!((back.one.as_str(), back.two.as_str()), (strings[0], strings[2]), "{text}");
     }
 }
