@@ -1,5 +1,5 @@
 //! Every copy of each vector FMA kernel (`sfpu_fastpath::simd`): the portable one and each SIMD
-//! level this CPU supports (AVX2, AVX-512), each checked lane by lane against the chip's FMA model
+//! level this CPU supports (AVX2, AVX-512; NEON on AArch64, `.ci/aarch64`), each checked lane by lane against the chip's FMA model
 //! (`sfpu_reference::fp::fma_model_bh` / `fma_model_wh`, the oracles), on random triples, on
 //! cancelling triples, on triples whose exponents sit at the alignment, normalisation, overflow
 //! and underflow boundaries, on a cube of edge values, and on 32-lane batches whose two 16-lane
@@ -173,7 +173,12 @@ fn the_level_follows_the_cpu_and_the_request() {
     let before = simd::level();
     assert_eq!(simd::set_level(Level::Portable), Level::Portable);
     assert_eq!(simd::level(), Level::Portable);
-    let expect = if simd::avx2_available() { Level::Avx2 } else { Level::Portable };
+    // Each request gets the best supported level at most the one asked for.
+    let expect = if simd::neon_available() { Level::Neon } else { Level::Portable };
+    assert_eq!(simd::set_level(Level::Neon), expect);
+    assert_eq!(simd::level(), expect);
+    assert_eq!(simd::neon_available(), cfg!(target_arch = "aarch64"));
+    let expect = if simd::avx2_available() { Level::Avx2 } else { expect };
     assert_eq!(simd::set_level(Level::Avx2), expect);
     assert_eq!(simd::level(), expect);
     let expect = if simd::avx512_available() { Level::Avx512 } else { expect };

@@ -1,5 +1,6 @@
 //! The differential checks of the fast model against the reference (the oracle) run once per SIMD
-//! level this CPU supports (`simd::Level::supported`: portable, AVX2, AVX-512), with the level set
+//! level this CPU supports (`simd::Level::supported`: portable, AVX2, AVX-512; portable and NEON
+//! on AArch64, `.ci/aarch64`), with the level set
 //! for the whole run, on both chips. A level changes the FMA kernels and the compiled copy of every
 //! instruction's model (`simd::execute`), so: `step` on random states and instructions, half of
 //! them from the FMA family (whose kernels are hand-written per level), whole post-state and

@@ -1,8 +1,9 @@
 //! Run-time selection of wider vector instructions for the fast model, and the one place of the
 //! crate where `unsafe` is allowed: the calls of `#[target_feature]` functions after the CPU check
-//! that makes them sound, and the vector loads and stores of the AVX-512 and AVX2 kernels
-//! (`simd/avx512.rs`, `simd/avx2.rs`) and of `sign_bits`'s copies (the lane-mask gather every model's flags
-//! go through: `vpmovd2m` / `vmovmskps`, which the compiler does not find by itself).
+//! that makes them sound, and the vector loads and stores of the AVX-512, AVX2 and NEON kernels
+//! (`simd/avx512.rs`, `simd/avx2.rs`, `simd/neon.rs`) and of `sign_bits`'s copies (the lane-mask
+//! gather every model's flags go through: `vpmovd2m` / `vmovmskps`, which the compiler does not
+//! find by itself).
 //!
 //! Two things differ per level, chosen per call from [`level`] (which checks the CPU once):
 //!
@@ -27,6 +28,11 @@
 //!     through the portable source for a vector that may underflow). Until stop 25 this level
 //!     compiled the portable source with AVX2 enabled, which stayed scalar (2.6x slower on
 //!     ordinary operands).
+//!   - [`Level::Neon`] (AArch64): hand-written NEON kernels (`simd/neon.rs`: the same restatement
+//!     on eight vectors of 4 lanes, Blackhole's exact steps lane by lane as AVX2's). Advanced SIMD
+//!     is part of every AArch64 CPU, so the level is always available there and needs no check;
+//!     its models' copies are the portable ones (which the AArch64 targets compile for Advanced
+//!     SIMD anyway). `.ci/aarch64` runs this crate's tests under `qemu-aarch64`.
 //!   - [`Level::Portable`]: the same source for the baseline target (any architecture).
 //!
 //! Besides these, the cycle-level machine's copy-and-merge path (a cycle in which SFPLOADMACRO's
@@ -41,7 +47,8 @@
 //! of the cycle-level machine against the reference on each level this CPU supports.
 //! `cargo xtask bench` measures every class at the selected level and each lower one in the same
 //! run. [`set_level`], `SFPU_FASTPATH_PORTABLE=1` (portable) or
-//! `SFPU_FASTPATH_SIMD=portable|avx2|avx512` (at most that level) choose a lower level.
+//! `SFPU_FASTPATH_SIMD=portable|neon|avx2|avx512` (at most that level; NEON sits between
+//! portable and AVX2 in the order, and no CPU has both) choose a lower level.
 
 #![allow(unsafe_code, reason = "calls of #[target_feature] functions after detection; SIMD loads")]
 
@@ -57,12 +64,18 @@ use crate::state::FastState;
 mod avx2;
 #[cfg(target_arch = "x86_64")]
 mod avx512;
+#[cfg(target_arch = "aarch64")]
+mod neon;
 
 /// Which copy of the vector kernels runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Level {
-    /// The baseline target's code (SSE2 on `x86_64`): always available.
+    /// The baseline target's code (SSE2 on `x86_64`, Advanced SIMD on `aarch64`): always
+    /// available.
     Portable,
+    /// The hand-written NEON FMA kernels (`aarch64` only, where Advanced SIMD is part of every
+    /// CPU); the models' copies are the portable ones, already compiled for Advanced SIMD.
+    Neon,
     /// The models' portable source compiled for AVX2 (with FMA, BMI1, BMI2, LZCNT, POPCNT) and the
     /// hand-written AVX2 FMA kernels, used only when the CPU has all of them.
     Avx2,
@@ -73,12 +86,13 @@ pub enum Level {
 
 impl Level {
     /// Every level, lowest first.
-    pub const ALL: [Level; 3] = [Level::Portable, Level::Avx2, Level::Avx512];
+    pub const ALL: [Level; 4] = [Level::Portable, Level::Neon, Level::Avx2, Level::Avx512];
 
     /// Whether this CPU can run this level's copy.
     pub fn available(self) -> bool {
         match self {
             Level::Portable => true,
+            Level::Neon => neon_available(),
             Level::Avx2 => avx2_available(),
             Level::Avx512 => avx512_available(),
         }
@@ -103,14 +117,19 @@ impl Level {
 /// 0: not decided yet; otherwise `1 + Level as u8`.
 static LEVEL: AtomicU8 = AtomicU8::new(0);
 
+/// What [`LEVEL`] holds for [`Level::Avx2`] and [`Level::Avx512`].
+const AVX2_ID: u8 = 1 + Level::Avx2 as u8;
+const AVX512_ID: u8 = 1 + Level::Avx512 as u8;
+
 /// The copy of the kernels that runs: the best this CPU supports, unless [`set_level`],
 /// `SFPU_FASTPATH_PORTABLE=1` or `SFPU_FASTPATH_SIMD` chose a lower one.
 #[inline]
 pub fn level() -> Level {
     match LEVEL.load(Ordering::Relaxed) {
         1 => Level::Portable,
-        2 => Level::Avx2,
-        3 => Level::Avx512,
+        2 => Level::Neon,
+        AVX2_ID => Level::Avx2,
+        AVX512_ID => Level::Avx512,
         _ => decide(),
     }
 }
@@ -120,6 +139,7 @@ fn decide() -> Level {
     let portable = std::env::var_os("SFPU_FASTPATH_PORTABLE").is_some_and(|v| v != "0" && !v.is_empty());
     let cap = match std::env::var("SFPU_FASTPATH_SIMD").as_deref() {
         Ok("portable") => Level::Portable,
+        Ok("neon") => Level::Neon,
         Ok("avx2") => Level::Avx2,
         _ => Level::Avx512,
     };
@@ -135,6 +155,12 @@ pub fn set_level(want: Level) -> Level {
     let l = want.capped();
     LEVEL.store(1 + l as u8, Ordering::Relaxed);
     l
+}
+
+/// Whether this CPU can run the NEON kernels: on `aarch64`, always (Advanced SIMD is part of the
+/// architecture); elsewhere never.
+pub fn neon_available() -> bool {
+    cfg!(target_arch = "aarch64")
 }
 
 /// Whether this CPU can run the AVX2 copy: AVX2 and every feature `simd::execute`'s AVX2 copy is
@@ -193,7 +219,7 @@ pub(crate) fn execute(s: &mut FastState, instr: &Instr, cx: &Ctx, out: &mut Outc
         (Level::Avx2, false) => return unsafe { x86::execute_avx2::<false>(s, instr, cx, out) },
         // SAFETY: as above.
         (Level::Avx2, true) => return unsafe { x86::execute_avx2::<true>(s, instr, cx, out) },
-        (Level::Portable, _) => {}
+        (Level::Portable | Level::Neon, _) => {}
     }
     if wormhole {
         execute_portable::<true>(s, instr, cx, out)
@@ -211,11 +237,11 @@ pub(crate) fn execute(s: &mut FastState, instr: &Instr, cx: &Ctx, out: &mut Outc
 pub(crate) fn sign_bits(v: &[u32; 32]) -> u32 {
     #[cfg(target_arch = "x86_64")]
     match LEVEL.load(Ordering::Relaxed) {
-        // SAFETY: `LEVEL` holds 3 (`Avx512`) only after `decide` or `set_level` found the level
-        // available (`capped`), which checks AVX-512 DQ among others.
-        3 => return unsafe { x86::sign_bits_avx512(v) },
-        // SAFETY: as above, 2 (`Avx2`) only when `avx2_available`.
-        2 => return unsafe { x86::sign_bits_avx2(v) },
+        // SAFETY: `LEVEL` holds `Avx512`'s number only after `decide` or `set_level` found the
+        // level available (`capped`), which checks AVX-512 DQ among others.
+        AVX512_ID => return unsafe { x86::sign_bits_avx512(v) },
+        // SAFETY: as above, `Avx2`'s only when `avx2_available`.
+        AVX2_ID => return unsafe { x86::sign_bits_avx2(v) },
         _ => {}
     }
     crate::state::sign_mask_portable(v)
@@ -229,7 +255,7 @@ pub(crate) fn sign_bits(v: &[u32; 32]) -> u32 {
 /// and the whole register is stored.
 #[inline(always)]
 pub(crate) fn masked_stores_are_slow() -> bool {
-    LEVEL.load(Ordering::Relaxed) != 3
+    LEVEL.load(Ordering::Relaxed) != AVX512_ID
 }
 
 /// One instruction's copy of the models (`exec::execute_op` for one opcode, chip and level).
@@ -265,7 +291,8 @@ impl Handlers {
         Handlers(t)
     }
 
-    /// This table with opcode `op`'s slot given to `h`.
+    /// This table with opcode `op`'s slot given to `h` (for the x86-64 levels' tables).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     const fn with(mut self, op: u8, h: Handler) -> Handlers {
         self.0[(op & 63) as usize] = h;
         self
@@ -295,8 +322,11 @@ impl Handlers {
             (Level::Avx512, true) => return &x86::AVX512_WH,
             (Level::Avx2, false) => return &x86::AVX2_BH,
             (Level::Avx2, true) => return &x86::AVX2_WH,
-            (Level::Portable, _) => {}
+            (Level::Portable | Level::Neon, _) => {}
         }
+        // Elsewhere every level runs the portable copies (NEON's are the portable source).
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = level;
         if wormhole { &PORTABLE_WH } else { &PORTABLE_BH }
     }
 
@@ -341,7 +371,7 @@ pub(crate) fn sfpload(
         Level::Avx512 => return unsafe { x86::sfpload_avx512(s, vd, mod0, addr_mod, imm10, out) },
         // SAFETY: as in `execute`: `Avx2` only after `avx2_available`.
         Level::Avx2 => return unsafe { x86::sfpload_avx2(s, vd, mod0, addr_mod, imm10, out) },
-        Level::Portable => {}
+        Level::Portable | Level::Neon => {}
     }
     sfpload_portable(s, vd, mod0, addr_mod, imm10, out)
 }
@@ -368,7 +398,7 @@ pub(crate) fn run_with_scheduled(
         }
         // The AVX2 copy was slower than the baseline one (its merges became `vpmaskmovd`
         // stores; see `masked_stores_are_slow`), so AVX2 runs the baseline copy.
-        Level::Avx2 | Level::Portable => {}
+        Level::Avx2 | Level::Portable | Level::Neon => {}
     }
     m.run_with_scheduled_on(s, due, issued, executes, issued_hazard, out)
 }
@@ -421,6 +451,8 @@ pub fn kernel(level: Level, wormhole: bool) -> Option<Kernel> {
     Some(match (level, wormhole) {
         (Level::Portable, false) => fma32_portable,
         (Level::Portable, true) => fma32_wh_portable,
+        (Level::Neon, false) => fma32_neon,
+        (Level::Neon, true) => fma32_wh_neon,
         (Level::Avx2, false) => fma32_avx2_checked,
         (Level::Avx2, true) => fma32_wh_avx2_checked,
         (Level::Avx512, false) => fma32_avx512_checked,
@@ -439,7 +471,12 @@ pub fn fma32_bh(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u32; 32]
         // SAFETY: as above, `Avx2` only when `avx2_available`, which checks AVX2 and FMA, the
         // features `avx2::fma32_bh` enables.
         Level::Avx2 => return unsafe { avx2::fma32_bh(a, b, c, out) },
-        Level::Portable => {}
+        Level::Portable | Level::Neon => {}
+    }
+    #[cfg(target_arch = "aarch64")]
+    if level() == Level::Neon {
+        // SAFETY: Advanced SIMD, the one feature `neon::fma32_bh` enables, is part of AArch64.
+        return unsafe { neon::fma32_bh(a, b, c, out) };
     }
     fma32_portable(a, b, c, out)
 }
@@ -453,12 +490,34 @@ pub fn fma32_wh(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u32; 32]
         Level::Avx512 => return unsafe { avx512::fma32_wh(a, b, c, out) },
         // SAFETY: as in `fma32_bh`.
         Level::Avx2 => return unsafe { avx2::fma32_wh(a, b, c, out) },
-        Level::Portable => {}
+        Level::Portable | Level::Neon => {}
+    }
+    #[cfg(target_arch = "aarch64")]
+    if level() == Level::Neon {
+        // SAFETY: as in `fma32_bh`.
+        return unsafe { neon::fma32_wh(a, b, c, out) };
     }
     fma32_wh_portable(a, b, c, out)
 }
 
-// The `*_checked` functions check the CPU on every call (only `kernel` hands them out).
+// The `*_checked` functions check the CPU on every call (only `kernel` hands them out). The NEON
+// kernels need no check (`neon_available`); elsewhere `kernel` never hands them out.
+
+fn fma32_neon(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u32; 32]) {
+    // SAFETY: Advanced SIMD, the one feature `neon::fma32_bh` enables, is part of AArch64.
+    #[cfg(target_arch = "aarch64")]
+    return unsafe { neon::fma32_bh(a, b, c, out) };
+    #[cfg(not(target_arch = "aarch64"))]
+    fma32_portable(a, b, c, out)
+}
+
+fn fma32_wh_neon(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u32; 32]) {
+    // SAFETY: as in `fma32_neon`.
+    #[cfg(target_arch = "aarch64")]
+    return unsafe { neon::fma32_wh(a, b, c, out) };
+    #[cfg(not(target_arch = "aarch64"))]
+    fma32_wh_portable(a, b, c, out)
+}
 
 fn fma32_avx2_checked(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u32; 32]) {
     #[cfg(target_arch = "x86_64")]
@@ -693,6 +752,7 @@ mod tests {
                 x as u32
             }));
         }
+        #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))]
         let mut checked = 0;
         for v in &words {
             let want: u32 = (0..32).filter(|&l| v[l] >> 31 == 1).map(|l| 1u32 << l).sum();
