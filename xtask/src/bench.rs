@@ -373,13 +373,14 @@ fn native_data(state: &State) -> [[u32; LANES]; 8] {
 /// Which instructions the native baselines were compiled for: the widest the CPU offers, chosen at
 /// run time (the same source compiled once per level, `#[target_feature]`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code, reason = "the x86-64 levels"))]
 pub enum NativeLevel {
     /// AVX-512F (with AVX2 and FMA): 16 `f32` / `u32` lanes per instruction.
     Avx512,
     /// AVX2 and FMA: 8 lanes per instruction.
     Avx2Fma,
     /// The baseline target's instructions (on `x86_64`, SSE2: no fused multiply-add instruction,
-    /// so `f32::mul_add` is a library call).
+    /// so `f32::mul_add` is a library call; on `aarch64`, Advanced SIMD, whose `fmla` is fused).
     Portable,
 }
 
@@ -406,6 +407,9 @@ impl NativeLevel {
         match self {
             NativeLevel::Avx512 => "avx512f,avx2,fma",
             NativeLevel::Avx2Fma => "avx2,fma",
+            NativeLevel::Portable if cfg!(target_arch = "aarch64") => {
+                "baseline target (AArch64 Advanced SIMD, fused multiply-add)"
+            }
             NativeLevel::Portable => "baseline target (no run-time features)",
         }
     }

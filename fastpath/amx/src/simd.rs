@@ -122,6 +122,7 @@ pub(crate) fn run_at(level: Level, op: &Op, s: &mut State) {
 
 /// [`avx2_available`], asked of the CPU once (`is_x86_feature_detected!` caches each feature
 /// itself, but six lookups per instruction would show in the profile).
+#[cfg(target_arch = "x86_64")]
 #[inline]
 fn avx2_available_cached() -> bool {
     static AVX2: AtomicU8 = AtomicU8::new(0);
