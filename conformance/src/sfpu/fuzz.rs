@@ -1098,7 +1098,7 @@ struct StackCache(Option<([FlagStack; LANES], FlagStacks)>);
 
 impl StackCache {
     fn sliced(&mut self, expected: &[FlagStack; LANES]) -> &FlagStacks {
-        if self.0.as_ref().is_none_or(|(seen, _)| seen != expected) {
+        if self.0.as_ref().is_none_or(|(seen, _)| !same_stacks(seen, expected)) {
             self.0 = Some((*expected, FlagStacks::from_lanes(expected)));
         }
         match &self.0 {
@@ -1106,6 +1106,13 @@ impl StackCache {
             None => unreachable!("just filled"),
         }
     }
+}
+
+/// Whether two lanes' worth of flag stacks are equal, compared as packed words without a branch
+/// per lane or entry (the derived `==` compares entry by entry: under libFuzzer each of those
+/// comparisons is a call of a comparison-tracing hook, thousands per execution).
+fn same_stacks(a: &[FlagStack; LANES], b: &[FlagStack; LANES]) -> bool {
+    a.iter().zip(b).fold(0, |d, (x, y)| d | (x.packed() ^ y.packed())) == 0
 }
 
 /// The lanes of `expected` whose flag stack (depth or any entry) differs from `actual`'s,
@@ -1155,14 +1162,22 @@ fn differing_cached(
     d.UseLaneFlagsForLaneEnable.0 =
         (bits(&expected.UseLaneFlagsForLaneEnable) ^ actual.use_flags) & !skip.UseLaneFlagsForLaneEnable.0;
     d.FlagStack.0 = stack_lanes(stacks.sliced(&expected.FlagStack), &actual.stack) & !skip.FlagStack.0;
+    // The per-lane configuration words are first XORed together whole (no branch per lane or
+    // word, so no comparison hook per word under libFuzzer), and taken apart only if they differ.
     let lc = actual.lane_configs();
-    d.LaneConfig.0 = lanes_where(|l| expected.LaneConfig[l].bits() != lc[l]) & !skip.LaneConfig.0;
+    if (0..LANES).fold(0, |x, l| x | (expected.LaneConfig[l].bits() ^ lc[l])) != 0 {
+        d.LaneConfig.0 = lanes_where(|l| expected.LaneConfig[l].bits() != lc[l]) & !skip.LaneConfig.0;
+    }
     let m = &actual.lmc;
-    d.LoadMacroConfig.0 = lanes_where(|l| {
+    let macro_diff = |l: usize| {
         let c = &expected.LoadMacroConfig[l];
-        (0..4).any(|k| c.InstructionTemplate[k] != m.template[k][l] || c.Sequence[k] != m.sequence[k][l])
-            || c.Misc.bits() != m.misc[l]
-    }) & !skip.LoadMacroConfig.0;
+        (0..4).fold(c.Misc.bits() ^ m.misc[l], |x, k| {
+            x | (c.InstructionTemplate[k] ^ m.template[k][l]) | (c.Sequence[k] ^ m.sequence[k][l])
+        })
+    };
+    if (0..LANES).fold(0, |x, l| x | macro_diff(l)) != 0 {
+        d.LoadMacroConfig.0 = lanes_where(|l| macro_diff(l) != 0) & !skip.LoadMacroConfig.0;
+    }
     if expected.PRNG != actual.prng {
         d.PRNG.0 = lanes_where(|l| expected.PRNG[l] != actual.prng[l]) & !skip.PRNG.0;
     }

@@ -40,6 +40,9 @@ pub const NUM_LREGS: usize = 17;
 /// Entries each lane's flag stack can hold.
 pub const FLAG_STACK_CAPACITY: usize = 8;
 
+// `FlagStack::packed` keeps the depth in 4 bits and each entry's two flags in 8-bit fields.
+const _: () = assert!(FLAG_STACK_CAPACITY <= 8);
+
 /// `LReg[8]`: the constant 0.8373. Upstream gives only the decimal; this is the nearest FP32
 /// (spec §2.1 and §5 row 7; the seed's `0x3F566189` is 0.8374258).
 pub const LREG8_VALUE: u32 = 0x3F56_594B;
@@ -126,6 +129,17 @@ impl FlagStack {
     /// The entries, bottom first.
     pub fn entries(&self) -> &[FlagStackEntry] {
         &self.entries[..self.len()]
+    }
+
+    /// The whole stack as one word: the depth in bits 0..4, entry `k`'s `LaneFlags` in bit
+    /// `4 + k` and its `UseLaneFlagsForLaneEnable` in bit `12 + k` (the slots above the depth are
+    /// always the default entry). Two stacks are equal exactly when their words are; comparing
+    /// words needs no branch per entry (the differential fuzzer compares every lane's stack after
+    /// every instruction).
+    pub fn packed(&self) -> u32 {
+        self.entries.iter().enumerate().fold(u32::from(self.len), |w, (k, e)| {
+            w | u32::from(e.LaneFlags) << (4 + k) | u32::from(e.UseLaneFlagsForLaneEnable) << (12 + k)
+        })
     }
 
     /// The top entry, if any.
@@ -519,6 +533,43 @@ impl State {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `packed` by hand for one stack, and equal words exactly for equal stacks (the derived
+    /// `PartialEq`, the oracle) over every stack reachable by pushes and pops of up to three
+    /// entry kinds.
+    #[test]
+    fn packed_flag_stacks_are_equal_exactly_when_the_stacks_are() {
+        let (t, f) = (true, false);
+        let e = |l, u| FlagStackEntry { LaneFlags: l, UseLaneFlagsForLaneEnable: u };
+        // Depth 2 | entry 0's LaneFlags (bit 4) | entry 1's UseLaneFlagsForLaneEnable (bit 13).
+        assert_eq!(FlagStack::from_entries(&[e(t, f), e(f, t)]).unwrap().packed(), 2 | 1 << 4 | 1 << 13);
+        assert_eq!(FlagStack::new().packed(), 0);
+        // Every stack reached by sequences of pushes and pops (pops leave default slots behind):
+        // no two different stacks share a word (equal stacks share one, `packed` being a function).
+        let mut seen = std::collections::HashSet::from([FlagStack::new()]);
+        let mut by_word = std::collections::HashMap::new();
+        let mut frontier = vec![FlagStack::new()];
+        while let Some(s) = frontier.pop() {
+            if let Some(other) = by_word.insert(s.packed(), s) {
+                assert_eq!(other, s, "two stacks packed to {:#x}", s.packed());
+            }
+            let mut next = Vec::new();
+            for entry in [e(f, f), e(t, f), e(t, t)] {
+                let mut p = s;
+                if p.push(entry).is_ok() {
+                    next.push(p);
+                }
+            }
+            let mut p = s;
+            if p.pop().is_some() {
+                next.push(p);
+            }
+            frontier.extend(next.into_iter().filter(|n| seen.insert(*n)));
+        }
+        // 1 + 3 + ... + 3^8 stacks of depth 0 to 8.
+        assert_eq!(seen.len(), 9841);
+        assert_eq!(by_word.len(), 9841);
+    }
 
     /// `clone_from` gives a state equal to its source, in every part (each part of the source
     /// differs from the target's), while keeping the target's Dst storage.
