@@ -2,45 +2,16 @@
 //! `--isa amx --chip` narrows the run, every report form has the AMX section, options only the
 //! SFPU has are refused with AMX, and `--replay` runs an AMX vector, random class case or stream.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
 use serde_json::Value;
 
+mod common;
+use common::OutDir;
+
 fn xtask(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_xtask")).args(args).output().expect("run the xtask binary")
-}
-
-/// An output directory for one test, removed when the test passes and kept after a failure (for
-/// reading). The names carry the process id, so without this every run would leave its own set
-/// behind in the target directory (about 10 MB each).
-struct OutDir(PathBuf);
-
-impl std::ops::Deref for OutDir {
-    type Target = Path;
-    fn deref(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl AsRef<std::ffi::OsStr> for OutDir {
-    fn as_ref(&self) -> &std::ffi::OsStr {
-        self.0.as_os_str()
-    }
-}
-
-impl AsRef<Path> for OutDir {
-    fn as_ref(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl Drop for OutDir {
-    fn drop(&mut self) {
-        if !std::thread::panicking() {
-            let _ = std::fs::remove_dir_all(&self.0);
-        }
-    }
 }
 
 fn out_dir(name: &str) -> OutDir {

@@ -14,6 +14,9 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
+mod common;
+use common::OutDir;
+
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
@@ -24,38 +27,6 @@ fn xtask(args: &[&str]) -> Output {
         .current_dir(repo())
         .output()
         .expect("run the xtask binary")
-}
-
-/// An output directory for one test, removed when the test passes and kept after a failure (for
-/// reading). The names carry the process id, so without this every run would leave its own set
-/// behind in the target directory (about 10 MB each).
-struct OutDir(PathBuf);
-
-impl std::ops::Deref for OutDir {
-    type Target = Path;
-    fn deref(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl AsRef<std::ffi::OsStr> for OutDir {
-    fn as_ref(&self) -> &std::ffi::OsStr {
-        self.0.as_os_str()
-    }
-}
-
-impl AsRef<Path> for OutDir {
-    fn as_ref(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl Drop for OutDir {
-    fn drop(&mut self) {
-        if !std::thread::panicking() {
-            let _ = std::fs::remove_dir_all(&self.0);
-        }
-    }
 }
 
 /// A fresh output directory for one test.

@@ -1093,26 +1093,26 @@ fn bits(b: &[bool; LANES]) -> u32 {
 
 /// The reference's flag stacks as last seen and in the fast model's bit-sliced form, so that
 /// they are sliced again only when they change.
+///
+/// The stacks as last seen are kept as their packed words (`FlagStack::packed`, one per lane:
+/// equal words, equal stacks), compared without a branch per lane or entry (the derived `==`
+/// compares entry by entry, and under libFuzzer each of those comparisons calls a
+/// comparison-tracing hook: thousands per execution).
 #[derive(Default)]
-struct StackCache(Option<([FlagStack; LANES], FlagStacks)>);
+struct StackCache(Option<([u32; LANES], FlagStacks)>);
 
 impl StackCache {
     fn sliced(&mut self, expected: &[FlagStack; LANES]) -> &FlagStacks {
-        if self.0.as_ref().is_none_or(|(seen, _)| !same_stacks(seen, expected)) {
-            self.0 = Some((*expected, FlagStacks::from_lanes(expected)));
+        let words: [u32; LANES] = std::array::from_fn(|l| expected[l].packed());
+        let same = |seen: &[u32; LANES]| seen.iter().zip(&words).fold(0, |d, (a, b)| d | (a ^ b)) == 0;
+        if self.0.as_ref().is_none_or(|(seen, _)| !same(seen)) {
+            self.0 = Some((words, FlagStacks::from_lanes(expected)));
         }
         match &self.0 {
             Some((_, sliced)) => sliced,
             None => unreachable!("just filled"),
         }
     }
-}
-
-/// Whether two lanes' worth of flag stacks are equal, compared as packed words without a branch
-/// per lane or entry (the derived `==` compares entry by entry: under libFuzzer each of those
-/// comparisons is a call of a comparison-tracing hook, thousands per execution).
-fn same_stacks(a: &[FlagStack; LANES], b: &[FlagStack; LANES]) -> bool {
-    a.iter().zip(b).fold(0, |d, (x, y)| d | (x.packed() ^ y.packed())) == 0
 }
 
 /// The lanes of `expected` whose flag stack (depth or any entry) differs from `actual`'s,

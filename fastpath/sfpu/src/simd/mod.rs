@@ -117,7 +117,9 @@ impl Level {
 /// 0: not decided yet; otherwise `1 + Level as u8`.
 static LEVEL: AtomicU8 = AtomicU8::new(0);
 
-/// What [`LEVEL`] holds for [`Level::Avx2`] and [`Level::Avx512`].
+/// What [`LEVEL`] holds for each level.
+const PORTABLE_ID: u8 = 1 + Level::Portable as u8;
+const NEON_ID: u8 = 1 + Level::Neon as u8;
 const AVX2_ID: u8 = 1 + Level::Avx2 as u8;
 const AVX512_ID: u8 = 1 + Level::Avx512 as u8;
 
@@ -126,8 +128,8 @@ const AVX512_ID: u8 = 1 + Level::Avx512 as u8;
 #[inline]
 pub fn level() -> Level {
     match LEVEL.load(Ordering::Relaxed) {
-        1 => Level::Portable,
-        2 => Level::Neon,
+        PORTABLE_ID => Level::Portable,
+        NEON_ID => Level::Neon,
         AVX2_ID => Level::Avx2,
         AVX512_ID => Level::Avx512,
         _ => decide(),

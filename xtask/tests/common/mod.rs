@@ -1,0 +1,35 @@
+//! What several of xtask's end-to-end tests share.
+
+use std::path::{Path, PathBuf};
+
+/// An output directory for one test, removed when the test passes and kept after a failure (for
+/// reading). The names carry the process id, so without this every run would leave its own set
+/// behind in the target directory (about 10 MB each).
+pub struct OutDir(pub PathBuf);
+
+impl std::ops::Deref for OutDir {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<std::ffi::OsStr> for OutDir {
+    fn as_ref(&self) -> &std::ffi::OsStr {
+        self.0.as_os_str()
+    }
+}
+
+impl AsRef<Path> for OutDir {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for OutDir {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}
