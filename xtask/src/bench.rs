@@ -14,7 +14,9 @@
 //! stream; `--only amx` alone, left out with `--arch`).
 //!
 //! The native baselines are what a user would write to do the arithmetic natively: a 32-lane
-//! `f32::mul_add` loop and a 32-lane `u32::wrapping_add` loop over the same register data, compiled
+//! `f32::mul_add` loop and a 32-lane `u32::wrapping_add` loop over the same register data (the
+//! FMA's subnormal operands read as zero, as the SFPU reads them: raw, they made Intel CPUs take a
+//! microcode assist per subnormal and the loop measure those, `native_fma_operands`), compiled
 //! with the CPU's features: the same source is compiled for AVX-512F, for AVX2 + FMA and for the
 //! baseline target, and the widest the CPU supports is chosen at run time
 //! (`is_x86_feature_detected!`); the output names it. (On the baseline `x86_64` target `mul_add`
@@ -988,7 +990,10 @@ pub fn main(args: Args) -> Result<ExitCode> {
         simd::level()
     );
     outln!(" the same class at that lower level; the FMA family runs in segments of {FMA_SEGMENT}");
-    outln!(" instructions, each from the state's LRegs: its results drift to special values.)");
+    outln!(" instructions, each from the state's LRegs: its results drift to special values; the native");
+    outln!(
+        " loops use the same registers, the FMA's subnormal operands read as zero, as the SFPU reads them.)"
+    );
     if !amx_results.is_empty() {
         outln!();
         outln!("{:<20} {:>16} {:>16} {:>10}", "AMX vecfp", "reference Mop/s", "fast Mop/s", "fast/ref");
