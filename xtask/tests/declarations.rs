@@ -20,6 +20,9 @@ use sfpu_conformance::sfpu::generate::modes;
 use sfpu_conformance::sfpu::vectors::{Filter, Status, Strictness, load_corpus, run_corpus};
 use sfpu_reference::isa::{Arch, Opcode};
 
+mod common;
+use common::OutDir;
+
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
@@ -48,6 +51,7 @@ fn reference_dut(args: &str) -> String {
 fn a_baseline_only_dut_runs_every_instruction_and_mode() {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("decl_{}_baseline", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
+    let dir = OutDir(dir);
     let o = xtask(&[
         "conform",
         "--arch",
@@ -153,9 +157,11 @@ fn a_bug_in_one_feature_fails_only_the_vectors_that_require_it() {
 /// names its one chip (`archs`), so it is refused on the other.
 #[test]
 fn a_dut_may_refuse_one_chip_and_be_checked_on_the_other() {
-    let run = |name: &str, arch: &str, dut: &str| -> (Output, Value) {
+    // Each run's output directory is returned with its results, to live until the test ends.
+    let run = |name: &str, arch: &str, dut: &str| -> (OutDir, Output, Value) {
         let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("decl_{}_{name}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
+        let dir = OutDir(dir);
         let o = xtask(&[
             "conform",
             "--arch",
@@ -174,10 +180,10 @@ fn a_dut_may_refuse_one_chip_and_be_checked_on_the_other() {
         let json = std::fs::read_to_string(dir.join("report.json")).unwrap_or_default();
         let whole: Value = serde_json::from_str(&json).unwrap_or(Value::Null);
         // --arch narrows the report to that chip's section.
-        (o, whole["chips"][0].clone())
+        (dir, o, whole["chips"][0].clone())
     };
     for arch in ["blackhole", "wormhole"] {
-        let (o, r) = run(&format!("both-{arch}"), arch, &reference_dut(""));
+        let (_dir, o, r) = run(&format!("both-{arch}"), arch, &reference_dut(""));
         assert_eq!(o.status.code(), Some(0), "{}", text(&o));
         let t = &r["totals"]["dut"];
         assert!(t["passed"].as_u64().unwrap() > 0, "{arch}: {t}");
@@ -185,10 +191,10 @@ fn a_dut_may_refuse_one_chip_and_be_checked_on_the_other() {
         assert_eq!(t["random_failures"].as_u64(), Some(0), "{arch}: {t}");
     }
     let one_chip = reference_dut("--arch blackhole");
-    let (o, r) = run("bh-only-on-bh", "blackhole", &one_chip);
+    let (_bh_on_bh, o, r) = run("bh-only-on-bh", "blackhole", &one_chip);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     assert!(r["totals"]["dut"]["passed"].as_u64().unwrap() > 0, "{}", r["totals"]);
-    let (o, r) = run("bh-only-on-wh", "wormhole", &one_chip);
+    let (_bh_on_wh, o, r) = run("bh-only-on-wh", "wormhole", &one_chip);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let t = &r["totals"]["dut"];
     assert_eq!(t["passed"].as_u64(), Some(0), "{t}");
@@ -201,7 +207,7 @@ fn a_dut_may_refuse_one_chip_and_be_checked_on_the_other() {
     // The Python template claims one chip in its hello: Blackhole by default.
     let python = if Command::new("python3").arg("--version").output().is_ok() { "python3" } else { "python" };
     let template = format!("{python} examples/dut-python/dut.py");
-    let (o, r) = run("python-on-wh", "wormhole", &template);
+    let (_python_on_wh, o, r) = run("python-on-wh", "wormhole", &template);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let description = r["models"][1]["description"].as_str().unwrap();
     assert!(description.contains("refused the hello"), "{description}");

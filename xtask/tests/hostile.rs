@@ -12,6 +12,9 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
+mod common;
+use common::OutDir;
+
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
@@ -34,12 +37,12 @@ fn text(o: &Output) -> String {
     )
 }
 
-/// A fresh scratch directory for one test.
-fn scratch(name: &str) -> PathBuf {
+/// A fresh scratch directory for one test (removed when the test passes).
+fn scratch(name: &str) -> OutDir {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("hostile_{}_{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    dir
+    OutDir(dir)
 }
 
 /// The whole report.json.

@@ -7,6 +7,9 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
+mod common;
+use common::OutDir;
+
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
@@ -27,6 +30,7 @@ fn text(o: &Output) -> String {
 fn programs_are_written_as_text_and_words_with_an_index() {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("programs_{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
+    let dir = OutDir(dir);
     let o = xtask(&["vectors", "--programs", dir.to_str().unwrap(), "--only", "SFPIADD,SFPSTOCHRND"]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let index: Value =
@@ -75,5 +79,4 @@ fn programs_are_written_as_text_and_words_with_an_index() {
     }
     // LReg[0..7], 32 lanes each, two cells per lane.
     assert!(checked >= 8 * 32 * 2, "{checked} cells checked");
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -6,10 +6,13 @@
 //! (amx-vecfp.md §1.2): with x = 0x3c00 and y = 0x4000, f16 gives 1 × 2 = 2 (0x4000) and bf16 gives
 //! 2^-7 × 2 = 2^-6 (0x3c80).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
 use serde_json::Value;
+
+mod common;
+use common::OutDir;
 
 fn xtask(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_xtask")).args(args).output().expect("run the xtask binary")
@@ -19,10 +22,10 @@ fn example(name: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/amx").join(name).display().to_string()
 }
 
-fn scratch(name: &str, text: &str) -> PathBuf {
+fn scratch(name: &str, text: &str) -> OutDir {
     let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("run_amx_{}_{name}", std::process::id()));
     std::fs::write(&path, text).unwrap();
-    path
+    OutDir(path)
 }
 
 /// Lane 0 (4 bytes, little-endian) of a register's hex text in memory order.

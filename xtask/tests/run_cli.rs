@@ -8,6 +8,9 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+mod common;
+use common::OutDir;
+
 fn xtask(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_xtask")).args(args).output().expect("run the xtask binary")
 }
@@ -16,11 +19,11 @@ fn saxpy() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/saxpy.sfpu")
 }
 
-/// Writes `text` to a file of its own in the test scratch directory.
-fn scratch(name: &str, text: &str) -> PathBuf {
+/// Writes `text` to a file of its own in the test scratch directory (removed when the test passes).
+fn scratch(name: &str, text: &str) -> OutDir {
     let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("run_cli_{}_{name}", std::process::id()));
     std::fs::write(&path, text).unwrap();
-    path
+    OutDir(path)
 }
 
 fn stdout(o: &Output) -> String {

@@ -2,9 +2,9 @@
 
 use std::path::{Path, PathBuf};
 
-/// An output directory for one test, removed when the test passes and kept after a failure (for
-/// reading). The names carry the process id, so without this every run would leave its own set
-/// behind in the target directory (about 10 MB each).
+/// An output directory or scratch file for one test, removed when the test passes and kept after a
+/// failure (for reading). The names carry the process id, so without this every run would leave
+/// its own set behind in the target directory (tens of MB each).
 pub struct OutDir(pub PathBuf);
 
 impl std::ops::Deref for OutDir {
@@ -29,7 +29,11 @@ impl AsRef<Path> for OutDir {
 impl Drop for OutDir {
     fn drop(&mut self) {
         if !std::thread::panicking() {
-            let _ = std::fs::remove_dir_all(&self.0);
+            let _ = if self.0.is_dir() {
+                std::fs::remove_dir_all(&self.0)
+            } else {
+                std::fs::remove_file(&self.0)
+            };
         }
     }
 }
