@@ -434,8 +434,15 @@ pub(crate) fn execute_op<const WH: bool, const OP: u8>(
                 bh::shuffle::sfpshft2(s, imm12, vc, vd, mod1, cx, out);
             }
         }
-        // Blackhole's own instructions.
-        SFPGT { .. } | SFPLE { .. } | SFPMUL24 { .. } | SFPARECIP { .. } if WH => {
+        // Blackhole's own instructions (the arm only in the copies that may be given them: in any
+        // other one-opcode copy of Wormhole its test ran before the opcode's own arm, on every call).
+        SFPGT { .. } | SFPLE { .. } | SFPMUL24 { .. } | SFPARECIP { .. }
+            if WH
+                && (arm(OP, Opcode::SFPGT)
+                    || arm(OP, Opcode::SFPLE)
+                    || arm(OP, Opcode::SFPMUL24)
+                    || arm(OP, Opcode::SFPARECIP)) =>
+        {
             out.note(Clause::NotOnChip, cx.lanes)
         }
         SFPGT { VC, VD, Mod1 } if arm(OP, Opcode::SFPGT) => {
