@@ -530,9 +530,17 @@ impl FastState {
 
     /// `IsLaneEnabled` for all lanes (`VectorUnit.md`): not ROW_MASKed, and `LaneFlags` if
     /// `UseLaneFlagsForLaneEnable`.
+    ///
+    /// The two flag words are read one word each (`simd::load_word`): left to itself the
+    /// compiler reads them, inlined into an instruction's model, as part of one 64-byte vector load,
+    /// which cannot take `LaneFlags` from the 4-byte store of the instruction before (SFPIADD,
+    /// SFPSETCC, SFPLZ, ... write it) and waits until that store reaches the cache: about a quarter
+    /// of an SFPIADD's time on the Intel host of fastpath/sfpu/README.md.
     #[inline(always)]
     pub fn enabled(&self) -> u32 {
-        !self.lc.row_disabled & (!self.use_flags | self.lane_flags)
+        let lane_flags = crate::simd::load_word(&self.lane_flags);
+        let use_flags = crate::simd::load_word(&self.use_flags);
+        !self.lc.row_disabled & (!use_flags | lane_flags)
     }
 
     /// `AdvancePRNG` (`VectorUnit.md`) for the lanes in `m`; returns every lane's *old* state

@@ -3,7 +3,8 @@
 //! that makes them sound, and the vector loads and stores of the AVX-512, AVX2 and NEON kernels
 //! (`simd/avx512.rs`, `simd/avx2.rs`, `simd/neon.rs`) and of `sign_bits`'s copies (the lane-mask
 //! gather every model's flags go through: `vpmovd2m` / `vmovmskps`, which the compiler does not
-//! find by itself).
+//! find by itself), and `load_word`'s volatile read (a flag word read alone, never as part of a
+//! wider load).
 //!
 //! Two things differ per level, chosen per call from [`level`] (which checks the CPU once):
 //!
@@ -228,6 +229,17 @@ pub(crate) fn execute(s: &mut FastState, instr: &Instr, cx: &Ctx, out: &mut Outc
     } else {
         execute_portable::<false>(s, instr, cx, out)
     }
+}
+
+/// `*word`, read as one 4-byte load that the compiler may not merge with the loads of its
+/// neighbours into a wider one (a volatile read). A wider load that covers a word the previous
+/// instruction's model has just stored cannot take it from the store buffer, and waits for the
+/// store to reach the cache; see `FastState::enabled`.
+#[inline(always)]
+pub(crate) fn load_word(word: &u32) -> u32 {
+    // SAFETY: `word` is a reference, so the pointer is non-null, aligned and points to an
+    // initialised `u32` that nothing writes during the read.
+    unsafe { std::ptr::read_volatile(word) }
 }
 
 /// The sign bits of the 32 words, bit `i` for word `i` (`state::sign_mask`, through which every
