@@ -8,14 +8,14 @@ use std::process::{Command, Output};
 use serde_json::Value;
 
 mod common;
-use common::OutDir;
+use common::Scratch;
 
 fn xtask(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_xtask")).args(args).output().expect("run the xtask binary")
 }
 
-fn out_dir(name: &str) -> OutDir {
-    OutDir(Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("conform_amx_{}_{name}", std::process::id())))
+fn out_dir(name: &str) -> Scratch {
+    Scratch(Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("conform_amx_{}_{name}", std::process::id())))
 }
 
 #[test]

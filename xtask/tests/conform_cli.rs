@@ -15,7 +15,7 @@ use std::process::{Command, Output};
 use serde_json::Value;
 
 mod common;
-use common::OutDir;
+use common::Scratch;
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -30,10 +30,10 @@ fn xtask(args: &[&str]) -> Output {
 }
 
 /// A fresh output directory for one test.
-fn out_dir(name: &str) -> OutDir {
+fn out_dir(name: &str) -> Scratch {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("conform_{}_{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    OutDir(dir)
+    Scratch(dir)
 }
 
 fn text(o: &Output) -> String {

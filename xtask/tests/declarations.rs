@@ -21,7 +21,7 @@ use sfpu_conformance::sfpu::vectors::{Filter, Status, Strictness, load_corpus, r
 use sfpu_reference::isa::{Arch, Opcode};
 
 mod common;
-use common::OutDir;
+use common::Scratch;
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -51,7 +51,7 @@ fn reference_dut(args: &str) -> String {
 fn a_baseline_only_dut_runs_every_instruction_and_mode() {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("decl_{}_baseline", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let dir = OutDir(dir);
+    let dir = Scratch(dir);
     let o = xtask(&[
         "conform",
         "--arch",
@@ -158,10 +158,10 @@ fn a_bug_in_one_feature_fails_only_the_vectors_that_require_it() {
 #[test]
 fn a_dut_may_refuse_one_chip_and_be_checked_on_the_other() {
     // Each run's output directory is returned with its results, to live until the test ends.
-    let run = |name: &str, arch: &str, dut: &str| -> (OutDir, Output, Value) {
+    let run = |name: &str, arch: &str, dut: &str| -> (Scratch, Output, Value) {
         let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("decl_{}_{name}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
-        let dir = OutDir(dir);
+        let dir = Scratch(dir);
         let o = xtask(&[
             "conform",
             "--arch",

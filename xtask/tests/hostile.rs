@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 mod common;
-use common::OutDir;
+use common::Scratch;
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -38,11 +38,11 @@ fn text(o: &Output) -> String {
 }
 
 /// A fresh scratch directory for one test (removed when the test passes).
-fn scratch(name: &str) -> OutDir {
+fn scratch(name: &str) -> Scratch {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("hostile_{}_{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    OutDir(dir)
+    Scratch(dir)
 }
 
 /// The whole report.json.

@@ -12,7 +12,7 @@ use std::process::{Command, Output};
 use sfpu_reference::isa::{Arch, parse_program};
 
 mod common;
-use common::OutDir;
+use common::Scratch;
 
 fn xtask(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_xtask")).args(args).output().expect("run the xtask binary")
@@ -61,7 +61,7 @@ fn listing_of_abs_parses_back_and_lints_clean_on_both_chips() {
         // The same listing through `cargo xtask run --lint`: clean (exit 0).
         let path = Path::new(env!("CARGO_TARGET_TMPDIR"))
             .join(format!("kernel_cli_{}_{flag}.sfpu", std::process::id()));
-        let path = OutDir(path);
+        let path = Scratch(path);
         std::fs::write(&path, &listing).unwrap();
         let o = xtask(&["run", path.to_str().unwrap(), "--arch", flag, "--lint"]);
         assert!(o.status.success(), "{arch}: {}{}", stdout(&o), stderr(&o));

@@ -8,7 +8,7 @@ use std::process::{Command, Output};
 use serde_json::Value;
 
 mod common;
-use common::OutDir;
+use common::Scratch;
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -30,7 +30,7 @@ fn text(o: &Output) -> String {
 fn programs_are_written_as_text_and_words_with_an_index() {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("programs_{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let dir = OutDir(dir);
+    let dir = Scratch(dir);
     let o = xtask(&["vectors", "--programs", dir.to_str().unwrap(), "--only", "SFPIADD,SFPSTOCHRND"]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let index: Value =

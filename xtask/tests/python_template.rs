@@ -10,7 +10,7 @@ use std::process::{Command, Output};
 use serde_json::Value;
 
 mod common;
-use common::OutDir;
+use common::Scratch;
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -26,7 +26,7 @@ fn the_python_template_with_the_baseline_declaration_gets_every_cell() {
     let dut = format!("{python} examples/dut-python/dut.py --features '' --refuse-nothing");
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("python_template_{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let dir = OutDir(dir);
+    let dir = Scratch(dir);
     let o = xtask(&[
         "conform",
         "--arch",

@@ -12,7 +12,7 @@ use std::process::{Command, Output};
 use serde_json::Value;
 
 mod common;
-use common::OutDir;
+use common::Scratch;
 
 fn xtask(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_xtask")).args(args).output().expect("run the xtask binary")
@@ -22,10 +22,10 @@ fn example(name: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/amx").join(name).display().to_string()
 }
 
-fn scratch(name: &str, text: &str) -> OutDir {
+fn scratch(name: &str, text: &str) -> Scratch {
     let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("run_amx_{}_{name}", std::process::id()));
     std::fs::write(&path, text).unwrap();
-    OutDir(path)
+    Scratch(path)
 }
 
 /// Lane 0 (4 bytes, little-endian) of a register's hex text in memory order.

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 mod common;
-use common::OutDir;
+use common::Scratch;
 
 fn xtask(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_xtask")).args(args).output().expect("run the xtask binary")
@@ -20,10 +20,10 @@ fn saxpy() -> PathBuf {
 }
 
 /// Writes `text` to a file of its own in the test scratch directory (removed when the test passes).
-fn scratch(name: &str, text: &str) -> OutDir {
+fn scratch(name: &str, text: &str) -> Scratch {
     let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("run_cli_{}_{name}", std::process::id()));
     std::fs::write(&path, text).unwrap();
-    OutDir(path)
+    Scratch(path)
 }
 
 fn stdout(o: &Output) -> String {
