@@ -260,8 +260,13 @@ pub fn execute(s: &mut FastState, instr: &Instr, cx: &Ctx, out: &mut Outcome) {
 /// chip, the chip a constant in each, and one per SIMD level (`crate::simd` compiles this body,
 /// with every instruction's model inlined, for each level's target features).
 #[inline(always)]
-pub(crate) fn execute_on<const WH: bool>(s: &mut FastState, instr: &Instr, cx: &Ctx, out: &mut Outcome) {
-    execute_op::<WH, ANY_OP>(s, instr, cx, out)
+pub(crate) fn execute_on<const WH: bool, const L: u8>(
+    s: &mut FastState,
+    instr: &Instr,
+    cx: &Ctx,
+    out: &mut Outcome,
+) {
+    execute_op::<WH, ANY_OP, L>(s, instr, cx, out)
 }
 
 /// The `OP` of [`execute_op`] that keeps every instruction's arm.
@@ -281,7 +286,7 @@ const fn arm(op_filter: u8, op: Opcode) -> bool {
 /// instruction of another opcode given to a one-opcode copy (which the tables never do) goes to
 /// the copy with every arm.
 #[inline(always)]
-pub(crate) fn execute_op<const WH: bool, const OP: u8>(
+pub(crate) fn execute_op<const WH: bool, const OP: u8, const L: u8>(
     s: &mut FastState,
     instr: &Instr,
     cx: &Ctx,
@@ -317,13 +322,13 @@ pub(crate) fn execute_op<const WH: bool, const OP: u8>(
         | SFPMUL { VA, VB, VC, VD, Mod1 }
             if arm(OP, Opcode::SFPMAD) || arm(OP, Opcode::SFPADD) || arm(OP, Opcode::SFPMUL) =>
         {
-            ops::mad::sfpmad(s, VA.get(), VB.get(), VC.get(), VD.get(), Mod1.get(), cx, out);
+            ops::mad::sfpmad::<WH, L>(s, VA.get(), VB.get(), VC.get(), VD.get(), Mod1.get(), cx, out);
         }
         SFPADDI { Imm16, VD, Mod1 } if arm(OP, Opcode::SFPADDI) => {
-            ops::mad::sfpaddi(s, Imm16.get(), VD.get(), Mod1.get(), cx, out)
+            ops::mad::sfpaddi::<WH, L>(s, Imm16.get(), VD.get(), Mod1.get(), cx, out)
         }
         SFPMULI { Imm16, VD, Mod1 } if arm(OP, Opcode::SFPMULI) => {
-            ops::mad::sfpmuli(s, Imm16.get(), VD.get(), Mod1.get(), cx, out)
+            ops::mad::sfpmuli::<WH, L>(s, Imm16.get(), VD.get(), Mod1.get(), cx, out)
         }
         SFPDIVP2 { Imm8, VC, VD, Mod1 } if arm(OP, Opcode::SFPDIVP2) => {
             ops::field::sfpdivp2(s, Imm8.get(), VC.get(), VD.get(), Mod1.get(), cx)

@@ -4,7 +4,7 @@
 //! `SFPMULI.md`, and WormholeB0 `SFPMAD.md` (@ `241b4eaf`), `SFPADD.md`, `SFPMUL.md`,
 //! `SFPADDI.md`, `SFPMULI.md`; spec §3.1, §3.2; `wormhole-vs-blackhole.md` §2, §3.2. (Blackhole's
 //! SFPMUL24 is [`super::blackhole::mul24`].) All 32 lanes are computed with the chip's
-//! branch-free FMA ([`fma32_of`]: `fma_model_bh` or `fma_model_wh`) and merged under the lane mask.
+//! branch-free FMA ([`fma32_at`]: `fma_model_bh` or `fma_model_wh`) and merged under the lane mask.
 //!
 //! One page per instruction on each chip, with the same functional model apart from two points,
 //! checked where they apply: the FMA, and the negation bits, which are Blackhole's only
@@ -22,7 +22,7 @@ use sfpu_reference::outcome::{Clause, Outcome};
 
 use super::{gather_indirect, write_result};
 use crate::exec::Ctx;
-use crate::fp::fma32_of;
+use crate::simd::fma32_at;
 use crate::state::FastState;
 
 const SIGN: u32 = 0x8000_0000;
@@ -36,8 +36,18 @@ fn negated(v: &[u32; 32]) -> [u32; 32] {
 /// SFPMAD / SFPADD / SFPMUL: `VD = ±(VA * VB) ± VC` with `NEGATE_VA` (1, Blackhole), `NEGATE_VC`
 /// (2, Blackhole), `INDIRECT_VA` (4), `INDIRECT_VD` (8).
 #[inline(always)]
-pub fn sfpmad(s: &mut FastState, va: u32, vb: u32, vc: u32, vd: u32, mod1: u32, cx: &Ctx, out: &mut Outcome) {
-    let wormhole = s.is_wormhole();
+pub fn sfpmad<const WH: bool, const L: u8>(
+    s: &mut FastState,
+    va: u32,
+    vb: u32,
+    vc: u32,
+    vd: u32,
+    mod1: u32,
+    cx: &Ctx,
+    out: &mut Outcome,
+) {
+    debug_assert_eq!(WH, s.is_wormhole());
+    let wormhole = WH;
     if wormhole && mod1 & 3 != 0 {
         out.note_all(Clause::WormholeMadUnnamedMod1);
     }
@@ -68,15 +78,23 @@ pub fn sfpmad(s: &mut FastState, va: u32, vb: u32, vc: u32, vd: u32, mod1: u32, 
         &s.lreg[cx.vc(vc)]
     };
     let mut d = [0u32; 32];
-    fma32_of(s.arch(), a, b, c, &mut d);
+    fma32_at::<WH, L>(a, b, c, &mut d);
     write_result(s, vd, mod1 & 8 != 0, &d, m);
 }
 
 /// SFPADDI: `VD = BF16ToFP32(Imm16) * 1.0 ± VD` (`NEGATE_VC` 2 on Blackhole, `INDIRECT_VD` 8;
 /// Blackhole's bits 0 and 2 unused).
 #[inline(always)]
-pub fn sfpaddi(s: &mut FastState, imm16: u32, vd_field: u32, mod1: u32, cx: &Ctx, out: &mut Outcome) {
-    let wormhole = s.is_wormhole();
+pub fn sfpaddi<const WH: bool, const L: u8>(
+    s: &mut FastState,
+    imm16: u32,
+    vd_field: u32,
+    mod1: u32,
+    cx: &Ctx,
+    out: &mut Outcome,
+) {
+    debug_assert_eq!(WH, s.is_wormhole());
+    let wormhole = WH;
     if wormhole && mod1 & 7 != 0 {
         out.note_all(Clause::WormholeMadUnnamedMod1);
     }
@@ -96,14 +114,22 @@ pub fn sfpaddi(s: &mut FastState, imm16: u32, vd_field: u32, mod1: u32, cx: &Ctx
         &s.lreg[vc]
     };
     let mut d = [0u32; 32];
-    fma32_of(s.arch(), &a, &b, c, &mut d);
+    fma32_at::<WH, L>(&a, &b, c, &mut d);
     write_result(s, vd, mod1 & 8 != 0, &d, m);
 }
 
 /// SFPMULI: `VD = BF16ToFP32(Imm16) * ±VD + 0.0` (`NEGATE_VC` 2 on Blackhole, `INDIRECT_VD` 8).
 #[inline(always)]
-pub fn sfpmuli(s: &mut FastState, imm16: u32, vd_field: u32, mod1: u32, cx: &Ctx, out: &mut Outcome) {
-    let wormhole = s.is_wormhole();
+pub fn sfpmuli<const WH: bool, const L: u8>(
+    s: &mut FastState,
+    imm16: u32,
+    vd_field: u32,
+    mod1: u32,
+    cx: &Ctx,
+    out: &mut Outcome,
+) {
+    debug_assert_eq!(WH, s.is_wormhole());
+    let wormhole = WH;
     if wormhole && mod1 & 7 != 0 {
         out.note_all(Clause::WormholeMadUnnamedMod1);
     }
@@ -123,6 +149,6 @@ pub fn sfpmuli(s: &mut FastState, imm16: u32, vd_field: u32, mod1: u32, cx: &Ctx
     };
     let zero = [0u32; 32];
     let mut d = [0u32; 32];
-    fma32_of(s.arch(), &a, c, &zero, &mut d);
+    fma32_at::<WH, L>(&a, c, &zero, &mut d);
     write_result(s, vd, mod1 & 8 != 0, &d, m);
 }

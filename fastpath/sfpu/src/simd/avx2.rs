@@ -178,16 +178,31 @@ fn sum(x: V, y: V, z: V, f: &Fast, wormhole: bool) -> (V, V, V, V) {
     (s_sum, reb, sa, kdiff)
 }
 
+/// The operands of Blackhole's IEEE FMA of the special lanes, as the AVX-512 kernel's
+/// `special_operands_bh` makes them: denormals are zero (for `z` too: a special lane's result does
+/// not depend on a denormal `z`), an overflowing product plus a finite `z` is the infinite product
+/// (`z` counts as zero), and `x` is zero in the lanes that are not special. No operand and no
+/// result of the FMA is subnormal, each of which costs a microcode assist on Intel cores.
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+fn special_operands_bh(x: V, y: V, z: V, f: &Fast) -> [__m256; 3] {
+    let kzs = _mm256_cmpeq_epi32(f.ez, splat(0x7F80_0000));
+    let kz0 =
+        _mm256_or_si256(_mm256_cmpeq_epi32(f.ez, _mm256_setzero_si256()), _mm256_andnot_si256(kzs, f.kpovf));
+    [
+        _mm256_castsi256_ps(_mm256_and_si256(_mm256_and_si256(f.kxn, f.kspecial), x)),
+        _mm256_castsi256_ps(_mm256_and_si256(f.kyn, y)),
+        _mm256_castsi256_ps(_mm256_andnot_si256(kz0, z)),
+    ]
+}
+
 /// Blackhole's step 5 on 8 lanes: a special lane's result, as the IEEE FMA of the
 /// denormals-are-zero operands gives it (an overflowing product plus a finite `z` is the infinite
 /// product), the canonical NaN for any NaN.
 #[inline]
 #[target_feature(enable = "avx2,fma")]
 fn special_bh(x: V, y: V, z: V, f: &Fast) -> V {
-    let xd = _mm256_castsi256_ps(_mm256_and_si256(f.kxn, x));
-    let yd = _mm256_castsi256_ps(_mm256_and_si256(f.kyn, y));
-    let kzs = _mm256_cmpeq_epi32(f.ez, splat(0x7F80_0000));
-    let zd = _mm256_castsi256_ps(_mm256_andnot_si256(_mm256_andnot_si256(kzs, f.kpovf), z));
+    let [xd, yd, zd] = special_operands_bh(x, y, z, f);
     let r = _mm256_fmadd_ps(xd, yd, zd);
     let knan = _mm256_castps_si256(_mm256_cmp_ps::<_CMP_UNORD_Q>(r, r));
     pick(knan, _mm256_castps_si256(r), splat(0x7FC0_0000))
@@ -213,6 +228,32 @@ fn main_bh(x: V, y: V, z: V, f: &Fast) -> (V, bool) {
     (_mm256_andnot_si256(_mm256_and_si256(kz, kdiff), res), hard)
 }
 
+/// The operands of Wormhole's IEEE FMA of the special lanes (the AVX-512 kernel's
+/// `special_operands_wh`): denormals and a NaN `z` are zero, a finite product whose exponent
+/// overflows has `x` scaled to infinity, `x` is zero in the lanes that are not special and in
+/// those special only through a NaN `z`; no operand or result is subnormal.
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+fn special_operands_wh(x: V, y: V, z: V, f: &Fast) -> [__m256; 3] {
+    let expo = splat(0x7F80_0000);
+    let kznan = _mm256_cmpgt_epi32(_mm256_and_si256(z, splat(i32::MAX)), expo);
+    // A lane special only through its NaN z has no invalid operation and would leave the
+    // product alone (which may be subnormal): its x is zero too.
+    let kxy_special = _mm256_or_si256(
+        _mm256_cmpeq_epi32(_mm256_and_si256(x, expo), expo),
+        _mm256_cmpeq_epi32(_mm256_and_si256(y, expo), expo),
+    );
+    let kz_only = _mm256_andnot_si256(_mm256_or_si256(kxy_special, f.kpovf), kznan);
+    let keep_x = _mm256_andnot_si256(kz_only, _mm256_and_si256(f.kxn, f.kspecial));
+    let xd = _mm256_castsi256_ps(_mm256_and_si256(keep_x, x));
+    // A finite product whose exponent overflows has x >= 2: x * 2^127 is infinite (an infinite
+    // or NaN x stays as it is).
+    let scaled = _mm256_mul_ps(xd, _mm256_set1_ps(f32::from_bits(0x7F00_0000)));
+    let xd = _mm256_blendv_ps(xd, scaled, _mm256_castsi256_ps(f.kpovf));
+    let kz0 = _mm256_or_si256(kznan, _mm256_cmpeq_epi32(f.ez, _mm256_setzero_si256()));
+    [xd, _mm256_castsi256_ps(_mm256_and_si256(f.kyn, y)), _mm256_castsi256_ps(_mm256_andnot_si256(kz0, z))]
+}
+
 /// Wormhole's step 5 on 8 lanes: `(special_r, knan, ksf, nan)` as the AVX-512 kernel's
 /// `special_wh` returns them (the special lanes' results, the lanes with a pending NaN, the special
 /// lanes without one, and the pending NaNs `sign | 0x7F80_0001`).
@@ -223,14 +264,8 @@ fn special_wh(x: V, y: V, z: V, f: &Fast) -> (V, V, V, V) {
     if bits(f.kspecial) == 0 {
         return (zero, zero, zero, zero);
     }
-    let xd = _mm256_castsi256_ps(_mm256_and_si256(f.kxn, x));
-    // A finite product whose exponent overflows has x >= 2: x * 2^127 is infinite (an infinite
-    // or NaN x stays as it is).
-    let scaled = _mm256_mul_ps(xd, _mm256_set1_ps(f32::from_bits(0x7F00_0000)));
-    let xd = _mm256_blendv_ps(xd, scaled, _mm256_castsi256_ps(f.kpovf));
-    let yd = _mm256_castsi256_ps(_mm256_and_si256(f.kyn, y));
     let kznan = _mm256_cmpgt_epi32(_mm256_and_si256(z, splat(i32::MAX)), splat(0x7F80_0000));
-    let zd = _mm256_castsi256_ps(_mm256_andnot_si256(kznan, z));
+    let [xd, yd, zd] = special_operands_wh(x, y, z, f);
     let r = _mm256_fmadd_ps(xd, yd, zd);
     let kinvalid = _mm256_castps_si256(_mm256_cmp_ps::<_CMP_UNORD_Q>(r, r));
     let knan = _mm256_or_si256(kinvalid, kznan);
@@ -280,47 +315,84 @@ fn store(v: &mut [u32; 32], q: usize, x: V) {
 /// [`crate::fp::fma_bh`] over 32 lanes, 8 at a time: a vector whose lanes are all special skips
 /// the sum, and one with a lane that may have underflowed takes the exact steps lane by lane.
 ///
+/// Not itself a `#[target_feature]` function (those cannot be `#[inline(always)]`): it is
+/// inlined into the models' copies compiled for this level (`simd::fma32_at`), where its helpers'
+/// features are the copy's own, so that the whole kernel is inlined there and its operands and
+/// result stay in registers; [`fma32_bh`] is the out-of-line copy.
+///
 /// # Safety
 ///
 /// The CPU must support AVX2 and FMA (`super::avx2_available`).
+#[inline(always)]
+pub(super) unsafe fn fma32_bh_inline(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u32; 32]) {
+    // SAFETY: the caller guarantees the CPU features the helpers enable (above).
+    unsafe {
+        for q in 0..4 {
+            let (x, y, z) = (load(a, q), load(b, q), load(c, q));
+            let f = classify(x, y, z);
+            let special = bits(f.kspecial);
+            if special == 0xFF {
+                store(out, q, special_bh(x, y, z, &f));
+                continue;
+            }
+            let (mut r, hard) = main_bh(x, y, z, &f);
+            if hard {
+                for l in 8 * q..8 * q + 8 {
+                    out[l] = crate::fp::fma_bh(a[l], b[l], c[l]);
+                }
+                continue;
+            }
+            if special != 0 {
+                r = pick(f.kspecial, r, special_bh(x, y, z, &f));
+            }
+            store(out, q, r);
+        }
+    }
+}
+
+/// [`fma32_bh_inline`] with the kernel's target features: out of line where the caller is not
+/// compiled for this level (the dispatcher `simd::fma32_bh`, the tests).
+///
+/// # Safety
+///
+/// The CPU must support AVX2 and FMA (`super::avx2_available`).
+#[inline]
 #[target_feature(enable = "avx2,fma")]
 pub(super) fn fma32_bh(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u32; 32]) {
-    for q in 0..4 {
-        let (x, y, z) = (load(a, q), load(b, q), load(c, q));
-        let f = classify(x, y, z);
-        let special = bits(f.kspecial);
-        if special == 0xFF {
-            store(out, q, special_bh(x, y, z, &f));
-            continue;
-        }
-        let (mut r, hard) = main_bh(x, y, z, &f);
-        if hard {
-            for l in 8 * q..8 * q + 8 {
-                out[l] = crate::fp::fma_bh(a[l], b[l], c[l]);
-            }
-            continue;
-        }
-        if special != 0 {
-            r = pick(f.kspecial, r, special_bh(x, y, z, &f));
-        }
-        store(out, q, r);
-    }
+    // SAFETY: this function's target features are the ones the kernel needs.
+    unsafe { fma32_bh_inline(a, b, c, out) }
 }
 
 /// [`crate::fp::fma_wh`] over 32 lanes, 8 at a time.
 ///
 /// # Safety
 ///
-/// As for [`fma32_bh`].
+/// As for [`fma32_bh_inline`].
+#[inline(always)]
+pub(super) unsafe fn fma32_wh_inline(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u32; 32]) {
+    // SAFETY: the caller guarantees the CPU features the helpers enable (above).
+    unsafe {
+        for q in 0..4 {
+            let (x, y, z) = (load(a, q), load(b, q), load(c, q));
+            let f = classify(x, y, z);
+            let s = special_wh(x, y, z, &f);
+            let r = if bits(s.2) == 0xFF { s.0 } else { main_wh(x, y, z, &f, s) };
+            store(out, q, r);
+        }
+    }
+}
+
+/// [`fma32_wh_inline`] with the kernel's target features: out of line where the caller is not
+/// compiled for this level (the dispatcher `simd::fma32_wh`, the tests).
+///
+/// # Safety
+///
+/// The CPU must support AVX2 and FMA (`super::avx2_available`).
+#[inline]
 #[target_feature(enable = "avx2,fma")]
 pub(super) fn fma32_wh(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u32; 32]) {
-    for q in 0..4 {
-        let (x, y, z) = (load(a, q), load(b, q), load(c, q));
-        let f = classify(x, y, z);
-        let s = special_wh(x, y, z, &f);
-        let r = if bits(s.2) == 0xFF { s.0 } else { main_wh(x, y, z, &f, s) };
-        store(out, q, r);
-    }
+    // SAFETY: this function's target features are the ones the kernel needs.
+    unsafe { fma32_wh_inline(a, b, c, out) }
 }
 
 #[cfg(test)]
@@ -330,6 +402,35 @@ mod tests {
     /// As the AVX-512 kernel's test of the same name (`simd::tests::check_underflow_flagging`):
     /// the conversion-based steps alone ([`main_bh`]) are wrong on some lanes next to exponent 0,
     /// and every vector holding such a lane is flagged for the exact steps.
+    /// As the AVX-512 kernel's test of the same name: no subnormal operand or result in the IEEE
+    /// FMA of the special lanes (`simd::tests::check_special_operands`).
+    #[test]
+    fn special_fma_sees_no_subnormal() {
+        if !super::super::avx2_available() {
+            return;
+        }
+        for wormhole in [false, true] {
+            super::super::tests::check_special_operands::<8>(0x5B0B_0008, 8_000, wormhole, |v| {
+                // SAFETY: the CPU has AVX2 and FMA (checked above); the loads read 8 `u32`s and
+                // the stores write 8 `f32`s.
+                unsafe {
+                    let [x, y, z] = v.map(|a| _mm256_loadu_si256(a.as_ptr().cast()));
+                    let f = classify(x, y, z);
+                    let ops = if wormhole {
+                        special_operands_wh(x, y, z, &f)
+                    } else {
+                        special_operands_bh(x, y, z, &f)
+                    };
+                    let mut out = [[0f32; 8]; 3];
+                    for (o, v) in out.iter_mut().zip(ops) {
+                        _mm256_storeu_ps(o.as_mut_ptr(), v);
+                    }
+                    (out, bits(f.kspecial))
+                }
+            });
+        }
+    }
+
     #[test]
     fn blackhole_lanes_that_may_underflow_take_the_exact_steps() {
         if !super::super::avx2_available() {

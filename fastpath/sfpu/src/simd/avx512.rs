@@ -404,17 +404,31 @@ fn sum(
     (s_sum, reb, sa, kdiff)
 }
 
+/// The operands of Blackhole's IEEE FMA of the special lanes: denormals are zero (for `z` too:
+/// a special lane's result does not depend on a denormal `z`), an overflowing product plus a finite
+/// `z` is the infinite product (`z` counts as zero), and `x` is zero in the lanes that are not
+/// special. So no operand and no result of that FMA is subnormal: Intel cores take a microcode
+/// assist for each (DAZ and FTZ are clear, and embedded rounding does not set them), which cost
+/// more than a quarter of the kernel's time on such a host (`special_fma_sees_no_subnormal`).
+#[inline]
+#[target_feature(enable = "avx512f,avx512cd,avx512dq,avx512vbmi2")]
+fn special_operands_bh(x: __m512i, y: __m512i, z: __m512i, f: &Fast) -> [__m512; 3] {
+    let kzs = _mm512_cmpeq_epi32_mask(f.ez, _mm512_set1_epi32(0x7F80_0000));
+    let kzn = _mm512_test_epi32_mask(f.ez, f.ez);
+    [
+        _mm512_castsi512_ps(_mm512_maskz_mov_epi32(f.kxn & f.kspecial, x)),
+        _mm512_castsi512_ps(_mm512_maskz_mov_epi32(f.kyn, y)),
+        _mm512_castsi512_ps(_mm512_maskz_mov_epi32(kzn & !(f.kpovf & !kzs), z)),
+    ]
+}
+
 /// Blackhole's step 5 on 16 lanes: the result of a lane with an Inf / NaN input or an
 /// overflowing product exponent, as the IEEE FMA of the denormals-are-zero operands gives it
 /// (see the module docs), the canonical NaN for any NaN.
 #[inline]
 #[target_feature(enable = "avx512f,avx512cd,avx512dq,avx512vbmi2")]
 fn special_bh(x: __m512i, y: __m512i, z: __m512i, f: &Fast) -> __m512i {
-    let x = _mm512_castsi512_ps(_mm512_maskz_mov_epi32(f.kxn, x));
-    let y = _mm512_castsi512_ps(_mm512_maskz_mov_epi32(f.kyn, y));
-    // An overflowing product plus a finite z is the infinite product: z counts as zero.
-    let kzs = _mm512_cmpeq_epi32_mask(f.ez, _mm512_set1_epi32(0x7F80_0000));
-    let z = _mm512_castsi512_ps(_mm512_mask_mov_epi32(z, f.kpovf & !kzs, _mm512_setzero_si512()));
+    let [x, y, z] = special_operands_bh(x, y, z, f);
     let r = _mm512_fmadd_round_ps::<RNE>(x, y, z);
     let knan = _mm512_cmp_ps_mask::<_CMP_UNORD_Q>(r, r);
     _mm512_mask_mov_epi32(_mm512_castps_si512(r), knan, _mm512_set1_epi32(0x7FC0_0000))
@@ -449,6 +463,33 @@ fn main_bh(x: __m512i, y: __m512i, z: __m512i, f: &Fast) -> (__m512i, bool) {
     (res, hard)
 }
 
+/// The operands of Wormhole's IEEE FMA of the special lanes: denormals are zero (for `z` too),
+/// a NaN `z` counts as zero, a finite product whose exponent overflows has `x` scaled to infinity,
+/// and `x` is zero in the lanes that are not special and in those special only through a NaN
+/// `z`; no operand or result is subnormal (see [`special_operands_bh`]).
+#[inline]
+#[target_feature(enable = "avx512f,avx512cd,avx512dq,avx512vbmi2")]
+fn special_operands_wh(x: __m512i, y: __m512i, z: __m512i, f: &Fast) -> [__m512; 3] {
+    let expo = _mm512_set1_epi32(0x7F80_0000);
+    let kznan = _mm512_fpclass_ps_mask::<0x81>(_mm512_castsi512_ps(z));
+    // A lane special only through its NaN z (finite factors, a product exponent in range) has
+    // no invalid operation, and the z counted as zero would leave the product alone, which may
+    // be subnormal: its x is zero too.
+    let kxy_special = _mm512_cmpeq_epi32_mask(_mm512_and_si512(x, expo), expo)
+        | _mm512_cmpeq_epi32_mask(_mm512_and_si512(y, expo), expo);
+    let kz_only = kznan & !(kxy_special | f.kpovf);
+    let xd = _mm512_castsi512_ps(_mm512_maskz_mov_epi32(f.kxn & f.kspecial & !kz_only, x));
+    // A finite product whose exponent overflows has x >= 2: x * 2^127 is infinite (an infinite
+    // or NaN x stays as it is).
+    let xd = _mm512_mask_mul_round_ps::<RNE>(xd, f.kpovf, xd, _mm512_set1_ps(f32::from_bits(0x7F00_0000)));
+    let kzn = _mm512_test_epi32_mask(f.ez, f.ez);
+    [
+        xd,
+        _mm512_castsi512_ps(_mm512_maskz_mov_epi32(f.kyn, y)),
+        _mm512_castsi512_ps(_mm512_maskz_mov_epi32(kzn & !kznan, z)),
+    ]
+}
+
 /// Wormhole's step 5 on 16 lanes: `(special_r, knan, ksf, nan)`, the special lanes' results,
 /// the lanes with a pending NaN, the special lanes without one (final: `special_r`), and the
 /// pending NaNs (`sign | 0x7F800001`; zero elsewhere).
@@ -463,13 +504,8 @@ fn special_wh(x: __m512i, y: __m512i, z: __m512i, f: &Fast) -> (__m512i, __mmask
     if f.kspecial == 0 {
         return (zero, 0, 0, zero);
     }
-    let xd = _mm512_castsi512_ps(_mm512_maskz_mov_epi32(f.kxn, x));
-    // A finite product whose exponent overflows has x >= 2: x * 2^127 is infinite (an infinite
-    // or NaN x stays as it is).
-    let xd = _mm512_mask_mul_round_ps::<RNE>(xd, f.kpovf, xd, _mm512_set1_ps(f32::from_bits(0x7F00_0000)));
-    let yd = _mm512_castsi512_ps(_mm512_maskz_mov_epi32(f.kyn, y));
     let kznan = _mm512_fpclass_ps_mask::<0x81>(_mm512_castsi512_ps(z));
-    let zd = _mm512_castsi512_ps(_mm512_mask_mov_epi32(z, kznan, zero));
+    let [xd, yd, zd] = special_operands_wh(x, y, z, f);
     let r = _mm512_fmadd_round_ps::<RNE>(xd, yd, zd);
     let kinvalid = _mm512_cmp_ps_mask::<_CMP_UNORD_Q>(r, r);
     let knan = kinvalid | kznan;
@@ -532,36 +568,58 @@ fn store(v: &mut [u32; 32], half: usize, x: __m512i) {
 /// next (independent work side by side for the out-of-order core); a vector whose lanes are all
 /// special skips the sum, and one with a lane that may have underflowed takes the exact steps.
 ///
+/// Not itself a `#[target_feature]` function (those cannot be `#[inline(always)]`): it is
+/// inlined into the models' copies compiled for this level (`simd::fma32_at`), where its helpers'
+/// features are the copy's own, so that the whole kernel is inlined there and its operands and
+/// result stay in registers (its larger helpers stay calls where the compiler chooses so);
+/// [`fma32_bh`] is the out-of-line copy.
+///
 /// # Safety
 ///
 /// The CPU must support AVX-512F, CD, DQ and VBMI2 (`super::avx512_available`).
+#[inline(always)]
+pub(super) unsafe fn fma32_bh_inline(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u32; 32]) {
+    // SAFETY: the caller guarantees the CPU features the helpers enable (above).
+    unsafe {
+        let (x0, y0, z0) = (load(a, 0), load(b, 0), load(c, 0));
+        let (x1, y1, z1) = (load(a, 1), load(b, 1), load(c, 1));
+        let f0 = classify(x0, y0, z0);
+        let f1 = classify(x1, y1, z1);
+        if f0.kspecial == 0xFFFF && f1.kspecial == 0xFFFF {
+            store(out, 0, special_bh(x0, y0, z0, &f0));
+            store(out, 1, special_bh(x1, y1, z1, &f1));
+            return;
+        }
+        let (mut r0, hard0) = main_bh(x0, y0, z0, &f0);
+        let (mut r1, hard1) = main_bh(x1, y1, z1, &f1);
+        if f0.kspecial != 0 {
+            r0 = _mm512_mask_mov_epi32(r0, f0.kspecial, special_bh(x0, y0, z0, &f0));
+        }
+        if f1.kspecial != 0 {
+            r1 = _mm512_mask_mov_epi32(r1, f1.kspecial, special_bh(x1, y1, z1, &f1));
+        }
+        if hard0 {
+            r0 = fma_bh16_exact(x0, y0, z0);
+        }
+        if hard1 {
+            r1 = fma_bh16_exact(x1, y1, z1);
+        }
+        store(out, 0, r0);
+        store(out, 1, r1);
+    }
+}
+
+/// [`fma32_bh_inline`] with the kernel's target features: out of line where the caller is not
+/// compiled for this level (the dispatcher `simd::fma32_bh`, the tests).
+///
+/// # Safety
+///
+/// The CPU must support AVX-512F, CD, DQ and VBMI2 (`super::avx512_available`).
+#[inline]
 #[target_feature(enable = "avx512f,avx512cd,avx512dq,avx512vbmi2")]
 pub(super) fn fma32_bh(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u32; 32]) {
-    let (x0, y0, z0) = (load(a, 0), load(b, 0), load(c, 0));
-    let (x1, y1, z1) = (load(a, 1), load(b, 1), load(c, 1));
-    let f0 = classify(x0, y0, z0);
-    let f1 = classify(x1, y1, z1);
-    if f0.kspecial == 0xFFFF && f1.kspecial == 0xFFFF {
-        store(out, 0, special_bh(x0, y0, z0, &f0));
-        store(out, 1, special_bh(x1, y1, z1, &f1));
-        return;
-    }
-    let (mut r0, hard0) = main_bh(x0, y0, z0, &f0);
-    let (mut r1, hard1) = main_bh(x1, y1, z1, &f1);
-    if f0.kspecial != 0 {
-        r0 = _mm512_mask_mov_epi32(r0, f0.kspecial, special_bh(x0, y0, z0, &f0));
-    }
-    if f1.kspecial != 0 {
-        r1 = _mm512_mask_mov_epi32(r1, f1.kspecial, special_bh(x1, y1, z1, &f1));
-    }
-    if hard0 {
-        r0 = fma_bh16_exact(x0, y0, z0);
-    }
-    if hard1 {
-        r1 = fma_bh16_exact(x1, y1, z1);
-    }
-    store(out, 0, r0);
-    store(out, 1, r1);
+    // SAFETY: this function's target features are the ones the kernel needs.
+    unsafe { fma32_bh_inline(a, b, c, out) }
 }
 
 /// [`crate::fp::fma_wh`] over 32 lanes, two vectors of 16 side by side as in [`fma32_bh`] (a
@@ -569,24 +627,40 @@ pub(super) fn fma32_bh(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u
 ///
 /// # Safety
 ///
-/// As for [`fma32_bh`].
+/// As for [`fma32_bh_inline`].
+#[inline(always)]
+pub(super) unsafe fn fma32_wh_inline(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u32; 32]) {
+    // SAFETY: the caller guarantees the CPU features the helpers enable (above).
+    unsafe {
+        let (x0, y0, z0) = (load(a, 0), load(b, 0), load(c, 0));
+        let (x1, y1, z1) = (load(a, 1), load(b, 1), load(c, 1));
+        let f0 = classify(x0, y0, z0);
+        let f1 = classify(x1, y1, z1);
+        let s0 = special_wh(x0, y0, z0, &f0);
+        let s1 = special_wh(x1, y1, z1, &f1);
+        if s0.2 == 0xFFFF && s1.2 == 0xFFFF {
+            store(out, 0, s0.0);
+            store(out, 1, s1.0);
+            return;
+        }
+        let r0 = main_wh(x0, y0, z0, &f0, s0);
+        let r1 = main_wh(x1, y1, z1, &f1, s1);
+        store(out, 0, r0);
+        store(out, 1, r1);
+    }
+}
+
+/// [`fma32_wh_inline`] with the kernel's target features: out of line where the caller is not
+/// compiled for this level (the dispatcher `simd::fma32_wh`, the tests).
+///
+/// # Safety
+///
+/// The CPU must support AVX-512F, CD, DQ and VBMI2 (`super::avx512_available`).
+#[inline]
 #[target_feature(enable = "avx512f,avx512cd,avx512dq,avx512vbmi2")]
 pub(super) fn fma32_wh(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u32; 32]) {
-    let (x0, y0, z0) = (load(a, 0), load(b, 0), load(c, 0));
-    let (x1, y1, z1) = (load(a, 1), load(b, 1), load(c, 1));
-    let f0 = classify(x0, y0, z0);
-    let f1 = classify(x1, y1, z1);
-    let s0 = special_wh(x0, y0, z0, &f0);
-    let s1 = special_wh(x1, y1, z1, &f1);
-    if s0.2 == 0xFFFF && s1.2 == 0xFFFF {
-        store(out, 0, s0.0);
-        store(out, 1, s1.0);
-        return;
-    }
-    let r0 = main_wh(x0, y0, z0, &f0, s0);
-    let r1 = main_wh(x1, y1, z1, &f1, s1);
-    store(out, 0, r0);
-    store(out, 1, r1);
+    // SAFETY: this function's target features are the ones the kernel needs.
+    unsafe { fma32_wh_inline(a, b, c, out) }
 }
 
 #[cfg(test)]
@@ -598,6 +672,35 @@ mod tests {
     /// `fma_model_bh` on some lanes (so a kernel without the slow path fails `tests/simd.rs`),
     /// every vector holding such a lane is flagged for the exact steps, and the vectors it does not
     /// flag are right lane for lane (`simd::tests::check_underflow_flagging`).
+    /// Neither chip's IEEE FMA of the special lanes sees a subnormal operand or gives a
+    /// subnormal result, on triples of every operand class (`simd::tests::check_special_operands`).
+    #[test]
+    fn special_fma_sees_no_subnormal() {
+        if !super::super::avx512_available() {
+            return;
+        }
+        for wormhole in [false, true] {
+            super::super::tests::check_special_operands::<16>(0x5B0B_0016, 4_000, wormhole, |v| {
+                // SAFETY: the CPU runs the AVX-512 level (checked above); the loads read 16
+                // `u32`s and the stores write 16 `f32`s.
+                unsafe {
+                    let [x, y, z] = v.map(|a| _mm512_loadu_epi32(a.as_ptr().cast()));
+                    let f = classify(x, y, z);
+                    let ops = if wormhole {
+                        special_operands_wh(x, y, z, &f)
+                    } else {
+                        special_operands_bh(x, y, z, &f)
+                    };
+                    let mut out = [[0f32; 16]; 3];
+                    for (o, v) in out.iter_mut().zip(ops) {
+                        _mm512_storeu_ps(o.as_mut_ptr(), v);
+                    }
+                    (out, f.kspecial as u32)
+                }
+            });
+        }
+    }
+
     #[test]
     fn blackhole_lanes_that_may_underflow_take_the_exact_steps() {
         if !super::super::avx512_available() {

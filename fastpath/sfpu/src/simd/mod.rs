@@ -119,10 +119,10 @@ impl Level {
 static LEVEL: AtomicU8 = AtomicU8::new(0);
 
 /// What [`LEVEL`] holds for each level.
-const PORTABLE_ID: u8 = 1 + Level::Portable as u8;
-const NEON_ID: u8 = 1 + Level::Neon as u8;
-const AVX2_ID: u8 = 1 + Level::Avx2 as u8;
-const AVX512_ID: u8 = 1 + Level::Avx512 as u8;
+pub(crate) const PORTABLE_ID: u8 = 1 + Level::Portable as u8;
+pub(crate) const NEON_ID: u8 = 1 + Level::Neon as u8;
+pub(crate) const AVX2_ID: u8 = 1 + Level::Avx2 as u8;
+pub(crate) const AVX512_ID: u8 = 1 + Level::Avx512 as u8;
 
 /// The copy of the kernels that runs: the best this CPU supports, unless [`set_level`],
 /// `SFPU_FASTPATH_PORTABLE=1` or `SFPU_FASTPATH_SIMD` chose a lower one.
@@ -365,7 +365,7 @@ fn execute_op_portable<const WH: bool, const OP: u8>(
     cx: &Ctx,
     out: &mut Outcome,
 ) {
-    crate::exec::execute_op::<WH, OP>(s, instr, cx, out)
+    crate::exec::execute_op::<WH, OP, PORTABLE_ID>(s, instr, cx, out)
 }
 
 /// `exec::sfpload` (the load part of SFPLOADMACRO, which the machine runs itself) in the copy of
@@ -433,7 +433,7 @@ fn sfpload_portable(
 /// [`execute`]'s copy for the baseline target.
 #[inline(never)]
 fn execute_portable<const WH: bool>(s: &mut FastState, instr: &Instr, cx: &Ctx, out: &mut Outcome) {
-    crate::exec::execute_on::<WH>(s, instr, cx, out)
+    crate::exec::execute_on::<WH, PORTABLE_ID>(s, instr, cx, out)
 }
 
 /// A 32-lane FMA kernel: `out[i] = fma(a[i], b[i], c[i])`.
@@ -474,7 +474,8 @@ pub fn kernel(level: Level, wormhole: bool) -> Option<Kernel> {
     })
 }
 
-/// The Blackhole kernel of the level in force ([`level`]).
+/// The Blackhole kernel of the level in force ([`level`]), a call to its out-of-line copy (the
+/// models' copies compiled for a SIMD level inline theirs instead: [`fma32_at`]).
 #[inline]
 pub fn fma32_bh(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u32; 32]) {
     #[cfg(target_arch = "x86_64")]
@@ -492,10 +493,10 @@ pub fn fma32_bh(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u32; 32]
         // SAFETY: Advanced SIMD, the one feature `neon::fma32_bh` enables, is part of AArch64.
         return unsafe { neon::fma32_bh(a, b, c, out) };
     }
-    fma32_portable(a, b, c, out)
+    fma32_portable_call(a, b, c, out)
 }
 
-/// The Wormhole kernel of the level in force ([`level`]).
+/// The Wormhole kernel of the level in force ([`level`]), as [`fma32_bh`].
 #[inline]
 pub fn fma32_wh(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u32; 32]) {
     #[cfg(target_arch = "x86_64")]
@@ -511,7 +512,55 @@ pub fn fma32_wh(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u32; 32]
         // SAFETY: as in `fma32_bh`.
         return unsafe { neon::fma32_wh(a, b, c, out) };
     }
+    fma32_wh_portable_call(a, b, c, out)
+}
+
+/// [`fma32_portable`] as a call: the dispatchers above are inlined into the models, which need not
+/// carry 32 inlined copies of the scalar FMA as well.
+#[inline(never)]
+fn fma32_portable_call(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u32; 32]) {
+    fma32_portable(a, b, c, out)
+}
+
+/// [`fma32_wh_portable`] as a call (see [`fma32_portable_call`]).
+#[inline(never)]
+fn fma32_wh_portable_call(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u32; 32]) {
     fma32_wh_portable(a, b, c, out)
+}
+
+/// The FMA of the Wormhole chip (`WH`) or the Blackhole one over 32 lanes, in a model compiled
+/// for the level numbered `L` ([`AVX512_ID`], [`AVX2_ID`]; anything else: [`PORTABLE_ID`]): the
+/// AVX-512 and AVX2 copies of the models inline their level's kernel whole (`fma32_bh_inline`),
+/// so that its operands are read straight from the registers and its result merged straight into
+/// them, with no call, no `vzeroupper` and no round trip through memory from one FMA to the next.
+/// The other copies call the kernel of the level in force ([`fma32_bh`], [`fma32_wh`]).
+#[inline(always)]
+pub(crate) fn fma32_at<const WH: bool, const L: u8>(
+    a: &[u32; 32],
+    b: &[u32; 32],
+    c: &[u32; 32],
+    out: &mut [u32; 32],
+) {
+    // The level in force is checked too (a relaxed load, and the branch it decides is always
+    // taken the same way): a copy for a level runs only when the CPU has that level, and this
+    // keeps the kernel sound even where a copy were reached otherwise.
+    #[cfg(target_arch = "x86_64")]
+    if L == AVX512_ID && LEVEL.load(Ordering::Relaxed) == AVX512_ID {
+        // SAFETY: `LEVEL` holds `Avx512`'s number only after `decide` or `set_level` found the
+        // level available (`capped`), which checks every feature the AVX-512 kernels use.
+        return unsafe {
+            if WH { avx512::fma32_wh_inline(a, b, c, out) } else { avx512::fma32_bh_inline(a, b, c, out) }
+        };
+    }
+    #[cfg(target_arch = "x86_64")]
+    if L == AVX2_ID && LEVEL.load(Ordering::Relaxed) == AVX2_ID {
+        // SAFETY: as above, `Avx2`'s number only when `avx2_available` (AVX2 and FMA among
+        // others).
+        return unsafe {
+            if WH { avx2::fma32_wh_inline(a, b, c, out) } else { avx2::fma32_bh_inline(a, b, c, out) }
+        };
+    }
+    if WH { fma32_wh(a, b, c, out) } else { fma32_bh(a, b, c, out) }
 }
 
 // The `*_checked` functions check the CPU on every call (only `kernel` hands them out). The NEON
@@ -579,17 +628,19 @@ mod x86 {
     use crate::state::FastState;
 
     /// [`super::execute`]'s AVX-512 copy (every feature [`super::avx512_available`] checks).
-    #[target_feature(enable = "avx512f,avx512cd,avx512bw,avx512vl,avx512dq,avx2,fma,bmi1,bmi2,lzcnt,popcnt")]
+    #[target_feature(
+        enable = "avx512f,avx512cd,avx512bw,avx512vl,avx512dq,avx512vbmi2,avx2,fma,bmi1,bmi2,lzcnt,popcnt"
+    )]
     #[inline(never)]
     pub fn execute_avx512<const WH: bool>(s: &mut FastState, instr: &Instr, cx: &Ctx, out: &mut Outcome) {
-        crate::exec::execute_on::<WH>(s, instr, cx, out)
+        crate::exec::execute_on::<WH, { super::AVX512_ID }>(s, instr, cx, out)
     }
 
     /// [`super::execute`]'s AVX2 copy (every feature [`super::avx2_available`] checks).
     #[target_feature(enable = "avx2,fma,bmi1,bmi2,lzcnt,popcnt")]
     #[inline(never)]
     pub fn execute_avx2<const WH: bool>(s: &mut FastState, instr: &Instr, cx: &Ctx, out: &mut Outcome) {
-        crate::exec::execute_on::<WH>(s, instr, cx, out)
+        crate::exec::execute_on::<WH, { super::AVX2_ID }>(s, instr, cx, out)
     }
 
     /// [`super::sign_bits`] for AVX-512 (DQ's `vpmovd2m`, 16 lanes per instruction).
@@ -618,14 +669,16 @@ mod x86 {
     }
 
     /// [`super::Handlers`]' AVX-512 copies (features as [`execute_avx512`]).
-    #[target_feature(enable = "avx512f,avx512cd,avx512bw,avx512vl,avx512dq,avx2,fma,bmi1,bmi2,lzcnt,popcnt")]
+    #[target_feature(
+        enable = "avx512f,avx512cd,avx512bw,avx512vl,avx512dq,avx512vbmi2,avx2,fma,bmi1,bmi2,lzcnt,popcnt"
+    )]
     fn execute_op_avx512<const WH: bool, const OP: u8>(
         s: &mut FastState,
         instr: &Instr,
         cx: &Ctx,
         out: &mut Outcome,
     ) {
-        crate::exec::execute_op::<WH, OP>(s, instr, cx, out)
+        crate::exec::execute_op::<WH, OP, { super::AVX512_ID }>(s, instr, cx, out)
     }
 
     /// [`super::Handlers`]' AVX2 copies (features as [`execute_avx2`]).
@@ -636,7 +689,7 @@ mod x86 {
         cx: &Ctx,
         out: &mut Outcome,
     ) {
-        crate::exec::execute_op::<WH, OP>(s, instr, cx, out)
+        crate::exec::execute_op::<WH, OP, { super::AVX2_ID }>(s, instr, cx, out)
     }
 
     const TRANSP: u8 = sfpu_reference::isa::Opcode::SFPTRANSP as u8;
@@ -658,7 +711,9 @@ mod x86 {
     pub(super) static AVX2_WH: Handlers = handler_table!(execute_op_avx2, true);
 
     /// [`super::run_with_scheduled`]'s AVX-512 copy (features as [`execute_avx512`]).
-    #[target_feature(enable = "avx512f,avx512cd,avx512bw,avx512vl,avx512dq,avx2,fma,bmi1,bmi2,lzcnt,popcnt")]
+    #[target_feature(
+        enable = "avx512f,avx512cd,avx512bw,avx512vl,avx512dq,avx512vbmi2,avx2,fma,bmi1,bmi2,lzcnt,popcnt"
+    )]
     #[inline(never)]
     pub fn run_with_scheduled_avx512(
         m: &mut crate::machine::FastMachine,
@@ -673,7 +728,9 @@ mod x86 {
     }
 
     /// [`super::sfpload`]'s AVX-512 copy (features as [`execute_avx512`]).
-    #[target_feature(enable = "avx512f,avx512cd,avx512bw,avx512vl,avx512dq,avx2,fma,bmi1,bmi2,lzcnt,popcnt")]
+    #[target_feature(
+        enable = "avx512f,avx512cd,avx512bw,avx512vl,avx512dq,avx512vbmi2,avx2,fma,bmi1,bmi2,lzcnt,popcnt"
+    )]
     #[inline(never)]
     pub fn sfpload_avx512(
         s: &mut FastState,
@@ -747,6 +804,66 @@ mod tests {
         }
         assert!(wrong_lanes > 0, "the conversion alone was never wrong: the test cannot fail");
         assert!(flagged > 0 && unflagged > 0, "flagged {flagged}, unflagged {unflagged}");
+    }
+
+    /// The check behind the AVX-512 and AVX2 kernels' `special_fma_sees_no_subnormal`:
+    /// `vectors` vectors of `N` triples, each operand drawn from every class (zeros, subnormals,
+    /// small, ordinary and large normals, infinities, NaNs), go through `operands` (the operands
+    /// the kernel gives its IEEE FMA of the special lanes, and its mask of special lanes). Asserts
+    /// that no operand is subnormal and that no lane's `mul_add` of them is; for Blackhole
+    /// (`wormhole` false) also that each special lane's `mul_add` is `fma_model_bh`'s result up
+    /// to the NaN payload (Wormhole's special results are combined with its pending NaNs after
+    /// the FMA: `tests/simd.rs` checks those). Also asserts that the triples held subnormal
+    /// operands and special lanes (so that the test can fail).
+    pub(super) fn check_special_operands<const N: usize>(
+        seed: u64,
+        vectors: usize,
+        wormhole: bool,
+        mut operands: impl FnMut(&[[u32; N]; 3]) -> ([[f32; N]; 3], u32),
+    ) {
+        let mut state = seed;
+        let mut next = move || {
+            state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            (state >> 32) as u32
+        };
+        let mut draw = || {
+            let r = next();
+            let sign = r & 0x8000_0000;
+            let man = next() & 0x007F_FFFF;
+            let e = match r % 7 {
+                0 => return sign,
+                1 => return sign | man.max(1),
+                2 => 1 + next() % 20,
+                3 => 100 + next() % 50,
+                4 => 200 + next() % 55,
+                5 => return sign | 0x7F80_0000,
+                _ => return sign | 0x7F80_0000 | man.max(1),
+            };
+            sign | (e << 23) | man
+        };
+        let (mut subnormal_inputs, mut special_lanes) = (0, 0);
+        for _ in 0..vectors {
+            let v: [[u32; N]; 3] = std::array::from_fn(|_| std::array::from_fn(|_| draw()));
+            subnormal_inputs += v.iter().flatten().filter(|&&w| w & 0x7F80_0000 == 0 && w << 1 != 0).count();
+            let (ops, special) = operands(&v);
+            for l in 0..N {
+                let [x, y, z] = [ops[0][l], ops[1][l], ops[2][l]];
+                let at = || format!("lane {l} of {v:08x?}: operands {x:e}, {y:e}, {z:e}");
+                assert!(!x.is_subnormal() && !y.is_subnormal() && !z.is_subnormal(), "{}", at());
+                let r = x.mul_add(y, z);
+                assert!(!r.is_subnormal(), "{}: result {r:e}", at());
+                if special >> l & 1 == 1 {
+                    special_lanes += 1;
+                    if wormhole {
+                        continue;
+                    }
+                    let want = fma_model_bh(v[0][l], v[1][l], v[2][l]);
+                    let want_nan = f32::from_bits(want).is_nan();
+                    assert!(want_nan == r.is_nan() && (want_nan || r.to_bits() == want), "{}: {r:e}", at());
+                }
+            }
+        }
+        assert!(subnormal_inputs > 0 && special_lanes > 0, "{subnormal_inputs} {special_lanes}");
     }
 
     /// Every level's `sign_bits` gathers the sign bits in lane order (oracle: the bits summed one
