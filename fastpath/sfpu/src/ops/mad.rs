@@ -27,12 +27,6 @@ use crate::state::FastState;
 
 const SIGN: u32 = 0x8000_0000;
 
-/// `v` with every lane's sign bit flipped (the pages' `-x` on a raw FP32 pattern).
-#[inline(always)]
-fn negated(v: &[u32; 32]) -> [u32; 32] {
-    std::array::from_fn(|l| v[l] ^ SIGN)
-}
-
 /// SFPMAD / SFPADD / SFPMUL: `VD = ±(VA * VB) ± VC` with `NEGATE_VA` (1, Blackhole), `NEGATE_VC`
 /// (2, Blackhole), `INDIRECT_VA` (4), `INDIRECT_VD` (8).
 #[inline(always)]
@@ -56,29 +50,21 @@ pub fn sfpmad<const WH: bool, const L: u8>(
     if m == 0 {
         return;
     }
-    // The operands are read in place where nothing changes them (no copy of the registers); a
-    // negated operand is built in one pass.
-    let (ta, tc);
-    let neg_a = !wormhole && mod1 & 1 != 0;
+    // The operands are read in place where nothing changes them (no copy of the registers); the
+    // negations are the sign bits the kernel flips as it loads them.
+    let g;
+    let flip_a = if !wormhole && mod1 & 1 != 0 { SIGN } else { 0 };
+    let flip_c = if !wormhole && mod1 & 2 != 0 { SIGN } else { 0 };
     let a = if mod1 & 4 != 0 {
-        let g = gather_indirect(s);
-        ta = if neg_a { negated(&g) } else { g };
-        &ta
-    } else if neg_a {
-        ta = negated(&s.lreg[va as usize]);
-        &ta
+        g = gather_indirect(s);
+        &g
     } else {
         &s.lreg[va as usize]
     };
     let b = &s.lreg[cx.vb(vb)];
-    let c = if !wormhole && mod1 & 2 != 0 {
-        tc = negated(&s.lreg[cx.vc(vc)]);
-        &tc
-    } else {
-        &s.lreg[cx.vc(vc)]
-    };
+    let c = &s.lreg[cx.vc(vc)];
     let mut d = [0u32; 32];
-    fma32_at::<WH, L>(a, b, c, &mut d);
+    fma32_at::<WH, L>(a, b, c, flip_a, flip_c, &mut d);
     write_result(s, vd, mod1 & 8 != 0, &d, m);
 }
 
@@ -106,15 +92,9 @@ pub fn sfpaddi<const WH: bool, const L: u8>(
     }
     let a = [imm16 << 16; 32];
     let b = [0x3F80_0000u32; 32];
-    let tc;
-    let c = if !wormhole && mod1 & 2 != 0 {
-        tc = negated(&s.lreg[vc]);
-        &tc
-    } else {
-        &s.lreg[vc]
-    };
+    let flip_c = if !wormhole && mod1 & 2 != 0 { SIGN } else { 0 };
     let mut d = [0u32; 32];
-    fma32_at::<WH, L>(&a, &b, c, &mut d);
+    fma32_at::<WH, L>(&a, &b, &s.lreg[vc], 0, flip_c, &mut d);
     write_result(s, vd, mod1 & 8 != 0, &d, m);
 }
 
@@ -139,16 +119,13 @@ pub fn sfpmuli<const WH: bool, const L: u8>(
     if m == 0 {
         return;
     }
-    let a = [imm16 << 16; 32];
-    let tc;
-    let c = if !wormhole && mod1 & 2 != 0 {
-        tc = negated(&s.lreg[vc]);
-        &tc
-    } else {
-        &s.lreg[vc]
-    };
+    // `Imm16 * -VD` as `-Imm16 * VD`: both FMA models (and both chips' pages) use the factors'
+    // signs only through their XOR (`x ^ y`), so either flip gives the same bits, and the
+    // immediate's is free (`tests/prop_instructions` compares SFPMULI with the reference).
+    let flip = if !wormhole && mod1 & 2 != 0 { SIGN } else { 0 };
+    let a = [(imm16 << 16) ^ flip; 32];
     let zero = [0u32; 32];
     let mut d = [0u32; 32];
-    fma32_at::<WH, L>(&a, c, &zero, &mut d);
+    fma32_at::<WH, L>(&a, &s.lreg[vc], &zero, 0, 0, &mut d);
     write_result(s, vd, mod1 & 8 != 0, &d, m);
 }

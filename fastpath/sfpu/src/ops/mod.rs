@@ -45,28 +45,42 @@ pub(crate) fn write_result(s: &mut FastState, vd: usize, indirect: bool, d: &[u3
         return;
     }
     if indirect && vd != 16 {
-        let sel = s.lreg[7];
-        let m = crate::state::blend_mask(m);
-        for r in 0..8u32 {
-            let dst = &mut s.lreg[r as usize];
-            for l in 0..32 {
-                let hit = if sel[l] & 15 == r { m[l] } else { 0 };
-                dst[l] = (d[l] & hit) | (dst[l] & !hit);
-            }
-        }
+        crate::simd::write_indirect(&mut s.lreg, d, m);
     } else if vd < 8 || vd == 16 {
         blend(&mut s.lreg[vd], d, m);
     }
 }
 
-/// `LReg[LReg[7] & 15]` per lane (the `INDIRECT_VA` operand).
+/// `LReg[LReg[7] & 15]` per lane (the `INDIRECT_VA` operand; `simd::gather_indirect`).
 #[inline(always)]
 pub(crate) fn gather_indirect(s: &FastState) -> [u32; 32] {
+    crate::simd::gather_indirect(&s.lreg)
+}
+
+/// [`gather_indirect`] one lane at a time (the copy for the levels without a gather).
+#[inline(always)]
+pub(crate) fn gather_indirect_portable(lreg: &[[u32; 32]; 17]) -> [u32; 32] {
     let mut a = [0u32; 32];
     for l in 0..32 {
-        a[l] = s.lreg[(s.lreg[7][l] & 15) as usize][l];
+        a[l] = lreg[(lreg[7][l] & 15) as usize][l];
     }
     a
+}
+
+/// The `INDIRECT_VD` write of [`write_result`] (`simd::write_indirect`), a lane mask and blend
+/// per register: lane `l` of `d` goes to `LReg[LReg[7][l] & 15]` where that is 0 to 7, in the
+/// lanes of `m` (`LReg[7]` read before any write).
+#[inline(always)]
+pub(crate) fn write_indirect_portable(lreg: &mut [[u32; 32]; 17], d: &[u32; 32], m: u32) {
+    let sel = lreg[7];
+    let m = crate::state::blend_mask(m);
+    for r in 0..8u32 {
+        let dst = &mut lreg[r as usize];
+        for l in 0..32 {
+            let hit = if sel[l] & 15 == r { m[l] } else { 0 };
+            dst[l] = (d[l] & hit) | (dst[l] & !hit);
+        }
+    }
 }
 
 /// `BooleanOp(Mod1, A, B)` of `SFPPUSHC.md` / `SFPPOPC.md` on whole lane masks. Only called with

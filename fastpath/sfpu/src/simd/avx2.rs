@@ -303,6 +303,13 @@ fn load(v: &[u32; 32], q: usize) -> V {
     unsafe { _mm256_loadu_si256(lanes.as_ptr().cast()) }
 }
 
+/// `v` with `flip` XORed into every lane (the operand negations of SFPMAD's `Mod1`).
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+fn xor(v: V, flip: u32) -> V {
+    _mm256_xor_si256(v, splat(flip as i32))
+}
+
 /// Stores `x` to lanes `8 * q..8 * q + 8` of `v`.
 #[inline]
 #[target_feature(enable = "avx2,fma")]
@@ -315,6 +322,9 @@ fn store(v: &mut [u32; 32], q: usize, x: V) {
 /// [`crate::fp::fma_bh`] over 32 lanes, 8 at a time: a vector whose lanes are all special skips
 /// the sum, and one with a lane that may have underflowed takes the exact steps lane by lane.
 ///
+/// The operands are `a ^ flip_a`, `b` and `c ^ flip_c` lane by lane (SFPMAD's negations of `VA`
+/// and `VC`, applied in registers).
+///
 /// Not itself a `#[target_feature]` function (those cannot be `#[inline(always)]`): it is
 /// inlined into the models' copies compiled for this level (`simd::fma32_at`), where its helpers'
 /// features are the copy's own, so that the whole kernel is inlined there and its operands and
@@ -324,11 +334,18 @@ fn store(v: &mut [u32; 32], q: usize, x: V) {
 ///
 /// The CPU must support AVX2 and FMA (`super::avx2_available`).
 #[inline(always)]
-pub(super) unsafe fn fma32_bh_inline(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u32; 32]) {
+pub(super) unsafe fn fma32_bh_inline(
+    a: &[u32; 32],
+    b: &[u32; 32],
+    c: &[u32; 32],
+    flip_a: u32,
+    flip_c: u32,
+    out: &mut [u32; 32],
+) {
     // SAFETY: the caller guarantees the CPU features the helpers enable (above).
     unsafe {
         for q in 0..4 {
-            let (x, y, z) = (load(a, q), load(b, q), load(c, q));
+            let (x, y, z) = (xor(load(a, q), flip_a), load(b, q), xor(load(c, q), flip_c));
             let f = classify(x, y, z);
             let special = bits(f.kspecial);
             if special == 0xFF {
@@ -338,7 +355,7 @@ pub(super) unsafe fn fma32_bh_inline(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32]
             let (mut r, hard) = main_bh(x, y, z, &f);
             if hard {
                 for l in 8 * q..8 * q + 8 {
-                    out[l] = crate::fp::fma_bh(a[l], b[l], c[l]);
+                    out[l] = crate::fp::fma_bh(a[l] ^ flip_a, b[l], c[l] ^ flip_c);
                 }
                 continue;
             }
@@ -360,7 +377,7 @@ pub(super) unsafe fn fma32_bh_inline(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32]
 #[target_feature(enable = "avx2,fma")]
 pub(super) fn fma32_bh(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u32; 32]) {
     // SAFETY: this function's target features are the ones the kernel needs.
-    unsafe { fma32_bh_inline(a, b, c, out) }
+    unsafe { fma32_bh_inline(a, b, c, 0, 0, out) }
 }
 
 /// [`crate::fp::fma_wh`] over 32 lanes, 8 at a time.
@@ -369,11 +386,18 @@ pub(super) fn fma32_bh(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u
 ///
 /// As for [`fma32_bh_inline`].
 #[inline(always)]
-pub(super) unsafe fn fma32_wh_inline(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u32; 32]) {
+pub(super) unsafe fn fma32_wh_inline(
+    a: &[u32; 32],
+    b: &[u32; 32],
+    c: &[u32; 32],
+    flip_a: u32,
+    flip_c: u32,
+    out: &mut [u32; 32],
+) {
     // SAFETY: the caller guarantees the CPU features the helpers enable (above).
     unsafe {
         for q in 0..4 {
-            let (x, y, z) = (load(a, q), load(b, q), load(c, q));
+            let (x, y, z) = (xor(load(a, q), flip_a), load(b, q), xor(load(c, q), flip_c));
             let f = classify(x, y, z);
             let s = special_wh(x, y, z, &f);
             let r = if bits(s.2) == 0xFF { s.0 } else { main_wh(x, y, z, &f, s) };
@@ -392,7 +416,7 @@ pub(super) unsafe fn fma32_wh_inline(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32]
 #[target_feature(enable = "avx2,fma")]
 pub(super) fn fma32_wh(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u32; 32]) {
     // SAFETY: this function's target features are the ones the kernel needs.
-    unsafe { fma32_wh_inline(a, b, c, out) }
+    unsafe { fma32_wh_inline(a, b, c, 0, 0, out) }
 }
 
 #[cfg(test)]

@@ -568,6 +568,9 @@ fn store(v: &mut [u32; 32], half: usize, x: __m512i) {
 /// next (independent work side by side for the out-of-order core); a vector whose lanes are all
 /// special skips the sum, and one with a lane that may have underflowed takes the exact steps.
 ///
+/// The operands are `a ^ flip_a`, `b` and `c ^ flip_c` lane by lane (SFPMAD's negations of `VA`
+/// and `VC`, applied in registers).
+///
 /// Not itself a `#[target_feature]` function (those cannot be `#[inline(always)]`): it is
 /// inlined into the models' copies compiled for this level (`simd::fma32_at`), where its helpers'
 /// features are the copy's own, so that the whole kernel is inlined there and its operands and
@@ -578,11 +581,19 @@ fn store(v: &mut [u32; 32], half: usize, x: __m512i) {
 ///
 /// The CPU must support AVX-512F, CD, DQ and VBMI2 (`super::avx512_available`).
 #[inline(always)]
-pub(super) unsafe fn fma32_bh_inline(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u32; 32]) {
+pub(super) unsafe fn fma32_bh_inline(
+    a: &[u32; 32],
+    b: &[u32; 32],
+    c: &[u32; 32],
+    flip_a: u32,
+    flip_c: u32,
+    out: &mut [u32; 32],
+) {
     // SAFETY: the caller guarantees the CPU features the helpers enable (above).
     unsafe {
-        let (x0, y0, z0) = (load(a, 0), load(b, 0), load(c, 0));
-        let (x1, y1, z1) = (load(a, 1), load(b, 1), load(c, 1));
+        let (fa, fc) = (_mm512_set1_epi32(flip_a as i32), _mm512_set1_epi32(flip_c as i32));
+        let (x0, y0, z0) = (_mm512_xor_si512(load(a, 0), fa), load(b, 0), _mm512_xor_si512(load(c, 0), fc));
+        let (x1, y1, z1) = (_mm512_xor_si512(load(a, 1), fa), load(b, 1), _mm512_xor_si512(load(c, 1), fc));
         let f0 = classify(x0, y0, z0);
         let f1 = classify(x1, y1, z1);
         if f0.kspecial == 0xFFFF && f1.kspecial == 0xFFFF {
@@ -619,7 +630,7 @@ pub(super) unsafe fn fma32_bh_inline(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32]
 #[target_feature(enable = "avx512f,avx512cd,avx512dq,avx512vbmi2")]
 pub(super) fn fma32_bh(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u32; 32]) {
     // SAFETY: this function's target features are the ones the kernel needs.
-    unsafe { fma32_bh_inline(a, b, c, out) }
+    unsafe { fma32_bh_inline(a, b, c, 0, 0, out) }
 }
 
 /// [`crate::fp::fma_wh`] over 32 lanes, two vectors of 16 side by side as in [`fma32_bh`] (a
@@ -629,11 +640,19 @@ pub(super) fn fma32_bh(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u
 ///
 /// As for [`fma32_bh_inline`].
 #[inline(always)]
-pub(super) unsafe fn fma32_wh_inline(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u32; 32]) {
+pub(super) unsafe fn fma32_wh_inline(
+    a: &[u32; 32],
+    b: &[u32; 32],
+    c: &[u32; 32],
+    flip_a: u32,
+    flip_c: u32,
+    out: &mut [u32; 32],
+) {
     // SAFETY: the caller guarantees the CPU features the helpers enable (above).
     unsafe {
-        let (x0, y0, z0) = (load(a, 0), load(b, 0), load(c, 0));
-        let (x1, y1, z1) = (load(a, 1), load(b, 1), load(c, 1));
+        let (fa, fc) = (_mm512_set1_epi32(flip_a as i32), _mm512_set1_epi32(flip_c as i32));
+        let (x0, y0, z0) = (_mm512_xor_si512(load(a, 0), fa), load(b, 0), _mm512_xor_si512(load(c, 0), fc));
+        let (x1, y1, z1) = (_mm512_xor_si512(load(a, 1), fa), load(b, 1), _mm512_xor_si512(load(c, 1), fc));
         let f0 = classify(x0, y0, z0);
         let f1 = classify(x1, y1, z1);
         let s0 = special_wh(x0, y0, z0, &f0);
@@ -660,7 +679,7 @@ pub(super) unsafe fn fma32_wh_inline(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32]
 #[target_feature(enable = "avx512f,avx512cd,avx512dq,avx512vbmi2")]
 pub(super) fn fma32_wh(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u32; 32]) {
     // SAFETY: this function's target features are the ones the kernel needs.
-    unsafe { fma32_wh_inline(a, b, c, out) }
+    unsafe { fma32_wh_inline(a, b, c, 0, 0, out) }
 }
 
 #[cfg(test)]

@@ -261,6 +261,34 @@ pub(crate) fn sign_bits(v: &[u32; 32]) -> u32 {
     crate::state::sign_mask_portable(v)
 }
 
+/// `ops::write_result`'s `INDIRECT_VD` write: lane `l` of `d` goes to `LReg[LReg[7][l] & 15]`
+/// where that is 0 to 7, in the lanes of `m` (`LReg[7]` read before any write). At the AVX-512
+/// level a compare into a mask register, a blend and a store per register and 16 lanes (the
+/// portable loop builds its lane masks as vectors); elsewhere the portable loop. Inlined into
+/// every copy of the models, as [`sign_bits`].
+#[inline(always)]
+pub(crate) fn write_indirect(lreg: &mut [[u32; 32]; 17], d: &[u32; 32], m: u32) {
+    #[cfg(target_arch = "x86_64")]
+    if LEVEL.load(Ordering::Relaxed) == AVX512_ID {
+        // SAFETY: `LEVEL` holds `Avx512`'s number only after `decide` or `set_level` found the
+        // level available (`capped`), which checks AVX-512F among others.
+        return unsafe { x86::write_indirect_avx512(lreg, d, m) };
+    }
+    crate::ops::write_indirect_portable(lreg, d, m)
+}
+
+/// `ops::gather_indirect`: `LReg[LReg[7][l] & 15][l]` per lane (the `INDIRECT_VA` operand). At the
+/// AVX-512 level one gather per 16 lanes; elsewhere the portable loop.
+#[inline(always)]
+pub(crate) fn gather_indirect(lreg: &[[u32; 32]; 17]) -> [u32; 32] {
+    #[cfg(target_arch = "x86_64")]
+    if LEVEL.load(Ordering::Relaxed) == AVX512_ID {
+        // SAFETY: as in `write_indirect`.
+        return unsafe { x86::gather_indirect_avx512(lreg) };
+    }
+    crate::ops::gather_indirect_portable(lreg)
+}
+
 /// Whether a masked blend into memory must be kept from becoming a masked store: below AVX-512
 /// the compiler turns `dst = blend(new, dst, mask)` with a lane mask it can see into AVX2's
 /// `vpmaskmovd` store, which is microcoded on AMD's cores (the FMA family ran 2.4x slower at the
@@ -528,17 +556,21 @@ fn fma32_wh_portable_call(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut
     fma32_wh_portable(a, b, c, out)
 }
 
-/// The FMA of the Wormhole chip (`WH`) or the Blackhole one over 32 lanes, in a model compiled
-/// for the level numbered `L` ([`AVX512_ID`], [`AVX2_ID`]; anything else: [`PORTABLE_ID`]): the
-/// AVX-512 and AVX2 copies of the models inline their level's kernel whole (`fma32_bh_inline`),
-/// so that its operands are read straight from the registers and its result merged straight into
-/// them, with no call, no `vzeroupper` and no round trip through memory from one FMA to the next.
-/// The other copies call the kernel of the level in force ([`fma32_bh`], [`fma32_wh`]).
+/// The FMA of the Wormhole chip (`WH`) or the Blackhole one over 32 lanes, of the operands
+/// `a ^ flip_a`, `b` and `c ^ flip_c` (`flip`: SFPMAD's sign-bit negations of `VA` and `VC`), in a
+/// model compiled for the level numbered `L` ([`AVX512_ID`], [`AVX2_ID`]; anything else:
+/// [`PORTABLE_ID`]). The AVX-512 and AVX2 copies of the models inline their level's kernel whole
+/// (`fma32_bh_inline`), so that its operands are read straight from the registers (negated in
+/// vector registers) and its result merged straight into them, with no call, no `vzeroupper` and
+/// no round trip through memory from one FMA to the next. The other copies call the kernel of the
+/// level in force ([`fma32_bh`], [`fma32_wh`]) on negated copies of the operands.
 #[inline(always)]
 pub(crate) fn fma32_at<const WH: bool, const L: u8>(
     a: &[u32; 32],
     b: &[u32; 32],
     c: &[u32; 32],
+    flip_a: u32,
+    flip_c: u32,
     out: &mut [u32; 32],
 ) {
     // The level in force is checked too (a relaxed load, and the branch it decides is always
@@ -549,7 +581,11 @@ pub(crate) fn fma32_at<const WH: bool, const L: u8>(
         // SAFETY: `LEVEL` holds `Avx512`'s number only after `decide` or `set_level` found the
         // level available (`capped`), which checks every feature the AVX-512 kernels use.
         return unsafe {
-            if WH { avx512::fma32_wh_inline(a, b, c, out) } else { avx512::fma32_bh_inline(a, b, c, out) }
+            if WH {
+                avx512::fma32_wh_inline(a, b, c, flip_a, flip_c, out)
+            } else {
+                avx512::fma32_bh_inline(a, b, c, flip_a, flip_c, out)
+            }
         };
     }
     #[cfg(target_arch = "x86_64")]
@@ -557,9 +593,26 @@ pub(crate) fn fma32_at<const WH: bool, const L: u8>(
         // SAFETY: as above, `Avx2`'s number only when `avx2_available` (AVX2 and FMA among
         // others).
         return unsafe {
-            if WH { avx2::fma32_wh_inline(a, b, c, out) } else { avx2::fma32_bh_inline(a, b, c, out) }
+            if WH {
+                avx2::fma32_wh_inline(a, b, c, flip_a, flip_c, out)
+            } else {
+                avx2::fma32_bh_inline(a, b, c, flip_a, flip_c, out)
+            }
         };
     }
+    let (ta, tc);
+    let a = if flip_a == 0 {
+        a
+    } else {
+        ta = a.map(|v| v ^ flip_a);
+        &ta
+    };
+    let c = if flip_c == 0 {
+        c
+    } else {
+        tc = c.map(|v| v ^ flip_c);
+        &tc
+    };
     if WH { fma32_wh(a, b, c, out) } else { fma32_bh(a, b, c, out) }
 }
 
@@ -652,6 +705,65 @@ mod x86 {
         let (lo, hi) =
             unsafe { (_mm512_loadu_si512(v.as_ptr().cast()), _mm512_loadu_si512(v.as_ptr().add(16).cast())) };
         u32::from(_mm512_movepi32_mask(lo)) | (u32::from(_mm512_movepi32_mask(hi)) << 16)
+    }
+
+    /// [`super::write_indirect`] for AVX-512: per 16 lanes, the register numbers once, then a
+    /// compare into a mask register (under `m`), a blend and a whole store per register 0 to 7
+    /// (a whole store, not a masked one: the next instruction's loads of the register can take
+    /// a whole store's data from the store buffer).
+    #[target_feature(enable = "avx512f")]
+    #[inline]
+    pub fn write_indirect_avx512(lreg: &mut [[u32; 32]; 17], d: &[u32; 32], m: u32) {
+        use std::arch::x86_64::*;
+        for h in 0..2 {
+            // SAFETY: each load reads and each store writes 16 of a register's 32 `u32`s (64
+            // bytes, from lane 16 * h) inside `lreg` or `d`.
+            unsafe {
+                let sel = _mm512_and_si512(
+                    _mm512_loadu_si512(lreg[7].as_ptr().add(16 * h).cast()),
+                    _mm512_set1_epi32(15),
+                );
+                let dv = _mm512_loadu_si512(d.as_ptr().add(16 * h).cast());
+                let mh = (m >> (16 * h)) as u16;
+                for (r, reg) in lreg.iter_mut().take(8).enumerate() {
+                    let k = _mm512_mask_cmpeq_epi32_mask(mh, sel, _mm512_set1_epi32(r as i32));
+                    let cur = _mm512_loadu_si512(reg.as_ptr().add(16 * h).cast());
+                    _mm512_storeu_si512(
+                        reg.as_mut_ptr().add(16 * h).cast(),
+                        _mm512_mask_mov_epi32(cur, k, dv),
+                    );
+                }
+            }
+        }
+    }
+
+    /// [`super::gather_indirect`] for AVX-512: one `vpgatherdd` per 16 lanes, at word
+    /// `32 * (LReg[7][l] & 15) + l` of the registers.
+    #[target_feature(enable = "avx512f")]
+    #[inline]
+    pub fn gather_indirect_avx512(lreg: &[[u32; 32]; 17]) -> [u32; 32] {
+        use std::arch::x86_64::*;
+        let mut out = [0u32; 32];
+        let base: *const i32 = lreg.as_ptr().cast();
+        for h in 0..2 {
+            let lane = _mm512_add_epi32(
+                _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
+                _mm512_set1_epi32(16 * h as i32),
+            );
+            // SAFETY: the loads and the store cover 16 `u32`s inside `lreg[7]` and `out`; every
+            // gathered word is at index `32 * r + l` with `r <= 15` and `l <= 31`, inside the 17
+            // registers (`17 * 32` words) that `base` points to.
+            unsafe {
+                let sel = _mm512_and_si512(
+                    _mm512_loadu_si512(lreg[7].as_ptr().add(16 * h).cast()),
+                    _mm512_set1_epi32(15),
+                );
+                let idx = _mm512_add_epi32(_mm512_slli_epi32::<5>(sel), lane);
+                let v = _mm512_i32gather_epi32::<4>(idx, base);
+                _mm512_storeu_si512(out.as_mut_ptr().add(16 * h).cast(), v);
+            }
+        }
+        out
     }
 
     /// [`super::sign_bits`] for AVX2 (`vmovmskps`, 8 lanes per instruction).
@@ -864,6 +976,73 @@ mod tests {
             }
         }
         assert!(subnormal_inputs > 0 && special_lanes > 0, "{subnormal_inputs} {special_lanes}");
+    }
+
+    /// The AVX-512 copies of the indirect register access (`write_indirect`, `gather_indirect`)
+    /// do what the lane-by-lane loops do (`ops::write_indirect_portable`,
+    /// `ops::gather_indirect_portable`, the pages' definitions), on random registers with
+    /// `LReg[7]` selecting every register 0 to 15 and on random lane masks (none, all, random).
+    #[test]
+    fn indirect_register_access_at_every_level_is_the_lane_loop() {
+        let mut x = 0x1D1E_C7ED_0000_0017u64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))]
+        let mut checked = 0;
+        for round in 0..3000 {
+            let mut lreg = [[0u32; 32]; 17];
+            for r in lreg.iter_mut() {
+                *r = std::array::from_fn(|_| next() as u32);
+            }
+            // Mostly small numbers in LReg[7] (every register selected), sometimes large words.
+            if round % 4 != 0 {
+                lreg[7] = std::array::from_fn(|_| (next() % 16) as u32 | ((next() as u32) & 0xFFF0_0000));
+            }
+            let d: [u32; 32] = std::array::from_fn(|_| next() as u32);
+            let m = match round % 5 {
+                0 => 0,
+                1 => u32::MAX,
+                _ => next() as u32,
+            };
+            let mut want = lreg;
+            crate::ops::write_indirect_portable(&mut want, &d, m);
+            let gathered = crate::ops::gather_indirect_portable(&lreg);
+            for (r, reg) in want.iter().enumerate() {
+                for l in 0..32 {
+                    let hit = m >> l & 1 == 1 && (lreg[7][l] & 15) as usize == r && r < 8;
+                    assert_eq!(
+                        reg[l],
+                        if hit { d[l] } else { lreg[r][l] },
+                        "the portable write, LReg[{r}] lane {l}"
+                    );
+                }
+            }
+            for l in 0..32 {
+                let r = (lreg[7][l] & 15) as usize;
+                assert_eq!(gathered[l], lreg[r][l], "the portable gather, lane {l}");
+            }
+            #[cfg(target_arch = "x86_64")]
+            if avx512_available() {
+                let mut got = lreg;
+                // SAFETY: the CPU has AVX-512F (just checked).
+                unsafe { x86::write_indirect_avx512(&mut got, &d, m) };
+                assert_eq!(got, want, "write, round {round}");
+                // SAFETY: as above.
+                assert_eq!(unsafe { x86::gather_indirect_avx512(&lreg) }, gathered, "gather, round {round}");
+                checked += 1;
+            }
+            let mut got = lreg;
+            write_indirect(&mut got, &d, m);
+            assert_eq!(got, want, "the level in force's write, round {round}");
+            assert_eq!(gather_indirect(&lreg), gathered, "the level in force's gather, round {round}");
+        }
+        #[cfg(target_arch = "x86_64")]
+        assert!(checked == 0 || checked == 3000);
+        let _ = checked;
     }
 
     /// Every level's `sign_bits` gathers the sign bits in lane order (oracle: the bits summed one
