@@ -4,7 +4,7 @@
 //! `SFPMULI.md`, and WormholeB0 `SFPMAD.md` (@ `241b4eaf`), `SFPADD.md`, `SFPMUL.md`,
 //! `SFPADDI.md`, `SFPMULI.md`; spec §3.1, §3.2; `wormhole-vs-blackhole.md` §2, §3.2. (Blackhole's
 //! SFPMUL24 is [`super::blackhole::mul24`].) All 32 lanes are computed with the chip's
-//! branch-free FMA ([`fma32_at`]: `fma_model_bh` or `fma_model_wh`) and merged under the lane mask.
+//! branch-free FMA (`simd::fma32_at`: `fma_model_bh` or `fma_model_wh`) and merged under the lane mask.
 //!
 //! One page per instruction on each chip, with the same functional model apart from two points,
 //! checked where they apply: the FMA, and the negation bits, which are Blackhole's only

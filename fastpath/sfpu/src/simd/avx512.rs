@@ -47,7 +47,9 @@
 //!   product then rounds to ±Inf) and Wormhole's `x` is scaled by 2^127 (to ±Inf, so that an
 //!   infinite `z` of the other sign is invalid). Blackhole returns the canonical NaN for any NaN;
 //!   for Wormhole the FMA's NaNs with a NaN `z` counted as zero are the invalid operations (the
-//!   product's sign), a NaN `z` otherwise gives `z`'s sign, and the NaN stays pending.
+//!   product's sign), a NaN `z` otherwise gives `z`'s sign, and the NaN stays pending. The FMA's
+//!   operands are zero where the lane is not special (and a denormal `z` is zero), so that it never
+//!   sees or gives a subnormal: Intel cores take a microcode assist for each.
 //!
 //! Control flow per 32 lanes: both vectors are taken step by step side by side (independent work
 //! for the out-of-order core); when every lane is special (Blackhole) or special with a final

@@ -3,8 +3,9 @@
 //! that makes them sound, and the vector loads and stores of the AVX-512, AVX2 and NEON kernels
 //! (`simd/avx512.rs`, `simd/avx2.rs`, `simd/neon.rs`) and of `sign_bits`'s copies (the lane-mask
 //! gather every model's flags go through: `vpmovd2m` / `vmovmskps`, which the compiler does not
-//! find by itself), and `load_word`'s volatile read (a flag word read alone, never as part of a
-//! wider load).
+//! find by itself), of `write_indirect` / `gather_indirect` (`INDIRECT_VD` / `INDIRECT_VA`:
+//! mask-register blends, one gather per 16 lanes), and `load_word`'s volatile read (a flag word
+//! read alone, never as part of a wider load).
 //!
 //! Two things differ per level, chosen per call from [`level`] (which checks the CPU once):
 //!
@@ -18,7 +19,11 @@
 //!   compiled per opcode (`Handlers`: `exec::execute_op` with one opcode's arm, per chip and
 //!   level), so that an instruction runs a small function of its own rather than the dispatch
 //!   over every model; the table is looked up once per program.
-//! * **The FMA kernels** ([`crate::fp::fma32`], [`crate::fp::fma32_wh`]), the hottest loops:
+//! * **The FMA kernels** ([`crate::fp::fma32`], [`crate::fp::fma32_wh`]), the hottest loops. The
+//!   models' AVX-512 and AVX2 copies inline their level's kernel whole, negations included
+//!   (`fma32_at`: a `#[target_feature]` function cannot be `#[inline(always)]`, so the kernels'
+//!   bodies are `unsafe` functions without features, inlined where the features are the
+//!   copy's); everything else calls the out-of-line copy of the level in force:
 //!   - [`Level::Avx512`]: hand-written AVX-512 F/CD/DQ/VBMI2 kernels (`simd/avx512.rs`: two
 //!     vectors of 16 lanes side by side, mask registers for the per-lane choices, the
 //!     normalisation and rounding as one exact integer-to-float conversion, the special inputs
@@ -503,7 +508,7 @@ pub fn kernel(level: Level, wormhole: bool) -> Option<Kernel> {
 }
 
 /// The Blackhole kernel of the level in force ([`level`]), a call to its out-of-line copy (the
-/// models' copies compiled for a SIMD level inline theirs instead: [`fma32_at`]).
+/// models' copies compiled for a SIMD level inline theirs instead: `fma32_at`).
 #[inline]
 pub fn fma32_bh(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u32; 32]) {
     #[cfg(target_arch = "x86_64")]
