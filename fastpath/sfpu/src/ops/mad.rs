@@ -4,7 +4,8 @@
 //! `SFPMULI.md`, and WormholeB0 `SFPMAD.md` (@ `241b4eaf`), `SFPADD.md`, `SFPMUL.md`,
 //! `SFPADDI.md`, `SFPMULI.md`; spec §3.1, §3.2; `wormhole-vs-blackhole.md` §2, §3.2. (Blackhole's
 //! SFPMUL24 is [`super::blackhole::mul24`].) All 32 lanes are computed with the chip's
-//! branch-free FMA (`simd::fma32_at`: `fma_model_bh` or `fma_model_wh`) and merged under the lane mask.
+//! branch-free FMA (`simd::fma32_at`: `fma_model_bh` or `fma_model_wh`) and merged under the lane
+//! mask.
 //!
 //! One page per instruction on each chip, with the same functional model apart from two points,
 //! checked where they apply: the FMA, and the negation bits, which are Blackhole's only
@@ -119,9 +120,9 @@ pub fn sfpmuli<const WH: bool, const L: u8>(
     if m == 0 {
         return;
     }
-    // `Imm16 * -VD` as `-Imm16 * VD`: both FMA models (and both chips' pages) use the factors'
-    // signs only through their XOR (`x ^ y`), so either flip gives the same bits, and the
-    // immediate's is free (`tests/prop_instructions` compares SFPMULI with the reference).
+    // `Imm16 * -VD` as `-Imm16 * VD`: both FMA models use the factors' signs only through their
+    // XOR (`x ^ y`; `tests/fma_exact.rs` `factor_signs_count_only_through_their_xor`), so either
+    // flip gives the same bits, and the immediate's costs nothing.
     let flip = if !wormhole && mod1 & 2 != 0 { SIGN } else { 0 };
     let a = [(imm16 << 16) ^ flip; 32];
     let zero = [0u32; 32];

@@ -983,6 +983,93 @@ mod tests {
         assert!(subnormal_inputs > 0 && special_lanes > 0, "{subnormal_inputs} {special_lanes}");
     }
 
+    /// The kernels as the models' copies inline them (`fma32_bh_inline` / `fma32_wh_inline` of
+    /// each x86 level the CPU has, and `fma32_at` at the level in force) negate their operands
+    /// as told: lane by lane they give `fma_model_bh` / `fma_model_wh` of `a ^ flip_a`, `b`,
+    /// `c ^ flip_c` (the reference's models as the oracle), for every pair of flips, on batches
+    /// mixing random triples, triples next to exponent 0 (Blackhole's exact steps, which take the
+    /// flips from memory) and special inputs.
+    #[test]
+    fn inlined_kernels_flip_their_operands() {
+        use sfpu_reference::fp::fma_model_wh;
+        let mut state = 0xF11B_0000_0000_0001u64;
+        let mut next = move || {
+            state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            (state >> 32) as u32
+        };
+        const SIGN: u32 = 0x8000_0000;
+        #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))]
+        let mut checked = 0u32;
+        for batch in 0..3000 {
+            let mut v = [[0u32; 32]; 3];
+            for l in 0..32 {
+                match (batch + l) % 3 {
+                    0 => (0..3).for_each(|k| v[k][l] = next()),
+                    1 => {
+                        let ex = 1 + next() % 127;
+                        let ey = 128 + next() % 4 - ex;
+                        v[0][l] = (next() & 0x807F_FFFF) | (ex << 23);
+                        v[1][l] = (next() & 0x807F_FFFF) | (ey << 23);
+                        v[2][l] = (next() & 0x807F_FFFF) | ((next() % 4) << 23);
+                    }
+                    _ => {
+                        (0..3).for_each(|k| v[k][l] = next() | if next() % 3 == 0 { 0x7F80_0000 } else { 0 })
+                    }
+                }
+            }
+            let [a, b, c] = &v;
+            for (flip_a, flip_c) in [(0, 0), (SIGN, 0), (0, SIGN), (SIGN, SIGN)] {
+                for wormhole in [false, true] {
+                    let model = if wormhole { fma_model_wh } else { fma_model_bh };
+                    let want: [u32; 32] = std::array::from_fn(|l| model(a[l] ^ flip_a, b[l], c[l] ^ flip_c));
+                    let mut got = [0u32; 32];
+                    if wormhole {
+                        fma32_at::<true, PORTABLE_ID>(a, b, c, flip_a, flip_c, &mut got);
+                    } else {
+                        fma32_at::<false, PORTABLE_ID>(a, b, c, flip_a, flip_c, &mut got);
+                    }
+                    assert_eq!(got, want, "fma32_at, Wormhole {wormhole}, flips {flip_a:x} {flip_c:x}");
+                    #[cfg(target_arch = "x86_64")]
+                    {
+                        type Inline = unsafe fn(&[u32; 32], &[u32; 32], &[u32; 32], u32, u32, &mut [u32; 32]);
+                        let mut levels: Vec<(&str, Inline)> = Vec::new();
+                        if avx512_available() {
+                            levels.push(if wormhole {
+                                ("AVX-512", avx512::fma32_wh_inline)
+                            } else {
+                                ("AVX-512", avx512::fma32_bh_inline)
+                            });
+                        }
+                        if avx2_available() {
+                            levels.push(if wormhole {
+                                ("AVX2", avx2::fma32_wh_inline)
+                            } else {
+                                ("AVX2", avx2::fma32_bh_inline)
+                            });
+                        }
+                        for (name, kernel) in levels {
+                            let mut got = [0u32; 32];
+                            // SAFETY: the CPU has the level's features (checked above).
+                            unsafe { kernel(a, b, c, flip_a, flip_c, &mut got) };
+                            for l in 0..32 {
+                                assert_eq!(
+                                    got[l], want[l],
+                                    "{name}, Wormhole {wormhole}, flips {flip_a:x} {flip_c:x}, lane {l}: \
+                                     {:08x} {:08x} {:08x}",
+                                    a[l], b[l], c[l]
+                                );
+                            }
+                            checked += 1;
+                        }
+                    }
+                }
+            }
+        }
+        #[cfg(target_arch = "x86_64")]
+        assert!(checked == 0 || checked >= 3000 * 8, "{checked}");
+        let _ = checked;
+    }
+
     /// The AVX-512 copies of the indirect register access (`write_indirect`, `gather_indirect`)
     /// do what the lane-by-lane loops do (`ops::write_indirect_portable`,
     /// `ops::gather_indirect_portable`, the pages' definitions), on random registers with
