@@ -932,7 +932,7 @@ mod tests {
     /// to the NaN payload (Wormhole's special results are combined with its pending NaNs after
     /// the FMA: `tests/simd.rs` checks those). Also asserts that the triples held subnormal
     /// operands and special lanes (so that the test can fail). x86 only: the NEON kernels'
-    /// special lanes keep their operands (AArch64 cores take no assists for subnormals).
+    /// special lanes keep their operands (the assists are an x86 cost; not measured on AArch64).
     #[cfg(target_arch = "x86_64")]
     pub(super) fn check_special_operands<const N: usize>(
         seed: u64,
