@@ -303,11 +303,16 @@ fn load(v: &[u32; 32], q: usize) -> V {
     unsafe { _mm256_loadu_si256(lanes.as_ptr().cast()) }
 }
 
-/// `v` with `flip` XORed into every lane (the operand negations of SFPMAD's `Mod1`).
+/// Loads lanes `8 * q..8 * q + 8` of the three operands, with `flip_a` and `flip_c` XORed into
+/// the first and the third (SFPMAD's negations of `VA` and `VC`).
 #[inline]
 #[target_feature(enable = "avx2,fma")]
-fn xor(v: V, flip: u32) -> V {
-    _mm256_xor_si256(v, splat(flip as i32))
+fn load_operands(v: [&[u32; 32]; 3], q: usize, flip_a: u32, flip_c: u32) -> (V, V, V) {
+    (
+        _mm256_xor_si256(load(v[0], q), splat(flip_a as i32)),
+        load(v[1], q),
+        _mm256_xor_si256(load(v[2], q), splat(flip_c as i32)),
+    )
 }
 
 /// Stores `x` to lanes `8 * q..8 * q + 8` of `v`.
@@ -345,7 +350,7 @@ pub(super) unsafe fn fma32_bh_inline(
     // SAFETY: the caller guarantees the CPU features the helpers enable (above).
     unsafe {
         for q in 0..4 {
-            let (x, y, z) = (xor(load(a, q), flip_a), load(b, q), xor(load(c, q), flip_c));
+            let (x, y, z) = load_operands([a, b, c], q, flip_a, flip_c);
             let f = classify(x, y, z);
             let special = bits(f.kspecial);
             if special == 0xFF {
@@ -397,7 +402,7 @@ pub(super) unsafe fn fma32_wh_inline(
     // SAFETY: the caller guarantees the CPU features the helpers enable (above).
     unsafe {
         for q in 0..4 {
-            let (x, y, z) = (xor(load(a, q), flip_a), load(b, q), xor(load(c, q), flip_c));
+            let (x, y, z) = load_operands([a, b, c], q, flip_a, flip_c);
             let f = classify(x, y, z);
             let s = special_wh(x, y, z, &f);
             let r = if bits(s.2) == 0xFF { s.0 } else { main_wh(x, y, z, &f, s) };

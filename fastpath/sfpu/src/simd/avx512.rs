@@ -557,6 +557,18 @@ fn load(v: &[u32; 32], half: usize) -> __m512i {
     unsafe { _mm512_loadu_epi32(lanes.as_ptr().cast()) }
 }
 
+/// Loads 16 lanes of the three operands from lane `16 * half` on, with `flip_a` and `flip_c`
+/// XORed into the first and the third (SFPMAD's negations of `VA` and `VC`).
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn load_operands(v: [&[u32; 32]; 3], half: usize, flip_a: u32, flip_c: u32) -> (__m512i, __m512i, __m512i) {
+    (
+        _mm512_xor_si512(load(v[0], half), _mm512_set1_epi32(flip_a as i32)),
+        load(v[1], half),
+        _mm512_xor_si512(load(v[2], half), _mm512_set1_epi32(flip_c as i32)),
+    )
+}
+
 /// Stores 16 lanes to `v[16 * half..]`.
 #[inline]
 #[target_feature(enable = "avx512f")]
@@ -593,9 +605,8 @@ pub(super) unsafe fn fma32_bh_inline(
 ) {
     // SAFETY: the caller guarantees the CPU features the helpers enable (above).
     unsafe {
-        let (fa, fc) = (_mm512_set1_epi32(flip_a as i32), _mm512_set1_epi32(flip_c as i32));
-        let (x0, y0, z0) = (_mm512_xor_si512(load(a, 0), fa), load(b, 0), _mm512_xor_si512(load(c, 0), fc));
-        let (x1, y1, z1) = (_mm512_xor_si512(load(a, 1), fa), load(b, 1), _mm512_xor_si512(load(c, 1), fc));
+        let (x0, y0, z0) = load_operands([a, b, c], 0, flip_a, flip_c);
+        let (x1, y1, z1) = load_operands([a, b, c], 1, flip_a, flip_c);
         let f0 = classify(x0, y0, z0);
         let f1 = classify(x1, y1, z1);
         if f0.kspecial == 0xFFFF && f1.kspecial == 0xFFFF {
@@ -652,9 +663,8 @@ pub(super) unsafe fn fma32_wh_inline(
 ) {
     // SAFETY: the caller guarantees the CPU features the helpers enable (above).
     unsafe {
-        let (fa, fc) = (_mm512_set1_epi32(flip_a as i32), _mm512_set1_epi32(flip_c as i32));
-        let (x0, y0, z0) = (_mm512_xor_si512(load(a, 0), fa), load(b, 0), _mm512_xor_si512(load(c, 0), fc));
-        let (x1, y1, z1) = (_mm512_xor_si512(load(a, 1), fa), load(b, 1), _mm512_xor_si512(load(c, 1), fc));
+        let (x0, y0, z0) = load_operands([a, b, c], 0, flip_a, flip_c);
+        let (x1, y1, z1) = load_operands([a, b, c], 1, flip_a, flip_c);
         let f0 = classify(x0, y0, z0);
         let f1 = classify(x1, y1, z1);
         let s0 = special_wh(x0, y0, z0, &f0);
