@@ -79,13 +79,16 @@ pub fn sfpstochrnd(s: &mut FastState, f: StochRnd, cx: &Ctx) {
             }
         }
         4 | 5 => {
+            // The pages' `(Magnitude << 23) >> Shift` is a 54-bit value: here its integer part
+            // `mag >> sh` and its 23 fraction bits, the bits shifted out, in 32-bit lanes.
             let b = &s.lreg[cx.vb(f.vb)];
             for l in 0..32 {
                 let x = c[l];
                 let mut sign = x & 0x8000_0000;
                 let sh = if f.use_imm5 { f.imm5 & 31 } else { b[l] & 31 };
-                let v = ((x & 0x7FFF_FFFF) as u64) << 23 >> sh;
-                let mut mag = (v >> 23) + ((v & 0x7F_FFFF) >= t[l] as u64) as u64;
+                let x = x & 0x7FFF_FFFF;
+                let frac = if sh <= 23 { x << (23 - sh) } else { x >> (sh - 23) } & 0x7F_FFFF;
+                let mut mag = (x >> sh) + (frac >= t[l]) as u32;
                 if f.mod1 == 4 {
                     mag = mag.min(255);
                     sign = 0;
@@ -95,36 +98,40 @@ pub fn sfpstochrnd(s: &mut FastState, f: StochRnd, cx: &Ctx) {
                         sign = 0;
                     }
                 }
-                r[l] = sign.wrapping_add(mag as u32);
+                r[l] = sign.wrapping_add(mag);
             }
         }
         _ => {
             let (keep_sign, max) = match f.mod1 {
-                2 => (false, 255u64),
+                2 => (false, 255u32),
                 3 => (true, 127),
                 6 => (false, 65535),
                 _ => (true, 32767),
             };
+            // The pages' `Mantissa << Exp` (up to 39 bits) as its integer part and its 23
+            // fraction bits, in 32-bit lanes: the fraction is the low 23 bits of the shifted
+            // mantissa (bits carried out of the 32-bit lane are integer bits), and an exponent of
+            // -1 halves the mantissa (integer part 0).
             for l in 0..32 {
                 let x = c[l];
                 let mut sign = if keep_sign { x & 0x8000_0000 } else { 0 };
                 let e = ((x >> 23) & 0xFF) as i32 - 127;
-                let mag: u64 = if e < -1 {
+                let mag = if e < -1 {
                     sign = 0;
                     0
                 } else if e >= 16 {
                     max
                 } else {
-                    let v = (0x80_0000 | (x & 0x7F_FFFF)) as u64;
-                    let v = if e >= 0 { v << e } else { v >> 1 };
-                    let mut mag = (v >> 23) + ((v & 0x7F_FFFF) >= t[l] as u64) as u64;
+                    let m = 0x80_0000 | (x & 0x7F_FFFF);
+                    let frac = if e >= 0 { m << e } else { m >> 1 } & 0x7F_FFFF;
+                    let mut mag = (m >> (23 - e)) + (frac >= t[l]) as u32;
                     mag = mag.min(max);
                     if mag == 0 {
                         sign = 0;
                     }
                     mag
                 };
-                r[l] = sign.wrapping_add(mag as u32);
+                r[l] = sign.wrapping_add(mag);
             }
         }
     }

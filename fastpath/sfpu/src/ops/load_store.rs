@@ -225,15 +225,49 @@ pub(crate) fn each(src: &[u32; 32], f: impl Fn(u32) -> u32) -> [u32; 32] {
 
 /// Where the 32 lanes of one SFPLOAD / SFPSTORE access Dst: for each of the four logical rows
 /// `(Addr & ~3) + r`, the physical row of the 16-bit view (`Adj16`, or the high half of the 32-bit
-/// view in the debug aliasing mode) and of the 32-bit view (`Adj32`); for each lane, its column.
+/// view in the debug aliasing mode) and of the 32-bit view (`Adj32`); for each lane, which column
+/// of its pair it accesses.
+///
+/// Lane `8 * r + j` accesses column `2 * j` or `2 * j + 1` of row `r`: the lanes of one row never
+/// share a cell, and the eight physical rows of an access are distinct (`Adj16` and the swizzle
+/// permute address bits; `Adj32`'s high rows have bit 3 clear, their low halves set). So a row
+/// is read or written as one 16-column row whatever the column choices, with the cells chosen
+/// per column: one straight loop per row that the compiler vectorises, and the same cells in the
+/// same order as the pages' lane-by-lane loop.
 pub(crate) struct Rows {
     logical: [u32; 4],
     phys16: [usize; 4],
     phys32: [usize; 4],
-    col: [usize; 32],
-    /// `Some(k)` when every lane's column is `(lane & 7) * 2 + k` (no lane-dependent column
-    /// exchange): the rows are then read and written as whole 16-column rows.
-    parity: Option<usize>,
+    /// The lanes that access the odd column of their pair: `Addr & 2`, or
+    /// `DEST_{RD|WR}_COL_EXCHANGE` of `LaneConfig[Lane & 7]`.
+    odd_col: u32,
+}
+
+/// Column pair `j` of a `Dst` row as one word: column `2 * j` in the low half.
+#[inline(always)]
+fn pair(cells: &[u16; 16], j: usize) -> u32 {
+    cells[2 * j] as u32 | (cells[2 * j + 1] as u32) << 16
+}
+
+/// Lane `j`'s 16-bit word of a row: column `2 * j + (odd >> j & 1)`, for `j` in `0..8`.
+#[inline(always)]
+fn read_row(cells: &[u16; 16], odd: u32) -> [u32; 8] {
+    std::array::from_fn(|j| (pair(cells, j) >> (16 * (odd >> j & 1))) & 0xFFFF)
+}
+
+/// Writes the low 16 bits of `v[j]` to column `2 * j` of a row where bit `j` of `even` is set, and
+/// to column `2 * j + 1` where bit `j` of `odd` is set.
+#[inline(always)]
+fn write_row(cells: &mut [u16; 16], v: &[u32; 8], even: u32, odd: u32) {
+    // Column `c`'s bit in `even | odd << 8`.
+    const BIT: [u16; 16] =
+        [1, 1 << 8, 2, 2 << 8, 4, 4 << 8, 8, 8 << 8, 16, 16 << 8, 32, 32 << 8, 64, 64 << 8, 128, 128 << 8];
+    let sel = (even | odd << 8) as u16;
+    for c in 0..16 {
+        let keep = ((sel & BIT[c]) != 0) as u16;
+        let keep = keep.wrapping_sub(1);
+        cells[c] = (cells[c] & keep) | (v[c / 2] as u16 & !keep);
+    }
 }
 
 impl Rows {
@@ -243,21 +277,25 @@ impl Rows {
         let base = addr & !3 & 0x3FF;
         let aliased = s.addressing.DBG_FEATURE_DISABLE_bit11;
         let remap = remapping(s);
-        let mut r = Rows { logical: [0; 4], phys16: [0; 4], phys32: [0; 4], col: [0; 32], parity: None };
+        let mut r = Rows {
+            logical: [0; 4],
+            phys16: [0; 4],
+            phys32: [0; 4],
+            odd_col: if addr & 2 != 0 { ALL } else { col_x },
+        };
         for row in 0..4 {
             let lr = (base + row as u32) & 0x3FF;
             r.logical[row] = lr;
             r.phys32[row] = adj32(remap, lr) as usize;
             r.phys16[row] = if aliased { r.phys32[row] } else { adj16(remap.0, lr) as usize };
         }
-        let odd = addr & 2 != 0;
-        for lane in 0..32 {
-            r.col[lane] = (lane & 7) * 2 + (odd || col_x >> lane & 1 != 0) as usize;
-        }
-        if odd || col_x == 0 || col_x == ALL {
-            r.parity = Some((odd || col_x != 0) as usize);
-        }
         r
+    }
+
+    /// The column lane `lane` accesses.
+    #[inline(always)]
+    fn col(&self, lane: usize) -> u32 {
+        (lane as u32 & 7) * 2 + (self.odd_col >> lane & 1)
     }
 
     /// The lanes whose (16-bit view, or 32-bit view) physical row is marked invalid.
@@ -278,38 +316,16 @@ impl Rows {
     #[inline(always)]
     pub(crate) fn gather(&self, s: &FastState, wide: bool, lanes: u32, out: &mut Outcome) -> [u32; 32] {
         let mut raw = [0u32; 32];
-        if let Some(k) = self.parity {
-            // The same words, a row at a time: lane `8 * row + j` reads column `2 * j + k`.
-            let column = |cells: &[u16; 16], j: usize| {
-                let pair = cells[2 * j] as u32 | (cells[2 * j + 1] as u32) << 16;
-                (pair >> (16 * k)) & 0xFFFF
+        for row in 0..4 {
+            let odd = self.odd_col >> (8 * row);
+            let words: [u32; 8] = if wide {
+                let p = self.phys32[row];
+                let (hi, lo) = (read_row(&s.dst.DstBits[p], odd), read_row(&s.dst.DstBits[p + 8], odd));
+                std::array::from_fn(|j| (hi[j] << 16) | lo[j])
+            } else {
+                read_row(&s.dst.DstBits[self.phys16[row]], odd)
             };
-            for row in 0..4 {
-                let out = &mut raw[8 * row..8 * row + 8];
-                if wide {
-                    let p = self.phys32[row];
-                    let (hi, lo) = (&s.dst.DstBits[p], &s.dst.DstBits[p + 8]);
-                    for (j, w) in out.iter_mut().enumerate() {
-                        *w = (column(hi, j) << 16) | column(lo, j);
-                    }
-                } else {
-                    let cells = &s.dst.DstBits[self.phys16[row]];
-                    for (j, w) in out.iter_mut().enumerate() {
-                        *w = column(cells, j);
-                    }
-                }
-            }
-        } else {
-            for lane in 0..32 {
-                let row = lane / 8;
-                let c = self.col[lane];
-                raw[lane] = if wide {
-                    let p = self.phys32[row];
-                    ((s.dst.DstBits[p][c] as u32) << 16) | s.dst.DstBits[p + 8][c] as u32
-                } else {
-                    s.dst.DstBits[self.phys16[row]][c] as u32
-                };
-            }
+            raw[8 * row..8 * row + 8].copy_from_slice(&words);
         }
         out.note(Clause::DstUndefinedRowRead, self.invalid(s, wide) & lanes);
         if !wide && s.addressing.DBG_FEATURE_DISABLE_bit11 {
@@ -319,8 +335,8 @@ impl Rows {
     }
 
     /// Writes `enc` (a `Dst16b` word, or if `wide` a `Dst32b` word) of every lane in `lanes`,
-    /// lane by lane in lane order (later lanes win if two lanes share a cell), reporting the
-    /// undefined writes.
+    /// reporting the undefined writes. Row by row in row order, which is lane order (the lanes of
+    /// a row touch distinct cells: see [`Rows`]).
     #[inline(always)]
     pub(crate) fn scatter(
         &self,
@@ -330,44 +346,20 @@ impl Rows {
         lanes: u32,
         out: &mut Outcome,
     ) {
-        if let Some(k) = self.parity {
-            // The same writes in the same (lane) order, a row at a time.
-            for row in 0..4 {
-                let m = (lanes >> (8 * row)) & 0xFF;
-                if m == 0 {
-                    continue;
-                }
-                let enc = &enc[8 * row..8 * row + 8];
-                if wide {
-                    let p = self.phys32[row];
-                    for j in 0..8 {
-                        if m >> j & 1 != 0 {
-                            s.dst.DstBits[p][2 * j + k] = (enc[j] >> 16) as u16;
-                            s.dst.DstBits[p + 8][2 * j + k] = enc[j] as u16;
-                        }
-                    }
-                } else {
-                    let cells = &mut s.dst.DstBits[self.phys16[row]];
-                    for j in 0..8 {
-                        if m >> j & 1 != 0 {
-                            cells[2 * j + k] = enc[j] as u16;
-                        }
-                    }
-                }
+        for row in 0..4 {
+            let m = (lanes >> (8 * row)) & 0xFF;
+            if m == 0 {
+                continue;
             }
-        }
-        let mut m = if self.parity.is_some() { 0 } else { lanes };
-        while m != 0 {
-            let lane = m.trailing_zeros() as usize;
-            m &= m - 1;
-            let row = lane / 8;
-            let c = self.col[lane];
+            let odd = (self.odd_col >> (8 * row)) & 0xFF;
+            let (even, odd) = (m & !odd, m & odd);
+            let enc: [u32; 8] = std::array::from_fn(|j| enc[8 * row + j]);
             if wide {
                 let p = self.phys32[row];
-                s.dst.DstBits[p][c] = (enc[lane] >> 16) as u16;
-                s.dst.DstBits[p + 8][c] = enc[lane] as u16;
+                write_row(&mut s.dst.DstBits[p], &enc.map(|e| e >> 16), even, odd);
+                write_row(&mut s.dst.DstBits[p + 8], &enc, even, odd);
             } else {
-                s.dst.DstBits[self.phys16[row]][c] = enc[lane] as u16;
+                write_row(&mut s.dst.DstBits[self.phys16[row]], &enc, even, odd);
             }
         }
         out.note(Clause::DstUndefinedRowPartialWrite, self.invalid(s, wide) & lanes);
@@ -383,10 +375,7 @@ impl Rows {
         let lc = *s.lc();
         let capture = if vd < 4 { lc.dest_index & lc.capture_index & lanes } else { 0 };
         if capture != 0 {
-            let mut index = [0u32; 32];
-            for lane in 0..32 {
-                index[lane] = (self.logical[lane / 8] << 4) | self.col[lane] as u32;
-            }
+            let index: [u32; 32] = std::array::from_fn(|lane| (self.logical[lane / 8] << 4) | self.col(lane));
             blend(&mut s.lreg[vd + 4], &index, capture);
         }
     }
