@@ -44,6 +44,19 @@ const LANE_BIT: [u32; 32] = {
     t
 };
 
+/// The words `f(0)`, ..., `f(N - 1)`: `std::array::from_fn` as a plain loop, inlined into its
+/// caller. `from_fn` may stay an out-of-line call, and that copy is compiled for the baseline
+/// target, not for the SIMD level of the model copy calling it (SFPSTORE's encodings ran scalar
+/// that way in the AVX2 and AVX-512 copies).
+#[inline(always)]
+pub fn per_lane<const N: usize>(f: impl Fn(usize) -> u32) -> [u32; N] {
+    let mut r = [0u32; N];
+    for (i, v) in r.iter_mut().enumerate() {
+        *v = f(i);
+    }
+    r
+}
+
 /// Expands a lane mask into per-lane words: all ones where the lane's bit is set, else zero.
 #[inline(always)]
 pub fn expand(mask: u32) -> [u32; 32] {
@@ -94,7 +107,7 @@ pub fn nonzero_mask(v: &[u32; 32]) -> u32 {
 /// vectorised map), gathered by [`sign_mask`].
 #[inline(always)]
 pub fn lanes_where(f: impl Fn(usize) -> bool) -> u32 {
-    sign_mask(&std::array::from_fn(|i| if f(i) { !0 } else { 0 }))
+    sign_mask(&per_lane(|i| if f(i) { !0 } else { 0 }))
 }
 
 /// [`sign_mask`] with the baseline target's instructions.

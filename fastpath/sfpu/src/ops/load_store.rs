@@ -27,7 +27,7 @@
 
 use sfpu_reference::outcome::{Clause, Outcome};
 
-use crate::state::{ALL, FastState, blend};
+use crate::state::{ALL, FastState, blend, per_lane};
 
 /// The `Mod0` values of `SFPLOAD.md` / `SFPSTORE.md` (the same on both chips).
 pub(crate) mod mod0 {
@@ -220,7 +220,7 @@ pub(crate) fn sign_mag11_to_fp16(x: u32) -> u32 {
 /// Applies `f` to every lane (one straight loop the compiler vectorises).
 #[inline(always)]
 pub(crate) fn each(src: &[u32; 32], f: impl Fn(u32) -> u32) -> [u32; 32] {
-    std::array::from_fn(|l| f(src[l]))
+    per_lane(|l| f(src[l]))
 }
 
 /// Where the 32 lanes of one SFPLOAD / SFPSTORE access Dst: for each of the four logical rows
@@ -252,7 +252,7 @@ fn pair(cells: &[u16; 16], j: usize) -> u32 {
 /// Lane `j`'s 16-bit word of a row: column `2 * j + (odd >> j & 1)`, for `j` in `0..8`.
 #[inline(always)]
 fn read_row(cells: &[u16; 16], odd: u32) -> [u32; 8] {
-    std::array::from_fn(|j| (pair(cells, j) >> (16 * (odd >> j & 1))) & 0xFFFF)
+    per_lane(|j| (pair(cells, j) >> (16 * (odd >> j & 1))) & 0xFFFF)
 }
 
 /// Writes the low 16 bits of `v[j]` to column `2 * j` of a row where bit `j` of `even` is set, and
@@ -321,7 +321,7 @@ impl Rows {
             let words: [u32; 8] = if wide {
                 let p = self.phys32[row];
                 let (hi, lo) = (read_row(&s.dst.DstBits[p], odd), read_row(&s.dst.DstBits[p + 8], odd));
-                std::array::from_fn(|j| (hi[j] << 16) | lo[j])
+                per_lane(|j| (hi[j] << 16) | lo[j])
             } else {
                 read_row(&s.dst.DstBits[self.phys16[row]], odd)
             };
@@ -353,10 +353,10 @@ impl Rows {
             }
             let odd = (self.odd_col >> (8 * row)) & 0xFF;
             let (even, odd) = (m & !odd, m & odd);
-            let enc: [u32; 8] = std::array::from_fn(|j| enc[8 * row + j]);
+            let enc: [u32; 8] = per_lane(|j| enc[8 * row + j]);
             if wide {
                 let p = self.phys32[row];
-                write_row(&mut s.dst.DstBits[p], &enc.map(|e| e >> 16), even, odd);
+                write_row(&mut s.dst.DstBits[p], &per_lane(|j| enc[j] >> 16), even, odd);
                 write_row(&mut s.dst.DstBits[p + 8], &enc, even, odd);
             } else {
                 write_row(&mut s.dst.DstBits[self.phys16[row]], &enc, even, odd);
@@ -375,7 +375,7 @@ impl Rows {
         let lc = *s.lc();
         let capture = if vd < 4 { lc.dest_index & lc.capture_index & lanes } else { 0 };
         if capture != 0 {
-            let index: [u32; 32] = std::array::from_fn(|lane| (self.logical[lane / 8] << 4) | self.col(lane));
+            let index: [u32; 32] = per_lane(|lane| (self.logical[lane / 8] << 4) | self.col(lane));
             blend(&mut s.lreg[vd + 4], &index, capture);
         }
     }

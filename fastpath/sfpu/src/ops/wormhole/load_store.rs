@@ -22,7 +22,7 @@ use crate::ops::load_store::{
     Rows, apply_partial_addr_mod, dst_decode_bf16, dst_decode_fp32, dst_encode_bf16, dst_encode_fp16,
     dst_encode_fp32, each, ftz, mod0::*, read_fp16, sign_mag11_to_fp16, to_fp16,
 };
-use crate::state::{FastState, blend};
+use crate::state::{FastState, blend, per_lane};
 
 /// Resolves `MOD0_FMT_SRCB` (`SFPLOAD.md` / `SFPSTORE.md`).
 #[inline(always)]
@@ -96,8 +96,8 @@ pub fn sfpload(s: &mut FastState, vd: u32, mod0: u32, addr_mod: u32, imm10: u32,
             // SignMag8ToSignMag32: a 7-bit magnitude.
             INT8 => each(&raw, |x| ((x >> 15) << 31) | ((x >> 5) & 0x7F)),
             INT8_COMP => each(&raw, |x| sign_mag_to_twos_comp(((x >> 15) << 31) | ((x >> 5) & 0x3FF))),
-            LO16_ONLY => std::array::from_fn(|l| (old[l] & 0xFFFF_0000) | raw[l]),
-            HI16_ONLY => std::array::from_fn(|l| (raw[l] << 16) | (old[l] & 0xFFFF)),
+            LO16_ONLY => per_lane(|l| (old[l] & 0xFFFF_0000) | raw[l]),
+            HI16_ONLY => per_lane(|l| (raw[l] << 16) | (old[l] & 0xFFFF)),
             INT16 => each(&raw, |x| ((x >> 15) << 31) | (x & 0x7FFF)),
             HI16 => each(&raw, |x| x << 16),
             // UINT16 and LO16.
