@@ -174,3 +174,43 @@ fn wormhole_shflshr1_stale_lane_by_hand() {
         }
     }
 }
+
+/// SFPSTOCHRND's integer flavours (Mod1 2 to 7) on every shift amount and around every exponent
+/// where their roundings change: `VC` lanes with exponents -3 to 18 (below the -1 cut-off, across
+/// the integer range, past the 16 clamp), random mantissas and signs; `VB` lanes (the shift of
+/// Mod1 4 and 5) 0 to 31 with random high bits, or `UseImm5` with each `Imm5`; every rounding mode
+/// of the chip (stochastic ones with a random PRNG). The fast model computes these in 32-bit
+/// lanes where the pages' values are up to 54 bits wide; the reference is the oracle.
+#[test]
+fn stochrnd_integer_flavours_at_every_shift_and_exponent() {
+    use sfpu_reference::isa::parse_instr;
+    let mut rng = Rng(0x5EED_57C4);
+    for arch in Arch::ALL {
+        let modes: &[u32] = if arch == Arch::Blackhole { &[0, 1, 2, 3] } else { &[0, 1] };
+        let mut checked = 0;
+        for &rnd in modes {
+            for mod1 in 2..=7u32 {
+                for use_imm5 in [false, true] {
+                    for imm5 in if use_imm5 { 0..32 } else { 0..1 } {
+                        let mut st = rng.state_on(arch);
+                        for l in 0..32 {
+                            let e = (124 + (l as u32 + imm5) % 22) << 23;
+                            st.LReg[2][l] = (rng.u32() & 0x807F_FFFF) | e;
+                            st.LReg[3][l] = (rng.u32() & !31) | ((l as u32 + imm5) & 31);
+                        }
+                        let text = format!(
+                            "TTI_SFP_STOCH_RND({rnd}, {imm5}, 3, 2, 1, {})",
+                            mod1 | (use_imm5 as u32) << 3
+                        );
+                        let instr = parse_instr(arch, &text).unwrap();
+                        if let Some((_, msg)) = run_case(&st, &instr) {
+                            panic!("{arch} {text}: {msg}");
+                        }
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked >= 12 * modes.len(), "{arch}: {checked} cases");
+    }
+}
