@@ -69,6 +69,28 @@ pub fn sfpmad<const WH: bool, const L: u8>(
     write_result(s, vd, mod1 & 8 != 0, &d, m);
 }
 
+/// What SFPADDI and SFPMULI do alike before their FMA (their pages' shared preamble): Wormhole's
+/// unnamed `Mod1` bits 0 to 2 reported, `VC = VD` (unless SFPLOADMACRO overrides it), the lanes
+/// that execute, and Blackhole's `NEGATE_VC` (2) as a sign flip. `None` when no lane executes.
+#[inline(always)]
+fn immediate_form<const WH: bool>(
+    s: &FastState,
+    vd_field: u32,
+    mod1: u32,
+    cx: &Ctx,
+    out: &mut Outcome,
+) -> Option<(usize, usize, u32, u32)> {
+    debug_assert_eq!(WH, s.is_wormhole());
+    if WH && mod1 & 7 != 0 {
+        out.note_all(Clause::WormholeMadUnnamedMod1);
+    }
+    let vc = cx.implicit_vc(vd_field);
+    let vd = cx.vd(vd_field);
+    let m = cx.g12(s, vd) & s.enabled();
+    let flip = if !WH && mod1 & 2 != 0 { SIGN } else { 0 };
+    (m != 0).then_some((vc, vd, m, flip))
+}
+
 /// SFPADDI: `VD = BF16ToFP32(Imm16) * 1.0 ± VD` (`NEGATE_VC` 2 on Blackhole, `INDIRECT_VD` 8;
 /// Blackhole's bits 0 and 2 unused).
 #[inline(always)]
@@ -80,20 +102,11 @@ pub fn sfpaddi<const WH: bool, const L: u8>(
     cx: &Ctx,
     out: &mut Outcome,
 ) {
-    debug_assert_eq!(WH, s.is_wormhole());
-    let wormhole = WH;
-    if wormhole && mod1 & 7 != 0 {
-        out.note_all(Clause::WormholeMadUnnamedMod1);
-    }
-    let vc = cx.implicit_vc(vd_field);
-    let vd = cx.vd(vd_field);
-    let m = cx.g12(s, vd) & s.enabled();
-    if m == 0 {
+    let Some((vc, vd, m, flip_c)) = immediate_form::<WH>(s, vd_field, mod1, cx, out) else {
         return;
-    }
+    };
     let a = [imm16 << 16; 32];
     let b = [0x3F80_0000u32; 32];
-    let flip_c = if !wormhole && mod1 & 2 != 0 { SIGN } else { 0 };
     let mut d = [0u32; 32];
     fma32_at::<WH, L>(&a, &b, &s.lreg[vc], 0, flip_c, &mut d);
     write_result(s, vd, mod1 & 8 != 0, &d, m);
@@ -109,21 +122,12 @@ pub fn sfpmuli<const WH: bool, const L: u8>(
     cx: &Ctx,
     out: &mut Outcome,
 ) {
-    debug_assert_eq!(WH, s.is_wormhole());
-    let wormhole = WH;
-    if wormhole && mod1 & 7 != 0 {
-        out.note_all(Clause::WormholeMadUnnamedMod1);
-    }
-    let vc = cx.implicit_vc(vd_field);
-    let vd = cx.vd(vd_field);
-    let m = cx.g12(s, vd) & s.enabled();
-    if m == 0 {
+    let Some((vc, vd, m, flip)) = immediate_form::<WH>(s, vd_field, mod1, cx, out) else {
         return;
-    }
+    };
     // `Imm16 * -VD` as `-Imm16 * VD`: both FMA models use the factors' signs only through their
     // XOR (`x ^ y`; `tests/fma_exact.rs` `factor_signs_count_only_through_their_xor`), so either
     // flip gives the same bits, and the immediate's costs nothing.
-    let flip = if !wormhole && mod1 & 2 != 0 { SIGN } else { 0 };
     let a = [(imm16 << 16) ^ flip; 32];
     let zero = [0u32; 32];
     let mut d = [0u32; 32];
