@@ -71,11 +71,10 @@ fn case_of(stem: &str, c: Checked) -> VectorCase<Amx> {
     }
 }
 
-/// Snippets and replay commands for the section's failures.
+/// Snippets and replay commands for the section's vectors' failures (a random case's snippet is
+/// made where it runs, [`random_snippet`]).
 struct Info<'a> {
-    chip: Chip,
     vectors: HashMap<&'a str, &'a super::format::AmxVector>,
-    cases: HashMap<&'a str, &'a VectorCase<Amx>>,
 }
 
 impl CaseInfo for Info<'_> {
@@ -84,19 +83,8 @@ impl CaseInfo for Info<'_> {
     }
 
     fn snippet(&self, id: &str) -> String {
-        if let Some(v) = self.vectors.get(id) {
-            return serde_yaml::to_string(&[v]).unwrap_or_default();
-        }
-        match self.cases.get(id) {
-            Some(c) => {
-                let case = AmxCase {
-                    id: id.to_string(),
-                    chip: self.chip,
-                    pre: c.pre.clone(),
-                    program: c.program.clone(),
-                };
-                campaign::snippet(&case, c.program.len().saturating_sub(1))
-            }
+        match self.vectors.get(id) {
+            Some(v) => serde_yaml::to_string(&[v]).unwrap_or_default(),
             None => String::new(),
         }
     }
@@ -109,40 +97,76 @@ impl CaseInfo for Info<'_> {
 /// The random cases of the section: `cases_per_cell` per class, as the core's campaign draws them,
 /// then `streams` random operand streams ([`campaign::nth_case`]: 16 operands, half of them a
 /// class of the chip, on a random state), each run as one program and compared at its end (a
-/// model that declines one operand declines the stream).
-fn random_cases(chip: Chip, seed: u64, per_cell: u64, streams: u64) -> Vec<VectorCase<Amx>> {
-    let cells = Amx::cells(chip);
-    let mut out = Vec::new();
-    for (n, cell) in cells.iter().enumerate() {
-        for i in 0..per_cell {
-            if let Some((id, pre, program)) = check::random_case::<Amx>(chip, &cells, n, seed, i) {
-                out.push(VectorCase {
-                    id,
-                    file: cell.instruction.clone(),
-                    mode: Some(cell.mode.clone()),
-                    pre,
-                    program,
-                    expected: Default::default(),
-                    outcome: None,
-                    skip: Default::default(),
-                });
+/// model that declines one operand declines the stream). Case `k` of the section (`k <`
+/// [`Randoms::count`]) is drawn from its index alone, so the cases can be made a window at a time.
+struct Randoms {
+    chip: Chip,
+    cells: Vec<crate::isa::Cell>,
+    seed: u64,
+    per_cell: u64,
+    streams: u64,
+}
+
+impl Randoms {
+    /// How many case numbers the section has (a class that draws no case at a number skips it).
+    fn count(&self) -> u64 {
+        self.cells.len() as u64 * self.per_cell + self.streams
+    }
+
+    /// Case number `k`, with the reference's result as what it expects; `None` where its class
+    /// draws no case.
+    fn case(&self, k: u64) -> Option<VectorCase<Amx>> {
+        let classes = self.cells.len() as u64 * self.per_cell;
+        let mut c: VectorCase<Amx> = if k < classes {
+            let (n, i) = ((k / self.per_cell) as usize, k % self.per_cell);
+            let (id, pre, program) = check::random_case::<Amx>(self.chip, &self.cells, n, self.seed, i)?;
+            let cell = &self.cells[n];
+            VectorCase {
+                id,
+                file: cell.instruction.clone(),
+                mode: Some(cell.mode.clone()),
+                pre,
+                program,
+                expected: Default::default(),
+                outcome: None,
+                skip: Default::default(),
             }
-        }
+        } else {
+            let c = campaign::nth_case(self.chip, self.seed, k - classes);
+            VectorCase {
+                id: c.id,
+                file: "streams".to_string(),
+                mode: Some("-".to_string()),
+                pre: c.pre,
+                program: c.program,
+                expected: Default::default(),
+                outcome: None,
+                skip: Default::default(),
+            }
+        };
+        let reference = Amx::reference();
+        c.expected = match reference.run(self.chip, &c.pre, &c.program) {
+            Ok(run) => run.post,
+            Err(_) => c.pre.clone(),
+        };
+        Some(c)
     }
-    for i in 0..streams {
-        let c = campaign::nth_case(chip, seed, i);
-        out.push(VectorCase {
-            id: c.id,
-            file: "streams".to_string(),
-            mode: Some("-".to_string()),
-            pre: c.pre,
-            program: c.program,
-            expected: Default::default(),
-            outcome: None,
-            skip: Default::default(),
-        });
+
+    /// Cases `range` that exist, in order (made in parallel, whatever runs them).
+    fn window(&self, range: std::ops::Range<u64>) -> Vec<VectorCase<Amx>> {
+        use rayon::prelude::*;
+        range.into_par_iter().filter_map(|k| self.case(k)).collect()
     }
-    out
+}
+
+/// Random cases made and run at a time: a window's cases (about 20 KB each with their states
+/// before and expected and their result) are all that is held, whatever the number of cases.
+const RANDOM_WINDOW: u64 = 2048;
+
+/// The regression vector of a random case of the section.
+fn random_snippet(chip: Chip, c: &VectorCase<Amx>) -> String {
+    let case = AmxCase { id: c.id.clone(), chip, pre: c.pre.clone(), program: c.program.clone() };
+    campaign::snippet(&case, c.program.len().saturating_sub(1))
 }
 
 /// The section of `chip`: every model of `models` on the vectors, and every model but the first
@@ -177,18 +201,15 @@ pub fn section_with(
         label: "-".to_string(),
         ..MatrixRow::default()
     });
-    let mut randoms = random_cases(chip, settings.seed, settings.cases_per_cell, settings.streams);
     // The reference's result is what a random case expects.
-    let reference = Amx::reference();
-    for c in &mut randoms {
-        c.expected =
-            reference.run(chip, &c.pre, &c.program).map(|r| r.post).unwrap_or_else(|_| c.pre.clone());
-    }
-    let info = Info {
+    let randoms = Randoms {
         chip,
-        vectors: file.vectors.iter().map(|v| (v.id.as_str(), v)).collect(),
-        cases: randoms.iter().map(|c| (c.id.as_str(), c)).collect(),
+        cells: Amx::cells(chip),
+        seed: settings.seed,
+        per_cell: settings.cases_per_cell,
+        streams: settings.streams,
     };
+    let info = Info { vectors: file.vectors.iter().map(|v| (v.id.as_str(), v)).collect() };
     let mut failures: Vec<FailureEntry> = Vec::new();
     let mut reasons = Vec::new();
     let mut coverage = Vec::new();
@@ -216,57 +237,63 @@ pub fn section_with(
         // The random classes and the streams: compared with the reference's result, so not run on
         // the reference itself (the first model). A stream's failure is `random`, with its id.
         let t = Instant::now();
-        let random = if n == 0 { Vec::new() } else { run(&randoms) };
         let mut cells: BTreeMap<(String, String), check::CellCounts> = BTreeMap::new();
         let mut why: BTreeMap<(String, String), String> = BTreeMap::new();
         let mut kept: BTreeMap<(String, String), usize> = BTreeMap::new();
-        for r in &random {
-            let key = (r.file.clone(), r.mode.clone().unwrap_or_default());
-            tally.record(&r.id, &r.status, false);
-            let c = cells.entry(key.clone()).or_default();
-            let failed = match &r.status {
-                check::Status::Pass => {
-                    c.cases += 1;
-                    None
+        // A window of cases at a time, in case order (not on the reference itself).
+        let (mut start, end) = (0, if n == 0 { 0 } else { randoms.count() });
+        while start < end {
+            let window = randoms.window(start..(start + RANDOM_WINDOW).min(end));
+            start = (start + RANDOM_WINDOW).min(end);
+            let random = run(&window);
+            for (r, case) in random.iter().zip(&window) {
+                let key = (r.file.clone(), r.mode.clone().unwrap_or_default());
+                tally.record(&r.id, &r.status, false);
+                let c = cells.entry(key.clone()).or_default();
+                let failed = match &r.status {
+                    check::Status::Pass => {
+                        c.cases += 1;
+                        None
+                    }
+                    check::Status::Fail(f) => {
+                        c.cases += 1;
+                        c.failures += 1;
+                        Some(("random", f.report.clone()))
+                    }
+                    check::Status::Error(e) => {
+                        c.cases += 1;
+                        c.failures += 1;
+                        c.errors += 1;
+                        Some(("error", format!("case {}: {e}", r.id)))
+                    }
+                    check::Status::Unsupported(_) => {
+                        c.unsupported += 1;
+                        None
+                    }
+                    check::Status::NotApplicable(_) => {
+                        c.not_applicable += 1;
+                        None
+                    }
+                };
+                if let Some(reason) = r.status.reason() {
+                    why.entry(key.clone()).or_insert(reason);
                 }
-                check::Status::Fail(f) => {
-                    c.cases += 1;
-                    c.failures += 1;
-                    Some(("random", f.report.clone()))
+                let n = kept.entry(key.clone()).or_default();
+                if let Some((kind, details)) = failed
+                    && *n < settings.keep
+                {
+                    *n += 1;
+                    failures.push(FailureEntry {
+                        model: name.clone(),
+                        instruction: key.0.clone(),
+                        mode: key.1.clone(),
+                        id: r.id.clone(),
+                        kind: kind.to_string(),
+                        replay: replay_command(&r.id),
+                        details,
+                        snippet: random_snippet(chip, case),
+                    });
                 }
-                check::Status::Error(e) => {
-                    c.cases += 1;
-                    c.failures += 1;
-                    c.errors += 1;
-                    Some(("error", format!("case {}: {e}", r.id)))
-                }
-                check::Status::Unsupported(_) => {
-                    c.unsupported += 1;
-                    None
-                }
-                check::Status::NotApplicable(_) => {
-                    c.not_applicable += 1;
-                    None
-                }
-            };
-            if let Some(reason) = r.status.reason() {
-                why.entry(key.clone()).or_insert(reason);
-            }
-            let n = kept.entry(key.clone()).or_default();
-            if let Some((kind, details)) = failed
-                && *n < settings.keep
-            {
-                *n += 1;
-                failures.push(FailureEntry {
-                    model: name.clone(),
-                    instruction: key.0.clone(),
-                    mode: key.1.clone(),
-                    id: r.id.clone(),
-                    kind: kind.to_string(),
-                    replay: replay_command(&r.id),
-                    details,
-                    snippet: info.snippet(&r.id),
-                });
             }
         }
         check::add_campaign(&mut rows, &name, &cells, &why);

@@ -216,13 +216,106 @@ fn check(candidate: &dyn Model, id: String, case: &Case, strictness: Strictness)
 /// values, so one job per instruction would leave the other cores idle).
 const CHUNK: u64 = 512;
 
-/// One case's outcome, kept until the chunks are merged in case order.
+/// Chunks run in parallel at a time, per thread of the pool: each window's results are folded
+/// into the total, in case order, before the next window starts, so that a long campaign holds
+/// only a window's results at once (memory does not grow with `--cases` or `--budget`). Sixteen
+/// chunks per thread keep the threads' idle time at the end of a window small.
+const WINDOW_PER_THREAD: usize = 16;
+
+/// One case's outcome, folded into its chunk's [`CampaignResult`] as soon as it is known.
 struct Checked {
     cell: (String, String),
     status: Status,
     id: String,
     snippet: Option<String>,
     is_stream: bool,
+}
+
+impl CampaignResult {
+    /// Folds in case `c`, the next in case order, keeping at most `keep` failures (and errors)
+    /// per cell: the first ones.
+    fn add_case(&mut self, c: Checked, model: &str, seed: u64, keep: usize) {
+        self.tally.record(&c.id, &c.status, false);
+        if let Some(why) = status_reason(&c.status) {
+            self.reasons_by_cell.entry(c.cell.clone()).or_insert(why);
+        }
+        let cell = self.cells.entry(c.cell.clone()).or_default();
+        if matches!(c.status, Status::NotApplicable(_)) {
+            cell.not_applicable += 1;
+            self.not_applicable += 1;
+            return;
+        }
+        if matches!(c.status, Status::Unsupported(_)) {
+            cell.unsupported += 1;
+        } else {
+            cell.cases += 1;
+        }
+        // A divergence gets a regression vector; a case the candidate failed to run is an error,
+        // kept with its message but with no snippet (nothing is known to be wrong).
+        let failed = match c.status {
+            Status::Pass | Status::Unsupported(_) | Status::NotApplicable(_) => None,
+            Status::Fail(f) => {
+                cell.failures += 1;
+                Some(("random", f.report, c.snippet.unwrap_or_default()))
+            }
+            Status::Error(e) => {
+                cell.errors += 1;
+                Some(("error", format!("{}: {e}", c.id), String::new()))
+            }
+        };
+        if let Some((kind, details, snippet)) = failed
+            && (cell.failures + cell.errors) as usize <= keep
+        {
+            self.failures.push(FailureEntry {
+                model: model.to_string(),
+                instruction: c.cell.0,
+                mode: c.cell.1,
+                replay: format!("cargo xtask conform --seed 0x{seed:x} --replay {}", c.id),
+                id: c.id,
+                kind: kind.to_string(),
+                details,
+                snippet,
+            });
+        }
+        if c.is_stream {
+            self.streams += 1;
+        } else {
+            self.cases += 1;
+        }
+    }
+
+    /// Folds in `later`, the result of the cases that follow this one's, as if its cases had been
+    /// added here one by one: counts add up, first reasons and examples stay first, and of
+    /// `later`'s kept failures a cell keeps only as many as its `keep` still allows.
+    fn absorb(&mut self, later: CampaignResult, keep: usize) {
+        let mut room: BTreeMap<(String, String), usize> = BTreeMap::new();
+        for f in later.failures {
+            let key = (f.instruction.clone(), f.mode.clone());
+            let left = room.entry(key).or_insert_with_key(|key| {
+                let before = self.cells.get(key).map_or(0, |c| (c.failures + c.errors) as usize);
+                keep.saturating_sub(before)
+            });
+            if *left > 0 {
+                *left -= 1;
+                self.failures.push(f);
+            }
+        }
+        for (key, counts) in later.cells {
+            let c = self.cells.entry(key).or_default();
+            c.cases += counts.cases;
+            c.failures += counts.failures;
+            c.errors += counts.errors;
+            c.unsupported += counts.unsupported;
+            c.not_applicable += counts.not_applicable;
+        }
+        for (key, why) in later.reasons_by_cell {
+            self.reasons_by_cell.entry(key).or_insert(why);
+        }
+        self.tally.merge(&later.tally);
+        self.cases += later.cases;
+        self.streams += later.streams;
+        self.not_applicable += later.not_applicable;
+    }
 }
 
 /// Runs the campaign of `config` on `candidate`, whose failures are filed under `model` (its
@@ -232,7 +325,9 @@ struct Checked {
 /// [`ControlFlow::Break`] from it ends that job: the caller's way to stop on an interruption, or to
 /// stop spending a time budget on a candidate that was given up on. Jobs run at most
 /// [`MAX_CASES`] cases. A counted job is run in chunks of consecutive cases, in parallel when
-/// `config.parallel`; the results are merged in case order, so they do not depend on the timing.
+/// `config.parallel`, a window of chunks at a time; each chunk's cases are folded into a result
+/// as they finish and the chunks' results are merged in case order, so they do not depend on the
+/// timing, and memory does not grow with the number of cases.
 pub fn run(
     candidate: &dyn Model,
     model: &str,
@@ -242,6 +337,7 @@ pub fn run(
     use std::sync::Mutex;
     use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
     let seed_tag = format!("campaign-{:08x}", config.seed as u32);
+    let keep = config.keep_failures;
     let mut jobs: Vec<Option<Opcode>> = config.opcodes.iter().copied().map(Some).collect();
     if config.streams {
         jobs.push(None);
@@ -270,7 +366,7 @@ pub fn run(
         .enumerate()
         .map(|(j, _)| Mutex::new(chunks.iter().filter(|c| c.0 == j).count()))
         .collect();
-    let one_chunk = |&(j, start, end): &(usize, u64, u64)| -> Vec<Checked> {
+    let one_chunk = |&(j, start, end): &(usize, u64, u64)| -> CampaignResult {
         let job = jobs[j];
         let name = job.map_or("streams", |op| op.name());
         let started = Instant::now();
@@ -278,7 +374,7 @@ pub fn run(
             Limit::Budget(budget) => started.elapsed() < budget,
             Limit::PerMode(_) => true,
         };
-        let mut out = Vec::new();
+        let mut out = CampaignResult::default();
         let mut index = start;
         while index < end && in_time() && !stopped[j].load(Ordering::SeqCst) {
             let case = match job {
@@ -289,13 +385,9 @@ pub fn run(
             let (vector, status) = check(candidate, id.clone(), &case, config.strictness);
             let mode = case.mode.clone().unwrap_or_else(|| "-".to_string());
             let snippet = matches!(status, Status::Fail(_)).then(|| regression_snippet(&vector, &seed_tag));
-            out.push(Checked {
-                cell: (name.to_string(), mode),
-                status,
-                id,
-                snippet,
-                is_stream: job.is_none(),
-            });
+            let checked =
+                Checked { cell: (name.to_string(), mode), status, id, snippet, is_stream: job.is_none() };
+            out.add_case(checked, model, config.seed, keep);
             index += 1;
             let n = done[j].fetch_add(1, Ordering::SeqCst) + 1;
             if progress(Progress::Case { job: name, n }).is_break() {
@@ -312,59 +404,16 @@ pub fn run(
         }
         out
     };
-    let per_chunk: Vec<Vec<Checked>> = if config.parallel {
-        chunks.par_iter().map(one_chunk).collect()
-    } else {
-        chunks.iter().map(one_chunk).collect()
-    };
+    let window = if config.parallel { WINDOW_PER_THREAD * rayon::current_num_threads().max(1) } else { 1 };
     let mut total = CampaignResult::default();
-    for c in per_chunk.into_iter().flatten() {
-        total.tally.record(&c.id, &c.status, false);
-        if let Some(why) = status_reason(&c.status) {
-            total.reasons_by_cell.entry(c.cell.clone()).or_insert(why);
-        }
-        let cell = total.cells.entry(c.cell.clone()).or_default();
-        if matches!(c.status, Status::NotApplicable(_)) {
-            cell.not_applicable += 1;
-            total.not_applicable += 1;
-            continue;
-        }
-        if matches!(c.status, Status::Unsupported(_)) {
-            cell.unsupported += 1;
+    for w in chunks.chunks(window) {
+        let parts: Vec<CampaignResult> = if config.parallel {
+            w.par_iter().map(one_chunk).collect()
         } else {
-            cell.cases += 1;
-        }
-        // A divergence gets a regression vector; a case the candidate failed to run is an error,
-        // kept with its message but with no snippet (nothing is known to be wrong).
-        let failed = match &c.status {
-            Status::Pass | Status::Unsupported(_) | Status::NotApplicable(_) => None,
-            Status::Fail(f) => {
-                cell.failures += 1;
-                Some(("random", f.report.clone(), c.snippet.clone().unwrap_or_default()))
-            }
-            Status::Error(e) => {
-                cell.errors += 1;
-                Some(("error", format!("{}: {e}", c.id), String::new()))
-            }
+            w.iter().map(one_chunk).collect()
         };
-        if let Some((kind, details, snippet)) = failed
-            && (cell.failures + cell.errors) as usize <= config.keep_failures
-        {
-            total.failures.push(FailureEntry {
-                model: model.to_string(),
-                instruction: c.cell.0.clone(),
-                mode: c.cell.1.clone(),
-                id: c.id.clone(),
-                kind: kind.to_string(),
-                replay: format!("cargo xtask conform --seed 0x{:x} --replay {}", config.seed, c.id),
-                details,
-                snippet,
-            });
-        }
-        if c.is_stream {
-            total.streams += 1;
-        } else {
-            total.cases += 1;
+        for part in parts {
+            total.absorb(part, keep);
         }
     }
     total
@@ -510,6 +559,95 @@ mod tests {
         let declined: u64 = r.cells.values().map(|c| c.unsupported).sum();
         assert_eq!(declined, 32 + STREAMS_PER_CASE);
         assert!(r.cells.values().all(|c| c.cases == 0 && c.failures == 0), "{:?}", r.cells);
+    }
+
+    /// A random sequence of case outcomes over five cells: passes, failures, errors, declined
+    /// and not-applicable cases, with distinct ids and reasons.
+    fn outcomes(seed: u64, n: usize) -> Vec<Checked> {
+        use crate::check::{Failure, NotApplicable};
+        let mut rng = Rng::stream(seed, "campaign/absorb");
+        (0..n)
+            .map(|i| {
+                let cell = rng.below(5);
+                let status = match rng.below(10) {
+                    0..=3 => Status::Pass,
+                    4..=6 => Status::Fail(Box::new(Failure {
+                        differing: Default::default(),
+                        outcome_differs: true,
+                        report: format!("report {i}"),
+                    })),
+                    7 => Status::Error(format!("error {}", rng.below(3))),
+                    8 => Status::Unsupported(format!("declined {}", rng.below(3))),
+                    _ => Status::NotApplicable(Box::new(NotApplicable {
+                        missing: vec![format!("feature-{}", rng.below(2))],
+                        refused: vec![],
+                    })),
+                };
+                Checked {
+                    cell: (format!("OP{cell}"), format!("mode={}", rng.below(2))),
+                    snippet: matches!(status, Status::Fail(_)).then(|| format!("snippet {i}")),
+                    status,
+                    id: format!("random/OP{cell}/{i}"),
+                    is_stream: cell == 4,
+                }
+            })
+            .collect()
+    }
+
+    /// Folding a run's cases chunk by chunk and merging the chunks' results in order gives what
+    /// folding them one by one gives, for any cut into chunks: the same counts, reasons and
+    /// examples, and per cell the same first `keep` failures (what lets a campaign hold only a
+    /// window of chunks' results at once).
+    #[test]
+    fn merging_chunk_results_in_order_is_folding_case_by_case() {
+        for (seed, keep) in [(1, 2), (2, 3), (3, 0), (4, 50)] {
+            let all = || outcomes(seed, 700);
+            let mut whole = CampaignResult::default();
+            for c in all() {
+                whole.add_case(c, "dut", 9, keep);
+            }
+            assert!(whole.failures.len() >= keep.min(5), "the sample fails often enough");
+            let mut rng = Rng::stream(seed, "campaign/absorb/cuts");
+            for cut in [1usize, 2, 7, 64, 699, 700, 0] {
+                let mut merged = CampaignResult::default();
+                let mut part = CampaignResult::default();
+                for (i, c) in all().into_iter().enumerate() {
+                    // Cut 0: chunks of random sizes, some empty.
+                    let end = if cut == 0 { rng.below(8) == 0 } else { i % cut == 0 };
+                    if end {
+                        merged.absorb(std::mem::take(&mut part), keep);
+                        if cut == 0 && rng.below(3) == 0 {
+                            merged.absorb(CampaignResult::default(), keep);
+                        }
+                    }
+                    part.add_case(c, "dut", 9, keep);
+                }
+                merged.absorb(part, keep);
+                assert_eq!(
+                    format!("{merged:?}"),
+                    format!("{whole:?}"),
+                    "seed {seed}, keep {keep}, cut {cut}"
+                );
+            }
+        }
+    }
+
+    /// Enough cases for several windows of chunks on a two-thread pool, run in parallel, give
+    /// what the same campaign run one case after the other gives.
+    #[test]
+    fn a_parallel_campaign_in_windows_is_the_sequential_one() {
+        let modes = job_cases(Limit::PerMode(1), Some(Opcode::SFPNOT)).unwrap();
+        let mut c = config(Limit::PerMode((2 * 2 * WINDOW_PER_THREAD as u64 + 3) * CHUNK / modes));
+        c.opcodes = vec![Opcode::SFPNOT];
+        c.streams = false;
+        let sequential = run(&Wrong, "dut", &c, &|_| ControlFlow::Continue(()));
+        c.parallel = true;
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+        let parallel = pool.install(|| run(&Wrong, "dut", &c, &|_| ControlFlow::Continue(())));
+        let chunks = sequential.cases.div_ceil(CHUNK);
+        assert!(chunks > 2 * 2 * WINDOW_PER_THREAD as u64, "{chunks} chunks: more than two windows");
+        assert_eq!(format!("{parallel:?}"), format!("{sequential:?}"));
+        assert_eq!(parallel.failures.len(), 2 * parallel.cells.len(), "two kept per cell");
     }
 
     /// Failures are filed under the name the caller gives (the report's column), not the
