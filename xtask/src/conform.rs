@@ -483,11 +483,21 @@ pub fn main(mut args: Args) -> Result<ExitCode> {
                     commands: if sfpu { &[] } else { &args.duts },
                     timeout: Duration::from_secs(args.timeout),
                 };
-                for report in
-                    crate::conform_amx::sections(&root, &[chip], args.seed, cases, args.no_fastpath, &duts)?
-                {
+                let stop = || interrupt.signal().is_some();
+                for report in crate::conform_amx::sections(
+                    &root,
+                    &[chip],
+                    args.seed,
+                    cases,
+                    args.no_fastpath,
+                    &duts,
+                    &stop,
+                )? {
                     let in_corpus = report.corpus.vectors;
                     runs.push(ChipRun { report, given_up: Vec::new(), in_corpus });
+                }
+                if stop() {
+                    skipped_phases.push(format!("the rest of the AMX {chip} random campaign"));
                 }
                 phase.inc(1);
             }

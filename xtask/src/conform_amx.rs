@@ -86,6 +86,7 @@ pub fn sections(
     cases: u64,
     no_fastpath: bool,
     duts: &Duts<'_>,
+    stop: &(dyn Fn() -> bool + Sync),
 ) -> Result<Vec<ChipReport>> {
     let settings = Settings {
         vectors: root.join("vectors").join("amx"),
@@ -99,7 +100,7 @@ pub fn sections(
         let models = models(chip, no_fastpath, duts)?;
         let refs: Vec<(&dyn Model<Amx>, ModelInfo)> =
             models.iter().map(|(m, i)| (m.as_ref(), i.clone())).collect();
-        out.push(section_with(chip, &refs, &settings).map_err(|e| anyhow!(e))?);
+        out.push(section_with(chip, &refs, &settings, stop).map_err(|e| anyhow!(e))?);
     }
     Ok(out)
 }

@@ -182,15 +182,19 @@ pub fn section(chip: Chip, models: &[&dyn Model<Amx>], settings: &Settings) -> R
             (*m, ModelInfo { name, kind, ..ModelInfo::default() })
         })
         .collect();
-    section_with(chip, &named, settings)
+    section_with(chip, &named, settings, &|| false)
 }
 
 /// [`section`] with each model's report entry (its column's name, its kind, a DUT's command and
 /// description). A model of kind `dut` gets its cases one at a time, in a fixed order.
+///
+/// `stop` is asked before each window of random cases: once it says so, no more random cases
+/// run (an interruption), and the campaign's counts are those of the cases that ran.
 pub fn section_with(
     chip: Chip,
     models: &[(&dyn Model<Amx>, ModelInfo)],
     settings: &Settings,
+    stop: &(dyn Fn() -> bool + Sync),
 ) -> Result<ChipReport, String> {
     let started = Instant::now();
     let (file, vectors) = load(&settings.vectors, chip)?;
@@ -210,6 +214,8 @@ pub fn section_with(
         streams: settings.streams,
     };
     let info = Info { vectors: file.vectors.iter().map(|v| (v.id.as_str(), v)).collect() };
+    // The random cases and streams given to the models (all but the reference).
+    let (mut given_cases, mut given_streams) = (0u64, 0u64);
     let mut failures: Vec<FailureEntry> = Vec::new();
     let mut reasons = Vec::new();
     let mut coverage = Vec::new();
@@ -242,11 +248,16 @@ pub fn section_with(
         let mut kept: BTreeMap<(String, String), usize> = BTreeMap::new();
         // A window of cases at a time, in case order (not on the reference itself).
         let (mut start, end) = (0, if n == 0 { 0 } else { randoms.count() });
-        while start < end {
+        while start < end && !stop() {
             let window = randoms.window(start..(start + RANDOM_WINDOW).min(end));
             start = (start + RANDOM_WINDOW).min(end);
             let random = run(&window);
             for (r, case) in random.iter().zip(&window) {
+                if r.file == "streams" {
+                    given_streams += 1;
+                } else {
+                    given_cases += 1;
+                }
                 let key = (r.file.clone(), r.mode.clone().unwrap_or_default());
                 tally.record(&r.id, &r.status, false);
                 let c = cells.entry(key.clone()).or_default();
@@ -325,10 +336,8 @@ pub fn section_with(
             seed: format!("{:#x}", settings.seed),
             budget_ms: 0,
             cases_per_mode: settings.cases_per_cell,
-            cases: settings.cases_per_cell
-                * Amx::cells(chip).len() as u64
-                * models.len().saturating_sub(1) as u64,
-            streams: settings.streams * models.len().saturating_sub(1) as u64,
+            cases: given_cases,
+            streams: given_streams,
             streams_per_model: settings.streams,
         },
         strictness: "architecture".to_string(),
