@@ -9,7 +9,7 @@
 //!   `vpblendvb`, and "every lane" a `vmovmskps` of the predicate;
 //! * unsigned comparisons are `max(a, b) == a`;
 //! * the 64-bit products' high and low words are put back in lane order with `vpblendd` (there is
-//!   no two-source permute), as the exact steps of the AVX-512 kernel do;
+//!   no two-source permute);
 //! * the bits the alignment shifts out, `small << (32 - s)`, are one `vpsllvd` (a count of 32
 //!   gives 0, as VBMI2's funnel shift does for `s = 0`);
 //! * the conversion (`vcvtdq2ps`) and the IEEE FMA of the special lanes (`vfmadd`) have no
@@ -428,9 +428,6 @@ pub(super) fn fma32_wh(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u
 mod tests {
     use super::*;
 
-    /// As the AVX-512 kernel's test of the same name (`simd::tests::check_underflow_flagging`):
-    /// the conversion-based steps alone ([`main_bh`]) are wrong on some lanes next to exponent 0,
-    /// and every vector holding such a lane is flagged for the exact steps.
     /// As the AVX-512 kernel's test of the same name: no subnormal operand or result in the IEEE
     /// FMA of the special lanes (`simd::tests::check_special_operands`).
     #[test]
@@ -460,6 +457,11 @@ mod tests {
         }
     }
 
+    /// The Blackhole slow path is needed, and taken (`simd::tests::check_underflow_flagging`):
+    /// the conversion-based steps alone ([`main_bh`]) are wrong on some lanes next to exponent 0,
+    /// and every vector holding such a lane is flagged for the exact steps. (The AVX-512 kernel
+    /// computes the underflow rule itself, with a conversion rounding toward zero, which AVX2
+    /// lacks.)
     #[test]
     fn blackhole_lanes_that_may_underflow_take_the_exact_steps() {
         if !super::super::avx2_available() {

@@ -27,8 +27,9 @@
 //!   - [`Level::Avx512`]: hand-written AVX-512 F/CD/DQ/VBMI2 kernels (`simd/avx512.rs`: two
 //!     vectors of 16 lanes side by side, mask registers for the per-lane choices, the
 //!     normalisation and rounding as one exact integer-to-float conversion, the special inputs
-//!     through the IEEE FMA, a shortcut for vectors of special lanes and Blackhole's exact integer
-//!     steps for a vector that may underflow; the module docs say why each restatement is exact).
+//!     through the IEEE FMA, a shortcut for vectors of special lanes, and Blackhole's underflow
+//!     rule by a second conversion, rounding toward zero; the module docs say why each
+//!     restatement is exact).
 //!   - [`Level::Avx2`]: hand-written AVX2 + FMA kernels (`simd/avx2.rs`: the same restatement on
 //!     four vectors of 8 lanes, lane predicates as vectors, Blackhole's exact steps lane by lane
 //!     through the portable source for a vector that may underflow). Until stop 25 this level
@@ -882,7 +883,102 @@ mod tests {
     use sfpu_reference::isa::{Arch, decode};
     use sfpu_reference::state::ResetValues;
 
-    /// The check behind the AVX-512 and AVX2 kernels' tests of their Blackhole slow path:
+    /// The check behind the AVX-512 kernel's `blackhole_underflow_rule_without_a_slow_path`:
+    /// `vectors` vectors of `N` triples whose results land next to exponent 0 (the triples of
+    /// [`check_underflow_flagging`]) go through `kernel` (the main steps alone, no special lanes
+    /// among them), which must give `fma_model_bh`'s result on every lane. Also asserts that the
+    /// triples exercise Blackhole's underflow rule both ways, judged from the exact value of
+    /// `x * y + z` (in `f64`: the product of two 24-bit mantissas and a `z` of nearby scale are
+    /// exact there), not from the kernel: lanes whose exact value is below 2^-126 but whose
+    /// result is ±2^-126 (the rounding carried out of the mantissa), lanes whose exact value is
+    /// not zero but whose result is a zero (flushed), and lanes where the result is ±2^-126
+    /// only through the rule (IEEE rounding to nearest of that value would not reach 2^-126).
+    #[cfg(target_arch = "x86_64")]
+    pub(super) fn check_underflow_rule<const N: usize>(
+        seed: u64,
+        vectors: usize,
+        mut kernel: impl FnMut(&[[u32; N]; 3]) -> [u32; N],
+    ) {
+        let mut state = seed;
+        let mut next = move || {
+            state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            (state >> 32) as u32
+        };
+        let daz = |v: u32| if v & 0x7F80_0000 == 0 { 0.0 } else { f64::from(f32::from_bits(v)) };
+        let min_normal = f64::from(f32::MIN_POSITIVE);
+        let (mut carried, mut flushed, mut beyond_ieee) = (0, 0, 0);
+        for _ in 0..vectors {
+            let mut v = [[0u32; N]; 3];
+            for l in 0..N {
+                let ex = 1 + next() % 127;
+                let ey = 128 + next() % 4 - ex;
+                v[0][l] = (next() & 0x807F_FFFF) | (ex << 23);
+                v[1][l] = (next() & 0x807F_FFFF) | (ey << 23);
+                v[2][l] = (next() & 0x807F_FFFF) | ((next() % 4) << 23);
+                if next() % 8 == 0
+                    && let Some(t) = carrying_cancellation(next(), next(), next())
+                {
+                    [v[0][l], v[1][l], v[2][l]] = t;
+                }
+            }
+            let got = kernel(&v);
+            for l in 0..N {
+                let (x, y, z) = (v[0][l], v[1][l], v[2][l]);
+                let want = fma_model_bh(x, y, z);
+                assert_eq!(got[l], want, "lane {l} of {v:08x?}: 0x{x:08x} * 0x{y:08x} + 0x{z:08x}");
+                let exact = (daz(x) * daz(y) + daz(z)).abs();
+                if want & 0x7FFF_FFFF == 0x0080_0000 && exact < min_normal {
+                    carried += 1;
+                    // Nearest-even rounding to 24 bits reaches 2^-126 only from 2^-126 (1 - 2^-25).
+                    if exact < min_normal * (1.0 - 2f64.powi(-25)) {
+                        beyond_ieee += 1;
+                    }
+                }
+                if want & 0x7FFF_FFFF == 0 && exact != 0.0 {
+                    flushed += 1;
+                }
+            }
+        }
+        assert!(
+            carried > 0 && flushed > 0 && beyond_ieee > 0,
+            "the triples must exercise the underflow rule: {carried} carried ({beyond_ieee} beyond IEEE rounding), {flushed} flushed"
+        );
+    }
+
+    /// A triple whose sum cancels to a magnitude `R` (spec §4.1 step 8) whose leading one is on bit
+    /// 24 or 25 (normalised exponent -1 or 0) with its top 24 bits all ones, the case of
+    /// Blackhole's underflow rule in which rounding carries to 2^-126: random factors of
+    /// product exponent 1 (`ex + ey = 128`) whose narrowed product `P` (step 4: `(mx * my) >> 20`
+    /// with a sticky bit) is in `[2^27, 2^27 + 2^26)`, and the `z` of exponent 1 and the other
+    /// sign with `8 * mz = P - R`. `None` when no such `z` exists for these factors.
+    #[cfg(target_arch = "x86_64")]
+    fn carrying_cancellation(r0: u32, r1: u32, r2: u32) -> Option<[u32; 3]> {
+        let mx = 0x0080_0000 | (r0 & 0x007F_FFFF);
+        let my = 0x0080_0000 | (r1 & 0x007F_FFFF);
+        let prod = u64::from(mx) * u64::from(my);
+        let p = (prod >> 20) as u32 | u32::from(prod & 0xF_FFFF != 0);
+        let lead = 24 + (r2 & 1);
+        let lo = 0x00FF_FFFF << (lead - 23);
+        let hi = (2 << lead) - 1;
+        if !(1 << 27..(1 << 27) + (1 << 26)).contains(&p) {
+            return None;
+        }
+        // The largest multiple of 8 at most `p - lo` leaves `r = p - 8 * mz` in `[lo, lo + 7]`.
+        let mz = (p - lo) / 8;
+        let r = p - 8 * mz;
+        if r > hi || !(0x0080_0000..0x0100_0000).contains(&mz) {
+            return None;
+        }
+        let ex = 1 + (r2 >> 1) % 127;
+        let ey = 128 - ex;
+        Some([
+            (ex << 23) | (mx & 0x007F_FFFF),
+            (ey << 23) | (my & 0x007F_FFFF),
+            0x8000_0000 | (1 << 23) | (mz & 0x007F_FFFF),
+        ])
+    }
+
+    /// The check behind the AVX2 and NEON kernels' tests of their Blackhole slow path:
     /// `vectors` vectors of `N` triples whose results land next to exponent 0 go through
     /// `conversion_path` (the conversion-based steps without the fallback, returning the lanes and
     /// whether the vector is flagged for the exact steps). Asserts that the conversion alone is
@@ -989,8 +1085,8 @@ mod tests {
     /// each x86 level the CPU has, and `fma32_at` at the level in force) negate their operands
     /// as told: lane by lane they give `fma_model_bh` / `fma_model_wh` of `a ^ flip_a`, `b`,
     /// `c ^ flip_c` (the reference's models as the oracle), for every pair of flips, on batches
-    /// mixing random triples, triples next to exponent 0 (Blackhole's exact steps, which take the
-    /// flips from memory) and special inputs.
+    /// mixing random triples, triples next to exponent 0 (Blackhole's underflow rule; below
+    /// AVX-512 its exact steps, which take the flips from memory) and special inputs.
     #[test]
     fn inlined_kernels_flip_their_operands() {
         use sfpu_reference::fp::fma_model_wh;

@@ -363,7 +363,7 @@ pub(super) fn fma32_wh(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u
 mod tests {
     use super::*;
 
-    /// As the AVX-512 kernel's test of the same name (`simd::tests::check_underflow_flagging`):
+    /// As the AVX2 kernel's test of the same name (`simd::tests::check_underflow_flagging`):
     /// the conversion-based steps alone ([`main_bh`]) are wrong on some lanes next to exponent 0,
     /// and every vector holding such a lane is flagged for the exact steps.
     #[test]
