@@ -745,51 +745,75 @@ fn merge_writes(base: &State, after: &State, into: &mut State, out: &mut Outcome
         }
     }
     let mut conflict = false;
-    for r in 0..base.LReg.len() {
-        for l in 0..LANES {
-            merge(base.LReg[r][l], after.LReg[r][l], &mut into.LReg[r][l], &mut conflict);
-        }
-    }
-    for l in 0..LANES {
-        merge(base.LaneFlags[l], after.LaneFlags[l], &mut into.LaneFlags[l], &mut conflict);
-        merge(
-            base.UseLaneFlagsForLaneEnable[l],
-            after.UseLaneFlagsForLaneEnable[l],
-            &mut into.UseLaneFlagsForLaneEnable[l],
-            &mut conflict,
-        );
-        merge(base.FlagStack[l], after.FlagStack[l], &mut into.FlagStack[l], &mut conflict);
-        merge(base.LaneConfig[l], after.LaneConfig[l], &mut into.LaneConfig[l], &mut conflict);
-        // Each InstructionTemplate, Sequence and Misc register is its own location (decision
-        // 2026-11 "machine" #1): `SFPCONFIG.md` writes them one selector at a time and a backdoor
-        // load (`SFPLOADMACRO.md`, VD 12..15) writes one template, so e.g. a scheduled SFPCONFIG
-        // writing `Sequence[2]` and a regular SFPADDI backdoor-loading `InstructionTemplate[3]`
-        // in the same cycle touch different registers: both writes land, and no rule is broken.
-        let (b, a, i) = (&base.LoadMacroConfig[l], &after.LoadMacroConfig[l], &mut into.LoadMacroConfig[l]);
-        for k in 0..4 {
-            merge(
-                b.InstructionTemplate[k],
-                a.InstructionTemplate[k],
-                &mut i.InstructionTemplate[k],
-                &mut conflict,
-            );
-            merge(b.Sequence[k], a.Sequence[k], &mut i.Sequence[k], &mut conflict);
-        }
-        merge(b.Misc, a.Misc, &mut i.Misc, &mut conflict);
-        merge(base.PRNG[l], after.PRNG[l], &mut into.PRNG[l], &mut conflict);
-    }
-    for r in 0..base.Dst.DstBits.len() {
-        if base.Dst.DstBits[r] != after.Dst.DstBits[r] {
-            for c in 0..base.Dst.DstBits[r].len() {
-                merge(
-                    base.Dst.DstBits[r][c],
-                    after.Dst.DstBits[r][c],
-                    &mut into.Dst.DstBits[r][c],
-                    &mut conflict,
-                );
+    // Each group of locations is compared whole first and merged location by location only if
+    // `after` changed something in it: the same result (an unchanged location merges nothing),
+    // without a comparison per lane, row and field for every instruction of every
+    // multi-instruction cycle (under the fuzzer's comparison tracing, a traced call each: the
+    // cycle's merges were most of the reference machine's time in `diff_stream`).
+    if after.LReg != base.LReg {
+        for r in 0..base.LReg.len() {
+            for l in 0..LANES {
+                merge(base.LReg[r][l], after.LReg[r][l], &mut into.LReg[r][l], &mut conflict);
             }
         }
-        merge(base.Dst.DstRowValid[r], after.Dst.DstRowValid[r], &mut into.Dst.DstRowValid[r], &mut conflict);
+    }
+    if after.LaneFlags != base.LaneFlags
+        || after.UseLaneFlagsForLaneEnable != base.UseLaneFlagsForLaneEnable
+        || after.FlagStack != base.FlagStack
+        || after.LaneConfig != base.LaneConfig
+        || after.LoadMacroConfig != base.LoadMacroConfig
+        || after.PRNG != base.PRNG
+    {
+        for l in 0..LANES {
+            merge(base.LaneFlags[l], after.LaneFlags[l], &mut into.LaneFlags[l], &mut conflict);
+            merge(
+                base.UseLaneFlagsForLaneEnable[l],
+                after.UseLaneFlagsForLaneEnable[l],
+                &mut into.UseLaneFlagsForLaneEnable[l],
+                &mut conflict,
+            );
+            merge(base.FlagStack[l], after.FlagStack[l], &mut into.FlagStack[l], &mut conflict);
+            merge(base.LaneConfig[l], after.LaneConfig[l], &mut into.LaneConfig[l], &mut conflict);
+            // Each InstructionTemplate, Sequence and Misc register is its own location (decision
+            // 2026-11 "machine" #1): `SFPCONFIG.md` writes them one selector at a time and a
+            // backdoor load (`SFPLOADMACRO.md`, VD 12..15) writes one template, so e.g. a
+            // scheduled SFPCONFIG writing `Sequence[2]` and a regular SFPADDI backdoor-loading
+            // `InstructionTemplate[3]` in the same cycle touch different registers: both writes
+            // land, and no rule is broken.
+            let (b, a, i) =
+                (&base.LoadMacroConfig[l], &after.LoadMacroConfig[l], &mut into.LoadMacroConfig[l]);
+            for k in 0..4 {
+                merge(
+                    b.InstructionTemplate[k],
+                    a.InstructionTemplate[k],
+                    &mut i.InstructionTemplate[k],
+                    &mut conflict,
+                );
+                merge(b.Sequence[k], a.Sequence[k], &mut i.Sequence[k], &mut conflict);
+            }
+            merge(b.Misc, a.Misc, &mut i.Misc, &mut conflict);
+            merge(base.PRNG[l], after.PRNG[l], &mut into.PRNG[l], &mut conflict);
+        }
+    }
+    if after.Dst != base.Dst {
+        for r in 0..base.Dst.DstBits.len() {
+            if base.Dst.DstBits[r] != after.Dst.DstBits[r] {
+                for c in 0..base.Dst.DstBits[r].len() {
+                    merge(
+                        base.Dst.DstBits[r][c],
+                        after.Dst.DstBits[r][c],
+                        &mut into.Dst.DstBits[r][c],
+                        &mut conflict,
+                    );
+                }
+            }
+            merge(
+                base.Dst.DstRowValid[r],
+                after.Dst.DstRowValid[r],
+                &mut into.Dst.DstRowValid[r],
+                &mut conflict,
+            );
+        }
     }
     merge(base.Addressing, after.Addressing, &mut into.Addressing, &mut conflict);
     // Wormhole's SFPSHFT2 `vc0` latch is a location too: a mode 2/3 SFPSHFT2 sharing its cycle
