@@ -247,6 +247,10 @@ pub struct FastMachine {
     slots: [Pending; CAPACITY],
     /// Bit `i`: `slots[i]` holds a pending instruction.
     live: u64,
+    /// Bit `i` of entry `u`: `slots[i]` was last filled with an instruction for sub-unit `u`
+    /// (meaningful where `live` has bit `i`), so that SFPLOADMACRO's search for a pending
+    /// instruction of one sub-unit looks at that sub-unit's slots only.
+    unit_slots: [u64; 5],
     stall: StallMemory,
     /// Actual LReg writes of two-cycle instructions that executed on the previous cycle.
     prev_two_cycle_writes: u32,
@@ -329,6 +333,7 @@ impl FastMachine {
             cycle: 0,
             slots: [EMPTY; CAPACITY],
             live: 0,
+            unit_slots: [0; 5],
             stall: StallMemory::default(),
             prev_two_cycle_writes: 0,
             prev_issued_writes: 0,
@@ -849,7 +854,8 @@ impl FastMachine {
         out: &mut Outcome,
     ) {
         let mi = (macro_index & 3) as usize;
-        let uniform = |v: &[u32; 32]| v.iter().all(|&x| x == v[0]);
+        // Branch-free, so that it vectorises (an early-exit loop per register did not).
+        let uniform = |v: &[u32; 32]| v.iter().fold(0, |acc, &x| acc | (x ^ v[0])) == 0;
         let agree =
             uniform(&s.lmc.sequence[mi]) && s.lmc.template.iter().all(uniform) && uniform(&s.lmc.misc);
         if !agree {
@@ -878,12 +884,12 @@ impl FastMachine {
         let b = (s.lmc.sequence[mi][lead] >> (8 * unit as u32)) & 0xFF;
         let delay = ((b >> 3) & 7) as u8;
         if delay != 7 {
-            let mut live = self.live;
+            let mut live = self.live & self.unit_slots[unit as usize];
             while live != 0 {
                 let i = live.trailing_zeros() as usize;
                 live &= live - 1;
                 let p = &mut self.slots[i];
-                if p.unit == unit && p.remaining == delay {
+                if p.remaining == delay {
                     p.cx.lanes &= !g;
                     if p.cx.lanes == 0 {
                         self.live &= !(1 << i);
@@ -969,6 +975,9 @@ impl FastMachine {
             let i = free.trailing_zeros() as usize;
             self.slots[i] = entry;
             self.live |= 1 << i;
+            for (u, slots) in self.unit_slots.iter_mut().enumerate() {
+                *slots = if u == unit as usize { *slots | (1 << i) } else { *slots & !(1 << i) };
+            }
         }
     }
 
