@@ -273,9 +273,9 @@ pub struct FastMachine {
     trace: Option<Vec<TraceEvent>>,
     /// Recently decoded InstructionTemplate words (see `decode_template`).
     templates: [Option<TemplateDecode>; 4],
-    /// Start-of-cycle, combined and per-instruction copies of state for cycles whose instructions
-    /// cannot run in place (allocated once, on the first such cycle).
-    scratch: Option<Box<[Core; 3]>>,
+    /// Start-of-cycle and combined copies of state for cycles whose instructions cannot run in
+    /// place (allocated once, on the first such cycle).
+    scratch: Option<Box<[Core; 2]>>,
     /// The instructions of a multi-instruction cycle, their footprints and their order (kept
     /// between cycles so that a cycle allocates nothing once they have grown).
     bufs: CycleBuffers,
@@ -716,15 +716,14 @@ impl FastMachine {
                 // about 11% slower in the bench's program.
                 let m = written & !footprint::DST;
                 let mut scratch = self.scratch.take().unwrap_or_default();
-                let [base, acc, after] = &mut *scratch;
+                let [base, acc] = &mut *scratch;
                 s.save_core(base, m);
                 s.save_core(acc, m);
                 let mut conflict = false;
                 for (it, fp) in order.iter().zip(fps.iter()) {
                     let w = fp.writes & m;
                     self.execute_item(s, it, out);
-                    s.save_core(after, w);
-                    conflict |= acc.merge(base, after, w);
+                    conflict |= acc.merge(base, s, w);
                     s.restore_core(base, w);
                 }
                 s.restore_core(acc, m);

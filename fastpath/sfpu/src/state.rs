@@ -651,12 +651,12 @@ impl FastState {
 }
 
 impl Core {
-    /// Folds the changes `after` made relative to `base` into `self` (which started as `base`
-    /// and may hold other instructions' changes), looking only at the parts in `m` (the others
-    /// are not kept up to date in these copies). Returns whether some location was changed to two
-    /// different values.
+    /// Folds the changes the state `after` holds relative to `base` into `self` (which started as
+    /// `base` and may hold other instructions' changes), looking only at the parts in `m` (the
+    /// others are not kept up to date in these copies). Returns whether some location was changed
+    /// to two different values. `after` is the live state, read in place (no copy of it).
     #[inline(always)]
-    pub(crate) fn merge(&mut self, base: &Core, after: &Core, m: Locations) -> bool {
+    pub(crate) fn merge(&mut self, base: &Core, after: &FastState, m: Locations) -> bool {
         let mut conflict = false;
         // Word locations (an LReg lane, a configuration word, a PRNG state): a conflict is two
         // instructions changing the same word to different values; the later one wins.
