@@ -55,7 +55,7 @@ use crate::hazard;
 use crate::isa::{Arch, Instr, Opcode, SubUnit, U, decode_ignoring_undrawn};
 use crate::ops::{Ctx, ScheduledStore, blackhole, wormhole};
 use crate::outcome::{Clause, Outcome};
-use crate::state::{LANES, State};
+use crate::state::{LANES, LaneConfig, State};
 
 /// How a scheduled instruction counts down its delay (`LoadMacroConfig.Misc.UnitDelayKind`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -415,7 +415,7 @@ impl Machine {
             // Wormhole: software's next-cycle rules, between everything that executed in the
             // previous cycle and everything that executes in this one.
             Arch::Wormhole => {
-                let dest_index = (0..LANES).any(|l| s.LaneConfig[l].ENABLE_DEST_INDEX());
+                let dest_index = lane_config_lanes(s, LaneConfig::ENABLE_DEST_INDEX) != 0;
                 for (prev, prev_cx) in &self.last_cycle {
                     for item in items.iter() {
                         hazard::wormhole_rules(prev, prev_cx, &item.instr, &item.cx, dest_index, &mut out);
@@ -430,7 +430,7 @@ impl Machine {
         // configured at the start of this cycle).
         self.swap_second_cycle = 0;
         if arch == Arch::Blackhole {
-            let dest_index = (0..LANES).any(|l| s.LaneConfig[l].ENABLE_DEST_INDEX());
+            let dest_index = lane_config_lanes(s, LaneConfig::ENABLE_DEST_INDEX) != 0;
             for item in items.iter() {
                 if let Instr::SFPSWAP { VC, VD, .. } = item.instr {
                     let (c, d) = (item.cx.vc(VC.idx()), item.cx.vd(VD.idx()));
@@ -443,7 +443,7 @@ impl Machine {
         // 2. Execute, reading the start-of-cycle state.
         let mut unprotected = 0;
         new_schedule.clear();
-        let dbl_before: [bool; LANES] = std::array::from_fn(|l| s.LaneConfig[l].DISABLE_BACKDOOR_LOAD());
+        let dbl_before = lane_config_lanes(s, LaneConfig::DISABLE_BACKDOOR_LOAD);
         if items.len() == 1 {
             let o = self.execute_item(s, &items[0], None, new_schedule);
             out.merge(&o);
@@ -503,7 +503,7 @@ impl Machine {
         }
 
         if let Some(instr) = regular.filter(|i| !matches!(i, Instr::SFPNOP {})) {
-            let dbl_changed = (0..LANES).any(|l| s.LaneConfig[l].DISABLE_BACKDOOR_LOAD() != dbl_before[l]);
+            let dbl_changed = lane_config_lanes(s, LaneConfig::DISABLE_BACKDOOR_LOAD) != dbl_before;
             self.previous = Some(Previous { instr: *instr, cycle: self.cycle, dbl_changed });
         } else {
             self.previous = None;
@@ -723,6 +723,14 @@ impl Machine {
         }
         out
     }
+}
+
+/// The lanes (bit `l` for lane `l`) whose `LaneConfig` has the bit `bit` reads. A fold over every
+/// lane, without the early exit of `any`, so that the compiler makes it a few vector
+/// instructions: the machine asks on every cycle, and under the fuzzer's comparison tracing each
+/// lane's test was a traced call.
+fn lane_config_lanes(s: &State, bit: impl Fn(LaneConfig) -> bool) -> u32 {
+    (0..LANES).fold(0, |lanes, l| lanes | (u32::from(bit(s.LaneConfig[l])) << l))
 }
 
 /// The instruction's VD field, if it names an LReg.
