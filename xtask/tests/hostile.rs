@@ -124,14 +124,7 @@ fn a_babbling_dut_is_given_up_on() {
 /// Spawns xtask with its standard output a pipe whose reading end is already closed, as
 /// `... | head -0` does, and returns the finished process's output.
 fn with_closed_stdout(args: &[&str]) -> (Option<i32>, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_xtask"))
-        .args(args)
-        .current_dir(repo())
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run the xtask binary");
+    let mut child = spawn_piped(args);
     drop(child.stdout.take());
     let mut err = String::new();
     child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
@@ -208,6 +201,43 @@ fn replay_is_constant_time_and_checks_its_range() {
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
 }
 
+/// Starts `xtask` with `args` from the repository, with no input and its output piped.
+fn spawn_piped<S: AsRef<std::ffi::OsStr>>(args: impl IntoIterator<Item = S>) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_xtask"))
+        .args(args)
+        .current_dir(repo())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run the xtask binary")
+}
+
+/// [`spawn_piped`] with `--out dir` after `args`.
+#[cfg(unix)]
+fn spawn_with_out(args: &[&str], dir: &Path) -> std::process::Child {
+    spawn_piped(args.iter().map(std::ffi::OsStr::new).chain([std::ffi::OsStr::new("--out"), dir.as_os_str()]))
+}
+
+/// Sends `SIG{signal}` to `child` and waits for it to exit, at most 30 s (then kills it and
+/// fails: the signal did not stop `what`).
+#[cfg(unix)]
+fn signal_and_wait(mut child: std::process::Child, signal: &str, what: &str) -> Output {
+    let sent = Command::new("kill").args([&format!("-{signal}"), &child.id().to_string()]).status().unwrap();
+    assert!(sent.success());
+    let started = Instant::now();
+    loop {
+        if child.try_wait().unwrap().is_some() {
+            return child.wait_with_output().unwrap();
+        }
+        if started.elapsed() > Duration::from_secs(30) {
+            let _ = child.kill();
+            panic!("SIG{signal} did not stop {what}");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
 /// Probe 6: Ctrl-C or a kill during a run kept nothing. The report of what completed is written,
 /// marked incomplete, and the exit status says which signal; an unwritable `--out` is refused
 /// before the run starts.
@@ -223,15 +253,10 @@ fn an_interrupted_run_writes_what_it_has() {
             r#"sh -c 'read hello; echo "{{\"type\":\"hello\",\"protocol\":\"sfpu-dut/1\",\"name\":\"slow\",\"version\":\"1\"}}"; while read case; do touch {mark}; sleep 0.3; id=$(echo "$case" | sed "s/.*\"id\":\"\([^\"]*\)\".*/\1/"); echo "{{\"type\":\"unsupported\",\"id\":\"$id\",\"reason\":\"slow\"}}"; done'"#,
             mark = mark.display()
         );
-        let mut child = Command::new(env!("CARGO_BIN_EXE_xtask"))
-            .args(["conform", "--dut", &dut, "--only", "SFPIADD", "--no-fastpath", "--quiet", "--out"])
-            .arg(&dir)
-            .current_dir(repo())
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
+        let child = spawn_with_out(
+            &["conform", "--dut", &dut, "--only", "SFPIADD", "--no-fastpath", "--quiet"],
+            &dir,
+        );
         // Wait until the DUT has its first case (the corpus loads and the reference runs
         // first), then let it answer a few.
         let waiting = Instant::now();
@@ -240,17 +265,7 @@ fn an_interrupted_run_writes_what_it_has() {
             std::thread::sleep(Duration::from_millis(50));
         }
         std::thread::sleep(Duration::from_secs(1));
-        let killed =
-            Command::new("kill").args([&format!("-{signal}"), &child.id().to_string()]).status().unwrap();
-        assert!(killed.success());
-        let started = Instant::now();
-        let o = loop {
-            if let Some(_status) = child.try_wait().unwrap() {
-                break child.wait_with_output().unwrap();
-            }
-            assert!(started.elapsed() < Duration::from_secs(30), "SIG{signal} did not stop the run");
-            std::thread::sleep(Duration::from_millis(50));
-        };
+        let o = signal_and_wait(child, signal, "the run");
         assert_eq!(o.status.code(), Some(status), "SIG{signal}: {}", text(&o));
         let all = whole(&dir);
         let why = all["incomplete"].as_str().unwrap_or_else(|| panic!("not marked incomplete: {all}"));
@@ -284,28 +299,12 @@ fn an_interrupted_amx_campaign_stops_within_a_window() {
     let full = 100_000 * 169 + 100_000 * 16;
     for delay_ms in [2_000u64, 4_000, 8_000] {
         let dir = scratch(&format!("amx-signal-{delay_ms}"));
-        let mut child = Command::new(env!("CARGO_BIN_EXE_xtask"))
-            .args(["conform", "--isa", "amx", "--chip", "m1", "--cases", "100000", "--quiet", "--out"])
-            .arg(&dir)
-            .current_dir(repo())
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
+        let child = spawn_with_out(
+            &["conform", "--isa", "amx", "--chip", "m1", "--cases", "100000", "--quiet"],
+            &dir,
+        );
         std::thread::sleep(Duration::from_millis(delay_ms));
-        assert!(Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap().success());
-        let started = Instant::now();
-        let o = loop {
-            if child.try_wait().unwrap().is_some() {
-                break child.wait_with_output().unwrap();
-            }
-            if started.elapsed() > Duration::from_secs(30) {
-                let _ = child.kill();
-                panic!("SIGINT did not stop the AMX campaign");
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        };
+        let o = signal_and_wait(child, "INT", "the AMX campaign");
         assert_eq!(o.status.code(), Some(130), "{}", text(&o));
         let all = whole(&dir);
         let why = all["incomplete"].as_str().unwrap_or_else(|| panic!("not marked incomplete: {all}"));

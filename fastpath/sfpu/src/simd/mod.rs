@@ -883,6 +883,29 @@ mod tests {
     use sfpu_reference::isa::{Arch, decode};
     use sfpu_reference::state::ResetValues;
 
+    /// The 32-bit draws of a 64-bit linear congruential generator seeded with `seed`.
+    fn lcg(seed: u64) -> impl FnMut() -> u32 {
+        let mut state = seed;
+        move || {
+            state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            (state >> 32) as u32
+        }
+    }
+
+    /// A vector of `N` triples whose results land next to exponent 0: random mantissas and
+    /// signs, factor exponents summing to 128 to 131, and a `z` of exponent 0 to 3.
+    fn near_exponent_zero<const N: usize>(next: &mut impl FnMut() -> u32) -> [[u32; N]; 3] {
+        let mut v = [[0u32; N]; 3];
+        for l in 0..N {
+            let ex = 1 + next() % 127;
+            let ey = 128 + next() % 4 - ex;
+            v[0][l] = (next() & 0x807F_FFFF) | (ex << 23);
+            v[1][l] = (next() & 0x807F_FFFF) | (ey << 23);
+            v[2][l] = (next() & 0x807F_FFFF) | ((next() % 4) << 23);
+        }
+        v
+    }
+
     /// The check behind the AVX-512 kernel's `blackhole_underflow_rule_without_a_slow_path`:
     /// `vectors` vectors of `N` triples whose results land next to exponent 0 (the triples of
     /// [`check_underflow_flagging`]) go through `kernel` (the main steps alone, no special lanes
@@ -899,23 +922,14 @@ mod tests {
         vectors: usize,
         mut kernel: impl FnMut(&[[u32; N]; 3]) -> [u32; N],
     ) {
-        let mut state = seed;
-        let mut next = move || {
-            state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-            (state >> 32) as u32
-        };
+        let mut next = lcg(seed);
         let daz = |v: u32| if v & 0x7F80_0000 == 0 { 0.0 } else { f64::from(f32::from_bits(v)) };
         let min_normal = f64::from(f32::MIN_POSITIVE);
         let (mut carried, mut flushed, mut beyond_ieee) = (0, 0, 0);
         for _ in 0..vectors {
-            let mut v = [[0u32; N]; 3];
+            let mut v = near_exponent_zero::<N>(&mut next);
             for l in 0..N {
-                let ex = 1 + next() % 127;
-                let ey = 128 + next() % 4 - ex;
-                v[0][l] = (next() & 0x807F_FFFF) | (ex << 23);
-                v[1][l] = (next() & 0x807F_FFFF) | (ey << 23);
-                v[2][l] = (next() & 0x807F_FFFF) | ((next() % 4) << 23);
-                if next() % 8 == 0
+                if next().is_multiple_of(8)
                     && let Some(t) = carrying_cancellation(next(), next(), next())
                 {
                     [v[0][l], v[1][l], v[2][l]] = t;
@@ -990,21 +1004,10 @@ mod tests {
         vectors: usize,
         mut conversion_path: impl FnMut(&[[u32; N]; 3]) -> ([u32; N], bool),
     ) {
-        let mut state = seed;
-        let mut next = move || {
-            state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-            (state >> 32) as u32
-        };
+        let mut next = lcg(seed);
         let (mut wrong_lanes, mut flagged, mut unflagged) = (0, 0, 0);
         for _ in 0..vectors {
-            let mut v = [[0u32; N]; 3];
-            for l in 0..N {
-                let ex = 1 + next() % 127;
-                let ey = 128 + next() % 4 - ex;
-                v[0][l] = (next() & 0x807F_FFFF) | (ex << 23);
-                v[1][l] = (next() & 0x807F_FFFF) | (ey << 23);
-                v[2][l] = (next() & 0x807F_FFFF) | ((next() % 4) << 23);
-            }
+            let v = near_exponent_zero::<N>(&mut next);
             let (fast, hard) = conversion_path(&v);
             let wrong = (0..N).filter(|&l| fast[l] != fma_model_bh(v[0][l], v[1][l], v[2][l])).count();
             wrong_lanes += wrong;
@@ -1036,11 +1039,7 @@ mod tests {
         wormhole: bool,
         mut operands: impl FnMut(&[[u32; N]; 3]) -> ([[f32; N]; 3], u32),
     ) {
-        let mut state = seed;
-        let mut next = move || {
-            state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-            (state >> 32) as u32
-        };
+        let mut next = lcg(seed);
         let mut draw = || {
             let r = next();
             let sign = r & 0x8000_0000;
@@ -1090,11 +1089,7 @@ mod tests {
     #[test]
     fn inlined_kernels_flip_their_operands() {
         use sfpu_reference::fp::fma_model_wh;
-        let mut state = 0xF11B_0000_0000_0001u64;
-        let mut next = move || {
-            state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-            (state >> 32) as u32
-        };
+        let mut next = lcg(0xF11B_0000_0000_0001);
         const SIGN: u32 = 0x8000_0000;
         #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))]
         let mut checked = 0u32;
@@ -1110,9 +1105,9 @@ mod tests {
                         v[1][l] = (next() & 0x807F_FFFF) | (ey << 23);
                         v[2][l] = (next() & 0x807F_FFFF) | ((next() % 4) << 23);
                     }
-                    _ => {
-                        (0..3).for_each(|k| v[k][l] = next() | if next() % 3 == 0 { 0x7F80_0000 } else { 0 })
-                    }
+                    _ => (0..3).for_each(|k| {
+                        v[k][l] = next() | if next().is_multiple_of(3) { 0x7F80_0000 } else { 0 }
+                    }),
                 }
             }
             let [a, b, c] = &v;
