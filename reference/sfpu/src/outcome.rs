@@ -289,11 +289,28 @@ impl Outcome {
     }
 
     /// Records that `clause` applies to the lanes in `lanes`. A zero mask records nothing.
-    #[inline]
+    ///
+    /// The common case (the clause already noted, the masks inline) is inlined into the caller;
+    /// the rest is [`Outcome::note_new`], out of line.
+    #[inline(always)]
     pub fn note(&mut self, clause: Clause, lanes: u32) {
         if lanes == 0 {
             return;
         }
+        let c = clause as usize;
+        if self.noted & (1u64 << c) != 0
+            && let Lanes::Inline(a) = &mut self.lanes
+        {
+            let rank = (self.noted & ((1u64 << c) - 1)).count_ones() as usize;
+            a[rank] |= lanes;
+            return;
+        }
+        self.note_new(clause, lanes);
+    }
+
+    /// [`Outcome::note`] of a clause not yet noted, or of an outcome whose masks have spilled.
+    #[inline(never)]
+    fn note_new(&mut self, clause: Clause, lanes: u32) {
         let c = clause as usize;
         let bit = 1u64 << c;
         let count = self.noted.count_ones() as usize;
