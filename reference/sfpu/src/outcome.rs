@@ -291,7 +291,7 @@ impl Outcome {
     /// Records that `clause` applies to the lanes in `lanes`. A zero mask records nothing.
     ///
     /// The common case (the clause already noted, the masks inline) is inlined into the caller;
-    /// the rest is [`Outcome::note_new`], out of line.
+    /// the rest is `note_new`, out of line.
     #[inline(always)]
     pub fn note(&mut self, clause: Clause, lanes: u32) {
         if lanes == 0 {
