@@ -298,10 +298,10 @@ impl Outcome {
             return;
         }
         let c = clause as usize;
+        let rank = self.rank(c);
         if self.noted & (1u64 << c) != 0
             && let Lanes::Inline(a) = &mut self.lanes
         {
-            let rank = (self.noted & ((1u64 << c) - 1)).count_ones() as usize;
             a[rank] |= lanes;
             return;
         }
