@@ -218,18 +218,11 @@ impl FlagStacks {
     pub fn from_lanes(stacks: &[FlagStack; 32]) -> FlagStacks {
         let mut s = FlagStacks::default();
         for (lane, st) in stacks.iter().enumerate() {
-            let bit = 1u32 << lane;
-            let entries = st.entries();
-            let depth = entries.len().min(FLAG_STACK_CAPACITY);
-            for level in 0..depth {
-                let e = entries[entries.len() - 1 - level];
-                s.occ[level] |= bit;
-                if e.LaneFlags {
-                    s.flags[level] |= bit;
-                }
-                if e.UseLaneFlagsForLaneEnable {
-                    s.uses[level] |= bit;
-                }
+            // Level 0 is the top entry.
+            for (level, e) in st.entries().iter().rev().take(FLAG_STACK_CAPACITY).enumerate() {
+                s.occ[level] |= 1 << lane;
+                s.flags[level] |= u32::from(e.LaneFlags) << lane;
+                s.uses[level] |= u32::from(e.UseLaneFlagsForLaneEnable) << lane;
             }
         }
         s

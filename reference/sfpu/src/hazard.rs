@@ -323,7 +323,7 @@ pub fn swap_second_cycle_touch(instr: &Instr, cx: &Ctx) -> u32 {
     let vd = match *instr {
         Instr::SFPLOADMACRO { VDLo, VDHi, .. } => bit((VDHi.idx() << 2) | VDLo.idx()),
         Instr::SFPNOP {} => return 0,
-        _ => instr.field("VD").map_or(0, |v| bit(cx.vd(v as usize))),
+        _ => instr.vd().map_or(0, |v| bit(cx.vd(v as usize))),
     };
     vd | first_cycle_reads(instr, cx)
 }

@@ -363,7 +363,7 @@ impl Machine {
             if due.iter().any(|p| p.unit == unit) {
                 out.note_all(Clause::LoadmacroCollision);
                 self.record(unit, *instr, TraceKind::Discarded);
-            } else if s.arch() == Arch::Wormhole && instr.encode(Arch::Wormhole).is_err() {
+            } else if s.arch() == Arch::Wormhole && !instr.fits(Arch::Wormhole) {
                 // Not one of Wormhole's instructions (an `Instr` built for Blackhole, e.g. an
                 // SFPLOADMACRO with AddrMod 4..7, which Wormhole's two-bit field cannot express):
                 // nothing executes and nothing is scheduled.
@@ -679,7 +679,7 @@ impl Machine {
             // "Insn.VC is None": the chip's encoding of the opcode has no such field.
             let fields = Insn.opcode().fields(arch);
             let has = |name: &str| fields.iter().any(|f| f.name == name);
-            let template_vd = Insn.field("VD").unwrap_or(0) as usize;
+            let template_vd = Insn.vd().unwrap_or(0) as usize;
             let mut cx = Ctx { scheduled: true, ..Ctx::REGULAR };
             if i != 3 {
                 let has_vb = has("VB") || Insn.opcode() == Opcode::SFPSHFT2;
@@ -737,7 +737,7 @@ fn lane_config_lanes(s: &State, bit: impl Fn(LaneConfig) -> bool) -> u32 {
 fn vd_field(instr: &Instr) -> Option<usize> {
     match instr.opcode() {
         Opcode::SFPCONFIG | Opcode::SFPLOADMACRO | Opcode::SFPNOP => None,
-        _ => instr.field("VD").map(|v| v as usize),
+        _ => instr.vd().map(|v| v as usize),
     }
 }
 
@@ -765,9 +765,11 @@ fn merge_writes(base: &State, after: &State, into: &mut State, out: &mut Outcome
             }
         }
     }
+    let stacks_differ =
+        (0..LANES).fold(0, |d, l| d | (after.FlagStack[l].packed() ^ base.FlagStack[l].packed())) != 0;
     if after.LaneFlags != base.LaneFlags
         || after.UseLaneFlagsForLaneEnable != base.UseLaneFlagsForLaneEnable
-        || after.FlagStack != base.FlagStack
+        || stacks_differ
         || after.LaneConfig != base.LaneConfig
         || after.LoadMacroConfig != base.LoadMacroConfig
         || after.PRNG != base.PRNG
@@ -823,7 +825,15 @@ fn merge_writes(base: &State, after: &State, into: &mut State, out: &mut Outcome
             );
         }
     }
-    merge(base.Addressing, after.Addressing, &mut into.Addressing, &mut conflict);
+    // `merge` by `Addressing::difference` (the same as `!=`, without a comparison per field).
+    if after.Addressing.difference(&base.Addressing) != 0 {
+        if into.Addressing.difference(&base.Addressing) != 0
+            && into.Addressing.difference(&after.Addressing) != 0
+        {
+            conflict = true;
+        }
+        into.Addressing = after.Addressing;
+    }
     // Wormhole's SFPSHFT2 `vc0` latch is a location too: a mode 2/3 SFPSHFT2 sharing its cycle
     // with a scheduled instruction latches it (found by the fuzzer: it was dropped here).
     if let (Some(b), Some(a)) = (base.wormhole(), after.wormhole()) {

@@ -353,7 +353,14 @@ impl Outcome {
 
     /// The notes, sorted by clause.
     pub fn notes(&self) -> impl Iterator<Item = (Clause, u32)> + '_ {
-        Clause::ALL.iter().filter(|&&c| self.noted & (1u64 << c as usize) != 0).map(|&c| (c, self.lanes(c)))
+        // The set bits of `noted`, lowest first: clause `c` is bit `c as usize`, and
+        // `Clause::ALL` is in declaration (so discriminant) order.
+        let mut rest = self.noted;
+        std::iter::from_fn(move || {
+            let c = *Clause::ALL.get(rest.trailing_zeros() as usize)?;
+            rest &= rest - 1;
+            Some((c, self.lanes(c)))
+        })
     }
 
     /// The lanes `clause` was recorded for (0 if it was not).

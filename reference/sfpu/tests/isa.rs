@@ -60,6 +60,8 @@ proptest! {
     #[test]
     fn cross_chip_encoding_is_typed(op in proptest::sample::select(Opcode::ALL.to_vec()), fields in any::<u32>()) {
         let instr = decode(Arch::Blackhole, word_of(Arch::Blackhole, op, fields)).unwrap();
+        prop_assert!(instr.fits(Arch::Blackhole));
+        prop_assert_eq!(instr.fits(Arch::Wormhole), instr.encode(Arch::Wormhole).is_ok());
         match instr.encode(Arch::Wormhole) {
             Ok(word) => prop_assert_eq!(decode(Arch::Wormhole, word), Ok(instr)),
             Err(EncodeError::OpcodeNotOnChip { opcode, .. }) => prop_assert!(!Arch::Wormhole.has(opcode)),

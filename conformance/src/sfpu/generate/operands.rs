@@ -110,7 +110,10 @@ pub fn bits_random(rng: &mut Rng) -> [u32; LANES] {
 
 /// `FP_SPECIALS` rotated by `k` lanes, so the same classes meet different partners.
 pub fn rotated(values: &[u32; LANES], k: usize) -> [u32; LANES] {
-    std::array::from_fn(|l| values[(l + k) % LANES])
+    // Lane `l` takes `values[(l + k) % LANES]`.
+    let mut out = *values;
+    out.rotate_left(k % LANES);
+    out
 }
 
 /// Operand triples `(a, b, c)` for `a * b + c` that exercise rounding: ties, near-ties, exact
@@ -204,4 +207,20 @@ pub fn rounding_ties(rng: &mut Rng) -> [u32; LANES] {
     ];
     out[24..].copy_from_slice(&INT_TIES);
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rotated_moves_lane_l_plus_k_to_lane_l() {
+        let values: [u32; LANES] = std::array::from_fn(|l| 100 + l as u32);
+        for k in [0, 1, 3, 31, 32, 45] {
+            let r = rotated(&values, k);
+            for l in 0..LANES {
+                assert_eq!(r[l], 100 + ((l + k) % LANES) as u32, "k {k} lane {l}");
+            }
+        }
+    }
 }

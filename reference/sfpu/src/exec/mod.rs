@@ -69,7 +69,7 @@ fn has_backdoor_guard(arch: Arch, instr: &Instr) -> bool {
 fn backdoor_vd(instr: &Instr) -> Option<usize> {
     match instr.opcode() {
         Opcode::SFPCONFIG | Opcode::SFPLOADMACRO | Opcode::SFPNOP => None,
-        _ => instr.field("VD").map(|v| v as usize),
+        _ => instr.vd().map(|v| v as usize),
     }
 }
 
@@ -112,7 +112,7 @@ pub fn execute(s: &mut State, instr: &Instr, cx: &Ctx) -> Outcome {
     match s.arch() {
         Arch::Blackhole => blackhole::execute(s, instr, cx, &mut out),
         Arch::Wormhole => {
-            if instr.encode(Arch::Wormhole).is_err() {
+            if !instr.fits(Arch::Wormhole) {
                 out.note_all(Clause::NotOnChip);
                 return out;
             }

@@ -154,6 +154,15 @@ macro_rules! instructions {
                 }
             }
 
+            /// The value of its `VD` field, if the instruction has one ([`field`](Instr::field)
+            /// of `"VD"`, without comparing names).
+            #[allow(unused_variables, reason = "every field is bound; one is read")]
+            pub fn vd(&self) -> Option<u32> {
+                match *self {
+                    $(Instr::$name { $($field),* } => instructions!(@vd $($field)*)),*
+                }
+            }
+
             /// The value of the field called `name`, if the instruction has one.
             pub fn field(&self, name: &str) -> Option<u32> {
                 let mut found = None;
@@ -161,14 +170,16 @@ macro_rules! instructions {
                 found
             }
 
-            /// Builds the instruction from the fields of `word` laid out as `layout` says,
-            /// ignoring its undrawn bits; a field the layout does not draw is 0.
-            pub(crate) fn from_layout(opcode: Opcode, layout: &[FieldSpec], word: u32) -> Instr {
-                let get = |name: &str| {
-                    layout.iter().find(|f| f.name == name).map_or(0, |f| (word & f.mask()) >> f.lo)
-                };
+            /// Builds the instruction from the fields of `word` laid out as `arch` lays out
+            /// `opcode` ([`Opcode::chip_fields`]), ignoring its undrawn bits; a field the chip
+            /// does not draw is 0.
+            pub(crate) fn from_layout(opcode: Opcode, arch: super::Arch, word: u32) -> Instr {
+                // The variant's fields are initialised in the table's order, which is the order
+                // of `chip_fields`: the k-th `get` reads the k-th union field.
+                let mut fields = CHIP_POSITIONS[arch as usize][opcode.index()].iter();
+                let mut get = || fields.next().map_or(0, |&(lo, mask)| (word & mask) >> lo);
                 match opcode {
-                    $(Opcode::$name => Instr::$name { $($field: U::from_masked(get(stringify!($field)))),* }),*
+                    $(Opcode::$name => Instr::$name { $($field: U::from_masked(get())),* }),*
                 }
             }
         }
@@ -177,6 +188,12 @@ macro_rules! instructions {
         Some(&[$(FieldSpec { name: stringify!($f), lo: $l, bits: $b }),*])
     };
     (@wh none [$($t:tt)*]) => { None };
+    (@vd) => { None };
+    // The field is passed twice: once to match against the literal `VD`, once to read (the
+    // binding's own name, with the caller's hygiene).
+    (@vd $f:ident $($rest:ident)*) => { instructions!(@vd_is $f $f $($rest)*) };
+    (@vd_is VD $f:ident $($rest:ident)*) => { Some($f.get()) };
+    (@vd_is $other:ident $f:ident $($rest:ident)*) => { instructions!(@vd $($rest)*) };
     (@wh { $($f:ident : $b:literal @ $l:literal),* $(,)? } [$($t:tt)*]) => {
         Some(&[$(FieldSpec { name: stringify!($f), lo: $l, bits: $b }),*])
     };
@@ -336,6 +353,28 @@ impl Opcode {
         }
     }
 
+    /// Where `arch` draws each field of the union type ([`union_fields`](Opcode::union_fields)),
+    /// in the same order: the chip's [`FieldSpec`] of the field of that name, or `None` where the
+    /// chip does not draw it (and for every field if the chip lacks the opcode).
+    ///
+    /// The same facts as [`fields`](Opcode::fields), matched by name once, at compile time, so
+    /// that decoding a word (which reads the k-th union field from the k-th entry) compares no
+    /// names.
+    pub fn chip_fields(self, arch: Arch) -> &'static [Option<FieldSpec>] {
+        let n = self.union_fields().len();
+        &CHIP_FIELDS[arch as usize][self.index()][..n]
+    }
+
+    /// The opcode's position in [`Opcode::ALL`] (its number less the first opcode's).
+    pub const fn index(self) -> usize {
+        (self.number() - Opcode::ALL[0].number()) as usize
+    }
+
+    /// [`undrawn_mask`](Opcode::undrawn_mask), from a table built at compile time.
+    pub(crate) fn undrawn(self, arch: Arch) -> u32 {
+        UNDRAWN[arch as usize][self.index()]
+    }
+
     /// The bits of `arch`'s instruction words that the opcode and its fields occupy.
     pub const fn drawn_mask(self, arch: Arch) -> u32 {
         let fields = self.fields(arch);
@@ -354,9 +393,141 @@ impl Opcode {
     }
 }
 
+/// The most fields any opcode has (SFPSTOCHRND's seven).
+const MAX_FIELDS: usize = 7;
+
+/// [`Opcode::chip_fields`] of every chip (indexed by `Arch as usize`) and opcode (by number from
+/// the first), built at compile time from the table above.
+static CHIP_FIELDS: [[[Option<FieldSpec>; MAX_FIELDS]; Opcode::ALL.len()]; 2] = {
+    let mut table = [[[None; MAX_FIELDS]; Opcode::ALL.len()]; 2];
+    let arches = [Arch::Blackhole, Arch::Wormhole];
+    let mut a = 0;
+    while a < arches.len() {
+        let arch = arches[a];
+        assert!(arch as usize == a);
+        let mut o = 0;
+        while o < Opcode::ALL.len() {
+            let union = Opcode::ALL[o].union_fields();
+            let chip = Opcode::ALL[o].fields(arch);
+            assert!(union.len() <= MAX_FIELDS);
+            let mut k = 0;
+            while k < union.len() {
+                let mut c = 0;
+                while c < chip.len() {
+                    if str_eq(chip[c].name, union[k].name) {
+                        table[a][o][k] = Some(chip[c]);
+                    }
+                    c += 1;
+                }
+                k += 1;
+            }
+            o += 1;
+        }
+        a += 1;
+    }
+    table
+};
+
+/// [`CHIP_FIELDS`] as the `(lo, mask)` of each field, `(0, 0)` where the chip does not draw
+/// it: what decoding reads.
+static CHIP_POSITIONS: [[[(u32, u32); MAX_FIELDS]; Opcode::ALL.len()]; 2] = {
+    let mut table = [[[(0, 0); MAX_FIELDS]; Opcode::ALL.len()]; 2];
+    let mut a = 0;
+    while a < 2 {
+        let mut o = 0;
+        while o < Opcode::ALL.len() {
+            let mut k = 0;
+            while k < MAX_FIELDS {
+                if let Some(f) = CHIP_FIELDS[a][o][k] {
+                    table[a][o][k] = (f.lo, f.mask());
+                }
+                k += 1;
+            }
+            o += 1;
+        }
+        a += 1;
+    }
+    table
+};
+
+/// [`Opcode::undrawn_mask`] of every chip and opcode.
+static UNDRAWN: [[u32; Opcode::ALL.len()]; 2] = {
+    let mut table = [[0; Opcode::ALL.len()]; 2];
+    let arches = [Arch::Blackhole, Arch::Wormhole];
+    let mut a = 0;
+    while a < 2 {
+        let mut o = 0;
+        while o < Opcode::ALL.len() {
+            table[a][o] = Opcode::ALL[o].undrawn_mask(arches[a]);
+            o += 1;
+        }
+        a += 1;
+    }
+    table
+};
+
+/// `a == b` for field names, usable in a constant (tables built at compile time from
+/// [`FieldSpec::name`]).
+pub const fn str_eq(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `vd()` is `field("VD")` for every opcode, over words whose every bit varies.
+    #[test]
+    fn vd_is_the_field_named_vd() {
+        for &op in Opcode::ALL {
+            for low in [0u32, 0x00FF_FFFF, 0x0055_5555, 0x00AA_AAAA, 0x0012_3456, 0x00F0_F0F0] {
+                let word = (op.number() as u32) << 24 | low;
+                let i = Instr::from_layout(op, Arch::Blackhole, word);
+                assert_eq!(i.vd(), i.field("VD"), "{i:?}");
+            }
+        }
+        assert_eq!(Instr::from_layout(Opcode::SFPMAD, Arch::Blackhole, 0x8400_0070).vd(), Some(7));
+        assert_eq!(Instr::SFPNOP {}.vd(), None);
+    }
+
+    /// `chip_fields` is `fields` matched by name, and every chip draws its fields in the union
+    /// type's order (what lets a decoder read a chip's fields in that order).
+    #[test]
+    fn chip_fields_are_the_chip_layout_in_union_order() {
+        for arch in [Arch::Blackhole, Arch::Wormhole] {
+            for &op in Opcode::ALL {
+                let by_name: Vec<Option<FieldSpec>> = op
+                    .union_fields()
+                    .iter()
+                    .map(|u| op.fields(arch).iter().find(|f| f.name == u.name).copied())
+                    .collect();
+                assert_eq!(op.chip_fields(arch), &by_name[..], "{arch} {op:?}");
+                let drawn: Vec<FieldSpec> = op.chip_fields(arch).iter().flatten().copied().collect();
+                assert_eq!(drawn, op.fields(arch), "{arch} {op:?}");
+                assert_eq!(op.undrawn(arch), op.undrawn_mask(arch), "{arch} {op:?}");
+            }
+        }
+        // Hand-checked entries (Bits32.lua): Wormhole's SFPAND draws only VC and VD; its
+        // SFPLOADMACRO's AddrMod is two bits at [15:14].
+        let and = Opcode::SFPAND.chip_fields(Arch::Wormhole);
+        assert_eq!(
+            and.iter().map(|f| f.map(|f| (f.lo, f.bits))).collect::<Vec<_>>(),
+            [None, Some((8, 4)), Some((4, 4)), None]
+        );
+        let lm = Opcode::SFPLOADMACRO.chip_fields(Arch::Wormhole);
+        assert_eq!(lm[3].map(|f| (f.name, f.lo, f.bits)), Some(("AddrMod", 14, 2)));
+    }
 
     #[test]
     fn forty_two_contiguous_opcodes() {

@@ -14,7 +14,7 @@ pub mod mods;
 mod text;
 
 pub use field::{FieldOverflow, U};
-pub use instr::{FieldSpec, Instr, Opcode, SubUnit};
+pub use instr::{FieldSpec, Instr, Opcode, SubUnit, str_eq};
 pub use text::{
     InstrDisplay, MAX_NESTING, ParseError, ParseErrorKind, ParseWarning, ProgramLine, parse_instr,
     parse_instr_with_warnings, parse_program, parse_program_with_warnings,
@@ -177,8 +177,10 @@ pub fn decode_ignoring_undrawn(arch: Arch, word: u32) -> Result<(Instr, u32), De
     let number = (word >> 24) as u8;
     let not_sfpu = DecodeError::NotSfpu { arch, word, opcode: number };
     let opcode = Opcode::from_u8(number).ok_or(not_sfpu)?;
-    let layout = opcode.layout(arch).ok_or(not_sfpu)?;
-    Ok((Instr::from_layout(opcode, layout, word), word & opcode.undrawn_mask(arch)))
+    if !arch.has(opcode) {
+        return Err(not_sfpu);
+    }
+    Ok((Instr::from_layout(opcode, arch, word), word & opcode.undrawn(arch)))
 }
 
 /// Encodes one instruction for `arch`, or says why `arch` cannot express it. Undrawn bits are
@@ -201,6 +203,24 @@ impl Instr {
             }
         });
         word
+    }
+
+    /// Whether `arch` can express the instruction: `self.encode(arch).is_ok()`, answered field by
+    /// field in [`Opcode::chip_fields`] order, without building the word or comparing names (the
+    /// machine asks for every instruction it issues on Wormhole).
+    pub fn fits(&self, arch: Arch) -> bool {
+        if !arch.has(self.opcode()) {
+            return false;
+        }
+        let mut fields = self.opcode().chip_fields(arch).iter();
+        let mut fits = true;
+        self.for_each_field(|_, value| {
+            fits &= match fields.next() {
+                Some(Some(f)) => value >> f.bits == 0,
+                _ => value == 0,
+            };
+        });
+        fits
     }
 
     /// The instruction word for `arch` (undrawn bits zero), or why `arch` cannot express the

@@ -184,3 +184,215 @@ impl Addressing {
         ((r & 0x1F8) << 1) | (r & 0x207)
     }
 }
+
+/// The XOR of every field of `$a` and `$b` (structs of type `$ty`), folded into one `u32`: zero
+/// exactly when they are equal. The pattern names every field, so a field added to the struct
+/// and not here does not compile.
+macro_rules! fold_difference {
+    ($ty:ident, $a:expr, $b:expr; $($field:ident),* $(,)?) => {{
+        let (a, b) = ($a, $b);
+        let $ty { $($field: _),* } = a;
+        0u32 $(| u32::from(a.$field ^ b.$field))*
+    }};
+}
+
+impl Rwc {
+    /// Zero exactly when `self == other`, computed without a branch per field (the
+    /// differential fuzzer compares the models' addressing after every instruction, and under
+    /// comparison tracing each of the derived `==`'s field comparisons is a traced call).
+    pub fn difference(&self, other: &Rwc) -> u32 {
+        fold_difference!(Rwc, self, other;
+            Dst, Dst_Cr, SrcA, SrcA_Cr, SrcB, SrcB_Cr, FidelityPhase, ExtraAddrModBit, Sp)
+    }
+}
+
+impl AddrModSlot {
+    /// Zero exactly when `self == other` ([`Rwc::difference`]).
+    pub fn difference(&self, other: &AddrModSlot) -> u32 {
+        fold_difference!(AddrModSlot, self, other;
+            SrcAIncr, SrcACR, SrcAClear, SrcBIncr, SrcBCR, SrcBClear, DestIncr, DestCR, DestClear,
+            DestCToCR, FidelityIncr, FidelityClear, BiasIncr, BiasClear)
+    }
+}
+
+impl Addressing {
+    /// Zero exactly when `self == other` ([`Rwc::difference`]).
+    pub fn difference(&self, other: &Addressing) -> u32 {
+        let Addressing { ADDR_MOD, RWC, .. } = self;
+        let slots = ADDR_MOD.iter().zip(&other.ADDR_MOD).fold(0, |d, (a, b)| d | a.difference(b));
+        let scalars = {
+            let (a, b) = (self, other);
+            let Addressing {
+                DEST_TARGET_REG_CFG_MATH_Offset: _,
+                SFPU_STACK_Incr: _,
+                SFPU_DEST_FMT_Enable: _,
+                SFPU_DEST_FMT_Base: _,
+                ADDR_MOD_SET_Base: _,
+                ADDR_MOD: _,
+                DEST_REGW_BASE_Base: _,
+                DEST_SP_BASE_Base: _,
+                ALU_ACC_CTRL_SFPU_Fp32_enabled: _,
+                ALU_FORMAT_SPEC_REG_SrcB_override: _,
+                ALU_FORMAT_SPEC_REG_SrcB_val: _,
+                ALU_FORMAT_SPEC_REG1_SrcB: _,
+                DEST_ACCESS_CFG_remap_addrs: _,
+                DEST_ACCESS_CFG_swizzle_32b: _,
+                DBG_FEATURE_DISABLE_bit11: _,
+                RWC: _,
+            } = a;
+            u32::from(a.DEST_TARGET_REG_CFG_MATH_Offset ^ b.DEST_TARGET_REG_CFG_MATH_Offset)
+                | u32::from(a.SFPU_STACK_Incr ^ b.SFPU_STACK_Incr)
+                | u32::from(a.SFPU_DEST_FMT_Enable ^ b.SFPU_DEST_FMT_Enable)
+                | u32::from(a.SFPU_DEST_FMT_Base ^ b.SFPU_DEST_FMT_Base)
+                | u32::from(a.ADDR_MOD_SET_Base ^ b.ADDR_MOD_SET_Base)
+                | u32::from(a.DEST_REGW_BASE_Base ^ b.DEST_REGW_BASE_Base)
+                | u32::from(a.DEST_SP_BASE_Base ^ b.DEST_SP_BASE_Base)
+                | u32::from(a.ALU_ACC_CTRL_SFPU_Fp32_enabled ^ b.ALU_ACC_CTRL_SFPU_Fp32_enabled)
+                | u32::from(a.ALU_FORMAT_SPEC_REG_SrcB_override ^ b.ALU_FORMAT_SPEC_REG_SrcB_override)
+                | u32::from(a.ALU_FORMAT_SPEC_REG_SrcB_val ^ b.ALU_FORMAT_SPEC_REG_SrcB_val)
+                | u32::from(a.ALU_FORMAT_SPEC_REG1_SrcB ^ b.ALU_FORMAT_SPEC_REG1_SrcB)
+                | u32::from(a.DEST_ACCESS_CFG_remap_addrs ^ b.DEST_ACCESS_CFG_remap_addrs)
+                | u32::from(a.DEST_ACCESS_CFG_swizzle_32b ^ b.DEST_ACCESS_CFG_swizzle_32b)
+                | u32::from(a.DBG_FEATURE_DISABLE_bit11 ^ b.DBG_FEATURE_DISABLE_bit11)
+        };
+        scalars | slots | RWC.difference(&other.RWC)
+    }
+}
+
+#[cfg(test)]
+mod difference_tests {
+    use super::*;
+
+    /// A 64-bit LCG step.
+    fn next(x: &mut u64) -> u64 {
+        *x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        *x >> 11
+    }
+
+    fn slot(x: &mut u64) -> AddrModSlot {
+        let f = next(x);
+        let b = |k: u32| f >> k & 1 != 0;
+        AddrModSlot {
+            SrcAIncr: (f >> 16) as u16 & 0x3F,
+            SrcACR: b(0),
+            SrcAClear: b(1),
+            SrcBIncr: (f >> 22) as u16 & 0x3F,
+            SrcBCR: b(2),
+            SrcBClear: b(3),
+            DestIncr: (f >> 28) as u16 & 0x3FF,
+            DestCR: b(4),
+            DestClear: b(5),
+            DestCToCR: b(6),
+            FidelityIncr: (f >> 38) as u16 & 3,
+            FidelityClear: b(7),
+            BiasIncr: (f >> 40) as u16 & 0xF,
+            BiasClear: b(8),
+        }
+    }
+
+    fn addressing(x: &mut u64) -> Addressing {
+        let f = next(x);
+        let b = |k: u32| f >> k & 1 != 0;
+        let (g, h) = (next(x), next(x));
+        Addressing {
+            DEST_TARGET_REG_CFG_MATH_Offset: g as u16 & 0x3FF,
+            SFPU_STACK_Incr: (g >> 10) as u16 & 0x3FF,
+            SFPU_DEST_FMT_Enable: b(0),
+            SFPU_DEST_FMT_Base: (g >> 20) as u16 & 0xF,
+            ADDR_MOD_SET_Base: b(1),
+            ADDR_MOD: std::array::from_fn(|_| slot(x)),
+            DEST_REGW_BASE_Base: (g >> 24) as u16 & 0x3FF,
+            DEST_SP_BASE_Base: (g >> 34) as u16 & 0x3FF,
+            ALU_ACC_CTRL_SFPU_Fp32_enabled: b(2),
+            ALU_FORMAT_SPEC_REG_SrcB_override: b(3),
+            ALU_FORMAT_SPEC_REG_SrcB_val: (g >> 44) as u16 & 0xF,
+            ALU_FORMAT_SPEC_REG1_SrcB: (g >> 48) as u16 & 0xF,
+            DEST_ACCESS_CFG_remap_addrs: b(4),
+            DEST_ACCESS_CFG_swizzle_32b: b(5),
+            DBG_FEATURE_DISABLE_bit11: b(6),
+            RWC: Rwc {
+                Dst: h as u16 & 0x3FF,
+                Dst_Cr: (h >> 10) as u16 & 0x3FF,
+                SrcA: (h >> 20) as u16 & 0x3F,
+                SrcA_Cr: (h >> 26) as u16 & 0x3F,
+                SrcB: (h >> 32) as u16 & 0x3F,
+                SrcB_Cr: (h >> 38) as u16 & 0x3F,
+                FidelityPhase: (h >> 44) as u16 & 3,
+                ExtraAddrModBit: (h >> 46) as u16 & 1,
+                Sp: (h >> 47) as u16 & 0x3FF,
+            },
+        }
+    }
+
+    /// `difference` is zero exactly when the derived `==` holds, over equal pairs and over pairs
+    /// that differ in at most one field (a copy that takes one field, chosen at random among
+    /// all of them, from another random value).
+    #[test]
+    fn difference_is_zero_exactly_when_equal() {
+        let mut x = 7u64;
+        let mut differing = 0;
+        for _ in 0..20_000 {
+            let a = addressing(&mut x);
+            let other = addressing(&mut x);
+            assert_eq!(a.difference(&a), 0);
+            // Take every field of `a` but one part from `other`: a slot, the RWCs, or a
+            // scalar field.
+            let mut b = a;
+            match next(&mut x) % 4 {
+                0 => b.ADDR_MOD[next(&mut x) as usize % 8] = other.ADDR_MOD[next(&mut x) as usize % 8],
+                1 => b.RWC = other.RWC,
+                2 => {
+                    let mut slot = a.ADDR_MOD[3];
+                    let o = other.ADDR_MOD[5];
+                    match next(&mut x) % 14 {
+                        0 => slot.SrcAIncr = o.SrcAIncr,
+                        1 => slot.SrcACR = o.SrcACR,
+                        2 => slot.SrcAClear = o.SrcAClear,
+                        3 => slot.SrcBIncr = o.SrcBIncr,
+                        4 => slot.SrcBCR = o.SrcBCR,
+                        5 => slot.SrcBClear = o.SrcBClear,
+                        6 => slot.DestIncr = o.DestIncr,
+                        7 => slot.DestCR = o.DestCR,
+                        8 => slot.DestClear = o.DestClear,
+                        9 => slot.DestCToCR = o.DestCToCR,
+                        10 => slot.FidelityIncr = o.FidelityIncr,
+                        11 => slot.FidelityClear = o.FidelityClear,
+                        12 => slot.BiasIncr = o.BiasIncr,
+                        _ => slot.BiasClear = o.BiasClear,
+                    }
+                    b.ADDR_MOD[3] = slot;
+                }
+                _ => match next(&mut x) % 23 {
+                    0 => b.DEST_TARGET_REG_CFG_MATH_Offset = other.DEST_TARGET_REG_CFG_MATH_Offset,
+                    1 => b.SFPU_STACK_Incr = other.SFPU_STACK_Incr,
+                    2 => b.SFPU_DEST_FMT_Enable = other.SFPU_DEST_FMT_Enable,
+                    3 => b.SFPU_DEST_FMT_Base = other.SFPU_DEST_FMT_Base,
+                    4 => b.ADDR_MOD_SET_Base = other.ADDR_MOD_SET_Base,
+                    5 => b.DEST_REGW_BASE_Base = other.DEST_REGW_BASE_Base,
+                    6 => b.DEST_SP_BASE_Base = other.DEST_SP_BASE_Base,
+                    7 => b.ALU_ACC_CTRL_SFPU_Fp32_enabled = other.ALU_ACC_CTRL_SFPU_Fp32_enabled,
+                    8 => b.ALU_FORMAT_SPEC_REG_SrcB_override = other.ALU_FORMAT_SPEC_REG_SrcB_override,
+                    9 => b.ALU_FORMAT_SPEC_REG_SrcB_val = other.ALU_FORMAT_SPEC_REG_SrcB_val,
+                    10 => b.ALU_FORMAT_SPEC_REG1_SrcB = other.ALU_FORMAT_SPEC_REG1_SrcB,
+                    11 => b.DEST_ACCESS_CFG_remap_addrs = other.DEST_ACCESS_CFG_remap_addrs,
+                    12 => b.DEST_ACCESS_CFG_swizzle_32b = other.DEST_ACCESS_CFG_swizzle_32b,
+                    13 => b.DBG_FEATURE_DISABLE_bit11 = other.DBG_FEATURE_DISABLE_bit11,
+                    14 => b.RWC.Dst = other.RWC.Dst,
+                    15 => b.RWC.Dst_Cr = other.RWC.Dst_Cr,
+                    16 => b.RWC.SrcA = other.RWC.SrcA,
+                    17 => b.RWC.SrcA_Cr = other.RWC.SrcA_Cr,
+                    18 => b.RWC.SrcB = other.RWC.SrcB,
+                    19 => b.RWC.SrcB_Cr = other.RWC.SrcB_Cr,
+                    20 => b.RWC.FidelityPhase = other.RWC.FidelityPhase,
+                    21 => b.RWC.ExtraAddrModBit = other.RWC.ExtraAddrModBit,
+                    _ => b.RWC.Sp = other.RWC.Sp,
+                },
+            }
+            assert_eq!(a.difference(&b) == 0, a == b, "{a:?}\n{b:?}");
+            assert_eq!(b.difference(&a) == 0, a == b);
+            differing += usize::from(a != b);
+        }
+        // Most draws change the field (a one-bit field stays the same half the time).
+        assert!(differing > 12_000, "{differing}");
+    }
+}
