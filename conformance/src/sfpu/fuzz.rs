@@ -89,7 +89,7 @@ use crate::sfpu::campaign::regression_snippet;
 use crate::sfpu::generate::operands::{
     FP_SPECIALS, INT_SPECIALS, Rng, bits_random, fp_random, fp_wide, lut_inputs, rotated, shift_amounts,
 };
-use crate::sfpu::generate::{Case, mode_field, to_vector};
+use crate::sfpu::generate::{Case, build_for, mode_field, to_vector};
 use crate::sfpu::taint::{Footprint, Locations, Tracker, footprint};
 use crate::sfpu::vectors::{Vector, VectorFile};
 
@@ -408,25 +408,12 @@ fn typed_word(u: &mut Bytes<'_>, arch: Arch) -> u32 {
 /// An instruction of `op` for `arch` from the values of its fields in [`Opcode::union_fields`]
 /// order (`values[k]` for the k-th; missing ones zero), each masked to the chip's field (fields
 /// the chip does not draw are dropped); SFPNOP if the chip lacks `op`. The same instruction as
-/// [`crate::sfpu::generate::build`] with the fields named (a test checks the call sites'
-/// orders), without comparing names for every input.
+/// [`build_for`] with the fields named (a test checks the call sites' orders), without comparing
+/// names for every input.
 fn build_on(arch: Arch, op: Opcode, values: &[u32]) -> Instr {
     let mut word = (op.number() as u32) << 24;
     for (f, &v) in op.chip_fields(arch).iter().zip(values) {
         if let Some(f) = f {
-            word |= (v << f.lo) & f.mask();
-        }
-    }
-    decode(arch, word).unwrap_or(Instr::SFPNOP {})
-}
-
-/// [`crate::sfpu::generate::build`] for `arch`: an instruction of `op` from named fields of that
-/// chip's encoding (unset fields zero, each value masked to its field); SFPNOP if the chip lacks
-/// `op`. For what is built once; [`build_on`] is the same by position.
-fn build_named(arch: Arch, op: Opcode, fields: &[(&str, u32)]) -> Instr {
-    let mut word = (op.number() as u32) << 24;
-    for f in op.fields(arch) {
-        if let Some(&(_, v)) = fields.iter().find(|(n, _)| *n == f.name) {
             word |= (v << f.lo) & f.mask();
         }
     }
@@ -777,7 +764,7 @@ fn base_state_of(arch: Arch) -> &'static State {
 /// sub-unit `i` (simple, MAD, round, store). The templates are encoded for `arch`.
 pub fn base_load_macro_config(arch: Arch) -> LoadMacroConfig {
     let word = |op, fields: &[(&str, u32)]| {
-        let i = build_named(arch, op, fields);
+        let i = build_for(arch, op, fields);
         i.encode(arch).unwrap_or_else(|_| i.encode_blackhole())
     };
     LoadMacroConfig {
@@ -2050,7 +2037,7 @@ mod tests {
                 for b in 0..=255u32 {
                     for &c in &u16s[..3] {
                         for op in conditions.into_iter().filter(|&op| arch.has(op)) {
-                            let named = build_named(
+                            let named = build_for(
                                 arch,
                                 op,
                                 &[
@@ -2065,9 +2052,9 @@ mod tests {
                         }
                     }
                 }
-                assert_eq!(popc(arch, a & 15), build_named(arch, Opcode::SFPPOPC, &[("Mod1", a & 15)]));
+                assert_eq!(popc(arch, a & 15), build_for(arch, Opcode::SFPPOPC, &[("Mod1", a & 15)]));
                 for &imm in &u16s {
-                    let named = build_named(
+                    let named = build_for(
                         arch,
                         Opcode::SFPLOADMACRO,
                         &[

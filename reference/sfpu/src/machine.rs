@@ -745,8 +745,18 @@ fn vd_field(instr: &Instr) -> Option<usize> {
 /// instructions of the same cycle writing one location differently.
 fn merge_writes(base: &State, after: &State, into: &mut State, out: &mut Outcome) {
     fn merge<T: PartialEq + Copy>(base: T, after: T, into: &mut T, conflict: &mut bool) {
-        if after != base {
-            if *into != base && *into != after {
+        merge_by(base, after, into, conflict, |x, y| x != y);
+    }
+    /// `merge` with `differ` for `!=`.
+    fn merge_by<T: Copy>(
+        base: T,
+        after: T,
+        into: &mut T,
+        conflict: &mut bool,
+        differ: impl Fn(&T, &T) -> bool,
+    ) {
+        if differ(&after, &base) {
+            if differ(into, &base) && differ(into, &after) {
                 *conflict = true;
             }
             *into = after;
@@ -825,15 +835,10 @@ fn merge_writes(base: &State, after: &State, into: &mut State, out: &mut Outcome
             );
         }
     }
-    // `merge` by `Addressing::difference` (the same as `!=`, without a comparison per field).
-    if after.Addressing.difference(&base.Addressing) != 0 {
-        if into.Addressing.difference(&base.Addressing) != 0
-            && into.Addressing.difference(&after.Addressing) != 0
-        {
-            conflict = true;
-        }
-        into.Addressing = after.Addressing;
-    }
+    // `Addressing::difference` is `!=` without a comparison per field.
+    merge_by(base.Addressing, after.Addressing, &mut into.Addressing, &mut conflict, |x, y| {
+        x.difference(y) != 0
+    });
     // Wormhole's SFPSHFT2 `vc0` latch is a location too: a mode 2/3 SFPSHFT2 sharing its cycle
     // with a scheduled instruction latches it (found by the fuzzer: it was dropped here).
     if let (Some(b), Some(a)) = (base.wormhole(), after.wormhole()) {

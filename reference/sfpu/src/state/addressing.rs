@@ -185,13 +185,14 @@ impl Addressing {
     }
 }
 
-/// The XOR of every field of `$a` and `$b` (structs of type `$ty`), folded into one `u32`: zero
-/// exactly when they are equal. The pattern names every field, so a field added to the struct
-/// and not here does not compile.
+/// The XOR of every listed field of `$a` and `$b` (structs of type `$ty`), folded into one `u32`:
+/// zero exactly when those fields are equal. The pattern names every field (the listed ones and
+/// those after `nested`, which the caller compares itself), so a field added to the struct and
+/// not here does not compile.
 macro_rules! fold_difference {
-    ($ty:ident, $a:expr, $b:expr; $($field:ident),* $(,)?) => {{
+    ($ty:ident, $a:expr, $b:expr; $($field:ident),* $(,)? $(; nested $($nested:ident),* $(,)?)?) => {{
         let (a, b) = ($a, $b);
-        let $ty { $($field: _),* } = a;
+        let $ty { $($field: _,)* $($($nested: _),*)? } = a;
         0u32 $(| u32::from(a.$field ^ b.$field))*
     }};
 }
@@ -218,44 +219,14 @@ impl AddrModSlot {
 impl Addressing {
     /// Zero exactly when `self == other` ([`Rwc::difference`]).
     pub fn difference(&self, other: &Addressing) -> u32 {
-        let Addressing { ADDR_MOD, RWC, .. } = self;
-        let slots = ADDR_MOD.iter().zip(&other.ADDR_MOD).fold(0, |d, (a, b)| d | a.difference(b));
-        let scalars = {
-            let (a, b) = (self, other);
-            let Addressing {
-                DEST_TARGET_REG_CFG_MATH_Offset: _,
-                SFPU_STACK_Incr: _,
-                SFPU_DEST_FMT_Enable: _,
-                SFPU_DEST_FMT_Base: _,
-                ADDR_MOD_SET_Base: _,
-                ADDR_MOD: _,
-                DEST_REGW_BASE_Base: _,
-                DEST_SP_BASE_Base: _,
-                ALU_ACC_CTRL_SFPU_Fp32_enabled: _,
-                ALU_FORMAT_SPEC_REG_SrcB_override: _,
-                ALU_FORMAT_SPEC_REG_SrcB_val: _,
-                ALU_FORMAT_SPEC_REG1_SrcB: _,
-                DEST_ACCESS_CFG_remap_addrs: _,
-                DEST_ACCESS_CFG_swizzle_32b: _,
-                DBG_FEATURE_DISABLE_bit11: _,
-                RWC: _,
-            } = a;
-            u32::from(a.DEST_TARGET_REG_CFG_MATH_Offset ^ b.DEST_TARGET_REG_CFG_MATH_Offset)
-                | u32::from(a.SFPU_STACK_Incr ^ b.SFPU_STACK_Incr)
-                | u32::from(a.SFPU_DEST_FMT_Enable ^ b.SFPU_DEST_FMT_Enable)
-                | u32::from(a.SFPU_DEST_FMT_Base ^ b.SFPU_DEST_FMT_Base)
-                | u32::from(a.ADDR_MOD_SET_Base ^ b.ADDR_MOD_SET_Base)
-                | u32::from(a.DEST_REGW_BASE_Base ^ b.DEST_REGW_BASE_Base)
-                | u32::from(a.DEST_SP_BASE_Base ^ b.DEST_SP_BASE_Base)
-                | u32::from(a.ALU_ACC_CTRL_SFPU_Fp32_enabled ^ b.ALU_ACC_CTRL_SFPU_Fp32_enabled)
-                | u32::from(a.ALU_FORMAT_SPEC_REG_SrcB_override ^ b.ALU_FORMAT_SPEC_REG_SrcB_override)
-                | u32::from(a.ALU_FORMAT_SPEC_REG_SrcB_val ^ b.ALU_FORMAT_SPEC_REG_SrcB_val)
-                | u32::from(a.ALU_FORMAT_SPEC_REG1_SrcB ^ b.ALU_FORMAT_SPEC_REG1_SrcB)
-                | u32::from(a.DEST_ACCESS_CFG_remap_addrs ^ b.DEST_ACCESS_CFG_remap_addrs)
-                | u32::from(a.DEST_ACCESS_CFG_swizzle_32b ^ b.DEST_ACCESS_CFG_swizzle_32b)
-                | u32::from(a.DBG_FEATURE_DISABLE_bit11 ^ b.DBG_FEATURE_DISABLE_bit11)
-        };
-        scalars | slots | RWC.difference(&other.RWC)
+        let scalars = fold_difference!(Addressing, self, other;
+            DEST_TARGET_REG_CFG_MATH_Offset, SFPU_STACK_Incr, SFPU_DEST_FMT_Enable, SFPU_DEST_FMT_Base,
+            ADDR_MOD_SET_Base, DEST_REGW_BASE_Base, DEST_SP_BASE_Base, ALU_ACC_CTRL_SFPU_Fp32_enabled,
+            ALU_FORMAT_SPEC_REG_SrcB_override, ALU_FORMAT_SPEC_REG_SrcB_val, ALU_FORMAT_SPEC_REG1_SrcB,
+            DEST_ACCESS_CFG_remap_addrs, DEST_ACCESS_CFG_swizzle_32b, DBG_FEATURE_DISABLE_bit11;
+            nested ADDR_MOD, RWC);
+        let slots = self.ADDR_MOD.iter().zip(&other.ADDR_MOD).fold(0, |d, (a, b)| d | a.difference(b));
+        scalars | slots | self.RWC.difference(&other.RWC)
     }
 }
 
