@@ -197,6 +197,12 @@ pub fn main(args: Args) -> Result<ExitCode> {
 // cargo fuzz.
 // ---------------------------------------------------------------------------------------------
 
+/// The flags after `cargo fuzz <sub>` for both `build` and `run` (`run` builds first, and
+/// different flags would rebuild everything). `.clusterfuzzlite/build.sh` passes the same build
+/// flags (checked by a test).
+const FUZZ_BUILD_FLAGS: [&str; 8] =
+    ["--fuzz-dir", "fuzz", "--target-dir", "fuzz/target", "-s", "none", "-a", "--no-trace-compares"];
+
 /// How to invoke cargo-fuzz: `cargo +nightly fuzz`, or stable with `RUSTC_BOOTSTRAP=1`.
 struct Fuzz {
     nightly: bool,
@@ -235,8 +241,10 @@ impl Fuzz {
             c.env("RUSTC_BOOTSTRAP", "1");
         }
         // No sanitizer: the crates forbid `unsafe`, so ASan would only slow the search; debug
-        // assertions stay on so arithmetic overflow in the models is a crash.
-        c.args(["fuzz", sub, "--fuzz-dir", "fuzz", "--target-dir", "fuzz/target", "-s", "none", "-a"]);
+        // assertions stay on so arithmetic overflow in the models is a crash. No comparison
+        // tracing: every target reached as much coverage or more in the same time without it
+        // (fuzz/README.md, "Comparison tracing"), and diff_stream runs 1.4x as many inputs.
+        c.args(["fuzz", sub]).args(FUZZ_BUILD_FLAGS);
         if let Some(f) = features {
             c.args(["--features", f]);
         }
@@ -1335,6 +1343,25 @@ fn throughput_inner(quiet: bool) -> Result<ExitCode> {
 mod tests {
     use super::*;
     use sfpu_conformance::sfpu::campaign::vector_yaml;
+
+    /// `.clusterfuzzlite/build.sh` builds the targets as `cargo xtask fuzz` does: its
+    /// `cargo fuzz build` line carries every one of [`FUZZ_BUILD_FLAGS`] except the sanitizer,
+    /// which ClusterFuzzLite chooses.
+    #[test]
+    fn clusterfuzzlite_builds_with_the_same_flags() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+        let script = std::fs::read_to_string(root.join(".clusterfuzzlite/build.sh")).unwrap();
+        let line = script
+            .lines()
+            .find(|l| !l.trim_start().starts_with('#') && l.contains(" fuzz build "))
+            .expect("a `cargo fuzz build` line in build.sh");
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let flags: Vec<&str> = FUZZ_BUILD_FLAGS.iter().copied().filter(|f| !["-s", "none"].contains(f)).collect();
+        for f in &flags {
+            assert!(words.contains(f), "build.sh lacks {f}: {line}");
+        }
+        assert!(flags.contains(&"--no-trace-compares") && flags.contains(&"-a"));
+    }
 
     /// `--rate`'s seeds are what the target names: 16-instruction streams of the pinned chip.
     #[test]
