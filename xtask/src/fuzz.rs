@@ -1356,7 +1356,8 @@ mod tests {
             .find(|l| !l.trim_start().starts_with('#') && l.contains(" fuzz build "))
             .expect("a `cargo fuzz build` line in build.sh");
         let words: Vec<&str> = line.split_whitespace().collect();
-        let flags: Vec<&str> = FUZZ_BUILD_FLAGS.iter().copied().filter(|f| !["-s", "none"].contains(f)).collect();
+        let flags: Vec<&str> =
+            FUZZ_BUILD_FLAGS.iter().copied().filter(|f| !["-s", "none"].contains(f)).collect();
         for f in &flags {
             assert!(words.contains(f), "build.sh lacks {f}: {line}");
         }
