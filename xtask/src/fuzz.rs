@@ -1,6 +1,10 @@
 //! `cargo xtask fuzz`: the coverage-guided fuzzing runner around the cargo-fuzz package in
-//! `fuzz/` (targets `diff_stream`, `decode`, `vectors_load`, `dut_protocol`; oracles in
-//! `sfpu_conformance::sfpu::fuzz`).
+//! `fuzz/` (targets `diff_stream`, `decode`, `vectors_load`, `dut_protocol`, `amx_diff`; oracles
+//! in `sfpu_conformance::sfpu::fuzz` and `sfpu_conformance::amx::fuzz`).
+//!
+//! Every build (and `cargo fuzz run`, which builds first) has the same flags, `FUZZ_BUILD_FLAGS`:
+//! release, no sanitizer, debug assertions, and no comparison tracing (fuzz/README.md,
+//! "Comparison tracing"); `.clusterfuzzlite/build.sh` passes the same ones.
 //!
 //! * `cargo xtask fuzz [--target T] [--time 8h] [--jobs N]`: writes the seed corpora (derived from
 //!   the golden vectors), builds every target once, runs them one after the other with a
