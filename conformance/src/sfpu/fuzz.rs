@@ -60,9 +60,10 @@
 //! into a [`StreamInput`], conversions, text and the minimiser run only once a difference is
 //! found.
 //!
-//! Under libFuzzer every comparison the oracle's code makes calls a comparison-tracing hook, and
-//! every branch it takes is a coverage feature that libFuzzer processes per execution, so the
-//! oracle's own bookkeeping avoids both where they guide nothing: the input is read by a small
+//! Under libFuzzer every branch the oracle's code takes is a coverage feature that libFuzzer
+//! processes per execution (and, in a build that traces comparisons, as cargo-fuzz's default
+//! build does and `cargo xtask fuzz`'s does not, every comparison calls a hook), so the
+//! oracle's own bookkeeping avoids branches where they guide nothing: the input is read by a small
 //! reader (`Bytes`, the same bytes as `Unstructured` reads) a section's worth at a time,
 //! instruction fields are placed and read by position from tables built at compile time
 //! ([`Opcode::chip_fields`], no field names compared per input), and the whole-part comparisons
@@ -233,8 +234,8 @@ pub struct StreamInput {
 /// order, little-endian, zeros once the bytes run out.
 ///
 /// Its own reader rather than `Unstructured`'s: that one reads each integer through a slice copy
-/// of its size (a `memcpy` call, and under libFuzzer several traced comparisons, per byte of
-/// the input), which was the largest part of decoding.
+/// of its size (a `memcpy` call and several branches per integer read), which was the largest
+/// part of decoding.
 struct Bytes<'a>(&'a [u8]);
 
 impl Bytes<'_> {
@@ -1214,8 +1215,8 @@ fn bits(b: &[bool; LANES]) -> u32 {
 ///
 /// The stacks as last seen are kept as their packed words (`FlagStack::packed`, one per lane:
 /// equal words, equal stacks), compared without a branch per lane or entry (the derived `==`
-/// compares entry by entry, and under libFuzzer each of those comparisons calls a
-/// comparison-tracing hook: thousands per execution).
+/// compiles to a call per lane and a branch per entry, thousands per execution; tried again
+/// without comparison tracing on 2026-11-28 and not kept).
 #[derive(Default)]
 struct StackCache(Option<([u32; LANES], FlagStacks)>);
 
@@ -1281,7 +1282,7 @@ fn differing_cached(
         (bits(&expected.UseLaneFlagsForLaneEnable) ^ actual.use_flags) & !skip.UseLaneFlagsForLaneEnable.0;
     d.FlagStack.0 = stack_lanes(stacks.sliced(&expected.FlagStack), &actual.stack) & !skip.FlagStack.0;
     // The per-lane configuration words are first XORed together whole (no branch per lane or
-    // word, so no comparison hook per word under libFuzzer), and taken apart only if they differ.
+    // word, so no coverage counter per word under libFuzzer), and taken apart only if they differ.
     let lc = actual.lane_configs();
     if (0..LANES).fold(0, |x, l| x | (expected.LaneConfig[l].bits() ^ lc[l])) != 0 {
         d.LaneConfig.0 = lanes_where(|l| expected.LaneConfig[l].bits() != lc[l]) & !skip.LaneConfig.0;

@@ -727,8 +727,8 @@ impl Machine {
 
 /// The lanes (bit `l` for lane `l`) whose `LaneConfig` has the bit `bit` reads. A fold over every
 /// lane, without the early exit of `any`, so that the compiler makes it a few vector
-/// instructions: the machine asks on every cycle, and under the fuzzer's comparison tracing each
-/// lane's test was a traced call.
+/// instructions: the machine asks on every cycle, and under the fuzzer each lane's branch would be a
+/// coverage counter to process (and a traced call in a build that traces comparisons).
 fn lane_config_lanes(s: &State, bit: impl Fn(LaneConfig) -> bool) -> u32 {
     (0..LANES).fold(0, |lanes, l| lanes | (u32::from(bit(s.LaneConfig[l])) << l))
 }
@@ -766,7 +766,7 @@ fn merge_writes(base: &State, after: &State, into: &mut State, out: &mut Outcome
     // Each group of locations is compared whole first and merged location by location only if
     // `after` changed something in it: the same result (an unchanged location merges nothing),
     // without a comparison per lane, row and field for every instruction of every
-    // multi-instruction cycle (under the fuzzer's comparison tracing, a traced call each: the
+    // multi-instruction cycle (in a fuzz build that traced comparisons, a traced call each: the
     // cycle's merges were most of the reference machine's time in `diff_stream`).
     if after.LReg != base.LReg {
         for r in 0..base.LReg.len() {

@@ -199,8 +199,9 @@ macro_rules! fold_difference {
 
 impl Rwc {
     /// Zero exactly when `self == other`, computed without a branch per field (the
-    /// differential fuzzer compares the models' addressing after every instruction, and under
-    /// comparison tracing each of the derived `==`'s field comparisons is a traced call).
+    /// differential fuzzer compares the models' addressing after every instruction; each branch
+    /// of the derived `==` is a coverage counter libFuzzer processes per execution, and a traced
+    /// call in a build that traces comparisons).
     pub fn difference(&self, other: &Rwc) -> u32 {
         fold_difference!(Rwc, self, other;
             Dst, Dst_Cr, SrcA, SrcA_Cr, SrcB, SrcB_Cr, FidelityPhase, ExtraAddrModBit, Sp)
