@@ -352,10 +352,47 @@ impl FastMachine {
     /// Makes this machine what [`FastMachine::new`] returns (nothing pending, cycle 0, no
     /// trace) while keeping its scratch storage, so that a caller running many short programs
     /// (the fuzz oracle) allocates nothing per program.
+    ///
+    /// Field by field, not `*self = ...`: replacing the whole value runs the old one's drop glue
+    /// (its vectors and boxes, empty or not), about ten coverage counters that libFuzzer
+    /// processes on every execution of the fuzz targets. The pattern names every field, so a new
+    /// one cannot be forgotten here; `reset_machines_behave_as_new_ones`
+    /// (`fastpath/sfpu/tests/machine_diff.rs`) checks the values.
     pub fn reset(&mut self) {
-        let scratch = self.scratch.take();
-        let bufs = std::mem::take(&mut self.bufs);
-        *self = FastMachine { scratch, bufs, ..FastMachine::new() };
+        let FastMachine {
+            cycle,
+            slots,
+            live,
+            unit_slots,
+            stall,
+            prev_two_cycle_writes,
+            prev_issued_writes,
+            prev_scheduled_swap,
+            swap_second,
+            prev_scheduled_shft2,
+            wh_prev,
+            dbl_changed,
+            trace,
+            templates,
+            scratch: _,
+            bufs: _,
+        } = self;
+        *cycle = 0;
+        *slots = [EMPTY; CAPACITY];
+        *live = 0;
+        *unit_slots = [0; 5];
+        *stall = StallMemory::default();
+        *prev_two_cycle_writes = 0;
+        *prev_issued_writes = 0;
+        *prev_scheduled_swap = false;
+        *swap_second = 0;
+        *prev_scheduled_shft2 = false;
+        *wh_prev = WormholeCycle::default();
+        *dbl_changed = 0;
+        if trace.is_some() {
+            *trace = None;
+        }
+        *templates = [None; 4];
     }
 
     /// Starts recording a [`TraceEvent`] for everything that executes, stalls or is discarded.

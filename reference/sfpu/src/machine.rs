@@ -207,7 +207,7 @@ struct CycleScratch {
     /// What this cycle's SFPLOADMACRO schedules.
     schedule: Vec<(SubUnit, u32, Option<Scheduled>)>,
     /// In a cycle of more than one item: the start-of-cycle state, and the copy of it an item
-    /// executes on.
+    /// executes on (in a cycle without an SFPSTORE their Dst is stale: the live one is lent).
     states: Option<Box<(State, State)>>,
 }
 
@@ -229,13 +229,36 @@ impl Machine {
     /// Makes this machine what [`Machine::new`] returns (nothing pending, cycle 0, no trace)
     /// while keeping the storage it has grown, so that a caller running many short programs
     /// (the fuzz oracle) allocates nothing per program.
+    ///
+    /// Field by field, not `*self = ...`: replacing the whole value runs the old one's drop glue
+    /// (its vectors and boxes), about fifteen coverage counters that libFuzzer processes on every
+    /// execution of the fuzz targets. The pattern names every field, so a new one cannot be
+    /// forgotten here; `reset_machines_behave_as_new_ones` (`fastpath/sfpu/tests/machine_diff.rs`)
+    /// checks the values.
     pub fn reset(&mut self) {
-        let mut pending = std::mem::take(&mut self.pending);
+        let Machine {
+            cycle,
+            pending,
+            previous,
+            unprotected_writes,
+            swap_last_cycle,
+            swap_second_cycle,
+            shft2_last_cycle,
+            last_cycle,
+            trace,
+            scratch: _,
+        } = self;
+        *cycle = 0;
         pending.clear();
-        let mut last_cycle = std::mem::take(&mut self.last_cycle);
+        *previous = None;
+        *unprotected_writes = 0;
+        *swap_last_cycle = false;
+        *swap_second_cycle = 0;
+        *shft2_last_cycle = false;
         last_cycle.clear();
-        let scratch = std::mem::take(&mut self.scratch);
-        *self = Machine { pending, last_cycle, scratch, ..Machine::default() };
+        if trace.is_some() {
+            *trace = None;
+        }
     }
 
     /// Starts recording a [`TraceEvent`] for everything that executes.
@@ -448,14 +471,31 @@ impl Machine {
             let o = self.execute_item(s, &items[0], None, new_schedule);
             out.merge(&o);
         } else if items.len() > 1 {
-            // Each item executes on its own copy of the start-of-cycle state.
+            // Each item executes on its own copy of the start-of-cycle state. Only SFPSTORE
+            // writes Dst (`only_sfpstore_writes_dst`, tests/machine.rs), so in a cycle without one every
+            // item reads the start-of-cycle Dst, which is the live one: it is lent to each copy
+            // (swapped in and back, two pointers each way) rather than copied (32 KB per copy)
+            // and compared by the merge.
+            let lend_dst = !items.iter().any(|it| it.instr.opcode() == Opcode::SFPSTORE);
             let (base, copy) = &mut **states.get_or_insert_with(|| Box::new((s.clone(), s.clone())));
-            base.clone_from(s);
+            if lend_dst {
+                base.clone_from_except_Dst(s);
+            } else {
+                base.clone_from(s);
+            }
             for item in items.iter() {
-                copy.clone_from(base);
+                if lend_dst {
+                    copy.clone_from_except_Dst(base);
+                    std::mem::swap(&mut copy.Dst, &mut s.Dst);
+                } else {
+                    copy.clone_from(base);
+                }
                 let o = self.execute_item(copy, item, Some(base), new_schedule);
+                if lend_dst {
+                    std::mem::swap(&mut copy.Dst, &mut s.Dst);
+                }
                 out.merge(&o);
-                merge_writes(base, copy, s, &mut out);
+                merge_writes(base, copy, s, !lend_dst, &mut out);
             }
         }
         for item in items.iter() {
@@ -742,8 +782,9 @@ fn vd_field(instr: &Instr) -> Option<usize> {
 }
 
 /// Copies every location that `after` changed relative to `base` into `into`, reporting two
-/// instructions of the same cycle writing one location differently.
-fn merge_writes(base: &State, after: &State, into: &mut State, out: &mut Outcome) {
+/// instructions of the same cycle writing one location differently; Dst only if `with_dst`
+/// (else it was lent, not copied, and `after.Dst` is not a copy of `base.Dst`).
+fn merge_writes(base: &State, after: &State, into: &mut State, with_dst: bool, out: &mut Outcome) {
     fn merge<T: PartialEq + Copy>(base: T, after: T, into: &mut T, conflict: &mut bool) {
         merge_by(base, after, into, conflict, |x, y| x != y);
     }
@@ -815,7 +856,7 @@ fn merge_writes(base: &State, after: &State, into: &mut State, out: &mut Outcome
             merge(base.PRNG[l], after.PRNG[l], &mut into.PRNG[l], &mut conflict);
         }
     }
-    if after.Dst != base.Dst {
+    if with_dst && after.Dst != base.Dst {
         for r in 0..base.Dst.DstBits.len() {
             if base.Dst.DstBits[r] != after.Dst.DstBits[r] {
                 for c in 0..base.Dst.DstBits[r].len() {

@@ -401,13 +401,11 @@ pub struct State {
     pub Chip: Chip,
 }
 
-impl Clone for State {
-    fn clone(&self) -> State {
-        // Every other field is `Copy` (a new one that is not fails to compile here).
-        State { Dst: self.Dst.clone(), ..*self }
-    }
-
-    fn clone_from(&mut self, source: &State) {
+impl State {
+    /// Copies every part of `source` except Dst into `self`, leaving `self.Dst` as it is: for a
+    /// caller that lends one Dst to several states instead of copying its 32 KB (the machine's
+    /// cycles of several instructions without an SFPSTORE, [`crate::Machine`]).
+    pub fn clone_from_except_Dst(&mut self, source: &State) {
         // Every field named, so that a new one cannot be forgotten here.
         let State {
             LReg,
@@ -417,7 +415,7 @@ impl Clone for State {
             LaneConfig: lane_config,
             LoadMacroConfig,
             PRNG,
-            Dst,
+            Dst: _,
             Addressing,
             Chip,
         } = source;
@@ -428,9 +426,20 @@ impl Clone for State {
         self.LaneConfig = *lane_config;
         self.LoadMacroConfig = *LoadMacroConfig;
         self.PRNG = *PRNG;
-        self.Dst.clone_from(Dst);
         self.Addressing = *Addressing;
         self.Chip = *Chip;
+    }
+}
+
+impl Clone for State {
+    fn clone(&self) -> State {
+        // Every other field is `Copy` (a new one that is not fails to compile here).
+        State { Dst: self.Dst.clone(), ..*self }
+    }
+
+    fn clone_from(&mut self, source: &State) {
+        self.clone_from_except_Dst(source);
+        self.Dst.clone_from(&source.Dst);
     }
 }
 
