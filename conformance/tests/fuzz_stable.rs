@@ -141,3 +141,42 @@ fn decode_oracle_on_every_opcode() {
         }
     }
 }
+
+/// `diff_stream_at_most` (what the fuzz target runs under `SFPU_FUZZ_MAX_STREAM`, and
+/// `cargo xtask fuzz --rate` with 16) runs exactly the first `k` instructions of the input's
+/// stream: the input it decodes is the full one's prefix, and it compares as many instructions
+/// as `compare_counted` does on that prefix from the same state. A cap above `MAX_STREAM` is
+/// `MAX_STREAM`; a cap of 0 runs nothing.
+#[test]
+fn at_most_runs_a_prefix_of_the_stream() {
+    use sfpu_conformance::sfpu::fuzz::diff_stream_at_most_counted;
+    use sfpu_conformance::sfpu::generate::streams::random_stream_for;
+    let mut rng = Rng::stream(0xA7_0057, "fuzz-stable/at-most");
+    let mut capped = 0;
+    for arch in [Arch::Blackhole, Arch::Wormhole] {
+        for _ in 0..12 {
+            let case = random_stream_for(arch, &mut rng, MAX_STREAM, None);
+            let Some(data) = encode_stream_input(&case.pre, &case.program) else { continue };
+            let full = StreamInput::from_bytes(&data);
+            assert_eq!(full.program.len(), MAX_STREAM, "{arch}: the encoded case decodes whole");
+            for k in [0, 1, 16, MAX_STREAM, MAX_STREAM + 36] {
+                let input = StreamInput::from_bytes_at_most(&data, k);
+                let n = k.min(MAX_STREAM);
+                assert_eq!(input.program, full.program[..n], "{arch}, at most {k}");
+                assert_eq!(input.sections, full.sections, "{arch}, at most {k}");
+                let (result, compared) = diff_stream_at_most_counted(&data, k);
+                assert!(
+                    result.is_ok(),
+                    "{arch}, at most {k}: {}",
+                    result.err().map(|d| d.to_string()).unwrap_or_default()
+                );
+                let (found, expected) = compare_counted(&input.state(), &input.program);
+                assert!(found.is_none());
+                assert_eq!(compared, expected, "{arch}, at most {k}: instructions compared");
+                capped += usize::from(k == 16 && compared == 16);
+            }
+        }
+    }
+    // Most of these streams run 16 instructions without undefined behaviour stopping them.
+    assert!(capped >= 12, "only {capped} streams compared 16 instructions");
+}

@@ -94,5 +94,35 @@ fn build_sh_installs_every_target_into_out() {
         );
         assert!(String::from_utf8_lossy(&o.stderr).contains("Executed"), "{t}: libFuzzer ran no input");
     }
+
+    // diff_stream's environment variables (fuzz/fuzz_targets/diff_stream.rs): good values run the
+    // input, any other value stops the binary with exit status 2 and a message naming it.
+    let input = inputs.join("diff_stream");
+    for (var, value, good) in [
+        ("SFPU_FUZZ_MAX_STREAM", "16", true),
+        ("SFPU_FUZZ_MAX_STREAM", "64", true),
+        ("SFPU_FUZZ_MAX_STREAM", "0", false),
+        ("SFPU_FUZZ_MAX_STREAM", "65", false),
+        ("SFPU_FUZZ_MAX_STREAM", "sixteen", false),
+        ("SFPU_FUZZ_CHIP", "wormhole", true),
+        ("SFPU_FUZZ_CHIP", "bh", false),
+    ] {
+        let o = Command::new(out.join("diff_stream"))
+            .arg(&input)
+            .env(var, value)
+            .output()
+            .expect("run diff_stream");
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        if good {
+            assert!(
+                o.status.success() && stderr.contains("Executed"),
+                "{var}={value}: {:?}\n{stderr}",
+                o.status
+            );
+        } else {
+            assert_eq!(o.status.code(), Some(2), "{var}={value}: {stderr}");
+            assert!(stderr.contains(&format!("{var}=\"{value}\": expected")), "{var}={value}: {stderr}");
+        }
+    }
     let _ = std::fs::remove_dir_all(&tmp);
 }

@@ -618,7 +618,9 @@ fn read_input(
     cells: &mut Vec<[u16; DST_COLS]>,
     mut on_section: impl FnMut(Section) -> Option<Section>,
     program: &mut Vec<Instr>,
+    max_stream: usize,
 ) -> Arch {
+    let max_stream = max_stream.min(MAX_STREAM);
     let head = u8_(u);
     let arch = if head & 0x40 != 0 { Arch::Wormhole } else { Arch::Blackhole };
     for _ in 0..head & 63 {
@@ -627,10 +629,10 @@ fn read_input(
         }
     }
     program.clear();
-    while !u.is_empty() && program.len() < MAX_STREAM {
+    while !u.is_empty() && program.len() < max_stream {
         stream_element(u, program, arch);
     }
-    program.truncate(MAX_STREAM);
+    program.truncate(max_stream);
     arch
 }
 
@@ -648,6 +650,12 @@ impl<'a> Arbitrary<'a> for StreamInput {
 impl StreamInput {
     /// Decodes `data` (any bytes).
     pub fn from_bytes(data: &[u8]) -> StreamInput {
+        StreamInput::from_bytes_at_most(data, MAX_STREAM)
+    }
+
+    /// [`StreamInput::from_bytes`] keeping at most `max_stream` instructions (at most
+    /// [`MAX_STREAM`]): the input [`diff_stream_at_most`] runs.
+    pub fn from_bytes_at_most(data: &[u8], max_stream: usize) -> StreamInput {
         let mut sections = Vec::new();
         let mut program = Vec::new();
         let arch = read_input(
@@ -658,6 +666,7 @@ impl StreamInput {
                 None
             },
             &mut program,
+            max_stream,
         );
         StreamInput { arch, sections, program }
     }
@@ -1449,7 +1458,7 @@ thread_local! {
 /// Decodes `data` straight into the scratch states (the sections applied over the cached base
 /// state, as [`StreamInput::state`] does) and runs the comparison: the first difference and the
 /// number of instructions compared.
-fn run_input(data: &[u8], mutation: Option<Mutation>) -> (Option<Found>, usize) {
+fn run_input(data: &[u8], mutation: Option<Mutation>, max_stream: usize) -> (Option<Found>, usize) {
     SCRATCH.with(|cell| {
         let mut guard = cell.borrow_mut();
         let Scratch { rs, fs, rm, fm, program, cells } = guard.get_or_insert_with(|| {
@@ -1468,7 +1477,7 @@ fn run_input(data: &[u8], mutation: Option<Mutation>) -> (Option<Found>, usize) 
             apply(rs, &sec);
             Some(sec)
         };
-        read_input(&mut Bytes(data), cells, hand_back, program);
+        read_input(&mut Bytes(data), cells, hand_back, program, max_stream);
         fit_to_chip(rs);
         if program.is_empty() {
             return (None, 0);
@@ -1765,18 +1774,32 @@ pub fn divergence_with(
 /// The `diff_stream` oracle: decodes `data`, runs it on both models, and returns the minimised
 /// divergence if they differ anywhere the specification promises something.
 pub fn diff_stream(data: &[u8]) -> Result<(), Box<Divergence>> {
-    diff_stream_impl(data, None, None).0
+    diff_stream_impl(data, None, None, MAX_STREAM).0
+}
+
+/// [`diff_stream`] on at most the first `max_stream` instructions of the input's stream (at most
+/// [`MAX_STREAM`]; the input read by [`StreamInput::from_bytes_at_most`]). The fuzz target runs
+/// this with `SFPU_FUZZ_MAX_STREAM`, which `cargo xtask fuzz --rate` sets to 16: libFuzzer's
+/// mutations soon turn the 16-instruction seeds into streams of 64 (the state sections' bytes
+/// read as instructions), so without it the rate would be that of longer streams.
+pub fn diff_stream_at_most(data: &[u8], max_stream: usize) -> Result<(), Box<Divergence>> {
+    diff_stream_impl(data, None, None, max_stream).0
 }
 
 /// [`diff_stream`], also returning how many instructions were compared (for the throughput
 /// figure of `cargo xtask fuzz --throughput`).
 pub fn diff_stream_counted(data: &[u8]) -> (Result<(), Box<Divergence>>, usize) {
-    diff_stream_impl(data, None, None)
+    diff_stream_impl(data, None, None, MAX_STREAM)
+}
+
+/// [`diff_stream_at_most`], also returning how many instructions were compared.
+pub fn diff_stream_at_most_counted(data: &[u8], max_stream: usize) -> (Result<(), Box<Divergence>>, usize) {
+    diff_stream_impl(data, None, None, max_stream)
 }
 
 /// [`diff_stream`] with the origin tag to give the regression vector.
 pub fn diff_stream_with_origin(data: &[u8], origin: &str) -> Result<(), Box<Divergence>> {
-    diff_stream_impl(data, Some(origin), None).0
+    diff_stream_impl(data, Some(origin), None, MAX_STREAM).0
 }
 
 /// [`diff_stream_with_origin`] with an optional [`Mutation`] of the fast model's state after each
@@ -1786,7 +1809,7 @@ pub fn diff_stream_with(
     origin: &str,
     mutation: Option<Mutation>,
 ) -> Result<(), Box<Divergence>> {
-    diff_stream_impl(data, Some(origin), mutation).0
+    diff_stream_impl(data, Some(origin), mutation, MAX_STREAM).0
 }
 
 /// The oracle: the comparison runs on reused buffers ([`run_input`]); only once a difference is
@@ -1796,13 +1819,14 @@ fn diff_stream_impl(
     data: &[u8],
     origin: Option<&str>,
     mutation: Option<Mutation>,
+    max_stream: usize,
 ) -> (Result<(), Box<Divergence>>, usize) {
-    let (found, compared) = run_input(data, mutation);
+    let (found, compared) = run_input(data, mutation, max_stream);
     let Some(first) = found else {
         return (Ok(()), compared);
     };
     let origin = origin.map_or_else(|| input_tag(data), str::to_string);
-    let input = StreamInput::from_bytes(data);
+    let input = StreamInput::from_bytes_at_most(data, max_stream);
     let pre = input.state();
     (Err(Box::new(divergence_with(&origin, &pre, &input.program, first, mutation))), compared)
 }
