@@ -1361,7 +1361,7 @@ fn throughput_inner(quiet: bool) -> Result<ExitCode> {
             let started = Instant::now();
             let mut i = 0;
             while started.elapsed() < Duration::from_secs(2) || execs < 256 {
-                let (result, n) = diff_stream_counted(&inputs[i % inputs.len()]);
+                let (result, n) = diff_stream_counted(&inputs[i % inputs.len()], MAX_STREAM);
                 if result.is_err() && !quiet {
                     errln!("note: {arch} input {} diverges (minimisation timed too)", i % inputs.len());
                 }
