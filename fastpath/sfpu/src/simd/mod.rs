@@ -734,10 +734,11 @@ mod x86 {
                 for (r, reg) in lreg.iter_mut().take(8).enumerate() {
                     let k = _mm512_mask_cmpeq_epi32_mask(mh, sel, _mm512_set1_epi32(r as i32));
                     let cur = _mm512_loadu_si512(reg.as_ptr().add(16 * h).cast());
-                    _mm512_storeu_si512(
-                        reg.as_mut_ptr().add(16 * h).cast(),
-                        _mm512_mask_mov_epi32(cur, k, dv),
-                    );
+                    let mut v = _mm512_mask_mov_epi32(cur, k, dv);
+                    // Hidden from the optimiser, which would otherwise fold the load, blend and
+                    // store back into a masked store (`vmovdqu32 {k}`).
+                    std::arch::asm!("/* {0} */", inout(zmm_reg) v, options(pure, nomem, nostack, preserves_flags));
+                    _mm512_storeu_si512(reg.as_mut_ptr().add(16 * h).cast(), v);
                 }
             }
         }
