@@ -46,6 +46,12 @@
 //! `cargo run --release -p xtask -- bench ...` (the figures of an unoptimised build are
 //! meaningless). `--in-process` measures the running binary as built (used by the tests).
 //!
+//! The FMA kernel alone (`sfpu_fastpath::fp::fma32_of` at the level in force, looped like the
+//! native FMA loop over the same registers: no decode, operand selection, lane mask or masked
+//! write) is measured per chip with the FMA family (the "(kernel alone)" row, `fma_kernel_alone`
+//! in the JSON), and the native loop's ratio to it is printed after the targets: the FMA family's
+//! ratio to native cannot go below it without a faster kernel.
+//!
 //! Targets (issue 18, per chip), printed as met, MISSED or not measured: the FMA family at least
 //! 30 M instructions/s and within 4x of the native FMA loop; the integer/bitwise and FP-field
 //! classes within 3x of the native `u32` loop; the mixed stream at least 40 M instructions/s;
@@ -536,6 +542,28 @@ fn native_add_rate(level: NativeLevel, data: &[[u32; LANES]; 8], time: Duration)
     measure(time, || native_add_dispatch(level, data, &mut out))
 }
 
+/// The fast model's FMA kernel alone (`sfpu_fastpath::fp::fma32_of`, the SIMD level in force),
+/// looped like the native FMA loop: `PROGRAM_LEN` calls over the same registers, raw (the kernel
+/// reads subnormals as zero itself), each result independent of the others. No decode, lane
+/// mask, operand selection or masked write: how close the FMA family could come to the native
+/// loop with this kernel, which [`fast_rate`]'s FMA family figure is then measured against.
+fn kernel_fma_rate(arch: Arch, data: &[[u32; LANES]; 8], time: Duration) -> f64 {
+    let mut out = [[0u32; LANES]; 8];
+    measure(time, || {
+        for k in 0..PROGRAM_LEN {
+            sfpu_fastpath::fp::fma32_of(
+                arch,
+                black_box(&data[k & 7]),
+                black_box(&data[(k + 1) & 7]),
+                black_box(&data[(k + 2) & 7]),
+                &mut out[(k + 3) & 7],
+            );
+            black_box(&mut out[(k + 3) & 7]);
+        }
+        PROGRAM_LEN as u64
+    })
+}
+
 /// One class's figures on one chip, in instructions per second.
 struct ClassResult {
     arch: Arch,
@@ -784,7 +812,7 @@ pub fn main(args: Args) -> Result<ExitCode> {
         .map(|(_, _, p)| {
             p.iter()
                 .filter(|(c, _)| selected(c))
-                .map(|_| 2 + simd::Level::supported().len() as u64)
+                .map(|(c, _)| 2 + simd::Level::supported().len() as u64 + u64::from(*c == Class::Fma))
                 .sum::<u64>()
         })
         .sum::<u64>()
@@ -800,6 +828,8 @@ pub fn main(args: Args) -> Result<ExitCode> {
         b
     };
     let mut results = Vec::new();
+    // The FMA kernel alone per chip (`kernel_fma_rate`), where the FMA family is measured.
+    let mut kernels: Vec<(Arch, f64)> = Vec::new();
     for (arch, state, programs) in &runs {
         for (class, prog) in programs.iter().filter(|(c, _)| selected(c)) {
             bar.set_message(format!("{arch} {}: reference", class.title()));
@@ -828,6 +858,11 @@ pub fn main(args: Args) -> Result<ExitCode> {
                 fast_lower,
                 fast_per_call,
             });
+            if *class == Class::Fma {
+                bar.set_message(format!("{arch} FMA kernel alone"));
+                kernels.push((*arch, kernel_fma_rate(*arch, &native_data(state), time)));
+                bar.inc(1);
+            }
         }
     }
     let data = native_data(&bh_state);
@@ -876,7 +911,18 @@ pub fn main(args: Args) -> Result<ExitCode> {
                         })
                     })
                     .collect();
-                json!({ "arch": a.to_string(), "classes": classes })
+                let kernel = kernels.iter().find(|(k, _)| *k == a).map(|&(_, v)| {
+                    json!({
+                        "what": "sfpu_fastpath::fp::fma32_of alone, independent 32-lane triples",
+                        "fast": figures(v),
+                        "native_f32_fma_over_kernel": native_fma / v,
+                        "fma_family_over_kernel": results
+                            .iter()
+                            .find(|r| r.arch == a && r.class == Class::Fma)
+                            .map(|r| r.fast / v),
+                    })
+                });
+                json!({ "arch": a.to_string(), "classes": classes, "fma_kernel_alone": kernel })
             })
             .collect();
         let out = json!({
@@ -944,7 +990,11 @@ pub fn main(args: Args) -> Result<ExitCode> {
             );
             let per_call = ("  (per call)".to_string(), r.fast_per_call);
             let lower = r.fast_lower.iter().map(|&(level, p)| (format!("  ({level:?})"), p));
-            for (label, p) in std::iter::once(per_call).chain(lower) {
+            let kernel = kernels
+                .iter()
+                .filter(|(k, _)| r.class == Class::Fma && *k == a)
+                .map(|&(_, p)| ("  (kernel alone)".to_string(), p));
+            for (label, p) in std::iter::once(per_call).chain(lower).chain(kernel) {
                 outln!(
                     "{:<16} {:>14} {:>14.3} {:>9.1}x {:>16} {:>16.1}",
                     label,
@@ -989,7 +1039,10 @@ pub fn main(args: Args) -> Result<ExitCode> {
         " call per instruction (`issue`, `step`); fast-model SIMD level: {:?}; \"(Avx2)\", \"(Portable)\":",
         simd::level()
     );
-    outln!(" the same class at that lower level; the FMA family runs in segments of {FMA_SEGMENT}");
+    outln!(" the same class at that lower level; \"(kernel alone)\": the FMA kernel looped like the native");
+    outln!(
+        " FMA loop, no decode, operand selection or masked write; the FMA family runs in segments of {FMA_SEGMENT}"
+    );
     outln!(" instructions, each from the state's LRegs: its results drift to special values; the native");
     outln!(
         " loops use the same registers, the FMA's subnormal operands read as zero, as the SFPU reads them.)"
@@ -1021,6 +1074,16 @@ pub fn main(args: Args) -> Result<ExitCode> {
             t.show(t.limit),
             t.verdict()
         );
+    }
+    if !kernels.is_empty() {
+        outln!("the FMA kernel alone, the floor of the FMA family's ratio to native (not a target):");
+        for &(a, k) in &kernels {
+            outln!(
+                "  {:<59} {:>12}",
+                format!("native f32 FMA / FMA kernel alone, {a}"),
+                format!("{:.2}x", native_fma / k)
+            );
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -75,6 +75,17 @@ fn bench_json_has_every_chip_class_model_and_target() {
             positive(&c["speedup"], &format!("{key}.speedup"));
         }
         assert_eq!(classes.len(), CLASSES.len());
+        // The FMA kernel alone, the floor of the FMA family's ratio to native: its ratios are
+        // the quotients of this run's figures.
+        let k = &chip["fma_kernel_alone"];
+        figures(&k["fast"], &format!("{}.fma_kernel_alone.fast", chip["arch"]));
+        let kernel = k["fast"]["instructions_per_s"].as_f64().unwrap_or(0.0);
+        let native = positive(&json["native"]["f32_mul_add"]["instructions_per_s"], "native FMA");
+        let fma = classes.iter().find(|c| c["class"] == "fma").map(|c| &c["fast"]["instructions_per_s"]);
+        let fma = positive(fma.unwrap_or(&Value::Null), "fast FMA family");
+        let close = |a: f64, b: f64| (a / b - 1.0).abs() < 1e-9;
+        assert!(close(positive(&k["native_f32_fma_over_kernel"], "native / kernel"), native / kernel), "{k}");
+        assert!(close(positive(&k["fma_family_over_kernel"], "family / kernel"), fma / kernel), "{k}");
     }
     figures(&json["native"]["f32_mul_add"], "native.f32_mul_add");
     figures(&json["native"]["u32_wrapping_add"], "native.u32_wrapping_add");
@@ -122,6 +133,8 @@ fn bench_text_names_the_native_features_and_every_verdict() {
     assert!(o.status.success(), "stderr:\n{}", String::from_utf8_lossy(&o.stderr));
     assert!(text.contains("native baselines, compiled for "), "{text}");
     assert!(text.contains("wormhole") && !text.contains("blackhole"), "{text}");
+    // No FMA family measured, so no FMA kernel alone either.
+    assert!(!text.contains("  (kernel alone)") && !text.contains("FMA kernel alone, "), "{text}");
     let verdicts = text.lines().filter(|l| l.contains("[issue")).count();
     // Six per chip (one chip) and the fuzzing one.
     assert_eq!(verdicts, 7, "{text}");
@@ -172,4 +185,8 @@ fn targets_left_out_by_only_are_not_measured() {
     assert!(!text.contains("NaN") && !text.contains("inf"), "{text}");
     // Per chip: integer, FP field, mixed rate and speed-up; and the fuzzing target.
     assert_eq!(text.matches("not measured").count(), 9, "{text}");
+    // The FMA family is measured, so is its kernel alone: a row of each chip's table and the
+    // floor of its ratio to native.
+    assert_eq!(text.matches("  (kernel alone)").count(), 2, "{text}");
+    assert_eq!(text.matches("native f32 FMA / FMA kernel alone, ").count(), 2, "{text}");
 }
