@@ -26,14 +26,17 @@
 //!
 //! Method (criterion-like, without the dependency): every measurement warms up for a fifth of its
 //! time, then takes 5 samples of `--time / 5` seconds each, each sample timing whole passes over
-//! the program; the reported rate is the median of the samples. Every pass starts from the
-//! state's LRegs (restored, 2 KB, inside the timed pass, for every model alike): otherwise
-//! repeated passes feed results back into operands, which drift to Inf and NaN. The FMA family
-//! drifts within one pass too (on the Blackhole program from this state, all 256 lanes of
-//! LReg[0..8] are Inf or NaN after 128 of its 512 instructions), so its pass is run as segments
-//! of [`FMA_SEGMENT`] instructions, each from the state's LRegs (the restore counted in the
-//! time, for every model alike): measured otherwise, three quarters of its instructions would
-//! only propagate NaNs (the test `fma_class_runs_on_mostly_finite_operands`).
+//! the program; the reported rate is the median of the samples. The targets also show the
+//! range over the samples (`[slowest, fastest]`; for a ratio, the extreme quotients of the two
+//! rates' samples; `samples_range` in the JSON, `fast_samples_range` per class): these machines
+//! are shared, and a verdict whose range straddles its limit is the noise's as much as the
+//! code's. Every pass starts from the state's LRegs (restored, 2 KB, inside the timed pass, for
+//! every model alike): otherwise repeated passes feed results back into operands, which drift to
+//! Inf and NaN. The FMA family drifts within one pass too (on the Blackhole program from this
+//! state, all 256 lanes of LReg[0..8] are Inf or NaN after 128 of its 512 instructions), so its
+//! pass is run as segments of [`FMA_SEGMENT`] instructions, each from the state's LRegs (the
+//! restore counted in the time, for every model alike): measured otherwise, three quarters of its
+//! instructions would only propagate NaNs (the test `fma_class_runs_on_mostly_finite_operands`).
 //!
 //! The fast model runs at the best SIMD level the CPU supports (`sfpu_fastpath::simd`: the
 //! hand-written FMA kernels and the compiled copy of every instruction's model differ per level);
@@ -270,8 +273,22 @@ fn bench_state(rng: &mut Rng) -> Result<State> {
     Ok(s)
 }
 
+/// One measurement in instructions per second: the median of its samples, and the slowest and
+/// fastest sample (how far this machine's noise moved it within the measurement).
+#[derive(Clone, Copy, Debug)]
+struct Rate {
+    median: f64,
+    lo: f64,
+    hi: f64,
+}
+
 /// Instructions per second of one measurement: the median of the samples.
-fn measure(time: Duration, mut pass: impl FnMut() -> u64) -> f64 {
+fn measure(time: Duration, pass: impl FnMut() -> u64) -> f64 {
+    measure_samples(time, pass).median
+}
+
+/// [`measure`] with the samples' range.
+fn measure_samples(time: Duration, mut pass: impl FnMut() -> u64) -> Rate {
     let warm_until = Instant::now() + time / 5;
     while Instant::now() < warm_until {
         pass();
@@ -291,7 +308,7 @@ fn measure(time: Duration, mut pass: impl FnMut() -> u64) -> f64 {
         })
         .collect();
     rates.sort_by(f64::total_cmp);
-    rates[SAMPLES / 2]
+    Rate { median: rates[SAMPLES / 2], lo: rates[0], hi: rates[SAMPLES - 1] }
 }
 
 fn reference_rate(class: Class, prog: &[Instr], state: &State, time: Duration) -> f64 {
@@ -321,13 +338,13 @@ fn reference_rate(class: Class, prog: &[Instr], state: &State, time: Duration) -
 
 /// The fast model on a program decoded once ([`Program`]): `FastMachine::run` and `drain` for the
 /// classes on the machine, `program::run_steps` for the others.
-fn fast_rate(class: Class, prog: &[Instr], state: &State, time: Duration) -> f64 {
+fn fast_rate(class: Class, prog: &[Instr], state: &State, time: Duration) -> Rate {
     let mut s = FastState::from_state(state);
     let lreg = s.lreg;
     if class.on_machine() {
         let program = Program::new(prog);
         let mut m = FastMachine::new();
-        measure(time, || {
+        measure_samples(time, || {
             s.lreg = lreg;
             black_box(m.run(&mut s, black_box(&program)));
             black_box(m.drain(&mut s));
@@ -335,7 +352,7 @@ fn fast_rate(class: Class, prog: &[Instr], state: &State, time: Duration) -> f64
         })
     } else {
         let segments: Vec<Program> = prog.chunks(class.segment_len()).map(Program::new).collect();
-        measure(time, || {
+        measure_samples(time, || {
             for segment in &segments {
                 s.lreg = lreg;
                 black_box(sfpu_fastpath::program::run_steps(&mut s, black_box(segment)));
@@ -530,16 +547,16 @@ fn native_fma_operands(data: &[[u32; LANES]; 8]) -> [[f32; LANES]; 8] {
 
 /// 32-lane `f32::mul_add`, one "instruction" per 32 lanes, compiled for `level`, on
 /// [`native_fma_operands`].
-fn native_fma_rate(level: NativeLevel, data: &[[u32; LANES]; 8], time: Duration) -> f64 {
+fn native_fma_rate(level: NativeLevel, data: &[[u32; LANES]; 8], time: Duration) -> Rate {
     let regs = native_fma_operands(data);
     let mut out = [[0f32; LANES]; 8];
-    measure(time, || native_fma_dispatch(level, &regs, &mut out))
+    measure_samples(time, || native_fma_dispatch(level, &regs, &mut out))
 }
 
 /// 32-lane `u32::wrapping_add`, one "instruction" per 32 lanes, compiled for `level`.
-fn native_add_rate(level: NativeLevel, data: &[[u32; LANES]; 8], time: Duration) -> f64 {
+fn native_add_rate(level: NativeLevel, data: &[[u32; LANES]; 8], time: Duration) -> Rate {
     let mut out = [[0u32; LANES]; 8];
-    measure(time, || native_add_dispatch(level, data, &mut out))
+    measure_samples(time, || native_add_dispatch(level, data, &mut out))
 }
 
 /// The fast model's FMA kernel alone (`sfpu_fastpath::fp::fma32_of`, the SIMD level in force),
@@ -570,6 +587,8 @@ struct ClassResult {
     class: Class,
     reference: f64,
     fast: f64,
+    /// The slowest and fastest sample of `fast`.
+    fast_range: (f64, f64),
     /// The fast model again at each lower SIMD level this CPU supports (`sfpu_fastpath::simd`;
     /// AVX2, portable).
     fast_lower: Vec<(simd::Level, f64)>,
@@ -596,6 +615,10 @@ struct Target {
     description: String,
     /// The measured figure; `None` when it was not measured (see `why_not`).
     value: Option<f64>,
+    /// The figure's range over the samples: a rate's slowest and fastest sample; for a ratio,
+    /// the numerator's slowest over the denominator's fastest and the other way round. The
+    /// verdict is the median's (`value`); this shows how far the machine's noise moved it.
+    range: Option<(f64, f64)>,
     unit: Unit,
     /// The limit and whether the figure must be at least (`true`) or at most (`false`) it.
     limit: f64,
@@ -619,6 +642,11 @@ impl Target {
         }
     }
 
+    /// The range as `[lo, hi]` in the figure's unit, or nothing.
+    fn show_range(&self) -> String {
+        self.range.map_or_else(String::new, |(lo, hi)| format!("[{lo:.2}, {hi:.2}]"))
+    }
+
     fn show(&self, v: f64) -> String {
         match self.unit {
             Unit::Ratio => format!("{v:.2}x"),
@@ -632,8 +660,13 @@ impl Target {
 const LEFT_OUT: &str = "--only or --arch left out a class it needs";
 
 /// The targets of issue 18 (and issue 5's that it did not replace), from one run's figures.
-fn targets(results: &[ClassResult], arches: &[Arch], native_fma: f64, native_add: f64) -> Vec<Target> {
+fn targets(results: &[ClassResult], arches: &[Arch], native_fma: Rate, native_add: Rate) -> Vec<Target> {
     let fast = |a: Arch, c: Class| results.iter().find(|r| r.arch == a && r.class == c).map(|r| r.fast);
+    let fast_range =
+        |a: Arch, c: Class| results.iter().find(|r| r.arch == a && r.class == c).map(|r| r.fast_range);
+    // A rate in Mi/s, and a native rate over a fast one, with their ranges.
+    let mega = |a: Arch, c: Class| fast_range(a, c).map(|(lo, hi)| (lo / 1e6, hi / 1e6));
+    let ratio = |n: Rate, a: Arch, c: Class| fast_range(a, c).map(|(lo, hi)| (n.lo / hi, n.hi / lo));
     let refr = |a: Arch, c: Class| results.iter().find(|r| r.arch == a && r.class == c).map(|r| r.reference);
     let mut t = Vec::new();
     for &a in arches {
@@ -642,6 +675,7 @@ fn targets(results: &[ClassResult], arches: &[Arch], native_fma: f64, native_add
             issue: 18,
             description: format!("fast FMA family, {a}"),
             value: fast(a, Class::Fma).map(|f| f / 1e6),
+            range: mega(a, Class::Fma),
             unit: Unit::MegaPerSecond,
             limit: 30.0,
             at_least: true,
@@ -651,7 +685,8 @@ fn targets(results: &[ClassResult], arches: &[Arch], native_fma: f64, native_add
             name: format!("fma_vs_native/{a}"),
             issue: 18,
             description: format!("native f32 FMA / fast FMA family, {a}"),
-            value: fast(a, Class::Fma).map(|f| native_fma / f),
+            value: fast(a, Class::Fma).map(|f| native_fma.median / f),
+            range: ratio(native_fma, a, Class::Fma),
             unit: Unit::Ratio,
             limit: 4.0,
             at_least: false,
@@ -662,7 +697,8 @@ fn targets(results: &[ClassResult], arches: &[Arch], native_fma: f64, native_add
                 name: format!("{key}_vs_native/{a}"),
                 issue: 18,
                 description: format!("native u32 add / fast {}, {a}", class.title()),
-                value: fast(a, class).map(|f| native_add / f),
+                value: fast(a, class).map(|f| native_add.median / f),
+                range: ratio(native_add, a, class),
                 unit: Unit::Ratio,
                 limit: 3.0,
                 at_least: false,
@@ -674,6 +710,7 @@ fn targets(results: &[ClassResult], arches: &[Arch], native_fma: f64, native_add
             issue: 18,
             description: format!("fast mixed stream (machine), {a}"),
             value: fast(a, Class::Mixed).map(|f| f / 1e6),
+            range: mega(a, Class::Mixed),
             unit: Unit::MegaPerSecond,
             limit: 40.0,
             at_least: true,
@@ -684,6 +721,7 @@ fn targets(results: &[ClassResult], arches: &[Arch], native_fma: f64, native_add
             issue: 5,
             description: format!("fast / reference, mixed stream, {a}"),
             value: fast(a, Class::Mixed).zip(refr(a, Class::Mixed)).map(|(f, r)| f / r),
+            range: None,
             unit: Unit::Ratio,
             limit: 100.0,
             at_least: true,
@@ -695,6 +733,7 @@ fn targets(results: &[ClassResult], arches: &[Arch], native_fma: f64, native_add
         issue: 18,
         description: "diff_stream (16 instructions) under libFuzzer, one core".to_string(),
         value: None,
+        range: None,
         unit: Unit::PerSecond,
         limit: 30_000.0,
         at_least: true,
@@ -838,12 +877,14 @@ pub fn main(args: Args) -> Result<ExitCode> {
             bar.set_message(format!("{arch} {}: fast model", class.title()));
             let fast = fast_rate(*class, prog, state, time);
             bar.inc(1);
+            let fast_range = (fast.lo, fast.hi);
+            let fast = fast.median;
             let level = simd::level();
             let mut fast_lower = Vec::new();
             for lower in simd::Level::supported().into_iter().rev().filter(|&l| l < level) {
                 bar.set_message(format!("{arch} {}: fast model, {lower:?} SIMD", class.title()));
                 simd::set_level(lower);
-                fast_lower.push((lower, fast_rate(*class, prog, state, time)));
+                fast_lower.push((lower, fast_rate(*class, prog, state, time).median));
                 bar.inc(1);
             }
             simd::set_level(level);
@@ -855,6 +896,7 @@ pub fn main(args: Args) -> Result<ExitCode> {
                 class: *class,
                 reference,
                 fast,
+                fast_range,
                 fast_lower,
                 fast_per_call,
             });
@@ -867,10 +909,12 @@ pub fn main(args: Args) -> Result<ExitCode> {
     }
     let data = native_data(&bh_state);
     bar.set_message(format!("native f32 FMA ({})", native_level.features()));
-    let native_fma = native_fma_rate(native_level, &data, time);
+    let native_fma_samples = native_fma_rate(native_level, &data, time);
+    let native_fma = native_fma_samples.median;
     bar.inc(1);
     bar.set_message(format!("native u32 add ({})", native_level.features()));
-    let native_add = native_add_rate(native_level, &data, time);
+    let native_add_samples = native_add_rate(native_level, &data, time);
+    let native_add = native_add_samples.median;
     bar.inc(1);
     let amx_results = if with_amx {
         amx::run(time, |what| {
@@ -882,7 +926,7 @@ pub fn main(args: Args) -> Result<ExitCode> {
     };
     bar.finish_and_clear();
 
-    let targets = targets(&results, &arches, native_fma, native_add);
+    let targets = targets(&results, &arches, native_fma_samples, native_add_samples);
     let build = if cfg!(debug_assertions) { "unoptimised (not representative)" } else { "release" };
 
     if args.json {
@@ -901,6 +945,7 @@ pub fn main(args: Args) -> Result<ExitCode> {
                             "driver": if r.class.on_machine() { "machine" } else { "step" },
                             "reference": figures(r.reference),
                             "fast": figures(r.fast),
+                            "fast_samples_range": [r.fast_range.0, r.fast_range.1],
                             "speedup": r.fast / r.reference,
                             "simd_level": format!("{:?}", simd::level()),
                             "fast_per_call": figures(r.fast_per_call),
@@ -943,13 +988,16 @@ pub fn main(args: Args) -> Result<ExitCode> {
                 "level": format!("{native_level:?}"),
                 "features": native_level.features(),
                 "f32_mul_add": figures(native_fma),
+                "f32_mul_add_samples_range": [native_fma_samples.lo, native_fma_samples.hi],
                 "u32_wrapping_add": figures(native_add),
+                "u32_wrapping_add_samples_range": [native_add_samples.lo, native_add_samples.hi],
             },
             "targets": targets.iter().map(|t| json!({
                 "name": t.name,
                 "issue": t.issue,
                 "description": t.description,
                 "value": t.value,
+                "samples_range": t.range.map(|(lo, hi)| [lo, hi]),
                 "unit": match t.unit { Unit::Ratio => "ratio", Unit::MegaPerSecond => "M instructions/s", Unit::PerSecond => "per s" },
                 "limit": t.limit,
                 "at_least": t.at_least,
@@ -1062,14 +1110,15 @@ pub fn main(args: Args) -> Result<ExitCode> {
         outln!("(Mop/s: million vecfp operands per second, the state carried over; bench/amx.rs)");
     }
     outln!();
-    outln!("targets:");
+    outln!("targets (the verdict is the median's; [slowest, fastest] over the samples):");
     for t in &targets {
         let value = t.value.map_or_else(|| "-".to_string(), |v| t.show(v));
         outln!(
-            "  [issue {:>2}] {:<48} {:>12}  (target {} {})  {}",
+            "  [issue {:>2}] {:<48} {:>12} {:>16}  (target {} {})  {}",
             t.issue,
             t.description,
             value,
+            t.show_range(),
             if t.at_least { ">=" } else { "<=" },
             t.show(t.limit),
             t.verdict()

@@ -25,6 +25,15 @@ fn figures(v: &Value, what: &str) {
     assert!((lanes / ips - 32.0).abs() < 1e-9, "{what}: lane-ops/s is not 32 x instructions/s");
 }
 
+/// `range` is `[lo, hi]` of positive figures with `lo <= value <= hi`: the median of the samples
+/// (or a ratio of two medians) lies within the slowest and fastest sample (or the ratio's extremes).
+fn within_range(value: &Value, range: &Value, what: &str) {
+    let v = positive(value, what);
+    let lo = positive(&range[0], &format!("{what}: range lo"));
+    let hi = positive(&range[1], &format!("{what}: range hi"));
+    assert!(lo <= v * (1.0 + 1e-12) && v <= hi * (1.0 + 1e-12), "{what}: {v} outside [{lo}, {hi}]");
+}
+
 const CHIPS: [&str; 2] = ["blackhole", "wormhole"];
 
 /// The targets of issue 18 (and issue 5's mixed-stream speed-up), per chip, then the fuzzing one.
@@ -72,6 +81,7 @@ fn bench_json_has_every_chip_class_model_and_target() {
                 .unwrap_or_else(|| panic!("class {key} missing from {}", chip["classes"]));
             figures(&c["reference"], &format!("{}.{key}.reference", chip["arch"]));
             figures(&c["fast"], &format!("{}.{key}.fast", chip["arch"]));
+            within_range(&c["fast"]["instructions_per_s"], &c["fast_samples_range"], &format!("{key}.fast"));
             positive(&c["speedup"], &format!("{key}.speedup"));
         }
         assert_eq!(classes.len(), CLASSES.len());
@@ -89,6 +99,10 @@ fn bench_json_has_every_chip_class_model_and_target() {
     }
     figures(&json["native"]["f32_mul_add"], "native.f32_mul_add");
     figures(&json["native"]["u32_wrapping_add"], "native.u32_wrapping_add");
+    for key in ["f32_mul_add", "u32_wrapping_add"] {
+        let n = &json["native"];
+        within_range(&n[key]["instructions_per_s"], &n[format!("{key}_samples_range")], key);
+    }
     // The baselines say which instructions they were compiled for.
     let level = json["native"]["level"].as_str().expect("native.level");
     assert!(["Avx512", "Avx2Fma", "Portable"].contains(&level), "{level}");
@@ -108,6 +122,12 @@ fn bench_json_has_every_chip_class_model_and_target() {
             continue;
         }
         positive(&t["value"], "target value");
+        if t["name"].as_str().is_some_and(|n| n.starts_with("mixed_speedup")) {
+            // Issue 5's ratio of the two models: no range.
+            assert!(t["samples_range"].is_null(), "{t}");
+        } else {
+            within_range(&t["value"], &t["samples_range"], &format!("target {}", t["name"]));
+        }
         assert!(t["met"].is_boolean(), "target {t} has no met flag");
         assert_eq!(t["measured"], true, "{t}");
     }
