@@ -594,6 +594,8 @@ struct ClassResult {
     fast_lower: Vec<(simd::Level, f64)>,
     /// The fast model one call per instruction, at the selected level.
     fast_per_call: f64,
+    /// The FMA family only: its kernel alone ([`kernel_fma_rate`]).
+    kernel: Option<f64>,
 }
 
 /// What a target compares.
@@ -867,8 +869,6 @@ pub fn main(args: Args) -> Result<ExitCode> {
         b
     };
     let mut results = Vec::new();
-    // The FMA kernel alone per chip (`kernel_fma_rate`), where the FMA family is measured.
-    let mut kernels: Vec<(Arch, f64)> = Vec::new();
     for (arch, state, programs) in &runs {
         for (class, prog) in programs.iter().filter(|(c, _)| selected(c)) {
             bar.set_message(format!("{arch} {}: reference", class.title()));
@@ -891,6 +891,12 @@ pub fn main(args: Args) -> Result<ExitCode> {
             bar.set_message(format!("{arch} {}: fast model, one call per instruction", class.title()));
             let fast_per_call = fast_per_call_rate(*class, prog, state, time);
             bar.inc(1);
+            let kernel = (*class == Class::Fma).then(|| {
+                bar.set_message(format!("{arch} FMA kernel alone"));
+                let k = kernel_fma_rate(*arch, &native_data(state), time);
+                bar.inc(1);
+                k
+            });
             results.push(ClassResult {
                 arch: *arch,
                 class: *class,
@@ -899,12 +905,8 @@ pub fn main(args: Args) -> Result<ExitCode> {
                 fast_range,
                 fast_lower,
                 fast_per_call,
+                kernel,
             });
-            if *class == Class::Fma {
-                bar.set_message(format!("{arch} FMA kernel alone"));
-                kernels.push((*arch, kernel_fma_rate(*arch, &native_data(state), time)));
-                bar.inc(1);
-            }
         }
     }
     let data = native_data(&bh_state);
@@ -956,15 +958,13 @@ pub fn main(args: Args) -> Result<ExitCode> {
                         })
                     })
                     .collect();
-                let kernel = kernels.iter().find(|(k, _)| *k == a).map(|&(_, v)| {
+                let kernel = results.iter().filter(|r| r.arch == a).find_map(|r| Some((r.fast, r.kernel?)));
+                let kernel = kernel.map(|(family, v)| {
                     json!({
                         "what": "sfpu_fastpath::fp::fma32_of alone, independent 32-lane triples",
                         "fast": figures(v),
                         "native_f32_fma_over_kernel": native_fma / v,
-                        "fma_family_over_kernel": results
-                            .iter()
-                            .find(|r| r.arch == a && r.class == Class::Fma)
-                            .map(|r| r.fast / v),
+                        "fma_family_over_kernel": family / v,
                     })
                 });
                 json!({ "arch": a.to_string(), "classes": classes, "fma_kernel_alone": kernel })
@@ -1038,10 +1038,7 @@ pub fn main(args: Args) -> Result<ExitCode> {
             );
             let per_call = ("  (per call)".to_string(), r.fast_per_call);
             let lower = r.fast_lower.iter().map(|&(level, p)| (format!("  ({level:?})"), p));
-            let kernel = kernels
-                .iter()
-                .filter(|(k, _)| r.class == Class::Fma && *k == a)
-                .map(|&(_, p)| ("  (kernel alone)".to_string(), p));
+            let kernel = r.kernel.map(|p| ("  (kernel alone)".to_string(), p));
             for (label, p) in std::iter::once(per_call).chain(lower).chain(kernel) {
                 outln!(
                     "{:<16} {:>14} {:>14.3} {:>9.1}x {:>16} {:>16.1}",
@@ -1124,9 +1121,10 @@ pub fn main(args: Args) -> Result<ExitCode> {
             t.verdict()
         );
     }
+    let kernels: Vec<(Arch, f64)> = results.iter().filter_map(|r| Some((r.arch, r.kernel?))).collect();
     if !kernels.is_empty() {
         outln!("the FMA kernel alone, the floor of the FMA family's ratio to native (not a target):");
-        for &(a, k) in &kernels {
+        for (a, k) in kernels {
             outln!(
                 "  {:<59} {:>12}",
                 format!("native f32 FMA / FMA kernel alone, {a}"),
