@@ -22,7 +22,10 @@
 //! (`is_x86_feature_detected!`); the output names it. (On the baseline `x86_64` target `mul_add`
 //! is a library call, several times slower than the FMA instruction.) Operands are read through
 //! `std::hint::black_box` so that nothing is optimised away. One "instruction" of a baseline is
-//! one 32-lane operation; lane-operations/s is 32 x instructions/s everywhere.
+//! one 32-lane operation; lane-operations/s is 32 x instructions/s everywhere. The loops' registers
+//! are 64-byte aligned rows within one page (`Placed`), and the fast model's state is
+//! page-aligned (`PlacedState`), in every run: as stack locals, their place moved with each
+//! process's randomised stack start, and the native loops' speed with it, by up to 1.9x.
 //!
 //! Method (criterion-like, without the dependency): every measurement warms up for a fifth of its
 //! time, then takes 5 samples of `--time / 5` seconds each, each sample timing whole passes over
@@ -339,15 +342,16 @@ fn reference_rate(class: Class, prog: &[Instr], state: &State, time: Duration) -
 /// The fast model on a program decoded once ([`Program`]): `FastMachine::run` and `drain` for the
 /// classes on the machine, `program::run_steps` for the others.
 fn fast_rate(class: Class, prog: &[Instr], state: &State, time: Duration) -> Rate {
-    let mut s = FastState::from_state(state);
+    let mut placed = PlacedState::new(state);
+    let s = &mut placed.0;
     let lreg = s.lreg;
     if class.on_machine() {
         let program = Program::new(prog);
         let mut m = FastMachine::new();
         measure_samples(time, || {
             s.lreg = lreg;
-            black_box(m.run(&mut s, black_box(&program)));
-            black_box(m.drain(&mut s));
+            black_box(m.run(s, black_box(&program)));
+            black_box(m.drain(s));
             prog.len() as u64
         })
     } else {
@@ -355,26 +359,41 @@ fn fast_rate(class: Class, prog: &[Instr], state: &State, time: Duration) -> Rat
         measure_samples(time, || {
             for segment in &segments {
                 s.lreg = lreg;
-                black_box(sfpu_fastpath::program::run_steps(&mut s, black_box(segment)));
+                black_box(sfpu_fastpath::program::run_steps(s, black_box(segment)));
             }
             prog.len() as u64
         })
     }
 }
 
+/// The fast model's state as the bench runs it: page-aligned, on the heap, so that its registers
+/// are where the native loops' are ([`Placed`]) in every run, not wherever the process's
+/// randomised stack start put a local. In alternating runs this placement ran the integer/bitwise
+/// and FP-field classes 3-9% faster than a stack local did, the others alike (fastpath/sfpu/README.md,
+/// "Measured").
+#[repr(C, align(4096))]
+struct PlacedState(FastState);
+
+impl PlacedState {
+    fn new(state: &State) -> Box<PlacedState> {
+        Box::new(PlacedState(FastState::from_state(state)))
+    }
+}
+
 /// The fast model one call per instruction (`FastMachine::issue`, `step`), each returning its
 /// `Outcome`: what a caller that looks at every instruction's outcome pays.
 fn fast_per_call_rate(class: Class, prog: &[Instr], state: &State, time: Duration) -> f64 {
-    let mut s = FastState::from_state(state);
+    let mut placed = PlacedState::new(state);
+    let s = &mut placed.0;
     let lreg = s.lreg;
     if class.on_machine() {
         let mut m = FastMachine::new();
         measure(time, || {
             s.lreg = lreg;
             for i in prog {
-                black_box(m.issue(&mut s, black_box(i)));
+                black_box(m.issue(s, black_box(i)));
             }
-            black_box(m.drain(&mut s));
+            black_box(m.drain(s));
             prog.len() as u64
         })
     } else {
@@ -382,7 +401,7 @@ fn fast_per_call_rate(class: Class, prog: &[Instr], state: &State, time: Duratio
             for segment in prog.chunks(class.segment_len()) {
                 s.lreg = lreg;
                 for i in segment {
-                    black_box(sfpu_fastpath::step(&mut s, black_box(i)));
+                    black_box(sfpu_fastpath::step(s, black_box(i)));
                 }
             }
             prog.len() as u64
@@ -439,6 +458,17 @@ impl NativeLevel {
         }
     }
 }
+
+/// Eight 32-lane registers where the native loops (and the FMA kernel alone) read and write them:
+/// every row on 64-byte boundaries (one AVX-512 vector per half row, no load or store split across
+/// two cache lines) and the whole 1 KiB in one page. On the stack, as they were, their place moved
+/// with each process's randomised stack start (16-byte steps), and the loops' speed with it: the
+/// native `u32` add measured 483-916 Mi/s in 22 runs of one binary, about 900 only in the runs
+/// where the input rows happened to be aligned and within a page, and the same figure every time with
+/// address-space randomisation off (`setarch -R`). Placed, the loops run as fast as the CPU lets
+/// them in every run, which is what a baseline is for (fastpath/sfpu/README.md, "Measured").
+#[repr(C, align(1024))]
+struct Placed<T>([[T; LANES]; 8]);
 
 /// One pass of the native FMA baseline: `PROGRAM_LEN` 32-lane `f32::mul_add`s, cycling through the
 /// registers, what a user would write to do the arithmetic natively. `#[inline(always)]` so each
@@ -548,15 +578,16 @@ fn native_fma_operands(data: &[[u32; LANES]; 8]) -> [[f32; LANES]; 8] {
 /// 32-lane `f32::mul_add`, one "instruction" per 32 lanes, compiled for `level`, on
 /// [`native_fma_operands`].
 fn native_fma_rate(level: NativeLevel, data: &[[u32; LANES]; 8], time: Duration) -> Rate {
-    let regs = native_fma_operands(data);
-    let mut out = [[0f32; LANES]; 8];
-    measure_samples(time, || native_fma_dispatch(level, &regs, &mut out))
+    let regs = Placed(native_fma_operands(data));
+    let mut out = Placed([[0f32; LANES]; 8]);
+    measure_samples(time, || native_fma_dispatch(level, &regs.0, &mut out.0))
 }
 
 /// 32-lane `u32::wrapping_add`, one "instruction" per 32 lanes, compiled for `level`.
 fn native_add_rate(level: NativeLevel, data: &[[u32; LANES]; 8], time: Duration) -> Rate {
-    let mut out = [[0u32; LANES]; 8];
-    measure_samples(time, || native_add_dispatch(level, data, &mut out))
+    let data = Placed(*data);
+    let mut out = Placed([[0u32; LANES]; 8]);
+    measure_samples(time, || native_add_dispatch(level, &data.0, &mut out.0))
 }
 
 /// The fast model's FMA kernel alone (`sfpu_fastpath::fp::fma32_of`, the SIMD level in force),
@@ -565,7 +596,8 @@ fn native_add_rate(level: NativeLevel, data: &[[u32; LANES]; 8], time: Duration)
 /// mask, operand selection or masked write: how close the FMA family could come to the native
 /// loop with this kernel, which [`fast_rate`]'s FMA family figure is then measured against.
 fn kernel_fma_rate(arch: Arch, data: &[[u32; LANES]; 8], time: Duration) -> f64 {
-    let mut out = [[0u32; LANES]; 8];
+    let (data, mut out) = (Placed(*data), Placed([[0u32; LANES]; 8]));
+    let (data, out) = (&data.0, &mut out.0);
     measure(time, || {
         for k in 0..PROGRAM_LEN {
             sfpu_fastpath::fp::fma32_of(
@@ -1174,6 +1206,26 @@ mod tests {
             }
         }
         assert!(out.iter().flatten().all(|d| !d.is_subnormal()));
+    }
+
+    /// The registers the native loops and the fast model run on are where the bench says
+    /// (`Placed`, `PlacedState`): 64-byte aligned rows, each block within one page, on the stack
+    /// and on the heap alike.
+    #[test]
+    fn measured_registers_are_aligned_rows_within_a_page() {
+        let on_stack = Placed([[0u32; LANES]; 8]);
+        let on_heap = Box::new(Placed([[0f32; LANES]; 8]));
+        let state = State::reset(Arch::Blackhole, &ResetValues::ZEROS);
+        let fast = PlacedState::new(&state);
+        let blocks = [
+            (on_stack.0.as_ptr() as usize, size_of_val(&on_stack.0)),
+            (on_heap.0.as_ptr() as usize, size_of_val(&on_heap.0)),
+            (fast.0.lreg.as_ptr() as usize, size_of_val(&fast.0.lreg)),
+        ];
+        for (start, len) in blocks {
+            assert_eq!(start % 64, 0, "{start:#x}: rows not 64-byte aligned");
+            assert_eq!(start / 4096, (start + len - 1) / 4096, "{start:#x} + {len}: crosses a page");
+        }
     }
 
     /// Mean fraction of the lanes of LReg[0..8] that hold Inf or NaN before each instruction of
