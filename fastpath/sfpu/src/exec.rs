@@ -200,8 +200,7 @@ fn regular<const WH: bool>(s: &mut FastState, instr: &Instr, out: &mut Outcome) 
     // The instruction's own copy of its model (as decoded programs run it), not the dispatch
     // over every model.
     let handlers = crate::simd::Handlers::current(WH);
-    let execute =
-        |s: &mut FastState, out: &mut Outcome| handlers.execute(s, instr, instr.opcode(), &Ctx::REGULAR, out);
+    let execute = |s: &mut FastState, out: &mut Outcome| handlers.execute(s, instr, instr.opcode(), out);
     regular_with(s, instr, on_chip(arch, instr), vd, execute, out);
 }
 

@@ -164,7 +164,6 @@ fn step_with(handlers: &Handlers, s: &mut FastState, d: &Decoded, out: &mut Outc
 #[inline(always)]
 pub(crate) fn execute_regular_with(handlers: &Handlers, s: &mut FastState, d: &Decoded, out: &mut Outcome) {
     let on_chip = d.on_chip(s.is_wormhole());
-    let execute =
-        |s: &mut FastState, out: &mut Outcome| handlers.execute(s, &d.instr, d.op, &Ctx::REGULAR, out);
+    let execute = |s: &mut FastState, out: &mut Outcome| handlers.execute(s, &d.instr, d.op, out);
     exec::regular_with(s, &d.instr, on_chip, || d.backdoor_vd.map(usize::from), execute, out);
 }

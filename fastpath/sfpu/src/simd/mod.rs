@@ -306,9 +306,12 @@ pub(crate) fn masked_stores_are_slow() -> bool {
     LEVEL.load(Ordering::Relaxed) != AVX512_ID
 }
 
-/// One instruction's copy of the models (`exec::execute_op` for one opcode, chip and level).
-/// `unsafe` because the SIMD levels' copies need the CPU features [`Handlers::current`] checked.
-pub(crate) type Handler = unsafe fn(&mut FastState, &Instr, &Ctx, &mut Outcome);
+/// One instruction's copy of the models (`exec::execute_op` for one opcode, chip and level), for
+/// a regular instruction: the context is [`Ctx::REGULAR`], built into each copy, so the copies
+/// carry none of SFPLOADMACRO's overrides (the operand selections fold away; the machine runs
+/// scheduled instructions through [`execute`], the copy with every arm). `unsafe` because the SIMD
+/// levels' copies need the CPU features [`Handlers::current`] checked.
+pub(crate) type Handler = unsafe fn(&mut FastState, &Instr, &mut Outcome);
 
 /// A table of per-opcode copies of the models for one chip and level, indexed by the opcode's
 /// number modulo 64 (the numbers 0x70..=0x99 fall in distinct slots).
@@ -378,14 +381,15 @@ impl Handlers {
         if wormhole { &PORTABLE_WH } else { &PORTABLE_BH }
     }
 
-    /// Executes `instr` (on the table's chip, which must be the state's) with its opcode's copy.
+    /// Executes `instr` as a regular instruction ([`Ctx::REGULAR`]; on the table's chip, which
+    /// must be the state's) with its opcode's copy.
     #[inline(always)]
-    pub(crate) fn execute(&self, s: &mut FastState, instr: &Instr, op: Opcode, cx: &Ctx, out: &mut Outcome) {
+    pub(crate) fn execute(&self, s: &mut FastState, instr: &Instr, op: Opcode, out: &mut Outcome) {
         let h = self.0[(op as u8 & 63) as usize];
         // SAFETY: `select` hands out a SIMD level's table only for a level the CPU supports, and
         // every handler in it enables only that level's features (the ones `avx512_available` or
         // `avx2_available` checks); the portable tables need nothing.
-        unsafe { h(s, instr, cx, out) }
+        unsafe { h(s, instr, out) }
     }
 }
 
@@ -393,13 +397,8 @@ static PORTABLE_BH: Handlers = handler_table!(execute_op_portable, false);
 static PORTABLE_WH: Handlers = handler_table!(execute_op_portable, true);
 
 /// [`Handlers`]' copies for the baseline target.
-fn execute_op_portable<const WH: bool, const OP: u8>(
-    s: &mut FastState,
-    instr: &Instr,
-    cx: &Ctx,
-    out: &mut Outcome,
-) {
-    crate::exec::execute_op::<WH, OP, PORTABLE_ID>(s, instr, cx, out)
+fn execute_op_portable<const WH: bool, const OP: u8>(s: &mut FastState, instr: &Instr, out: &mut Outcome) {
+    crate::exec::execute_op::<WH, OP, PORTABLE_ID>(s, instr, &Ctx::REGULAR, out)
 }
 
 /// `exec::sfpload` (the load part of SFPLOADMACRO, which the machine runs itself) in the copy of
@@ -791,24 +790,14 @@ mod x86 {
     #[target_feature(
         enable = "avx512f,avx512cd,avx512bw,avx512vl,avx512dq,avx512vbmi2,avx2,fma,bmi1,bmi2,lzcnt,popcnt"
     )]
-    fn execute_op_avx512<const WH: bool, const OP: u8>(
-        s: &mut FastState,
-        instr: &Instr,
-        cx: &Ctx,
-        out: &mut Outcome,
-    ) {
-        crate::exec::execute_op::<WH, OP, { super::AVX512_ID }>(s, instr, cx, out)
+    fn execute_op_avx512<const WH: bool, const OP: u8>(s: &mut FastState, instr: &Instr, out: &mut Outcome) {
+        crate::exec::execute_op::<WH, OP, { super::AVX512_ID }>(s, instr, &Ctx::REGULAR, out)
     }
 
     /// [`super::Handlers`]' AVX2 copies (features as [`execute_avx2`]).
     #[target_feature(enable = "avx2,fma,bmi1,bmi2,lzcnt,popcnt")]
-    fn execute_op_avx2<const WH: bool, const OP: u8>(
-        s: &mut FastState,
-        instr: &Instr,
-        cx: &Ctx,
-        out: &mut Outcome,
-    ) {
-        crate::exec::execute_op::<WH, OP, { super::AVX2_ID }>(s, instr, cx, out)
+    fn execute_op_avx2<const WH: bool, const OP: u8>(s: &mut FastState, instr: &Instr, out: &mut Outcome) {
+        crate::exec::execute_op::<WH, OP, { super::AVX2_ID }>(s, instr, &Ctx::REGULAR, out)
     }
 
     const TRANSP: u8 = sfpu_reference::isa::Opcode::SFPTRANSP as u8;
@@ -1309,7 +1298,7 @@ mod tests {
                     let (mut want, mut got) = (base.clone(), base.clone());
                     let (mut want_out, mut got_out) = (Outcome::defined(), Outcome::defined());
                     crate::exec::execute(&mut want, &instr, &Ctx::REGULAR, &mut want_out);
-                    table.execute(&mut got, &instr, slot, &Ctx::REGULAR, &mut got_out);
+                    table.execute(&mut got, &instr, slot, &mut got_out);
                     assert_eq!(got, want, "{level:?} {arch} {instr:?} in the slot of {slot:?}");
                     assert_eq!(got_out, want_out, "{level:?} {arch} {instr:?} in the slot of {slot:?}");
                     compared += 1;
