@@ -537,7 +537,7 @@ impl FastMachine {
             if wormhole && !self.wh_prev.is_quiet() {
                 self.wh_prev.check(&d.instr, &Ctx::REGULAR, s.lc().dest_index != 0, out);
             }
-            program::execute_regular_with(handlers, s.is_wormhole(), s, d, out);
+            program::execute_regular_with(handlers, wormhole, s, d, out);
             self.finish_cycle(wormhole, regular, true, &[], 0);
             return;
         }
@@ -629,7 +629,7 @@ impl FastMachine {
                 if self.trace.is_some() || d.op == Opcode::SFPLOADMACRO {
                     self.execute_item(s, &regular_item(d), out);
                 } else {
-                    program::execute_regular_with(handlers, s.is_wormhole(), s, d, out);
+                    program::execute_regular_with(handlers, wormhole, s, d, out);
                 }
                 if d.op == Opcode::SFPCONFIG {
                     self.dbl_changed |= dbl_before ^ s.lc().dbl;
