@@ -618,9 +618,7 @@ struct ClassResult {
     arch: Arch,
     class: Class,
     reference: f64,
-    fast: f64,
-    /// The slowest and fastest sample of `fast`.
-    fast_range: (f64, f64),
+    fast: Rate,
     /// The fast model again at each lower SIMD level this CPU supports (`sfpu_fastpath::simd`;
     /// AVX2, portable).
     fast_lower: Vec<(simd::Level, f64)>,
@@ -695,13 +693,12 @@ const LEFT_OUT: &str = "--only or --arch left out a class it needs";
 
 /// The targets of issue 18 (and issue 5's that it did not replace), from one run's figures.
 fn targets(results: &[ClassResult], arches: &[Arch], native_fma: Rate, native_add: Rate) -> Vec<Target> {
-    let fast = |a: Arch, c: Class| results.iter().find(|r| r.arch == a && r.class == c).map(|r| r.fast);
-    let fast_range =
-        |a: Arch, c: Class| results.iter().find(|r| r.arch == a && r.class == c).map(|r| r.fast_range);
-    // A rate in Mi/s, and a native rate over a fast one, with their ranges.
-    let mega = |a: Arch, c: Class| fast_range(a, c).map(|(lo, hi)| (lo / 1e6, hi / 1e6));
-    let ratio = |n: Rate, a: Arch, c: Class| fast_range(a, c).map(|(lo, hi)| (n.lo / hi, n.hi / lo));
-    let refr = |a: Arch, c: Class| results.iter().find(|r| r.arch == a && r.class == c).map(|r| r.reference);
+    let result = |a: Arch, c: Class| results.iter().find(|r| r.arch == a && r.class == c);
+    let fast = |a: Arch, c: Class| result(a, c).map(|r| r.fast.median);
+    let refr = |a: Arch, c: Class| result(a, c).map(|r| r.reference);
+    // The ranges of a rate in Mi/s and of a native rate over a fast one.
+    let mega = |a: Arch, c: Class| result(a, c).map(|r| (r.fast.lo / 1e6, r.fast.hi / 1e6));
+    let ratio = |n: Rate, a: Arch, c: Class| result(a, c).map(|r| (n.lo / r.fast.hi, n.hi / r.fast.lo));
     let mut t = Vec::new();
     for &a in arches {
         t.push(Target {
@@ -909,8 +906,6 @@ pub fn main(args: Args) -> Result<ExitCode> {
             bar.set_message(format!("{arch} {}: fast model", class.title()));
             let fast = fast_rate(*class, prog, state, time);
             bar.inc(1);
-            let fast_range = (fast.lo, fast.hi);
-            let fast = fast.median;
             let level = simd::level();
             let mut fast_lower = Vec::new();
             for lower in simd::Level::supported().into_iter().rev().filter(|&l| l < level) {
@@ -934,7 +929,6 @@ pub fn main(args: Args) -> Result<ExitCode> {
                 class: *class,
                 reference,
                 fast,
-                fast_range,
                 fast_lower,
                 fast_per_call,
                 kernel,
@@ -978,9 +972,9 @@ pub fn main(args: Args) -> Result<ExitCode> {
                             "opcodes": r.class.opcodes().iter().map(|o| o.name()).collect::<Vec<_>>(),
                             "driver": if r.class.on_machine() { "machine" } else { "step" },
                             "reference": figures(r.reference),
-                            "fast": figures(r.fast),
-                            "fast_samples_range": [r.fast_range.0, r.fast_range.1],
-                            "speedup": r.fast / r.reference,
+                            "fast": figures(r.fast.median),
+                            "fast_samples_range": [r.fast.lo, r.fast.hi],
+                            "speedup": r.fast.median / r.reference,
                             "simd_level": format!("{:?}", simd::level()),
                             "fast_per_call": figures(r.fast_per_call),
                             "fast_at_lower_simd_levels": r.fast_lower.iter().map(|(l, v)| json!({
@@ -990,7 +984,8 @@ pub fn main(args: Args) -> Result<ExitCode> {
                         })
                     })
                     .collect();
-                let kernel = results.iter().filter(|r| r.arch == a).find_map(|r| Some((r.fast, r.kernel?)));
+                let kernel =
+                    results.iter().filter(|r| r.arch == a).find_map(|r| Some((r.fast.median, r.kernel?)));
                 let kernel = kernel.map(|(family, v)| {
                     json!({
                         "what": "sfpu_fastpath::fp::fma32_of alone, independent 32-lane triples",
@@ -1063,10 +1058,10 @@ pub fn main(args: Args) -> Result<ExitCode> {
                 "{:<16} {:>14.3} {:>14.3} {:>9.1}x {:>16.1} {:>16.1}",
                 r.class.title(),
                 m(r.reference),
-                m(r.fast),
-                r.fast / r.reference,
+                m(r.fast.median),
+                r.fast.median / r.reference,
                 m(r.reference) * LANES as f64,
-                m(r.fast) * LANES as f64,
+                m(r.fast.median) * LANES as f64,
             );
             let per_call = ("  (per call)".to_string(), r.fast_per_call);
             let lower = r.fast_lower.iter().map(|&(level, p)| (format!("  ({level:?})"), p));
