@@ -442,7 +442,12 @@ impl FastMachine {
     /// [`issue`](FastMachine::issue) of an instruction decoded beforehand ([`Decoded::new`]).
     pub fn issue_decoded(&mut self, s: &mut FastState, d: &Decoded) -> Outcome {
         let mut out = Outcome::defined();
-        self.issue_into(Handlers::current(s.is_wormhole()), s, d, &mut out);
+        let handlers = Handlers::current(s.is_wormhole());
+        if s.is_wormhole() {
+            self.issue_into::<true>(handlers, s, d, &mut out);
+        } else {
+            self.issue_into::<false>(handlers, s, d, &mut out);
+        }
         out
     }
 
@@ -450,21 +455,36 @@ impl FastMachine {
     /// by one, and returns the merge of their outcomes (nothing is drained: pending scheduled
     /// instructions stay pending, as after the last `issue`).
     pub fn run(&mut self, s: &mut FastState, program: &Program) -> Outcome {
+        if s.is_wormhole() { self.run_on::<true>(s, program) } else { self.run_on::<false>(s, program) }
+    }
+
+    /// [`run`](FastMachine::run) compiled for one chip (`WH`: Wormhole), so that the loop and the
+    /// cycles it runs test a constant, not the state's chip after every instruction.
+    #[inline(never)]
+    fn run_on<const WH: bool>(&mut self, s: &mut FastState, program: &Program) -> Outcome {
         let mut out = Outcome::defined();
-        let handlers = Handlers::current(s.is_wormhole());
+        let handlers = Handlers::current(WH);
         for d in program.decoded() {
-            self.issue_into(handlers, s, d, &mut out);
+            self.issue_into::<WH>(handlers, s, d, &mut out);
         }
         out
     }
 
-    /// Issues `d`, with `handlers` the state's chip's table of per-opcode model copies.
-    fn issue_into(&mut self, handlers: &Handlers, s: &mut FastState, d: &Decoded, out: &mut Outcome) {
+    /// Issues `d` on the chip `WH` names (the state's), with `handlers` that chip's table of
+    /// per-opcode model copies.
+    #[inline(always)]
+    fn issue_into<const WH: bool>(
+        &mut self,
+        handlers: &Handlers,
+        s: &mut FastState,
+        d: &Decoded,
+        out: &mut Outcome,
+    ) {
         if self.must_stall(d) {
-            self.run_cycle(handlers, s, None, out);
+            self.run_cycle_on::<WH>(handlers, s, None, out);
             self.record(d.unit, d.instr, TraceWhat::Stalled);
         }
-        self.run_cycle(handlers, s, Some(d), out);
+        self.run_cycle_on::<WH>(handlers, s, Some(d), out);
     }
 
     /// One cycle in which the thread issues nothing.
@@ -490,7 +510,11 @@ impl FastMachine {
                 break;
             }
             if self.pending().any(|p| p.by_instructions) {
-                self.issue_into(handlers, s, &NOP, &mut out);
+                if s.is_wormhole() {
+                    self.issue_into::<true>(handlers, s, &NOP, &mut out);
+                } else {
+                    self.issue_into::<false>(handlers, s, &NOP, &mut out);
+                }
             } else {
                 self.run_cycle(handlers, s, None, &mut out);
             }
@@ -514,8 +538,24 @@ impl FastMachine {
         regular: Option<&Decoded>,
         out: &mut Outcome,
     ) {
+        if s.is_wormhole() {
+            self.run_cycle_on::<true>(handlers, s, regular, out)
+        } else {
+            self.run_cycle_on::<false>(handlers, s, regular, out)
+        }
+    }
+
+    /// [`run_cycle`](FastMachine::run_cycle) on the chip `WH` names, which must be the state's.
+    fn run_cycle_on<const WH: bool>(
+        &mut self,
+        handlers: &Handlers,
+        s: &mut FastState,
+        regular: Option<&Decoded>,
+        out: &mut Outcome,
+    ) {
         self.cycle += 1;
-        let wormhole = s.is_wormhole();
+        debug_assert_eq!(WH, s.is_wormhole());
+        let wormhole = WH;
 
         // The common cycle, what the steps below come to when nothing is pending, nothing the
         // previous cycle did needs a look (no SFPCONFIG change of DISABLE_BACKDOOR_LOAD, no
