@@ -268,6 +268,16 @@ pub(crate) fn execute_on<const WH: bool, const L: u8>(
     execute_op::<WH, ANY_OP, L>(s, instr, cx, out)
 }
 
+/// SFPAND (`or == false`) / SFPOR on the chip `WH` names (Wormhole's have no `VB` or `Mod1`).
+#[inline(always)]
+fn sfpandor<const WH: bool>(s: &mut FastState, or: bool, vb: u32, vc: u32, vd: u32, mod1: u32, cx: &Ctx) {
+    if WH {
+        wh::integer::sfpandor(s, or, vc, vd, cx);
+    } else {
+        bh::integer::sfpandor(s, or, vb, vc, vd, mod1, cx);
+    }
+}
+
 /// The `OP` of [`execute_op`] that keeps every instruction's arm.
 pub(crate) const ANY_OP: u8 = 0;
 
@@ -361,15 +371,14 @@ pub(crate) fn execute_op<const WH: bool, const OP: u8, const L: u8>(
         SFPABS { VC, VD, Mod1 } if arm(OP, Opcode::SFPABS) => {
             ops::integer::sfpabs(s, VC.get(), VD.get(), Mod1.get(), cx)
         }
-        SFPAND { VB, VC, VD, Mod1 } | SFPOR { VB, VC, VD, Mod1 }
-            if arm(OP, Opcode::SFPAND) || arm(OP, Opcode::SFPOR) =>
-        {
-            let or = matches!(instr, SFPOR { .. });
-            if WH {
-                wh::integer::sfpandor(s, or, VC.get(), VD.get(), cx);
-            } else {
-                bh::integer::sfpandor(s, or, VB.get(), VC.get(), VD.get(), Mod1.get(), cx);
-            }
+        // One arm each, so that `or` is a constant in each copy: with one arm for both, the
+        // run-time choice made the compiler load both registers lane by lane, shared by the two
+        // loops (fastpath/sfpu/README.md, "Measured").
+        SFPAND { VB, VC, VD, Mod1 } if arm(OP, Opcode::SFPAND) => {
+            sfpandor::<WH>(s, false, VB.get(), VC.get(), VD.get(), Mod1.get(), cx)
+        }
+        SFPOR { VB, VC, VD, Mod1 } if arm(OP, Opcode::SFPOR) => {
+            sfpandor::<WH>(s, true, VB.get(), VC.get(), VD.get(), Mod1.get(), cx)
         }
         SFPXOR { VC, VD } if arm(OP, Opcode::SFPXOR) => ops::integer::sfpxor(s, VC.get(), VD.get(), cx),
         SFPNOT { VC, VD } if arm(OP, Opcode::SFPNOT) => ops::integer::sfpnot(s, VC.get(), VD.get(), cx),
