@@ -81,7 +81,7 @@
 //!   ([`Clause::SfpconfigDblChange`], for the whole instruction) if its `VD` field is 12 or more;
 //!   an idle cycle in between is as good as the SFPNOP the page recommends.
 
-use sfpu_reference::isa::{Arch, Instr, Opcode, SubUnit, U, decode_ignoring_undrawn};
+use sfpu_reference::isa::{Arch, Instr, Opcode, SubUnit, U, decode_ignoring_undrawn, str_eq};
 use sfpu_reference::outcome::{Clause, Outcome};
 
 use crate::exec::{self, Ctx, is_two_cycle_producer};
@@ -180,21 +180,6 @@ const fn has_field(arch: Arch, op: Opcode, name: &str) -> bool {
         i += 1;
     }
     str_eq(name, "VB") && op as u8 == Opcode::SFPSHFT2 as u8
-}
-
-const fn str_eq(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
 }
 
 /// [`LAYOUT_BITS`] flags: the chip has the opcode; it has a `VB` field ([`has_field`]); a `VC`.
@@ -509,12 +494,7 @@ impl FastMachine {
     /// [`issue`](FastMachine::issue) of an instruction decoded beforehand ([`Decoded::new`]).
     pub fn issue_decoded(&mut self, s: &mut FastState, d: &Decoded) -> Outcome {
         let mut out = Outcome::defined();
-        let handlers = Handlers::current(s.is_wormhole());
-        if s.is_wormhole() {
-            self.issue_into::<true>(handlers, s, d, &mut out);
-        } else {
-            self.issue_into::<false>(handlers, s, d, &mut out);
-        }
+        self.issue_on_state_chip(Handlers::current(s.is_wormhole()), s, d, &mut out);
         out
     }
 
@@ -535,6 +515,22 @@ impl FastMachine {
             self.issue_into::<WH>(handlers, s, d, &mut out);
         }
         out
+    }
+
+    /// [`issue_into`](FastMachine::issue_into) on the state's chip, for the callers that issue one
+    /// instruction at a time.
+    fn issue_on_state_chip(
+        &mut self,
+        handlers: &Handlers,
+        s: &mut FastState,
+        d: &Decoded,
+        out: &mut Outcome,
+    ) {
+        if s.is_wormhole() {
+            self.issue_into::<true>(handlers, s, d, out);
+        } else {
+            self.issue_into::<false>(handlers, s, d, out);
+        }
     }
 
     /// Issues `d` on the chip `WH` names (the state's), with `handlers` that chip's table of
@@ -577,11 +573,7 @@ impl FastMachine {
                 break;
             }
             if self.pending().any(|p| p.by_instructions) {
-                if s.is_wormhole() {
-                    self.issue_into::<true>(handlers, s, &NOP, &mut out);
-                } else {
-                    self.issue_into::<false>(handlers, s, &NOP, &mut out);
-                }
+                self.issue_on_state_chip(handlers, s, &NOP, &mut out);
             } else {
                 self.run_cycle(handlers, s, None, &mut out);
             }
