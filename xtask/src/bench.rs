@@ -58,6 +58,13 @@
 //! in the JSON), and the native loop's ratio to it is printed after the targets: the FMA family's
 //! ratio to native cannot go below it without a faster kernel.
 //!
+//! Comparing two builds (`--ab BASELINE`, [`ab`]): this build's fast model against another build
+//! of xtask, in alternating child runs of `--fast-only` (the fast model alone, at the SIMD level in
+//! force, each selected class and chip with its samples' range), `--rounds` of them; it prints
+//! both builds' rates and the median of the per-round ratios with their range. On these shared
+//! machines the same binary's figures move by several per cent from one minute to the next (and
+//! by a quarter while a neighbour is busy), so only runs made side by side compare two builds.
+//!
 //! Targets (issue 18, per chip), printed as met, MISSED or not measured: the FMA family at least
 //! 30 M instructions/s and within 4x of the native FMA loop; the integer/bitwise and FP-field
 //! classes within 3x of the native `u32` loop; the mixed stream at least 40 M instructions/s;
@@ -73,6 +80,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
+mod ab;
 mod amx;
 use serde_json::json;
 use sfpu_conformance::sfpu::generate::operands::Rng;
@@ -106,6 +114,19 @@ pub struct Args {
     /// unoptimised build are not representative).
     #[arg(long)]
     in_process: bool,
+    /// The fast model only, at the SIMD level in force, with its samples' range: no reference,
+    /// lower SIMD levels, per-call rows, FMA kernel alone, native baselines, targets or AMX (what
+    /// `--ab` runs of each build).
+    #[arg(long)]
+    fast_only: bool,
+    /// Compare this build's fast model with another build of xtask (BASELINE, e.g. a copy of
+    /// `target/release/xtask` built at the base commit) in alternating runs of `--fast-only`
+    /// (module `bench::ab`): each class's rates and the median of the per-round ratios.
+    #[arg(long, value_name = "BASELINE", conflicts_with = "fast_only")]
+    ab: Option<std::path::PathBuf>,
+    /// Rounds of `--ab`: each runs both builds once, the first of them alternating.
+    #[arg(long, default_value_t = 5, requires = "ab")]
+    rounds: u32,
 }
 
 /// Samples per measurement.
@@ -840,6 +861,57 @@ fn reexec_release() -> Result<ExitCode> {
 /// Each class's program for one chip.
 type Programs = Vec<(Class, Vec<Instr>)>;
 
+/// `--fast-only`: each selected class's fast-model rate on each chip, at the SIMD level in force.
+fn fast_only(
+    args: &Args,
+    runs: &[(Arch, State, Programs)],
+    selected: &dyn Fn(&Class) -> bool,
+    time: Duration,
+) -> Result<ExitCode> {
+    let mut results = Vec::new();
+    for (arch, state, programs) in runs {
+        for (class, prog) in programs.iter().filter(|(c, _)| selected(c)) {
+            results.push((*arch, *class, fast_rate(*class, prog, state, time)));
+        }
+    }
+    let build = if cfg!(debug_assertions) { "unoptimised (not representative)" } else { "release" };
+    if args.json {
+        let out = json!({
+            "fast_only": true,
+            "build": build,
+            "simd": format!("{:?}", simd::level()),
+            "time_per_measurement_s": args.time,
+            "samples": SAMPLES,
+            "results": results.iter().map(|(arch, class, r)| json!({
+                "arch": arch.to_string(),
+                "class": class.key(),
+                "title": class.title(),
+                "instructions_per_s": r.median,
+                "samples_range": [r.lo, r.hi],
+            })).collect::<Vec<_>>(),
+        });
+        outln!("{}", serde_json::to_string_pretty(&out)?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    outln!(
+        "cargo xtask bench --fast-only ({build} build, SIMD {:?}; {:.2} s per measurement, median of \
+         {SAMPLES} samples [slowest, fastest])",
+        simd::level(),
+        args.time
+    );
+    for (arch, class, r) in &results {
+        outln!(
+            "{:<10} {:<16} {:>10.3} Mi/s  [{:.3}, {:.3}]",
+            arch.to_string(),
+            class.title(),
+            r.median / 1e6,
+            r.lo / 1e6,
+            r.hi / 1e6
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 /// `cargo xtask bench`.
 pub fn main(args: Args) -> Result<ExitCode> {
     if !(args.time.is_finite() && args.time > 0.0 && args.time <= 600.0) {
@@ -853,6 +925,12 @@ pub fn main(args: Args) -> Result<ExitCode> {
             let keys: Vec<&str> = Class::ALL.iter().map(|c| c.key()).chain(["amx"]).collect();
             bail!("--only: unknown class `{key}` (one of {})", keys.join(", "));
         }
+        if key == "amx" && (args.fast_only || args.ab.is_some()) {
+            bail!("--only amx: --fast-only and --ab measure the SFPU fast model only");
+        }
+    }
+    if let Some(baseline) = &args.ab {
+        return ab::main(&args, baseline);
     }
     // AMX vecfp (bench/amx.rs): unless --only leaves it out or --arch names SFPU chips only.
     let with_amx = args.arch.is_empty() && (args.only.is_empty() || args.only.iter().any(|k| k == "amx"));
@@ -874,6 +952,9 @@ pub fn main(args: Args) -> Result<ExitCode> {
             .map(|&c| Ok((c, program_for(arch, c, &mut rng)?)))
             .collect::<Result<Vec<_>>>()?;
         runs.push((arch, state_for(arch, &bh_state)?, programs));
+    }
+    if args.fast_only {
+        return fast_only(&args, &runs, &selected, time);
     }
     let native_level = NativeLevel::detect();
 

@@ -210,3 +210,127 @@ fn targets_left_out_by_only_are_not_measured() {
     assert_eq!(text.matches("  (kernel alone)").count(), 2, "{text}");
     assert_eq!(text.matches("native f32 FMA / FMA kernel alone, ").count(), 2, "{text}");
 }
+
+fn xtask(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_xtask")).args(args).output().expect("run the xtask binary")
+}
+
+/// `--fast-only`: the fast model's rate of each selected class on each selected chip, in that
+/// order, each within its samples' range, and nothing else measured.
+#[test]
+fn fast_only_reports_each_selected_class() {
+    let o = xtask(&[
+        "bench",
+        "--quiet",
+        "--json",
+        "--time",
+        "0.02",
+        "--in-process",
+        "--fast-only",
+        "--only",
+        "fma,integer",
+    ]);
+    assert!(o.status.success(), "stderr:\n{}", String::from_utf8_lossy(&o.stderr));
+    let v: Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    assert_eq!(v["fast_only"], true);
+    assert!(v.get("native").is_none() && v.get("targets").is_none(), "{v}");
+    let rows = v["results"].as_array().expect("results");
+    let keys: Vec<(&str, &str)> =
+        rows.iter().map(|r| (r["arch"].as_str().unwrap(), r["class"].as_str().unwrap())).collect();
+    // Class order is the bench's (integer before fma), whatever the order of --only.
+    assert_eq!(
+        keys,
+        [("blackhole", "integer"), ("blackhole", "fma"), ("wormhole", "integer"), ("wormhole", "fma")]
+    );
+    for r in rows {
+        within_range(&r["instructions_per_s"], &r["samples_range"], &format!("{r}"));
+    }
+}
+
+/// `--ab` with this binary as its own baseline: one row per class, both builds' rates within
+/// their ranges, the ratio within its range; the text names both builds.
+#[test]
+fn ab_compares_two_builds_round_by_round() {
+    let me = env!("CARGO_BIN_EXE_xtask");
+    let args = [
+        "bench",
+        "--quiet",
+        "--time",
+        "0.02",
+        "--in-process",
+        "--ab",
+        me,
+        "--rounds",
+        "2",
+        "--arch",
+        "wormhole",
+    ];
+    let o = xtask(&[&args[..], &["--json", "--only", "integer,cross_lane"]].concat());
+    assert!(o.status.success(), "stderr:\n{}", String::from_utf8_lossy(&o.stderr));
+    let v: Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    assert_eq!(v["ab"], true);
+    assert_eq!(v["rounds"], 2);
+    assert_eq!(v["baseline"], me);
+    let rows = v["results"].as_array().expect("results");
+    let classes: Vec<&str> = rows.iter().map(|r| r["class"].as_str().unwrap()).collect();
+    assert_eq!(classes, ["integer", "cross_lane"]);
+    for r in rows {
+        assert_eq!(r["arch"], "wormhole");
+        within_range(&r["baseline_instructions_per_s"], &r["baseline_range"], &format!("{r}"));
+        within_range(&r["this_instructions_per_s"], &r["this_range"], &format!("{r}"));
+        within_range(&r["ratio_this_over_baseline"], &r["ratio_range"], &format!("{r}"));
+    }
+    let o = xtask(&[&args[..], &["--only", "integer"]].concat());
+    assert!(o.status.success(), "stderr:\n{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains(&format!("against the baseline ({me})")), "{text}");
+    assert_eq!(text.lines().filter(|l| l.starts_with("wormhole ")).count(), 1, "{text}");
+}
+
+/// Bad `--ab` input is a usage error (exit 2) that says what is wrong: a missing baseline, no
+/// rounds, `--rounds` without `--ab`, and a baseline that fails or prints something else.
+#[test]
+fn ab_rejects_bad_input() {
+    let check = |args: &[&str], says: &str| {
+        let mut all = vec!["bench", "--quiet", "--time", "0.02", "--in-process", "--only", "integer"];
+        all.extend_from_slice(args);
+        let o = Command::new(env!("CARGO_BIN_EXE_xtask"))
+            .args(&all)
+            .env("SFPU_BENCH_AB_TIMEOUT", "3")
+            .output()
+            .expect("run the xtask binary");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: stderr:\n{err}");
+        assert!(err.contains(says), "{args:?}: stderr does not say {says:?}:\n{err}");
+    };
+    check(&["--ab", "/nonexistent/xtask-base"], "is not a file");
+    check(&["--ab", env!("CARGO_BIN_EXE_xtask"), "--rounds", "0"], "--rounds must be 1 to");
+    check(&["--rounds", "3"], "--ab");
+    check(&["--fast-only", "--ab", env!("CARGO_BIN_EXE_xtask")], "cannot be used with");
+    check(&["--fast-only", "--only", "amx"], "--fast-only and --ab measure the SFPU fast model only");
+
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = std::env::temp_dir().join(format!("xtask-ab-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let script = |name: &str, body: &str| {
+            let p = dir.join(name);
+            std::fs::write(&p, format!("#!/bin/sh\n{body}\n")).unwrap();
+            std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+            p.to_string_lossy().into_owned()
+        };
+        let babbling = script("babbling", "echo 'not JSON at all'");
+        check(&["--ab", &babbling], "its output is not JSON");
+        let failing = script("failing", "echo 'the baseline broke' >&2; exit 3");
+        check(&["--ab", &failing], "the baseline broke");
+        let other = script("other", r#"echo '{"chips": []}'"#);
+        check(&["--ab", &other], "not that of `bench --fast-only --json`");
+        // 5 MB of output, of which the first megabyte is read: not JSON.
+        let flood = script("flood", "yes | head -c 5000000");
+        check(&["--ab", &flood], "its output is not JSON");
+        let hanging = script("hanging", "exec sleep 600");
+        check(&["--ab", &hanging], "did not finish in 3 s");
+        std::fs::remove_dir_all(&dir).ok();
+    }
+}
