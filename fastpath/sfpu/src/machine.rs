@@ -782,9 +782,14 @@ impl FastMachine {
         let mut bufs = std::mem::take(&mut self.bufs);
         let items = &mut bufs.items;
         items.clear();
-        let reg = executes.map(regular_item);
-        if let Some(r) = reg.filter(|r| r.unit == LOAD) {
-            items.push(r);
+        // The regular instruction's item is built where it goes, in the buffer: an
+        // `Option<Item>` kept on the stack was stored in pieces and then read whole for each
+        // copy, a store-forwarding stall.
+        let reg = executes.map_or(u8::MAX, |d| d.unit);
+        if reg == LOAD
+            && let Some(d) = executes
+        {
+            items.push(regular_item(d));
         }
         for unit in [SIMPLE, MAD, ROUND, STORE] {
             let mut d = due;
@@ -796,8 +801,10 @@ impl FastMachine {
                     items.push(Item { unit, instr: p.instr, cx: p.cx, regular: false });
                 }
             }
-            if let Some(r) = reg.filter(|r| r.unit == unit) {
-                items.push(r);
+            if reg == unit
+                && let Some(d) = executes
+            {
+                items.push(regular_item(d));
             }
         }
         let order = &bufs.items[..];
