@@ -61,9 +61,12 @@
 //!   operands are zero where the lane is not special (and a denormal `z` is zero), so that it never
 //!   sees or gives a subnormal: Intel cores take a microcode assist for each.
 //!
-//! Control flow per 32 lanes: both vectors are taken step by step side by side (independent work
-//! for the out-of-order core); when every lane is special (Blackhole) or special with a final
-//! result (Wormhole) the sum is skipped; special lanes are merged per lane.
+//! Control flow per 32 lanes: one vector of 16 after the other; when every lane of a vector is
+//! special (Blackhole) or special with a final result (Wormhole) its sum is skipped; special lanes
+//! are merged per lane. (The two vectors used to be taken step by step side by side, for the
+//! out-of-order core; its window is deep enough to overlap them anyway, and one at a time needs
+//! half the registers: `cargo xtask bench --ab`, 4 rounds, Wormhole's FMA family 1.039x-1.060x
+//! faster, Blackhole's alike within the noise, on the Zen 5 host.)
 //!
 //! Cost model (measured on the development machine's Zen 4, 512-bit forms): add, logic, min/max,
 //! blends run two per cycle; shifts, multiplies, permutes, conversions, FP multiply/FMA and
@@ -414,9 +417,9 @@ fn store(v: &mut [u32; 32], half: usize, x: __m512i) {
     unsafe { _mm512_storeu_epi32(lanes.as_mut_ptr().cast(), x) }
 }
 
-/// [`crate::fp::fma_bh`] over 32 lanes: two vectors of 16, each step done for both before the
-/// next (independent work side by side for the out-of-order core); a vector whose lanes are all
-/// special skips the sum; no other branch (Blackhole's underflow rule included: module docs).
+/// [`crate::fp::fma_bh`] over 32 lanes: two vectors of 16, one after the other; a vector whose
+/// lanes are all special skips the sum, one without special lanes their FMA; no other branch
+/// (Blackhole's underflow rule included: module docs).
 ///
 /// The operands are `a ^ flip_a`, `b` and `c ^ flip_c` lane by lane (SFPMAD's negations of `VA`
 /// and `VC`, applied in registers).
@@ -441,25 +444,21 @@ pub(super) unsafe fn fma32_bh_inline(
 ) {
     // SAFETY: the caller guarantees the CPU features the helpers enable (above).
     unsafe {
-        let (x0, y0, z0) = load_operands([a, b, c], 0, flip_a, flip_c);
-        let (x1, y1, z1) = load_operands([a, b, c], 1, flip_a, flip_c);
-        let f0 = classify(x0, y0, z0);
-        let f1 = classify(x1, y1, z1);
-        if f0.kspecial == 0xFFFF && f1.kspecial == 0xFFFF {
-            store(out, 0, special_bh(x0, y0, z0, &f0));
-            store(out, 1, special_bh(x1, y1, z1, &f1));
-            return;
+        for half in 0..2 {
+            let (x, y, z) = load_operands([a, b, c], half, flip_a, flip_c);
+            let f = classify(x, y, z);
+            let r = if f.kspecial == 0xFFFF {
+                special_bh(x, y, z, &f)
+            } else {
+                let r = main_bh(x, y, z, &f);
+                if f.kspecial != 0 {
+                    _mm512_mask_mov_epi32(r, f.kspecial, special_bh(x, y, z, &f))
+                } else {
+                    r
+                }
+            };
+            store(out, half, r);
         }
-        let mut r0 = main_bh(x0, y0, z0, &f0);
-        let mut r1 = main_bh(x1, y1, z1, &f1);
-        if f0.kspecial != 0 {
-            r0 = _mm512_mask_mov_epi32(r0, f0.kspecial, special_bh(x0, y0, z0, &f0));
-        }
-        if f1.kspecial != 0 {
-            r1 = _mm512_mask_mov_epi32(r1, f1.kspecial, special_bh(x1, y1, z1, &f1));
-        }
-        store(out, 0, r0);
-        store(out, 1, r1);
     }
 }
 
@@ -476,8 +475,8 @@ pub(super) fn fma32_bh(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u
     unsafe { fma32_bh_inline(a, b, c, 0, 0, out) }
 }
 
-/// [`crate::fp::fma_wh`] over 32 lanes, two vectors of 16 side by side as in [`fma32_bh`] (a
-/// vector whose special lanes all have final results skips the sum).
+/// [`crate::fp::fma_wh`] over 32 lanes, two vectors of 16 one after the other as in [`fma32_bh`]
+/// (a vector whose lanes are all special with final results skips the sum).
 ///
 /// # Safety
 ///
@@ -493,21 +492,13 @@ pub(super) unsafe fn fma32_wh_inline(
 ) {
     // SAFETY: the caller guarantees the CPU features the helpers enable (above).
     unsafe {
-        let (x0, y0, z0) = load_operands([a, b, c], 0, flip_a, flip_c);
-        let (x1, y1, z1) = load_operands([a, b, c], 1, flip_a, flip_c);
-        let f0 = classify(x0, y0, z0);
-        let f1 = classify(x1, y1, z1);
-        let s0 = special_wh(x0, y0, z0, &f0);
-        let s1 = special_wh(x1, y1, z1, &f1);
-        if s0.2 == 0xFFFF && s1.2 == 0xFFFF {
-            store(out, 0, s0.0);
-            store(out, 1, s1.0);
-            return;
+        for half in 0..2 {
+            let (x, y, z) = load_operands([a, b, c], half, flip_a, flip_c);
+            let f = classify(x, y, z);
+            let sp = special_wh(x, y, z, &f);
+            let r = if sp.2 == 0xFFFF { sp.0 } else { main_wh(x, y, z, &f, sp) };
+            store(out, half, r);
         }
-        let r0 = main_wh(x0, y0, z0, &f0, s0);
-        let r1 = main_wh(x1, y1, z1, &f1, s1);
-        store(out, 0, r0);
-        store(out, 1, r1);
     }
 }
 

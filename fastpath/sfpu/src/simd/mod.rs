@@ -25,7 +25,7 @@
 //!   bodies are `unsafe` functions without features, inlined where the features are the
 //!   copy's); everything else calls the out-of-line copy of the level in force:
 //!   - [`Level::Avx512`]: hand-written AVX-512 F/CD/DQ/VBMI2 kernels (`simd/avx512.rs`: two
-//!     vectors of 16 lanes side by side, mask registers for the per-lane choices, the
+//!     vectors of 16 lanes one after the other, mask registers for the per-lane choices, the
 //!     normalisation and rounding as one exact integer-to-float conversion, the special inputs
 //!     through the IEEE FMA, a shortcut for vectors of special lanes, and Blackhole's underflow
 //!     rule by a second conversion, rounding toward zero; the module docs say why each
