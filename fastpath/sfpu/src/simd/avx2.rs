@@ -17,8 +17,13 @@
 //!   without denormals-are-zero or flush-to-zero (Rust does not support running with another
 //!   floating-point environment; the denormal inputs are zeroed here explicitly, as in the
 //!   AVX-512 kernels);
-//! * Blackhole's exact integer steps, for a vector with a lane that may underflow (a result
-//!   exponent of at most 1 after rounding), are the portable [`crate::fp::fma_bh`] lane by lane.
+//! * Blackhole's underflow rule needs the sum converted rounding toward zero (the AVX-512 kernel's
+//!   second conversion): that is the conversion to nearest, one ulp less in magnitude where it
+//!   rounded away from zero, which converting it back to an integer (exactly: below 2^30) and
+//!   comparing magnitudes tells. The adjacent float below a float is its bit pattern minus one.
+//!   Only a vector with a lane that may take the rule (a result exponent of at most 1 after
+//!   rounding) does these steps; before, such a vector took the exact integer steps of the
+//!   portable [`crate::fp::fma_bh`], lane by lane.
 //!
 //! Control flow per vector of 8 lanes: a vector whose lanes are all special (Blackhole), or all
 //! special with final results (Wormhole), skips the sum; the special lanes' results are merged
@@ -208,24 +213,40 @@ fn special_bh(x: V, y: V, z: V, f: &Fast) -> V {
     pick(knan, _mm256_castps_si256(r), splat(0x7FC0_0000))
 }
 
-/// Blackhole's steps 6-13 on 8 lanes without the special lanes' results: the result, and whether
-/// a lane that is not special may have underflowed (the exact steps then).
+/// Blackhole's steps 6-13 on 8 lanes without the special lanes' results (the AVX-512 kernel's
+/// `main_bh`, its conversion toward zero derived from the one to nearest: see the module docs).
 #[inline]
 #[target_feature(enable = "avx2,fma")]
-fn main_bh(x: V, y: V, z: V, f: &Fast) -> (V, bool) {
+fn main_bh(x: V, y: V, z: V, f: &Fast) -> V {
     let (s_sum, reb, sa, kdiff) = sum(x, y, z, f, false);
     // Steps 10-13: the magnitude rounded to 24 bits by the conversion, its exponent moved by
     // `re - 153`; `o2` is the result's magnitude plus 2^30.
     let fs = _mm256_castps_si256(_mm256_cvtepi32_ps(s_sum));
-    let o2 = _mm256_add_epi32(_mm256_and_si256(fs, splat(i32::MAX)), reb);
+    let fs_mag = _mm256_and_si256(fs, splat(i32::MAX));
+    let o2 = _mm256_add_epi32(fs_mag, reb);
     let kz = is_zero(s_sum);
-    let hard = bits(_mm256_or_si256(_mm256_or_si256(kz, f.kspecial), ge_u(o2, splat(130 << 23)))) != 0xFF;
     // Overflow: the exponent field saturates at 255 (±Inf).
-    let mag =
+    let mut mag =
         _mm256_andnot_si256(kz, _mm256_sub_epi32(_mm256_min_epu32(o2, splat(383 << 23)), splat(128 << 23)));
+    // The underflow rule, only in a vector with a lane that may take it: a non-zero sum whose
+    // exponent after rounding is at most 1 (at most 0 before rounding, the rule's case, is at
+    // most 1 after it; special lanes are replaced later).
+    if bits(_mm256_or_si256(_mm256_or_si256(kz, f.kspecial), ge_u(o2, splat(130 << 23)))) != 0xFF {
+        // The magnitude rounded toward zero is the one rounded to nearest, one step (one ulp)
+        // less where that rounded away from zero, which converting it back tells (exactly: it
+        // is an integer below 2^30). Its exponent is the one before rounding: at most 0 is the
+        // rule's case, and the lane is `0x0080_0000` when its mantissa field is all ones, else 0.
+        let back = _mm256_cvttps_epi32(_mm256_castsi256_ps(fs));
+        let kaway = _mm256_cmpgt_epi32(_mm256_abs_epi32(back), _mm256_abs_epi32(s_sum));
+        let fz_mag = _mm256_add_epi32(fs_mag, kaway);
+        let kunder = _mm256_andnot_si256(kz, not(ge_u(_mm256_add_epi32(fz_mag, reb), splat(129 << 23))));
+        let man = splat(0x007F_FFFF);
+        let kcarry = _mm256_and_si256(kunder, _mm256_cmpeq_epi32(_mm256_and_si256(fz_mag, man), man));
+        mag = pick(kcarry, _mm256_andnot_si256(kunder, mag), splat(0x0080_0000));
+    }
     // Step 9: an exact zero is `zs & ps`: +0 when the signs differ, else the common sign.
     let res = _mm256_or_si256(mag, _mm256_and_si256(_mm256_xor_si256(sa, fs), splat(i32::MIN)));
-    (_mm256_andnot_si256(_mm256_and_si256(kz, kdiff), res), hard)
+    _mm256_andnot_si256(_mm256_and_si256(kz, kdiff), res)
 }
 
 /// The operands of Wormhole's IEEE FMA of the special lanes (the AVX-512 kernel's
@@ -325,7 +346,7 @@ fn store(v: &mut [u32; 32], q: usize, x: V) {
 }
 
 /// [`crate::fp::fma_bh`] over 32 lanes, 8 at a time: a vector whose lanes are all special skips
-/// the sum, and one with a lane that may have underflowed takes the exact steps lane by lane.
+/// the sum; no other shortcut or slow path (the underflow rule is [`main_bh`]'s).
 ///
 /// The operands are `a ^ flip_a`, `b` and `c ^ flip_c` lane by lane (SFPMAD's negations of `VA`
 /// and `VC`, applied in registers).
@@ -357,13 +378,7 @@ pub(super) unsafe fn fma32_bh_inline(
                 store(out, q, special_bh(x, y, z, &f));
                 continue;
             }
-            let (mut r, hard) = main_bh(x, y, z, &f);
-            if hard {
-                for l in 8 * q..8 * q + 8 {
-                    out[l] = crate::fp::fma_bh(a[l] ^ flip_a, b[l], c[l] ^ flip_c);
-                }
-                continue;
-            }
+            let mut r = main_bh(x, y, z, &f);
             if special != 0 {
                 r = pick(f.kspecial, r, special_bh(x, y, z, &f));
             }
@@ -457,25 +472,23 @@ mod tests {
         }
     }
 
-    /// The Blackhole slow path is needed, and taken (`simd::tests::check_underflow_flagging`):
-    /// the conversion-based steps alone ([`main_bh`]) are wrong on some lanes next to exponent 0,
-    /// and every vector holding such a lane is flagged for the exact steps. (The AVX-512 kernel
-    /// computes the underflow rule itself, with a conversion rounding toward zero, which AVX2
-    /// lacks.)
+    /// Blackhole's underflow rule needs no slow path (the AVX-512 kernel's test of the same name,
+    /// `simd::tests::check_underflow_rule`): on triples whose results land next to exponent 0,
+    /// [`main_bh`] alone gives `fma_model_bh`'s result on every lane, and those triples take the
+    /// rule both ways. Without the conversion toward zero (`kunder` empty) this fails.
     #[test]
-    fn blackhole_lanes_that_may_underflow_take_the_exact_steps() {
+    fn blackhole_underflow_rule_without_a_slow_path() {
         if !super::super::avx2_available() {
             return;
         }
-        super::super::tests::check_underflow_flagging::<8>(0x51AD_0008, 40_000, |v| {
+        super::super::tests::check_underflow_rule::<8>(0x51AD_0008, 40_000, |v| {
             // SAFETY: the CPU has AVX2 and FMA (checked above); the loads read 8 `u32`s.
             unsafe {
                 let [x, y, z] = v.map(|a| _mm256_loadu_si256(a.as_ptr().cast()));
                 let f = classify(x, y, z);
-                let (r, hard) = main_bh(x, y, z, &f);
                 let mut out = [0u32; 8];
-                _mm256_storeu_si256(out.as_mut_ptr().cast(), r);
-                (out, hard)
+                _mm256_storeu_si256(out.as_mut_ptr().cast(), main_bh(x, y, z, &f));
+                out
             }
         });
     }

@@ -31,12 +31,12 @@
 //!     rule by a second conversion, rounding toward zero; the module docs say why each
 //!     restatement is exact).
 //!   - [`Level::Avx2`]: hand-written AVX2 + FMA kernels (`simd/avx2.rs`: the same restatement on
-//!     four vectors of 8 lanes, lane predicates as vectors, Blackhole's exact steps lane by lane
-//!     through the portable source for a vector that may underflow). Until stop 25 this level
+//!     four vectors of 8 lanes, lane predicates as vectors, Blackhole's underflow rule by the
+//!     conversion to nearest corrected toward zero, in a vector that may take it). Until stop 25 this level
 //!     compiled the portable source with AVX2 enabled, which stayed scalar (2.6x slower on
 //!     ordinary operands).
 //!   - [`Level::Neon`] (AArch64): hand-written NEON kernels (`simd/neon.rs`: the same restatement
-//!     on eight vectors of 4 lanes, Blackhole's exact steps lane by lane as AVX2's). Advanced SIMD
+//!     on eight vectors of 4 lanes, Blackhole's underflow rule as AVX2's). Advanced SIMD
 //!     is part of every AArch64 CPU, so the level is always available there and needs no check;
 //!     its models' copies are the portable ones (which the AArch64 targets compile for Advanced
 //!     SIMD anyway). `.ci/aarch64` runs this crate's tests under `qemu-aarch64`.
@@ -896,9 +896,9 @@ mod tests {
         v
     }
 
-    /// The check behind the AVX-512 kernel's `blackhole_underflow_rule_without_a_slow_path`:
-    /// `vectors` vectors of `N` triples whose results land next to exponent 0 (the triples of
-    /// [`check_underflow_flagging`]) go through `kernel` (the main steps alone, no special lanes
+    /// The check behind the AVX-512, AVX2 and NEON kernels' `blackhole_underflow_rule_without_a_slow_path`:
+    /// `vectors` vectors of `N` triples whose results land next to exponent 0
+    /// ([`near_exponent_zero`], with some carrying cancellations) go through `kernel` (the main steps alone, no special lanes
     /// among them), which must give `fma_model_bh`'s result on every lane. Also asserts that the
     /// triples exercise Blackhole's underflow rule both ways, judged from the exact value of
     /// `x * y + z` (in `f64`: the product of two 24-bit mantissas and a `z` of nearby scale are
@@ -906,7 +906,6 @@ mod tests {
     /// result is ±2^-126 (the rounding carried out of the mantissa), lanes whose exact value is
     /// not zero but whose result is a zero (flushed), and lanes where the result is ±2^-126
     /// only through the rule (IEEE rounding to nearest of that value would not reach 2^-126).
-    #[cfg(target_arch = "x86_64")]
     pub(super) fn check_underflow_rule<const N: usize>(
         seed: u64,
         vectors: usize,
@@ -957,7 +956,6 @@ mod tests {
     /// product exponent 1 (`ex + ey = 128`) whose narrowed product `P` (step 4: `(mx * my) >> 20`
     /// with a sticky bit) is in `[2^27, 2^27 + 2^26)`, and the `z` of exponent 1 and the other
     /// sign with `8 * mz = P - R`. `None` when no such `z` exists for these factors.
-    #[cfg(target_arch = "x86_64")]
     fn carrying_cancellation(r0: u32, r1: u32, r2: u32) -> Option<[u32; 3]> {
         let mx = 0x0080_0000 | (r0 & 0x007F_FFFF);
         let my = 0x0080_0000 | (r1 & 0x007F_FFFF);
@@ -982,36 +980,6 @@ mod tests {
             (ey << 23) | (my & 0x007F_FFFF),
             0x8000_0000 | (1 << 23) | (mz & 0x007F_FFFF),
         ])
-    }
-
-    /// The check behind the AVX2 and NEON kernels' tests of their Blackhole slow path:
-    /// `vectors` vectors of `N` triples whose results land next to exponent 0 go through
-    /// `conversion_path` (the conversion-based steps without the fallback, returning the lanes and
-    /// whether the vector is flagged for the exact steps). Asserts that the conversion alone is
-    /// wrong on some lanes (against `fma_model_bh`, so a kernel without the slow path fails
-    /// `tests/simd.rs`), that every vector holding such a lane is flagged, and that both flagged
-    /// and unflagged vectors occur.
-    pub(super) fn check_underflow_flagging<const N: usize>(
-        seed: u64,
-        vectors: usize,
-        mut conversion_path: impl FnMut(&[[u32; N]; 3]) -> ([u32; N], bool),
-    ) {
-        let mut next = lcg(seed);
-        let (mut wrong_lanes, mut flagged, mut unflagged) = (0, 0, 0);
-        for _ in 0..vectors {
-            let v = near_exponent_zero::<N>(&mut next);
-            let (fast, hard) = conversion_path(&v);
-            let wrong = (0..N).filter(|&l| fast[l] != fma_model_bh(v[0][l], v[1][l], v[2][l])).count();
-            wrong_lanes += wrong;
-            if hard {
-                flagged += 1;
-            } else {
-                unflagged += 1;
-                assert_eq!(wrong, 0, "a vector with a wrong lane was not flagged: {v:08x?}");
-            }
-        }
-        assert!(wrong_lanes > 0, "the conversion alone was never wrong: the test cannot fail");
-        assert!(flagged > 0 && unflagged > 0, "flagged {flagged}, unflagged {unflagged}");
     }
 
     /// The check behind the AVX-512 and AVX2 kernels' `special_fma_sees_no_subnormal`:

@@ -16,8 +16,11 @@
 //!   which in Rust code is always to nearest even without flush-to-zero or default-NaN (Rust does
 //!   not support running with another floating-point environment; the denormal inputs are zeroed
 //!   here explicitly, as in the other kernels, and a NaN result is replaced, never kept);
-//! * Blackhole's exact integer steps, for a vector with a lane that may underflow (a result
-//!   exponent of at most 1 after rounding), are the portable [`crate::fp::fma_bh`] lane by lane.
+//! * Blackhole's underflow rule, in a vector with a lane that may take it (a result exponent of at
+//!   most 1 after rounding), as the AVX2 kernel's: the conversion toward zero is the one to nearest
+//!   less one ulp in magnitude where `fcvtzs` back to an integer shows it rounded away from zero.
+//!   (Before, such a vector took the exact steps of the portable [`crate::fp::fma_bh`] lane by
+//!   lane.)
 //!
 //! Advanced SIMD is part of every AArch64 CPU (the `aarch64-*` targets enable `neon`), so these
 //! kernels need no run-time check; the level exists so that the portable copy stays selectable.
@@ -231,23 +234,36 @@ fn special_bh(x: V, y: V, z: V, f: &Fast) -> V {
     pick(is_nan(r), r, splat(0x7FC0_0000))
 }
 
-/// Blackhole's steps 6-13 on 4 lanes without the special lanes' results: the result, and whether
-/// a lane that is not special may have underflowed (the exact steps then).
+/// Blackhole's steps 6-13 on 4 lanes without the special lanes' results, the underflow rule
+/// included (the AVX2 kernel's `main_bh`).
 #[inline]
 #[target_feature(enable = "neon")]
-fn main_bh(x: V, y: V, z: V, f: &Fast) -> (V, bool) {
+fn main_bh(x: V, y: V, z: V, f: &Fast) -> V {
     let (s_sum, reb, sa, kdiff) = sum(x, y, z, f, false);
     // Steps 10-13: the magnitude rounded to 24 bits by the conversion, its exponent moved by
     // `re - 153`; `o2` is the result's magnitude plus 2^30.
     let fs = bits_of(vcvtq_f32_s32(signed(s_sum)));
-    let o2 = vaddq_u32(vandq_u32(fs, splat(0x7FFF_FFFF)), reb);
+    let fs_mag = vandq_u32(fs, splat(0x7FFF_FFFF));
+    let o2 = vaddq_u32(fs_mag, reb);
     let kz = is_zero(s_sum);
-    let hard = !all(vorrq_u32(vorrq_u32(kz, f.kspecial), ge_u(o2, splat(130 << 23))));
     // Overflow: the exponent field saturates at 255 (±Inf).
-    let mag = vbicq_u32(vsubq_u32(vminq_u32(o2, splat(383 << 23)), splat(128 << 23)), kz);
+    let mut mag = vbicq_u32(vsubq_u32(vminq_u32(o2, splat(383 << 23)), splat(128 << 23)), kz);
+    // The underflow rule (the AVX2 kernel's steps), only in a vector with a lane that may take
+    // it: a non-zero sum whose exponent after rounding is at most 1.
+    if !all(vorrq_u32(vorrq_u32(kz, f.kspecial), ge_u(o2, splat(130 << 23)))) {
+        // Rounded toward zero: one ulp less in magnitude where the conversion to nearest rounded
+        // away from zero, which `fcvtzs` back to an integer (exact: below 2^30) tells.
+        let back = vcvtq_s32_f32(float(fs));
+        let kaway = vcgtq_s32(vabsq_s32(back), vabsq_s32(signed(s_sum)));
+        let fz_mag = vaddq_u32(fs_mag, kaway);
+        let kunder = vbicq_u32(vmvnq_u32(ge_u(vaddq_u32(fz_mag, reb), splat(129 << 23))), kz);
+        let man = splat(0x007F_FFFF);
+        let kcarry = vandq_u32(kunder, vceqq_u32(vandq_u32(fz_mag, man), man));
+        mag = pick(kcarry, vbicq_u32(mag, kunder), splat(0x0080_0000));
+    }
     // Step 9: an exact zero is `zs & ps`: +0 when the signs differ, else the common sign.
     let res = vorrq_u32(mag, vandq_u32(veorq_u32(sa, fs), splat(0x8000_0000)));
-    (vbicq_u32(res, vandq_u32(kz, kdiff)), hard)
+    vbicq_u32(res, vandq_u32(kz, kdiff))
 }
 
 /// Wormhole's step 5 on 4 lanes: `(special_r, knan, ksf, nan)` as the AVX-512 kernel's
@@ -315,7 +331,7 @@ fn store(v: &mut [u32; 32], q: usize, x: V) {
 }
 
 /// [`crate::fp::fma_bh`] over 32 lanes, 4 at a time: a vector whose lanes are all special skips
-/// the sum, and one with a lane that may have underflowed takes the exact steps lane by lane.
+/// the sum; no other shortcut or slow path (the underflow rule as the AVX2 kernel's).
 ///
 /// # Safety
 ///
@@ -329,13 +345,7 @@ pub(super) fn fma32_bh(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u
             store(out, q, special_bh(x, y, z, &f));
             continue;
         }
-        let (mut r, hard) = main_bh(x, y, z, &f);
-        if hard {
-            for l in 4 * q..4 * q + 4 {
-                out[l] = crate::fp::fma_bh(a[l], b[l], c[l]);
-            }
-            continue;
-        }
+        let mut r = main_bh(x, y, z, &f);
         if any(f.kspecial) {
             r = pick(f.kspecial, r, special_bh(x, y, z, &f));
         }
@@ -363,21 +373,20 @@ pub(super) fn fma32_wh(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u
 mod tests {
     use super::*;
 
-    /// As the AVX2 kernel's test of the same name (`simd::tests::check_underflow_flagging`):
-    /// the conversion-based steps alone ([`main_bh`]) are wrong on some lanes next to exponent 0,
-    /// and every vector holding such a lane is flagged for the exact steps.
+    /// As the AVX-512 and AVX2 kernels' test of the same name (`simd::tests::check_underflow_rule`):
+    /// [`main_bh`] alone gives `fma_model_bh`'s result on every lane of triples next to exponent
+    /// 0, which take Blackhole's underflow rule both ways.
     #[test]
-    fn blackhole_lanes_that_may_underflow_take_the_exact_steps() {
-        super::super::tests::check_underflow_flagging::<4>(0x51AD_0004, 80_000, |v| {
+    fn blackhole_underflow_rule_without_a_slow_path() {
+        super::super::tests::check_underflow_rule::<4>(0x51AD_0004, 80_000, |v| {
             // SAFETY: every AArch64 CPU has Advanced SIMD; the loads read 4 `u32`s of `v`, the
             // store writes the 4 of `out`.
             unsafe {
                 let [x, y, z] = v.map(|a| vld1q_u32(a.as_ptr()));
                 let f = classify(x, y, z);
-                let (r, hard) = main_bh(x, y, z, &f);
                 let mut out = [0u32; 4];
-                vst1q_u32(out.as_mut_ptr(), r);
-                (out, hard)
+                vst1q_u32(out.as_mut_ptr(), main_bh(x, y, z, &f));
+                out
             }
         });
     }
