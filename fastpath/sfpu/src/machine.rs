@@ -785,8 +785,8 @@ impl FastMachine {
         // The regular instruction's item is built where it goes, in the buffer: an
         // `Option<Item>` kept on the stack was stored in pieces and then read whole for each
         // copy, a store-forwarding stall.
-        let reg = executes.map_or(u8::MAX, |d| d.unit);
-        if reg == LOAD
+        let reg_unit = executes.map_or(u8::MAX, |d| d.unit);
+        if reg_unit == LOAD
             && let Some(d) = executes
         {
             items.push(regular_item(d));
@@ -801,7 +801,7 @@ impl FastMachine {
                     items.push(Item { unit, instr: p.instr, cx: p.cx, regular: false });
                 }
             }
-            if reg == unit
+            if reg_unit == unit
                 && let Some(d) = executes
             {
                 items.push(regular_item(d));

@@ -418,8 +418,8 @@ fn store(v: &mut [u32; 32], half: usize, x: __m512i) {
 }
 
 /// [`crate::fp::fma_bh`] over 32 lanes: two vectors of 16, one after the other; a vector whose
-/// lanes are all special skips the sum, one without special lanes their FMA; no other branch
-/// (Blackhole's underflow rule included: module docs).
+/// lanes are all special skips the sum, and one without special lanes skips their IEEE FMA; no
+/// other branch (Blackhole's underflow rule included: module docs).
 ///
 /// The operands are `a ^ flip_a`, `b` and `c ^ flip_c` lane by lane (SFPMAD's negations of `VA`
 /// and `VC`, applied in registers).

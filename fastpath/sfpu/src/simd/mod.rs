@@ -32,12 +32,12 @@
 //!     restatement is exact).
 //!   - [`Level::Avx2`]: hand-written AVX2 + FMA kernels (`simd/avx2.rs`: the same restatement on
 //!     four vectors of 8 lanes, lane predicates as vectors, Blackhole's underflow rule by the
-//!     conversion to nearest corrected toward zero, in a vector that may take it). Until stop 25 this level
-//!     compiled the portable source with AVX2 enabled, which stayed scalar (2.6x slower on
-//!     ordinary operands).
+//!     conversion to nearest corrected toward zero, in a vector that may take it). Until stop 25
+//!     this level compiled the portable source with AVX2 enabled, which stayed scalar (2.6x
+//!     slower on ordinary operands).
 //!   - [`Level::Neon`] (AArch64): hand-written NEON kernels (`simd/neon.rs`: the same restatement
-//!     on eight vectors of 4 lanes, Blackhole's underflow rule as AVX2's). Advanced SIMD
-//!     is part of every AArch64 CPU, so the level is always available there and needs no check;
+//!     on eight vectors of 4 lanes, Blackhole's underflow rule as AVX2's). Advanced SIMD is part
+//!     of every AArch64 CPU, so the level is always available there and needs no check;
 //!     its models' copies are the portable ones (which the AArch64 targets compile for Advanced
 //!     SIMD anyway). `.ci/aarch64` runs this crate's tests under `qemu-aarch64`.
 //!   - [`Level::Portable`]: the same source for the baseline target (any architecture).
@@ -896,10 +896,11 @@ mod tests {
         v
     }
 
-    /// The check behind the AVX-512, AVX2 and NEON kernels' `blackhole_underflow_rule_without_a_slow_path`:
-    /// `vectors` vectors of `N` triples whose results land next to exponent 0
-    /// ([`near_exponent_zero`], with some carrying cancellations) go through `kernel` (the main steps alone, no special lanes
-    /// among them), which must give `fma_model_bh`'s result on every lane. Also asserts that the
+    /// The check behind the AVX-512, AVX2 and NEON kernels'
+    /// `blackhole_underflow_rule_without_a_slow_path`: `vectors` vectors of `N` triples whose
+    /// results land next to exponent 0 ([`near_exponent_zero`], with some carrying cancellations)
+    /// go through `kernel` (the main steps alone, no special lanes among them), which must give
+    /// `fma_model_bh`'s result on every lane. Also asserts that the
     /// triples exercise Blackhole's underflow rule both ways, judged from the exact value of
     /// `x * y + z` (in `f64`: the product of two 24-bit mantissas and a `z` of nearby scale are
     /// exact there), not from the kernel: lanes whose exact value is below 2^-126 but whose
