@@ -299,11 +299,31 @@ fn bench_state(rng: &mut Rng) -> Result<State> {
 
 /// One measurement in instructions per second: the median of its samples, and the slowest and
 /// fastest sample (how far this machine's noise moved it within the measurement).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 struct Rate {
     median: f64,
     lo: f64,
     hi: f64,
+}
+
+impl Rate {
+    /// The median of `samples` (the mean of the middle two for an even count), the smallest and
+    /// the largest; `None` for no samples.
+    fn of(samples: &[f64]) -> Option<Rate> {
+        if samples.is_empty() {
+            return None;
+        }
+        let mut s = samples.to_vec();
+        s.sort_by(f64::total_cmp);
+        let n = s.len();
+        let median = if n % 2 == 1 { s[n / 2] } else { (s[n / 2 - 1] + s[n / 2]) / 2.0 };
+        Some(Rate { median, lo: s[0], hi: s[n - 1] })
+    }
+}
+
+/// Whether this xtask was optimised, as the output says it.
+fn build_kind() -> &'static str {
+    if cfg!(debug_assertions) { "unoptimised (not representative)" } else { "release" }
 }
 
 /// Instructions per second of one measurement: the median of the samples.
@@ -318,7 +338,7 @@ fn measure_samples(time: Duration, mut pass: impl FnMut() -> u64) -> Rate {
         pass();
     }
     let per_sample = (time * 4 / 5) / SAMPLES as u32;
-    let mut rates: Vec<f64> = (0..SAMPLES)
+    let rates: Vec<f64> = (0..SAMPLES)
         .map(|_| {
             let start = Instant::now();
             let mut n = 0u64;
@@ -331,8 +351,7 @@ fn measure_samples(time: Duration, mut pass: impl FnMut() -> u64) -> Rate {
             }
         })
         .collect();
-    rates.sort_by(f64::total_cmp);
-    Rate { median: rates[SAMPLES / 2], lo: rates[0], hi: rates[SAMPLES - 1] }
+    Rate::of(&rates).expect("SAMPLES is not 0")
 }
 
 fn reference_rate(class: Class, prog: &[Instr], state: &State, time: Duration) -> f64 {
@@ -861,6 +880,18 @@ fn reexec_release() -> Result<ExitCode> {
 /// Each class's program for one chip.
 type Programs = Vec<(Class, Vec<Instr>)>;
 
+/// The progress bar of `len` steps on standard error (hidden with `--quiet`).
+fn progress_bar(quiet: bool, len: u64) -> ProgressBar {
+    if quiet {
+        return ProgressBar::hidden();
+    }
+    let b = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
+    if let Ok(style) = ProgressStyle::with_template("{bar:30} {pos}/{len} {msg}") {
+        b.set_style(style);
+    }
+    b
+}
+
 /// `--fast-only`: each selected class's fast-model rate on each chip, at the SIMD level in force.
 fn fast_only(
     args: &Args,
@@ -868,13 +899,18 @@ fn fast_only(
     selected: &dyn Fn(&Class) -> bool,
     time: Duration,
 ) -> Result<ExitCode> {
+    let count = runs.iter().map(|(_, _, p)| p.iter().filter(|(c, _)| selected(c)).count() as u64).sum();
+    let bar = progress_bar(args.quiet, count);
     let mut results = Vec::new();
     for (arch, state, programs) in runs {
         for (class, prog) in programs.iter().filter(|(c, _)| selected(c)) {
+            bar.set_message(format!("{arch} {}: fast model", class.title()));
             results.push((*arch, *class, fast_rate(*class, prog, state, time)));
+            bar.inc(1);
         }
     }
-    let build = if cfg!(debug_assertions) { "unoptimised (not representative)" } else { "release" };
+    bar.finish_and_clear();
+    let build = build_kind();
     if args.json {
         let out = json!({
             "fast_only": true,
@@ -969,15 +1005,7 @@ pub fn main(args: Args) -> Result<ExitCode> {
         .sum::<u64>()
         + 2
         + if with_amx { amx::measurements() } else { 0 };
-    let bar = if args.quiet {
-        ProgressBar::hidden()
-    } else {
-        let b = ProgressBar::with_draw_target(Some(measurements), ProgressDrawTarget::stderr());
-        if let Ok(style) = ProgressStyle::with_template("{bar:30} {pos}/{len} {msg}") {
-            b.set_style(style);
-        }
-        b
-    };
+    let bar = progress_bar(args.quiet, measurements);
     let mut results = Vec::new();
     for (arch, state, programs) in &runs {
         for (class, prog) in programs.iter().filter(|(c, _)| selected(c)) {
@@ -1036,7 +1064,7 @@ pub fn main(args: Args) -> Result<ExitCode> {
     bar.finish_and_clear();
 
     let targets = targets(&results, &arches, native_fma_samples, native_add_samples);
-    let build = if cfg!(debug_assertions) { "unoptimised (not representative)" } else { "release" };
+    let build = build_kind();
 
     if args.json {
         let figures = |ips: f64| json!({ "instructions_per_s": ips, "lane_ops_per_s": ips * LANES as f64 });

@@ -785,10 +785,7 @@ impl FastMachine {
         // The regular instruction's item is built where it goes, in the buffer: an
         // `Option<Item>` kept on the stack was stored in pieces and then read whole for each
         // copy, a store-forwarding stall.
-        let reg_unit = executes.map_or(u8::MAX, |d| d.unit);
-        if reg_unit == LOAD
-            && let Some(d) = executes
-        {
+        if let Some(d) = executes.filter(|d| d.unit == LOAD) {
             items.push(regular_item(d));
         }
         for unit in [SIMPLE, MAD, ROUND, STORE] {
@@ -801,9 +798,7 @@ impl FastMachine {
                     items.push(Item { unit, instr: p.instr, cx: p.cx, regular: false });
                 }
             }
-            if reg_unit == unit
-                && let Some(d) = executes
-            {
+            if let Some(d) = executes.filter(|d| d.unit == unit) {
                 items.push(regular_item(d));
             }
         }

@@ -18,65 +18,51 @@
 //! read) or does not finish in `60 + 64 x --time` seconds (`SFPU_BENCH_AB_TIMEOUT` seconds when
 //! set) ends the comparison with an error that names the command.
 
-use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::{Value, json};
 
-use super::Args;
+use super::{Args, Rate, progress_bar};
 
 /// The most rounds `--rounds` accepts (each takes two runs of about `8 x --time` per class).
-pub const MAX_ROUNDS: u32 = 100;
+const MAX_ROUNDS: u32 = 100;
 
 /// One build's rate of one chip's class in one run of `bench --fast-only --json`.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Row {
-    pub arch: String,
-    pub class: String,
-    pub title: String,
-    pub instructions_per_s: f64,
+struct Row {
+    arch: String,
+    class: String,
+    title: String,
+    instructions_per_s: f64,
 }
 
-/// What `--ab` reports for one chip's class: both builds' rates over the rounds and the
-/// per-round ratios `this / baseline`.
+/// What `--ab` reports for one chip's class: both builds' rates over the rounds (median, slowest
+/// and fastest run, in instructions per second) and the per-round ratios `this / baseline`
+/// (median, lowest, highest).
 #[derive(Clone, Debug, PartialEq)]
-pub struct Summary {
-    /// Median, slowest and fastest run of the baseline, in instructions per second.
-    pub baseline: (f64, f64, f64),
-    /// The same for this build.
-    pub this: (f64, f64, f64),
-    /// Median, lowest and highest per-round ratio `this / baseline`.
-    pub ratio: (f64, f64, f64),
-}
-
-/// The median (the mean of the middle two for an even count), the smallest and the largest of
-/// `v` (not empty).
-fn median_range(v: &[f64]) -> (f64, f64, f64) {
-    let mut s = v.to_vec();
-    s.sort_by(f64::total_cmp);
-    let n = s.len();
-    let median = if n % 2 == 1 { s[n / 2] } else { (s[n / 2 - 1] + s[n / 2]) / 2.0 };
-    (median, s[0], s[n - 1])
+struct Summary {
+    baseline: Rate,
+    this: Rate,
+    ratio: Rate,
 }
 
 /// Both builds' figures of one class, round by round (`baseline[i]` and `this[i]` from round
 /// `i`): the medians and ranges of each, and of the per-round ratios. `None` if there are no
 /// rounds or the two lists differ in length.
-pub fn summarize(baseline: &[f64], this: &[f64]) -> Option<Summary> {
-    if baseline.is_empty() || baseline.len() != this.len() {
+fn summarize(baseline: &[f64], this: &[f64]) -> Option<Summary> {
+    if baseline.len() != this.len() {
         return None;
     }
     let ratios: Vec<f64> = baseline.iter().zip(this).map(|(a, b)| b / a).collect();
-    Some(Summary { baseline: median_range(baseline), this: median_range(this), ratio: median_range(&ratios) })
+    Some(Summary { baseline: Rate::of(baseline)?, this: Rate::of(this)?, ratio: Rate::of(&ratios)? })
 }
 
 /// The rows of one `bench --fast-only --json` output, or why it is not one.
-pub fn parse_fast_only(text: &str) -> Result<Vec<Row>> {
+fn parse_fast_only(text: &str) -> Result<Vec<Row>> {
     let v: Value = serde_json::from_str(text).context("its output is not JSON")?;
     if v["fast_only"] != Value::Bool(true) {
         bail!("its output is not that of `bench --fast-only --json` (no \"fast_only\": true)");
@@ -96,8 +82,15 @@ pub fn parse_fast_only(text: &str) -> Result<Vec<Row>> {
         .collect()
 }
 
-/// A class's title, the baseline's rates and this build's, round by round.
-type Rates = (String, Vec<f64>, Vec<f64>);
+/// One chip's class as the runs report it: its key and title, and each build's rates, round by
+/// round.
+struct Column {
+    arch: String,
+    class: String,
+    title: String,
+    baseline: Vec<f64>,
+    this: Vec<f64>,
+}
 
 /// The most output read from one run (a `--fast-only --json` output is a few kilobytes; the
 /// rest of a babbling binary's output is left unread).
@@ -163,7 +156,7 @@ fn run_one(bin: &Path, args: &[String], limit: Duration) -> Result<Vec<Row>> {
 }
 
 /// `cargo xtask bench --ab BASELINE`.
-pub fn main(args: &Args, baseline: &Path) -> Result<ExitCode> {
+pub(super) fn main(args: &Args, baseline: &Path) -> Result<ExitCode> {
     if !(1..=MAX_ROUNDS).contains(&args.rounds) {
         bail!("--rounds must be 1 to {MAX_ROUNDS}, got {}", args.rounds);
     }
@@ -194,18 +187,9 @@ pub fn main(args: &Args, baseline: &Path) -> Result<ExitCode> {
         .filter(|t| t.is_finite() && *t > 0.0)
         .map_or(Duration::from_secs_f64(60.0 + 16.0 * 4.0 * args.time), Duration::from_secs_f64);
 
-    let bar = if args.quiet {
-        ProgressBar::hidden()
-    } else {
-        let b = ProgressBar::with_draw_target(Some(2 * u64::from(args.rounds)), ProgressDrawTarget::stderr());
-        if let Ok(style) = ProgressStyle::with_template("{bar:30} {pos}/{len} {msg}") {
-            b.set_style(style);
-        }
-        b
-    };
-    // The first run's (arch, class) order, and per (arch, class) its title and both builds' rates.
-    let mut order: Vec<(String, String)> = Vec::new();
-    let mut rates: BTreeMap<(String, String), Rates> = BTreeMap::new();
+    let bar = progress_bar(args.quiet, 2 * u64::from(args.rounds));
+    // In the first run's order; every run must report the same chips and classes in it.
+    let mut columns: Vec<Column> = Vec::new();
     for round in 0..args.rounds {
         let mut runs = [(true, baseline), (false, this.as_path())];
         if round % 2 == 1 {
@@ -219,34 +203,39 @@ pub fn main(args: &Args, baseline: &Path) -> Result<ExitCode> {
                 if is_baseline { "baseline" } else { "this build" }
             ));
             let rows = run_one(bin, &child_args, limit)?;
-            let got: Vec<(String, String)> = rows.iter().map(|r| (r.arch.clone(), r.class.clone())).collect();
-            if order.is_empty() {
-                order = got.clone();
+            if columns.is_empty() {
+                columns = rows
+                    .iter()
+                    .map(|r| Column {
+                        arch: r.arch.clone(),
+                        class: r.class.clone(),
+                        title: r.title.clone(),
+                        baseline: Vec::new(),
+                        this: Vec::new(),
+                    })
+                    .collect();
             }
-            if got != order {
+            let same = rows.len() == columns.len()
+                && rows.iter().zip(&columns).all(|(r, c)| r.arch == c.arch && r.class == c.class);
+            if !same {
+                let keys = |v: Vec<(&str, &str)>| format!("{v:?}");
                 bail!(
-                    "the two builds measure different classes ({} reported {:?}, the first run {:?})",
+                    "the two builds measure different classes ({} reported {}, the first run {})",
                     bin.display(),
-                    got,
-                    order
+                    keys(rows.iter().map(|r| (r.arch.as_str(), r.class.as_str())).collect()),
+                    keys(columns.iter().map(|c| (c.arch.as_str(), c.class.as_str())).collect())
                 );
             }
-            for r in rows {
-                let e = rates.entry((r.arch, r.class)).or_insert_with(|| (r.title, Vec::new(), Vec::new()));
-                if is_baseline { &mut e.1 } else { &mut e.2 }.push(r.instructions_per_s);
+            for (r, c) in rows.iter().zip(&mut columns) {
+                if is_baseline { &mut c.baseline } else { &mut c.this }.push(r.instructions_per_s);
             }
             bar.inc(1);
         }
     }
     bar.finish_and_clear();
 
-    let summaries: Vec<(&String, &String, &String, Summary)> = order
-        .iter()
-        .filter_map(|k| {
-            let (title, a, b) = rates.get(k)?;
-            Some((&k.0, &k.1, title, summarize(a, b)?))
-        })
-        .collect();
+    let summaries: Vec<(&Column, Summary)> =
+        columns.iter().filter_map(|c| Some((c, summarize(&c.baseline, &c.this)?))).collect();
     if args.json {
         let out = json!({
             "ab": true,
@@ -254,16 +243,16 @@ pub fn main(args: &Args, baseline: &Path) -> Result<ExitCode> {
             "this": this.display().to_string(),
             "rounds": args.rounds,
             "time_per_measurement_s": args.time,
-            "results": summaries.iter().map(|(arch, class, title, s)| json!({
-                "arch": arch,
-                "class": class,
-                "title": title,
-                "baseline_instructions_per_s": s.baseline.0,
-                "baseline_range": [s.baseline.1, s.baseline.2],
-                "this_instructions_per_s": s.this.0,
-                "this_range": [s.this.1, s.this.2],
-                "ratio_this_over_baseline": s.ratio.0,
-                "ratio_range": [s.ratio.1, s.ratio.2],
+            "results": summaries.iter().map(|(c, s)| json!({
+                "arch": c.arch,
+                "class": c.class,
+                "title": c.title,
+                "baseline_instructions_per_s": s.baseline.median,
+                "baseline_range": [s.baseline.lo, s.baseline.hi],
+                "this_instructions_per_s": s.this.median,
+                "this_range": [s.this.lo, s.this.hi],
+                "ratio_this_over_baseline": s.ratio.median,
+                "ratio_range": [s.ratio.lo, s.ratio.hi],
             })).collect::<Vec<_>>(),
         });
         outln!("{}", serde_json::to_string_pretty(&out)?);
@@ -290,13 +279,13 @@ pub fn main(args: &Args, baseline: &Path) -> Result<ExitCode> {
         "this Mi/s",
         "this/baseline"
     );
-    let m = |(med, lo, hi): (f64, f64, f64)| format!("{:.2} [{:.2}, {:.2}]", med / 1e6, lo / 1e6, hi / 1e6);
-    for (arch, _, title, s) in &summaries {
-        let (r, lo, hi) = s.ratio;
+    let m = |r: Rate| format!("{:.2} [{:.2}, {:.2}]", r.median / 1e6, r.lo / 1e6, r.hi / 1e6);
+    for (c, s) in &summaries {
+        let Rate { median: r, lo, hi } = s.ratio;
         outln!(
             "{:<10} {:<16} {:>28} {:>28} {:>26}",
-            arch,
-            title,
+            c.arch,
+            c.title,
             m(s.baseline),
             m(s.this),
             format!("{r:.3} [{lo:.3}, {hi:.3}]")
@@ -313,14 +302,15 @@ mod tests {
     #[test]
     fn summary_pairs_the_rounds() {
         let s = summarize(&[10.0, 12.0, 11.0], &[20.0, 22.0, 33.0]).unwrap();
-        assert_eq!(s.baseline, (11.0, 10.0, 12.0));
-        assert_eq!(s.this, (22.0, 20.0, 33.0));
-        assert_eq!(s.ratio.0, 2.0);
-        assert!((s.ratio.1 - 22.0 / 12.0).abs() < 1e-12);
-        assert_eq!(s.ratio.2, 3.0);
+        let parts = |r: Rate| (r.median, r.lo, r.hi);
+        assert_eq!(parts(s.baseline), (11.0, 10.0, 12.0));
+        assert_eq!(parts(s.this), (22.0, 20.0, 33.0));
+        assert_eq!(s.ratio.median, 2.0);
+        assert!((s.ratio.lo - 22.0 / 12.0).abs() < 1e-12);
+        assert_eq!(s.ratio.hi, 3.0);
         // An even count: the mean of the middle two.
         let s = summarize(&[1.0, 1.0, 1.0, 1.0], &[1.0, 2.0, 4.0, 3.0]).unwrap();
-        assert_eq!(s.ratio, (2.5, 1.0, 4.0));
+        assert_eq!(parts(s.ratio), (2.5, 1.0, 4.0));
         assert_eq!(summarize(&[], &[]), None);
         assert_eq!(summarize(&[1.0], &[1.0, 2.0]), None);
     }
