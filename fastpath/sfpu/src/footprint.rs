@@ -60,15 +60,24 @@ fn r(i: usize) -> Locations {
 }
 
 /// What SFPLOAD with destination `vd` may write among the LRegs: `VD`, and `VD + 4` when it
-/// captures the Dst index (`VD < 4`).
-fn load_writes(vd: u32) -> Locations {
+/// captures the Dst index (`VD < 4`, and `captures`: some lane has `ENABLE_DEST_INDEX` and
+/// `CAPTURE_DEFAULT_DEST_INDEX`).
+fn load_writes(vd: u32, captures: bool) -> Locations {
     let vd = vd as usize;
-    r(vd) | if vd < 4 { r(vd + 4) } else { 0 }
+    r(vd) | if vd < 4 && captures { r(vd + 4) } else { 0 }
 }
 
 /// The footprint of `instr` executed as `cx` says, `regular` when the thread issued it (a regular
 /// SFPLOADMACRO contributes its load part; its scheduling reads `LoadMacroConfig`).
-pub fn footprint(instr: &Instr, cx: &Ctx, regular: bool) -> Footprint {
+///
+/// `captures` says whether some lane has both `ENABLE_DEST_INDEX` and
+/// `CAPTURE_DEFAULT_DEST_INDEX` at the start of the cycle, when an SFPLOAD with `VD < 4` also
+/// writes `LReg[VD + 4]` (`SFPLOAD.md`). The start of the cycle is what counts: an SFPLOAD
+/// reads `LaneConfig`, so in any order [`order`] gives it runs before an instruction that writes
+/// `LaneConfig`. (Without it, the common software pipeline of one SFPLOADMACRO per cycle over
+/// LReg[0..8] had no order: a load into `LReg[1]` seemed to write the `LReg[5]` that the store
+/// of the same cycle reads, and every cycle ran on copies of the state.)
+pub fn footprint(instr: &Instr, cx: &Ctx, regular: bool, captures: bool) -> Footprint {
     use Instr::*;
     // Lane enable (flags, ROW_MASK), the VD < 12 guard and the other LaneConfig bits: read by
     // every instruction but SFPNOP.
@@ -83,12 +92,12 @@ pub fn footprint(instr: &Instr, cx: &Ctx, regular: bool) -> Footprint {
     let (reads, writes) = match *instr {
         SFPNOP {} => (0, 0),
         SFPLOAD { VD, .. } => {
-            let d = load_writes(VD.get());
+            let d = load_writes(VD.get(), captures);
             (base | d | DST | RWC | ADDR_CONFIG, d | RWC)
         }
         SFPLOADMACRO { VDLo, VDHi, .. } => {
             // The load part, then the scheduling, which reads LoadMacroConfig.
-            let d = load_writes((VDHi.get() << 2) | VDLo.get());
+            let d = load_writes((VDHi.get() << 2) | VDLo.get(), captures);
             (base | d | DST | RWC | ADDR_CONFIG | MACRO_CONFIG, d | RWC)
         }
         SFPLOADI { VD, .. } => (base | vd(VD.get()), vd(VD.get())),
@@ -218,6 +227,22 @@ mod tests {
         let mut out = [0; 8];
         assert_eq!(order(&items, &mut out), Some(2));
         assert_eq!(&out[..2], &[1, 0]);
+    }
+
+    /// `SFPLOAD.md`: `LReg[VD + 4]` gets the Dst index only for `VD < 4` in lanes with
+    /// `ENABLE_DEST_INDEX` and `CAPTURE_DEFAULT_DEST_INDEX`.
+    #[test]
+    fn a_load_writes_the_index_register_only_where_a_lane_captures() {
+        use sfpu_reference::isa::{Arch, parse_instr};
+        let at = |t: &str| parse_instr(Arch::Blackhole, t).expect("an instruction");
+        let (load1, load5) = (at("TTI_SFPLOAD(1, 0, 0, 0)"), at("TTI_SFPLOAD(5, 0, 0, 0)"));
+        let macro1 = at("TTI_SFPLOADMACRO(1, 0, 0, 0)");
+        let cx = Ctx::REGULAR;
+        for (i, regular) in [(&load1, true), (&macro1, true), (&load1, false)] {
+            assert_eq!(footprint(i, &cx, regular, false).writes & 0x1_FFFF, 1 << 1, "{i:?}");
+            assert_eq!(footprint(i, &cx, regular, true).writes & 0x1_FFFF, (1 << 1) | (1 << 5), "{i:?}");
+        }
+        assert_eq!(footprint(&load5, &cx, true, true).writes & 0x1_FFFF, 1 << 5);
     }
 
     #[test]

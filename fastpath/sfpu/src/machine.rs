@@ -833,7 +833,8 @@ impl FastMachine {
         } else {
             let (fps, run) = (&mut bufs.footprints, &mut bufs.run);
             fps.clear();
-            fps.extend(order.iter().map(|it| footprint::footprint(&it.instr, &it.cx, it.regular)));
+            let captures = s.lc().dest_index & s.lc().capture_index != 0;
+            fps.extend(order.iter().map(|it| footprint::footprint(&it.instr, &it.cx, it.regular, captures)));
             let written = fps.iter().fold(0, |w, f| w | f.writes);
             run.clear();
             run.resize(order.len(), 0);

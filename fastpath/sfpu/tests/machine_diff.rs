@@ -331,6 +331,44 @@ mod decisions {
         assert_eq!(s.LReg[5], [0x40E0_0000; LANES]);
     }
 
+    /// The machine runs the instructions of a cycle in place when an order exists (`footprint.rs`);
+    /// an SFPLOAD with `VD < 4` also writes `LReg[VD + 4]` in the lanes that capture the Dst index
+    /// (`SFPLOAD.md`: `ENABLE_DEST_INDEX` and `CAPTURE_DEFAULT_DEST_INDEX`, LaneConfig bits 2 and
+    /// 3), which the other instructions of its cycle must not see. Cycle 1: macro 0 (VD 5) loads
+    /// Dst address 0 into L5 and schedules a store of L5 for cycle 2 (Misc bit 4: with the macro's
+    /// Mod0, INT32). Cycle 2: macro 1 (nothing scheduled) loads address 4 into L1, capturing the
+    /// index into L5 in the even lanes, while the store writes address 0 from L5 as it was at the
+    /// start of the cycle: the value cycle 1 loaded from address 0, so address 0 is unchanged.
+    #[test]
+    fn a_load_capturing_the_dst_index_hides_it_from_its_cycle() {
+        use sfpu_reference::state::LaneConfig;
+        let mut st = state([0; 4], [at(3, 0) << 24, 0, 0, 0]);
+        for l in 0..LANES {
+            st.LoadMacroConfig[l].Misc = Misc::new(0x10).unwrap();
+            if l % 2 == 0 {
+                st.LaneConfig[l] = LaneConfig::truncating(0xC);
+            }
+        }
+        // Distinct words at address 0 (stored by the reference), so that a wrong store shows.
+        let row0 = std::array::from_fn::<u32, LANES, _>(|l| 0x1357_0000 | l as u32);
+        st.LReg[2] = row0;
+        assert!(sfpu_reference::step(&mut st, &instr("TTI_SFPSTORE(2, 4, 0, 0)")).is_defined());
+        let (outs, s, cycle) = both(&st, &[lm(0, 5, 0), lm(1, 1, 4)]);
+        assert_eq!(cycle, 2);
+        assert!(outs.iter().all(Outcome::is_defined), "{outs:?}");
+        assert_eq!(s.LReg[1], [0; LANES], "L1: address 4 holds zeros");
+        let mut after = s.clone();
+        assert!(sfpu_reference::step(&mut after, &instr("TTI_SFPLOAD(3, 4, 0, 0)")).is_defined());
+        assert_eq!(after.LReg[3], row0, "address 0 after the program");
+        for l in 0..LANES {
+            if l % 2 == 0 {
+                assert_ne!(s.LReg[5][l], row0[l], "lane {l}: the captured index");
+            } else {
+                assert_eq!(s.LReg[5][l], row0[l], "lane {l}: the loaded word");
+            }
+        }
+    }
+
     /// `SFPSHFT2.md` "Instruction scheduling": automatic stalling does not apply to a scheduled
     /// SFPSHFT2, and after one in mode 2, 3 or 4 software must leave an idle cycle (decision: only
     /// SFPNOP executes anywhere in the Vector Unit, as the stall logic enforces for a regular one).
