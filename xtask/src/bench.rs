@@ -248,10 +248,23 @@ fn program(class: Class, rng: &mut Rng) -> Result<Vec<Instr>> {
             p.truncate(PROGRAM_LEN);
         }
         Class::LoadMacro => {
+            // A software pipeline that keeps SFPLOADMACRO's rules, as a kernel would
+            // (`loadmacro_class_keeps_the_rules`): one SFPLOADMACRO per cycle, the two macros of
+            // [`bench_state`] in turn, each loading into the next of LReg[0..8] (a register's
+            // load, |x| or rounding, MAD and store are over before the load eight cycles later
+            // reuses it), from and back to its own Dst row. (Until this class measured the rules
+            // kept, its four macros broke them: three quarters of its instructions were reported
+            // `loadmacro-rule`, a path no kernel takes.)
             for k in 0..PROGRAM_LEN as u32 {
                 p.push(sfpu_conformance::sfpu::generate::build(
                     Opcode::SFPLOADMACRO,
-                    &[("MacroIndex", k & 3), ("VDLo", (k >> 2) & 3), ("Mod0", 3), ("Imm9", (k * 2) & 31)],
+                    &[
+                        ("MacroIndex", k & 1),
+                        ("VDLo", k & 3),
+                        ("VDHi", (k >> 2) & 1),
+                        ("Mod0", 3),
+                        ("Imm9", (k * 2) & 31),
+                    ],
                 ));
             }
         }
@@ -273,19 +286,23 @@ fn program(class: Class, rng: &mut Rng) -> Result<Vec<Instr>> {
 }
 
 /// The state every class runs on: the stream generator's state (mixed operand classes, random
-/// predication), with lanes enabled, no backdoor loads, and a LoadMacroConfig whose four macros
-/// schedule an instruction on every sub-unit (float |x|, a MAD, a rounding, a store).
+/// predication), with lanes enabled, no backdoor loads, and a LoadMacroConfig for the
+/// SFPLOADMACRO class's pipeline: macro 0 schedules |x| on Simple, macro 1 a rounding on Round,
+/// then both `LReg[11] * x + LReg[12]` on MAD a cycle later and the store two cycles after that
+/// (macros 2 and 3 repeat them).
 fn bench_state(rng: &mut Rng) -> Result<State> {
     let mut s = random_state(rng);
     let templates = [
         text("TTI_SFPABS(0, 0, 0, 1)")?.encode_blackhole(),
-        text("TTI_SFPMAD(0, 10, 9, 0, 0)")?.encode_blackhole(),
+        text("TTI_SFPMAD(11, 0, 12, 0, 0)")?.encode_blackhole(),
         text("TTI_SFP_STOCH_RND(0, 0, 0, 0, 0, 1)")?.encode_blackhole(),
         text("TTI_SFPSTORE(0, 0, 0, 0)")?.encode_blackhole(),
     ];
-    // Byte i drives sub-unit i (Simple, MAD, Round, Store): selector 4 + i picks template i,
-    // bits 5:3 the delay.
-    let sequences = [0x1B00_0004u32, 0x0B06_0500, 0x0006_0D04, 0x1B0E_0C0C];
+    // Byte i drives sub-unit i (Simple, MAD, Round, Store): bits 2:0 the selector (4 + i picks
+    // template i, 3 a plain SFPSTORE), bits 5:3 the delay, bit 7 `VB = VD` (else `VC = VD`).
+    // The delays (0, 1, 3) count from the cycle after the SFPLOADMACRO: the MAD reads the
+    // Simple or Round result, the store the MAD's, whose two cycles are over by then.
+    let sequences = [0x1B00_8D04u32, 0x1B06_8D00, 0x1B00_8D04, 0x1B06_8D00];
     for l in 0..LANES {
         s.UseLaneFlagsForLaneEnable[l] = false;
         s.LaneFlags[l] = true;
@@ -1357,6 +1374,28 @@ mod tests {
             }
         }
         special as f64 / lanes as f64
+    }
+
+    /// The SFPLOADMACRO class measures what a kernel that keeps SFPLOADMACRO's rules runs: on the
+    /// reference's cycle-level machine, from the bench state, no instruction of its program on
+    /// either chip breaks a rule, collides, meets a hazard or leaves anything unspecified.
+    #[test]
+    fn loadmacro_class_keeps_the_rules() {
+        let mut rng = Rng::stream(0x5F9C_BE4C_0000_0001, "bench");
+        let bh = bench_state(&mut rng).expect("the bench state");
+        for arch in [Arch::Blackhole, Arch::Wormhole] {
+            let mut rng = Rng::stream(0x5F9C_BE4C_0000_0002, "bench/programs");
+            let prog = program_for(arch, Class::LoadMacro, &mut rng).expect("a program");
+            let mut s = state_for(arch, &bh).expect("the state");
+            let mut m = Machine::new();
+            for (k, i) in prog.iter().enumerate() {
+                let out = m.issue(&mut s, i);
+                let notes: Vec<_> = out.notes().map(|(c, _)| c.id()).collect();
+                assert!(out.is_defined(), "{arch}: instruction {k} ({i:?}) noted {notes:?}");
+            }
+            let out = m.drain(&mut s);
+            assert!(out.is_defined(), "{arch}: the drain noted {:?}", out.notes().collect::<Vec<_>>());
+        }
     }
 
     /// The FMA family is measured on the state's operands, not on the NaNs its results drift to:
