@@ -324,6 +324,8 @@ fn ab_rejects_bad_input() {
         check(&["--ab", &babbling], "its output is not JSON");
         let failing = script("failing", "echo 'the baseline broke' >&2; exit 3");
         check(&["--ab", &failing], "the baseline broke");
+        // The error names the baseline given, not the run's copy of it.
+        check(&["--ab", &failing], &format!("{failing} bench --fast-only"));
         let other = script("other", r#"echo '{"chips": []}'"#);
         check(&["--ab", &other], "not that of `bench --fast-only --json`");
         // 5 MB of output, of which the first megabyte is read: not JSON.
@@ -333,4 +335,60 @@ fn ab_rejects_bad_input() {
         check(&["--ab", &hanging], "did not finish in 3 s");
         std::fs::remove_dir_all(&dir).ok();
     }
+}
+
+/// `--ab` runs each build from a fresh copy in its own directory under the temporary directory
+/// (`TMPDIR`) and removes it at the end, after a complete comparison as after one that Ctrl-C
+/// (SIGINT) stopped, which is an error (exit 2) that says so.
+#[cfg(unix)]
+#[test]
+fn ab_runs_copies_and_removes_them() {
+    use std::os::unix::fs::PermissionsExt;
+    let tmp = std::env::temp_dir().join(format!("xtask-ab-copies-{}", std::process::id()));
+    let listing = |dir: &std::path::Path| -> Vec<String> {
+        std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect()
+    };
+    std::fs::create_dir_all(&tmp).unwrap();
+    let base =
+        ["bench", "--quiet", "--time", "0.02", "--in-process", "--only", "integer", "--arch", "wormhole"];
+    let o = Command::new(env!("CARGO_BIN_EXE_xtask"))
+        .args(base)
+        .args(["--ab", env!("CARGO_BIN_EXE_xtask"), "--rounds", "1"])
+        .env("TMPDIR", &tmp)
+        .output()
+        .expect("run the xtask binary");
+    assert!(o.status.success(), "stderr:\n{}", String::from_utf8_lossy(&o.stderr));
+    assert!(listing(&tmp).is_empty(), "left behind: {:?}", listing(&tmp));
+
+    let hanging = tmp.join("hanging");
+    std::fs::write(&hanging, "#!/bin/sh\nexec sleep 600\n").unwrap();
+    std::fs::set_permissions(&hanging, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let child = Command::new(env!("CARGO_BIN_EXE_xtask"))
+        .args(base)
+        .arg("--ab")
+        .arg(&hanging)
+        .env("TMPDIR", &tmp)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run the xtask binary");
+    // Until the run's copy of the baseline exists (the comparison has started), then Ctrl-C.
+    let copy = tmp.join(format!("sfpu-bench-ab-{}", child.id())).join("baseline").join("xtask");
+    let start = std::time::Instant::now();
+    while !copy.exists() && start.elapsed() < std::time::Duration::from_secs(60) {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert!(copy.exists(), "no copy at {}", copy.display());
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    let killed = Command::new("kill").args(["-INT", &child.id().to_string()]).status().expect("kill");
+    assert!(killed.success());
+    let o = child.wait_with_output().expect("wait for xtask");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "stderr:\n{err}");
+    assert!(err.contains("stopped by SIGINT"), "{err}");
+    assert_eq!(listing(&tmp), ["hanging"], "left behind");
+    std::fs::remove_dir_all(&tmp).ok();
 }

@@ -14,9 +14,18 @@
 //! stash pop`, then `cargo xtask bench --ab /tmp/xtask-base --only fma --arch blackhole`. It must
 //! know `--fast-only` (builds from before that option cannot be compared this way).
 //!
+//! Every run starts from a fresh copy of its binary, the two builds' copies at paths of the same
+//! length (`<temp>/sfpu-bench-ab-<pid>/{baseline,this-run}/xtask`, removed at the end). Two
+//! copies of one file are the same program but not the same pages of memory, and that alone moved
+//! it: one copy of a build ran the Blackhole SFPLOADMACRO class at 3.6 Mi/s in every run, while six
+//! other copies of the same file ran it at 4.9-5.1 (integer/bitwise alike within 3%). Run from
+//! one file each, a comparison would have measured that copy's luck for every round; from a fresh
+//! copy per run, each round draws it again, for both builds alike.
+//!
 //! A run that fails, prints something other than `--fast-only`'s JSON (only its first megabyte is
 //! read) or does not finish in `60 + 64 x --time` seconds (`SFPU_BENCH_AB_TIMEOUT` seconds when
-//! set) ends the comparison with an error that names the command.
+//! set) ends the comparison with an error that names the command. Ctrl-C (SIGINT) or SIGTERM
+//! stops the run in progress and ends the comparison the same way; the copies are removed.
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -27,6 +36,7 @@ use anyhow::{Context, Result, bail};
 use serde_json::{Value, json};
 
 use super::{Args, Rate, progress_bar};
+use crate::interrupt::Interrupt;
 
 /// The most rounds `--rounds` accepts (each takes two runs of about `8 x --time` per class).
 const MAX_ROUNDS: u32 = 100;
@@ -96,15 +106,53 @@ struct Column {
 /// rest of a babbling binary's output is left unread).
 const OUTPUT_LIMIT: u64 = 1 << 20;
 
-/// Runs `bin` with `args`, for at most `limit`, and returns its rows.
-fn run_one(bin: &Path, args: &[String], limit: Duration) -> Result<Vec<Row>> {
+/// The directory of the runs' copies of the two binaries, removed when dropped.
+struct Copies {
+    dir: PathBuf,
+}
+
+impl Copies {
+    fn new() -> Result<Copies> {
+        let dir = std::env::temp_dir().join(format!("sfpu-bench-ab-{}", std::process::id()));
+        for sub in ["baseline", "this-run"] {
+            std::fs::create_dir_all(dir.join(sub)).with_context(|| format!("creating {}", dir.display()))?;
+        }
+        Ok(Copies { dir })
+    }
+
+    /// A fresh copy of `bin` for one run, at `<dir>/<sub>/xtask` (`sub`: `baseline` or
+    /// `this-run`, the same length): the previous copy is removed first, so that the new one is
+    /// written to new pages.
+    fn fresh(&self, sub: &str, bin: &Path) -> Result<PathBuf> {
+        let to = self.dir.join(sub).join("xtask");
+        let _ = std::fs::remove_file(&to);
+        std::fs::copy(bin, &to).with_context(|| format!("copying {} to {}", bin.display(), to.display()))?;
+        Ok(to)
+    }
+}
+
+impl Drop for Copies {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// Runs `bin` (a copy of `name`) with `args`, for at most `limit` or until `interrupt` says
+/// stop, and returns its rows. Errors name `name`.
+fn run_one(
+    bin: &Path,
+    name: &Path,
+    args: &[String],
+    limit: Duration,
+    interrupt: &Interrupt,
+) -> Result<Vec<Row>> {
     let mut child = Command::new(bin)
         .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .with_context(|| format!("running {}", bin.display()))?;
+        .with_context(|| format!("running {}", name.display()))?;
     // Read both pipes on their own threads (a child blocked on a full pipe never exits), up to
     // the limit, and then drain the rest unread.
     let reader = |pipe: Option<Box<dyn Read + Send>>| {
@@ -121,38 +169,47 @@ fn run_one(bin: &Path, args: &[String], limit: Duration) -> Result<Vec<Row>> {
     let err = reader(child.stderr.take().map(|p| Box::new(p) as Box<dyn Read + Send>));
     let deadline = Instant::now() + limit;
     let status = loop {
-        if let Some(status) = child.try_wait().with_context(|| format!("waiting for {}", bin.display()))? {
+        if let Some(status) = child.try_wait().with_context(|| format!("waiting for {}", name.display()))? {
             break status;
         }
         if Instant::now() >= deadline {
             let _ = child.kill();
             let _ = child.wait();
-            bail!("{} {} did not finish in {} s", bin.display(), args.join(" "), limit.as_secs());
+            bail!("{} {} did not finish in {} s", name.display(), args.join(" "), limit.as_secs());
+        }
+        if let Some(signal) = interrupt.signal() {
+            let _ = child.kill();
+            let _ = child.wait();
+            bail!("stopped by {signal} while {} {} ran", name.display(), args.join(" "));
         }
         std::thread::sleep(Duration::from_millis(20));
     };
     let stdout = out.join().unwrap_or_default();
     let stderr = err.join().unwrap_or_default();
+    if let Some(signal) = interrupt.signal() {
+        // The child, in the same process group, usually got the signal too.
+        bail!("stopped by {signal} while {} {} ran", name.display(), args.join(" "));
+    }
     if !status.success() {
         let err = String::from_utf8_lossy(&stderr);
         if err.contains("--fast-only") && err.contains("unexpected argument") {
             bail!(
                 "{} does not know `bench --fast-only`: it was built before `--ab` existed, so it \
                  cannot be compared this way",
-                bin.display()
+                name.display()
             );
         }
         let tail: Vec<&str> = err.lines().rev().take(8).collect::<Vec<_>>().into_iter().rev().collect();
         bail!(
             "{} {} failed ({}){}",
-            bin.display(),
+            name.display(),
             args.join(" "),
             status,
             if tail.is_empty() { String::new() } else { format!(":\n{}", tail.join("\n")) }
         );
     }
     parse_fast_only(&String::from_utf8_lossy(&stdout))
-        .with_context(|| format!("{} {}", bin.display(), args.join(" ")))
+        .with_context(|| format!("{} {}", name.display(), args.join(" ")))
 }
 
 /// `cargo xtask bench --ab BASELINE`.
@@ -187,6 +244,8 @@ pub(super) fn main(args: &Args, baseline: &Path) -> Result<ExitCode> {
         .filter(|t| t.is_finite() && *t > 0.0)
         .map_or(Duration::from_secs_f64(60.0 + 16.0 * 4.0 * args.time), Duration::from_secs_f64);
 
+    let interrupt = Interrupt::install().context("installing the SIGINT / SIGTERM handlers")?;
+    let copies = Copies::new()?;
     let bar = progress_bar(args.quiet, 2 * u64::from(args.rounds));
     // In the first run's order; every run must report the same chips and classes in it.
     let mut columns: Vec<Column> = Vec::new();
@@ -202,7 +261,8 @@ pub(super) fn main(args: &Args, baseline: &Path) -> Result<ExitCode> {
                 args.rounds,
                 if is_baseline { "baseline" } else { "this build" }
             ));
-            let rows = run_one(bin, &child_args, limit)?;
+            let copy = copies.fresh(if is_baseline { "baseline" } else { "this-run" }, bin)?;
+            let rows = run_one(&copy, bin, &child_args, limit, &interrupt)?;
             if columns.is_empty() {
                 columns = rows
                     .iter()
