@@ -177,17 +177,16 @@ fn run_one(
             let _ = child.wait();
             bail!("{} {} did not finish in {} s", name.display(), args.join(" "), limit.as_secs());
         }
-        if let Some(signal) = interrupt.signal() {
+        if interrupt.signal().is_some() {
             let _ = child.kill();
-            let _ = child.wait();
-            bail!("stopped by {signal} while {} {} ran", name.display(), args.join(" "));
+            break child.wait().with_context(|| format!("waiting for {}", name.display()))?;
         }
         std::thread::sleep(Duration::from_millis(20));
     };
     let stdout = out.join().unwrap_or_default();
     let stderr = err.join().unwrap_or_default();
+    // Stopped by the signal, or the child (in the same process group) got it too and ended.
     if let Some(signal) = interrupt.signal() {
-        // The child, in the same process group, usually got the signal too.
         bail!("stopped by {signal} while {} {} ran", name.display(), args.join(" "));
     }
     if !status.success() {
