@@ -1390,8 +1390,8 @@ mod tests {
             let mut m = Machine::new();
             for (k, i) in prog.iter().enumerate() {
                 let out = m.issue(&mut s, i);
-                let notes: Vec<_> = out.notes().map(|(c, _)| c.id()).collect();
-                assert!(out.is_defined(), "{arch}: instruction {k} ({i:?}) noted {notes:?}");
+                let notes = || out.notes().map(|(c, _)| c.id()).collect::<Vec<_>>();
+                assert!(out.is_defined(), "{arch}: instruction {k} ({i:?}) noted {:?}", notes());
             }
             let out = m.drain(&mut s);
             assert!(out.is_defined(), "{arch}: the drain noted {:?}", out.notes().collect::<Vec<_>>());

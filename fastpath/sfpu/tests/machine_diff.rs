@@ -362,7 +362,12 @@ mod decisions {
         assert_eq!(after.LReg[3], row0, "address 0 after the program");
         for l in 0..LANES {
             if l % 2 == 0 {
+                // Spec §3.33 SFPLOAD: lane l reads row `(Addr & !3) + l / 8`, column
+                // `2 * (l & 7)` (Addr 4: bit 1 clear, no column exchange), and captures
+                // `(row << 4) | col`.
+                let index = ((4 + l as u32 / 8) << 4) | (2 * (l as u32 & 7));
                 assert_ne!(s.LReg[5][l], row0[l], "lane {l}: the captured index");
+                assert_eq!(s.LReg[5][l], index, "lane {l}: the captured index");
             } else {
                 assert_eq!(s.LReg[5][l], row0[l], "lane {l}: the loaded word");
             }
