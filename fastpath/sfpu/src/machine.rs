@@ -20,8 +20,9 @@
 //!    [`footprint`]s show that no location is written twice and an order exists
 //!    in which every reader runs before the writer (the common case). Otherwise each one runs on a
 //!    copy of the start-of-cycle values of everything any of them may write, and the changes are
-//!    merged word by word (the 32 KB Dst is never copied: only the store sub-unit writes it and
-//!    only the load sub-unit reads it, so the load runs first).
+//!    merged word by word (the 32 KB Dst is never copied: only the store sub-unit writes it, and
+//!    besides the store itself, which reads the rows' valid bits before it writes, only the load
+//!    sub-unit reads it, so the load runs first).
 //! 3. Scheduled instructions count down once per cycle, or once per issued instruction while any
 //!    pending one waits for elapsed instructions. Delay 0 executes on the next cycle, delay `d`
 //!    `d + 1` cycles later.
