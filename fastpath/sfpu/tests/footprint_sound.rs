@@ -13,14 +13,14 @@
 //! The machine's differential tests only see a footprint that is too small when a random program
 //! puts the missing reader and writer in one cycle, which is rare: leaving SFPLOAD's capture of
 //! the Dst index out of its writes (fixed in `8f48a81`) passed them. This test fails then (checked
-//! by removing the capture from `footprint.rs`), and for every other location left out of a
-//! footprint that some instruction in some mode touches.
+//! by removing the capture from `footprint.rs`), and when SFPSETCC's `VC` or SFPSTOCHRND's PRNG
+//! is left out of its reads (checked the same way).
 //!
 //! Each case executes as the machine would: a regular instruction through
 //! `exec::execute_regular` (with the backdoor rule), a regular SFPLOADMACRO's load part through
 //! `exec::sfpload`, a scheduled instruction through `exec::execute` with SFPLOADMACRO's overrides
-//! (`Ctx`) as the macro logic makes them. A changed location is given the value of another random
-//! state's (so that every value is one a state can hold). Wormhole's SFPSHFT2 `vc0` latch is not a
+//! (`Ctx`) as the macro logic makes them. A perturbed location is given another random state's
+//! value (so that every value is one a state can hold). Wormhole's SFPSHFT2 `vc0` latch is not a
 //! location (`footprint.rs` says why) and is left out.
 
 mod common;
@@ -251,8 +251,10 @@ fn run_chip(arch: Arch, seed: u64) {
     assert!(scheduled > cases() / 4, "{arch}: only {scheduled} scheduled cases");
     assert!(
         failures.is_empty(),
-        "{arch}: {} of {} cases with an unsound footprint (first ones):\n{}",
+        "{arch}: {} of {} cases with an unsound footprint (the first ones below; replay: \
+         FASTPATH_FOOTPRINT_CASES={} cargo test -p sfpu-fastpath --test footprint_sound):\n{}",
         failures.len(),
+        cases(),
         cases(),
         failures.iter().take(12).cloned().collect::<Vec<_>>().join("\n")
     );
