@@ -324,8 +324,8 @@ pub struct FastMachine {
     dbl_changed: u32,
     /// The execution trace, when enabled (allocated only on request).
     trace: Option<Vec<TraceEvent>>,
-    /// Recently decoded InstructionTemplate words (see `decode_template`).
-    templates: [Option<TemplateDecode>; 4],
+    /// Each macro's schedule as its configuration last made it (see [`FastMachine::plan`]).
+    plans: [Option<MacroPlan>; 4],
     /// Start-of-cycle and combined copies of state for cycles whose instructions cannot run in
     /// place (allocated once, on the first such cycle).
     scratch: Option<Box<[Core; 2]>>,
@@ -334,9 +334,51 @@ pub struct FastMachine {
     bufs: CycleBuffers,
 }
 
-/// A remembered decode of an InstructionTemplate word: the chip, the word, and
-/// `decode_ignoring_undrawn`'s instruction and undrawn bits (`None`: not an instruction).
-type TemplateDecode = (Arch, u32, Option<(Instr, u32)>);
+/// What SFPLOADMACRO's macro logic makes of one macro's configuration (lane 0's `Sequence` word
+/// of the macro, the four `InstructionTemplate`s and `Misc`, on one chip) before the macro's own
+/// `VD`, `Mod0`, `Imm10` and address are known: for each sub-unit, what to cancel, what to report
+/// and what to schedule. Worked out once per configuration ([`FastMachine::plan`]): a kernel runs
+/// its macros thousands of times between two SFPCONFIGs, and decoding the templates, choosing the
+/// instruction and looking up its sub-unit and fields on every SFPLOADMACRO was most of the
+/// scheduling's time.
+#[derive(Clone, Copy, Debug)]
+struct MacroPlan {
+    /// The configuration the plan was made from.
+    key: PlanKey,
+    units: [UnitPlan; 4],
+}
+
+/// The configuration words a [`MacroPlan`] depends on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct PlanKey {
+    arch: Arch,
+    sequence: u32,
+    templates: [u32; 4],
+    misc: u32,
+}
+
+/// One sub-unit's part of a [`MacroPlan`].
+#[derive(Clone, Copy, Debug)]
+struct UnitPlan {
+    /// The `Sequence` byte (selector, delay, bits 6 and 7).
+    b: u8,
+    /// [`NOTE_SELECTOR_1`], [`NOTE_UNDRAWN`], [`NOTE_STORE_SLOT`]: the clauses to report.
+    notes: u8,
+    /// The instruction to schedule (the store's `Mod0` and `Imm10` still to be filled in), or
+    /// nothing.
+    insn: Option<Instr>,
+    /// The template's `VD` field (kept when the instruction became an SFPNOP).
+    template_vd: Option<u8>,
+    /// [`layout_bits`] of the instruction.
+    layout: u8,
+    /// `Misc` says the delay counts issued instructions.
+    by_instructions: bool,
+}
+
+/// [`UnitPlan::notes`] bits.
+const NOTE_SELECTOR_1: u8 = 1;
+const NOTE_UNDRAWN: u8 = 2;
+const NOTE_STORE_SLOT: u8 = 4;
 
 /// Reusable per-cycle work space of [`FastMachine`].
 #[derive(Clone, Debug, Default)]
@@ -396,7 +438,7 @@ impl FastMachine {
             wh_prev: WormholeCycle::default(),
             dbl_changed: 0,
             trace: None,
-            templates: [None; 4],
+            plans: [None; 4],
             scratch: None,
             bufs: CycleBuffers::default(),
         }
@@ -426,7 +468,7 @@ impl FastMachine {
             wh_prev,
             dbl_changed,
             trace,
-            templates,
+            plans,
             scratch: _,
             bufs: _,
         } = self;
@@ -445,7 +487,7 @@ impl FastMachine {
         if trace.is_some() {
             *trace = None;
         }
-        *templates = [None; 4];
+        *plans = [None; 4];
     }
 
     /// Starts recording a [`TraceEvent`] for everything that executes, stalls or is discarded.
@@ -1000,28 +1042,57 @@ impl FastMachine {
         if !agree {
             out.note_all(Clause::LoadmacroRule);
         }
-        for unit in 0..4u8 {
-            self.schedule_unit(s, unit, mi, vd, mod0, imm10, addr, out);
+        let units = self.plan(s, mi);
+        // Bit 4 + mi of `Misc`: the scheduled store takes the macro's `Mod0`, else `Misc`'s
+        // low four bits.
+        let misc = s.lmc.misc[0];
+        let store_mod0 = if (misc >> (4 + mi)) & 1 != 0 { mod0 } else { misc & 0xF };
+        for (unit, plan) in (0..4u8).zip(units) {
+            self.schedule_unit(unit, &plan, vd, store_mod0, imm10, addr, out);
         }
     }
 
-    /// Schedules what sub-unit `unit` gets, from lane 0's configuration.
+    /// The [`MacroPlan`] of macro `mi` for the state's configuration (its sub-units' parts): the
+    /// remembered one if the configuration is the one it was made from, else a new one.
+    fn plan(&mut self, s: &FastState, mi: usize) -> [UnitPlan; 4] {
+        let lead = 0;
+        let (arch, lmc) = (s.arch(), &s.lmc);
+        // Compared word by word with the state (a `PlanKey` built on the stack and compared whole
+        // was read back before its stores had landed, a store-forwarding stall).
+        if let Some(p) = &self.plans[mi]
+            && p.key.arch == arch
+            && p.key.sequence == lmc.sequence[mi][lead]
+            && p.key.misc == lmc.misc[lead]
+            && (0..4).all(|k| p.key.templates[k] == lmc.template[k][lead])
+        {
+            return p.units;
+        }
+        let key = PlanKey {
+            arch,
+            sequence: lmc.sequence[mi][lead],
+            templates: std::array::from_fn(|k| lmc.template[k][lead]),
+            misc: lmc.misc[lead],
+        };
+        let units = std::array::from_fn(|u| unit_plan(&key, u as u8));
+        self.plans[mi] = Some(MacroPlan { key, units });
+        units
+    }
+
+    /// Schedules what sub-unit `unit` gets, from its part of the macro's plan (lane 0's
+    /// configuration), the macro's `VD` and `Imm10`, the store's `Mod0` and the macro's address.
     fn schedule_unit(
         &mut self,
-        s: &FastState,
         unit: u8,
-        mi: usize,
+        plan: &UnitPlan,
         vd: u32,
-        mod0: u32,
+        store_mod0: u32,
         imm10: u32,
         addr: u32,
         out: &mut Outcome,
     ) {
-        let arch = s.arch();
-        let lead = 0;
         let g = ALL;
-        let b = (s.lmc.sequence[mi][lead] >> (8 * unit as u32)) & 0xFF;
-        let delay = ((b >> 3) & 7) as u8;
+        let b = plan.b;
+        let delay = (b >> 3) & 7;
         if delay != 7 {
             let mut live = self.live & self.unit_slots[unit as usize];
             while live != 0 {
@@ -1036,51 +1107,30 @@ impl FastMachine {
                 }
             }
         }
-        let nop = Instr::SFPNOP {};
-        let mut insn = match b & 7 {
-            0 => return,
-            1 => {
-                out.note(Clause::LoadmacroSelector1, g);
-                return;
-            }
-            2 => Some(nop),
-            3 => Some(Instr::SFPSTORE { VD: U::ZERO, Mod0: U::ZERO, AddrMod: U::ZERO, Imm10: U::ZERO }),
-            sel => {
-                let word = s.lmc.template[(sel - 4) as usize][lead];
-                match self.decode_template(arch, (sel - 4) as usize, word) {
-                    Some((i, undrawn)) => {
-                        if undrawn != 0 {
-                            out.note(Clause::UndrawnBits, g);
-                        }
-                        Some(i)
-                    }
-                    None => None,
+        if plan.notes != 0 {
+            for (bit, clause) in [
+                (NOTE_SELECTOR_1, Clause::LoadmacroSelector1),
+                (NOTE_UNDRAWN, Clause::UndrawnBits),
+                (NOTE_STORE_SLOT, Clause::LoadmacroStoreSlotNotStore),
+            ] {
+                if plan.notes & bit != 0 {
+                    out.note(clause, g);
                 }
             }
-        };
-        // The template VD survives the SFPNOP substitution (only the opcode is replaced).
-        let template_vd = insn.as_ref().and_then(vd_field);
-        if !insn.is_some_and(|i| can_execute(arch, unit, i.opcode())) {
-            if unit == STORE {
-                out.note(Clause::LoadmacroStoreSlotNotStore, g);
-                return;
-            }
-            insn = Some(nop);
         }
-        let Some(insn) = insn else { return };
-        let op = insn.opcode();
+        let Some(insn) = plan.insn else { return };
         let mut cx = Ctx { scheduled: true, lanes: g, ..Ctx::REGULAR };
-        let tvd = template_vd.map(|v| v as u8);
+        let tvd = plan.template_vd;
         let insn = if unit != STORE {
             if b & 0x80 != 0 {
                 cx.vb = Some(vd as u8);
                 cx.vb_is_macro_vd = true;
-                if layout_bits(arch, op) & HAS_VC == 0 {
+                if plan.layout & HAS_VC == 0 {
                     cx.vc = tvd;
                 }
             } else {
                 cx.vc = Some(vd as u8);
-                if layout_bits(arch, op) & HAS_VB == 0 {
+                if plan.layout & HAS_VB == 0 {
                     cx.vb = tvd;
                 }
             }
@@ -1094,8 +1144,6 @@ impl FastMachine {
             } else {
                 vd as u8
             });
-            let misc = s.lmc.misc[lead];
-            let store_mod0 = if (misc >> (4 + mi)) & 1 != 0 { mod0 } else { misc & 0xF };
             cx.store_addr = addr;
             match insn {
                 Instr::SFPSTORE { VD, AddrMod, .. } => Instr::SFPSTORE {
@@ -1107,7 +1155,7 @@ impl FastMachine {
                 other => other,
             }
         };
-        let by_instructions = (s.lmc.misc[lead] >> (8 + unit as u32)) & 1 != 0;
+        let by_instructions = plan.by_instructions;
         let entry = Pending { unit, instr: insn, cx, remaining: delay, ready: delay == 0, by_instructions };
         let free = !self.live;
         if free != 0 {
@@ -1118,23 +1166,6 @@ impl FastMachine {
                 *slots = if u == unit as usize { *slots | (1 << i) } else { *slots & !(1 << i) };
             }
         }
-    }
-
-    /// `decode_ignoring_undrawn` of InstructionTemplate `index`'s word, remembered per template
-    /// (checked against the word): templates change rarely and are decoded on every SFPLOADMACRO
-    /// that uses them. (A cache slot chosen by hashing the word let two of the bench's four
-    /// templates evict each other.)
-    fn decode_template(&mut self, arch: Arch, index: usize, word: u32) -> Option<(Instr, u32)> {
-        let slot = &mut self.templates[index & 3];
-        if let Some((a, w, decoded)) = *slot
-            && a == arch
-            && w == word
-        {
-            return decoded;
-        }
-        let decoded = decode_ignoring_undrawn(arch, word).ok();
-        *slot = Some((arch, word, decoded));
-        decoded
     }
 
     /// SFPSWAP's second cycle is not protected by the stall logic under SFPLOADMACRO (BlackholeA0
@@ -1201,6 +1232,51 @@ impl FastMachine {
 
 /// The effective `VD` of an executing instruction: the SFPLOADMACRO override for scheduled ones
 /// (which the macro logic sets even on an SFPNOP), else the instruction's field.
+/// Sub-unit `unit`'s part of the plan for the configuration `key` (`SFPLOADMACRO.md`
+/// "Functional model", up to the point where the macro's own fields come in): the `Sequence`
+/// byte's selector chooses nothing (0), an unsupported selector (1, reported), SFPNOP (2),
+/// SFPSTORE (3) or `InstructionTemplate[selector - 4]`, which is decoded (undrawn bits reported;
+/// a word that is no instruction is nothing); an instruction the sub-unit cannot execute becomes
+/// SFPNOP, keeping its `VD` field, except on the store sub-unit, where it is reported and
+/// nothing is scheduled.
+fn unit_plan(key: &PlanKey, unit: u8) -> UnitPlan {
+    let arch = key.arch;
+    let b = ((key.sequence >> (8 * unit as u32)) & 0xFF) as u8;
+    let by_instructions = (key.misc >> (8 + unit as u32)) & 1 != 0;
+    let mut plan = UnitPlan { b, notes: 0, insn: None, template_vd: None, layout: 0, by_instructions };
+    let nop = Instr::SFPNOP {};
+    let mut insn = match b & 7 {
+        0 => return plan,
+        1 => {
+            plan.notes |= NOTE_SELECTOR_1;
+            return plan;
+        }
+        2 => Some(nop),
+        3 => Some(Instr::SFPSTORE { VD: U::ZERO, Mod0: U::ZERO, AddrMod: U::ZERO, Imm10: U::ZERO }),
+        sel => match decode_ignoring_undrawn(arch, key.templates[usize::from(sel - 4) & 3]) {
+            Ok((i, undrawn)) => {
+                if undrawn != 0 {
+                    plan.notes |= NOTE_UNDRAWN;
+                }
+                Some(i)
+            }
+            Err(_) => None,
+        },
+    };
+    // The template VD survives the SFPNOP substitution (only the opcode is replaced).
+    plan.template_vd = insn.as_ref().and_then(vd_field).map(|v| v as u8);
+    if !insn.is_some_and(|i| can_execute(arch, unit, i.opcode())) {
+        if unit == STORE {
+            plan.notes |= NOTE_STORE_SLOT;
+            return plan;
+        }
+        insn = Some(nop);
+    }
+    plan.insn = insn;
+    plan.layout = insn.map_or(0, |i| layout_bits(arch, i.opcode()));
+    plan
+}
+
 /// What an SFPSWAP among `items` occupies on its second cycle (BlackholeA0 `SFPSWAP.md`
 /// @ `585749d1`: "the 2nd cycle involves reading `VC` and `VD` again and then writing them"):
 /// `VC`, `VD`, and, when a lane has `ENABLE_DEST_INDEX`, `LReg[4 + (VC & 3)]` and

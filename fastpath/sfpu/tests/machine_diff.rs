@@ -265,6 +265,62 @@ mod decisions {
         (outs, reference, rm.cycle())
     }
 
+    /// A macro follows its configuration as it is when it runs: the fast machine remembers what
+    /// a macro's configuration makes of each sub-unit (its plan, keyed by lane 0's `Sequence`
+    /// word, templates and `Misc`), and each of the three changed alone by an SFPCONFIG must
+    /// change the schedule. Template 0 and 1 are `SFPIADD` of 1 and of 2 (`Mod1` 5: immediate,
+    /// no flags), on Simple with `VC` and `VD` the macro's register, so a macro into `LReg[v]`
+    /// from Dst address 0 (zeros) leaves `imm` there. Worked out by hand:
+    /// 1. `Sequence[0]` = template 0, delay 0: `LReg[1]` = 1.
+    /// 2. `Sequence[0]` := template 1 (`SFPCONFIG` VD 4, immediate): `LReg[2]` = 2.
+    /// 3. template 1 := `SFPIADD` of 4 (`SFPCONFIG` VD 1, from `LReg[0]`): `LReg[3]` = 4.
+    /// 4. `Sequence[0]` := template 1, delay 1: counted in cycles, it has run after two idle
+    ///    cycles (`LReg[5]` = 4, nothing pending).
+    /// 5. `Misc` := bit 8 (Simple's delay counts issued instructions), nothing else changed: after
+    ///    two idle cycles it still waits (`LReg[6]` = 0, one pending); two issued instructions
+    ///    later it has run (`LReg[6]` = 4).
+    ///
+    /// The reference machine runs alongside: outcomes, cycles, pending counts and the final state
+    /// must match it. (Each step fails with the plan's key missing its part, checked.)
+    #[test]
+    fn a_macro_follows_each_change_of_its_configuration() {
+        let add = |imm: u32| instr(&format!("TTI_SFPIADD({imm}, 6, 6, 5)"));
+        let mut st =
+            state([add(1).encode_blackhole(), add(2).encode_blackhole(), 0, 0], [at(T0, 0), 0, 0, 0]);
+        st.LReg[0] = [add(4).encode_blackhole(); LANES];
+        let filler = instr("TTI_SFPLOADI(7, 2, 0)");
+        let mut fast = FastState::from_state(&st);
+        let mut reference = st;
+        let (mut fm, mut rm) = (FastMachine::new(), Machine::new());
+        let mut issue = |texts: &[Instr], idles: u32| {
+            for i in texts {
+                let what = i.display(Arch::Blackhole).to_string();
+                assert_eq!(rm.issue(&mut reference, i), fm.issue(&mut fast, i), "outcome of {what}");
+                assert_eq!(rm.cycle(), fm.cycle(), "cycle after {what}");
+            }
+            for _ in 0..idles {
+                assert_eq!(rm.idle(&mut reference), fm.idle(&mut fast), "outcome of an idle cycle");
+            }
+            assert_eq!(rm.pending().len(), fm.pending_count(), "pending");
+            let after = fast.to_state();
+            assert!(after == reference, "state (reference vs fast): {}", super::diff(&reference, &after));
+            (after, fm.pending_count())
+        };
+        let (s, _) = issue(&[lm(0, 1, 0), filler], 0);
+        assert_eq!(s.LReg[1], [1; LANES], "1: template 0");
+        let seq = |byte: u32| instr(&format!("TTI_SFPCONFIG({byte:#x}, 4, 1)"));
+        let (s, _) = issue(&[seq(at(T1, 0)), filler, lm(0, 2, 0), filler], 0);
+        assert_eq!(s.LReg[2], [2; LANES], "2: the new Sequence word");
+        let (s, _) = issue(&[instr("TTI_SFPCONFIG(0, 1, 0)"), filler, lm(0, 3, 0), filler], 0);
+        assert_eq!(s.LReg[3], [4; LANES], "3: the new template 1");
+        let (s, pending) = issue(&[seq(at(T1, 1)), filler, lm(0, 5, 0)], 2);
+        assert_eq!((s.LReg[5], pending), ([4; LANES], 0), "4: delay 1 in cycles");
+        let (s, pending) = issue(&[instr("TTI_SFPCONFIG(0x100, 8, 1)"), filler, lm(0, 6, 0)], 2);
+        assert_eq!((s.LReg[6], pending), ([0; LANES], 1), "5: delay 1 in issued instructions, waiting");
+        let (s, pending) = issue(&[filler, filler], 0);
+        assert_eq!((s.LReg[6], pending), ([4; LANES], 0), "5: delay 1 in issued instructions, done");
+    }
+
     /// Decision 1: each `InstructionTemplate[i]`, `Sequence[i]` and `Misc` is its own register.
     /// Cycle 1: SFPLOADMACRO (macro 0, VD 5) schedules template 0, an SFPCONFIG, on Simple with
     /// delay 0, so it runs in cycle 2 with its VD overridden to the macro's 5, i.e. `Sequence[1]`
