@@ -339,8 +339,9 @@ pub struct FastMachine {
 /// `VD`, `Mod0`, `Imm10` and address are known: for each sub-unit, what to cancel, what to report
 /// and what to schedule. Worked out once per configuration ([`FastMachine::plan`]): a kernel runs
 /// its macros thousands of times between two SFPCONFIGs, and decoding the templates, choosing the
-/// instruction and looking up its sub-unit and fields on every SFPLOADMACRO was most of the
-/// scheduling's time.
+/// instruction and looking up its sub-unit and fields on every SFPLOADMACRO instead made the
+/// bench's Blackhole SFPLOADMACRO class about 9% slower (`--ab`; Wormhole's did not measurably
+/// change).
 #[derive(Clone, Copy, Debug)]
 struct MacroPlan {
     /// The configuration the plan was made from.
@@ -1230,8 +1231,6 @@ impl FastMachine {
     }
 }
 
-/// The effective `VD` of an executing instruction: the SFPLOADMACRO override for scheduled ones
-/// (which the macro logic sets even on an SFPNOP), else the instruction's field.
 /// Sub-unit `unit`'s part of the plan for the configuration `key` (`SFPLOADMACRO.md`
 /// "Functional model", up to the point where the macro's own fields come in): the `Sequence`
 /// byte's selector chooses nothing (0), an unsupported selector (1, reported), SFPNOP (2),
@@ -1296,6 +1295,8 @@ fn swap_second_set(s: &FastState, items: &[Item]) -> u32 {
     set
 }
 
+/// The effective `VD` of an executing instruction: the SFPLOADMACRO override for scheduled ones
+/// (which the macro logic sets even on an SFPNOP), else the instruction's field.
 fn vd_of(it: &Item) -> Option<u32> {
     match it.cx.vd {
         Some(v) => Some(v as u32),

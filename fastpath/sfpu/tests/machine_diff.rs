@@ -281,7 +281,7 @@ mod decisions {
     ///    later it has run (`LReg[6]` = 4).
     ///
     /// The reference machine runs alongside: outcomes, cycles, pending counts and the final state
-    /// must match it. (Each step fails with the plan's key missing its part, checked.)
+    /// must match it. (It fails with any of the three left out of the plan's key: checked.)
     #[test]
     fn a_macro_follows_each_change_of_its_configuration() {
         let add = |imm: u32| instr(&format!("TTI_SFPIADD({imm}, 6, 6, 5)"));
