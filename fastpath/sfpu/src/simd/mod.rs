@@ -4,8 +4,9 @@
 //! (`simd/avx512.rs`, `simd/avx2.rs`, `simd/neon.rs`) and of `sign_bits`'s copies (the lane-mask
 //! gather every model's flags go through: `vpmovd2m` / `vmovmskps`, which the compiler does not
 //! find by itself), of `write_indirect` / `gather_indirect` (`INDIRECT_VD` / `INDIRECT_VA`:
-//! mask-register blends, one gather per 16 lanes), and `load_word`'s volatile read (a flag word
-//! read alone, never as part of a wider load).
+//! AVX-512's mask-register blends and one gather per 16 lanes, AVX2's vector-mask blends and one
+//! gather per 8 lanes), and `load_word`'s volatile read (a flag word read alone, never as part of
+//! a wider load).
 //!
 //! Two things differ per level, chosen per call from [`level`] (which checks the CPU once):
 //!
@@ -269,28 +270,36 @@ pub(crate) fn sign_bits(v: &[u32; 32]) -> u32 {
 
 /// `ops::write_result`'s `INDIRECT_VD` write: lane `l` of `d` goes to `LReg[LReg[7][l] & 15]`
 /// where that is 0 to 7, in the lanes of `m` (`LReg[7]` read before any write). At the AVX-512
-/// level a compare into a mask register, a blend and a store per register and 16 lanes (the
-/// portable loop builds its lane masks as vectors); elsewhere the portable loop. Inlined into
-/// every copy of the models, as [`sign_bits`].
+/// level a compare into a mask register, a blend and a store per register and 16 lanes; at the
+/// AVX2 level the same per 8 lanes with the lane masks as vectors (the portable loop, which
+/// the compiler vectorises too, copies `LReg[7]` and the lane masks to the stack first); elsewhere
+/// the portable loop. Inlined into every copy of the models, as [`sign_bits`].
 #[inline(always)]
 pub(crate) fn write_indirect(lreg: &mut [[u32; 32]; 17], d: &[u32; 32], m: u32) {
     #[cfg(target_arch = "x86_64")]
-    if LEVEL.load(Ordering::Relaxed) == AVX512_ID {
+    match LEVEL.load(Ordering::Relaxed) {
         // SAFETY: `LEVEL` holds `Avx512`'s number only after `decide` or `set_level` found the
         // level available (`capped`), which checks AVX-512F among others.
-        return unsafe { x86::write_indirect_avx512(lreg, d, m) };
+        AVX512_ID => return unsafe { x86::write_indirect_avx512(lreg, d, m) },
+        // SAFETY: as above, `Avx2`'s only when `avx2_available`.
+        AVX2_ID => return unsafe { x86::write_indirect_avx2(lreg, d, m) },
+        _ => {}
     }
     crate::ops::write_indirect_portable(lreg, d, m)
 }
 
 /// `ops::gather_indirect`: `LReg[LReg[7][l] & 15][l]` per lane (the `INDIRECT_VA` operand). At the
-/// AVX-512 level one gather per 16 lanes; elsewhere the portable loop.
+/// AVX-512 level one gather per 16 lanes, at the AVX2 level one per 8 (the portable loop is 32
+/// scalar loads); elsewhere the portable loop.
 #[inline(always)]
 pub(crate) fn gather_indirect(lreg: &[[u32; 32]; 17]) -> [u32; 32] {
     #[cfg(target_arch = "x86_64")]
-    if LEVEL.load(Ordering::Relaxed) == AVX512_ID {
+    match LEVEL.load(Ordering::Relaxed) {
         // SAFETY: as in `write_indirect`.
-        return unsafe { x86::gather_indirect_avx512(lreg) };
+        AVX512_ID => return unsafe { x86::gather_indirect_avx512(lreg) },
+        // SAFETY: as in `write_indirect`.
+        AVX2_ID => return unsafe { x86::gather_indirect_avx2(lreg) },
+        _ => {}
     }
     crate::ops::gather_indirect_portable(lreg)
 }
@@ -772,6 +781,66 @@ mod x86 {
         out
     }
 
+    /// [`super::write_indirect`] for AVX2: [`write_indirect_avx512`] per 8 lanes, the lane mask
+    /// of `m` and each register's compare as vectors, a `vpblendvb` and a whole store per
+    /// register 0 to 7 (kept from becoming `vpmaskmovd`, microcoded on AMD's cores:
+    /// [`super::masked_stores_are_slow`]).
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub fn write_indirect_avx2(lreg: &mut [[u32; 32]; 17], d: &[u32; 32], m: u32) {
+        use std::arch::x86_64::*;
+        let lane_bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+        for q in 0..4 {
+            // SAFETY: each load reads and each store writes 8 of a register's 32 `u32`s (32
+            // bytes, from lane 8 * q) inside `lreg` or `d`.
+            unsafe {
+                let sel = _mm256_and_si256(
+                    _mm256_loadu_si256(lreg[7].as_ptr().add(8 * q).cast()),
+                    _mm256_set1_epi32(15),
+                );
+                let dv = _mm256_loadu_si256(d.as_ptr().add(8 * q).cast());
+                let mq = _mm256_set1_epi32(((m >> (8 * q)) & 0xFF) as i32);
+                let kq = _mm256_cmpeq_epi32(_mm256_and_si256(mq, lane_bit), lane_bit);
+                for (r, reg) in lreg.iter_mut().take(8).enumerate() {
+                    let k = _mm256_and_si256(kq, _mm256_cmpeq_epi32(sel, _mm256_set1_epi32(r as i32)));
+                    let cur = _mm256_loadu_si256(reg.as_ptr().add(8 * q).cast());
+                    let mut v = _mm256_blendv_epi8(cur, dv, k);
+                    // Hidden from the optimiser, which would otherwise fold the load, blend and
+                    // store back into a masked store.
+                    std::arch::asm!("/* {0} */", inout(ymm_reg) v, options(pure, nomem, nostack, preserves_flags));
+                    _mm256_storeu_si256(reg.as_mut_ptr().add(8 * q).cast(), v);
+                }
+            }
+        }
+    }
+
+    /// [`super::gather_indirect`] for AVX2: one `vpgatherdd` per 8 lanes, at word
+    /// `32 * (LReg[7][l] & 15) + l` of the registers.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub fn gather_indirect_avx2(lreg: &[[u32; 32]; 17]) -> [u32; 32] {
+        use std::arch::x86_64::*;
+        let mut out = [0u32; 32];
+        let base: *const i32 = lreg.as_ptr().cast();
+        for q in 0..4 {
+            let lane =
+                _mm256_add_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32(8 * q as i32));
+            // SAFETY: the load and the store cover 8 `u32`s inside `lreg[7]` and `out`; every
+            // gathered word is at index `32 * r + l` with `r <= 15` and `l <= 31`, inside the 17
+            // registers (`17 * 32` words) that `base` points to.
+            unsafe {
+                let sel = _mm256_and_si256(
+                    _mm256_loadu_si256(lreg[7].as_ptr().add(8 * q).cast()),
+                    _mm256_set1_epi32(15),
+                );
+                let idx = _mm256_add_epi32(_mm256_slli_epi32::<5>(sel), lane);
+                let v = _mm256_i32gather_epi32::<4>(base, idx);
+                _mm256_storeu_si256(out.as_mut_ptr().add(8 * q).cast(), v);
+            }
+        }
+        out
+    }
+
     /// [`super::sign_bits`] for AVX2 (`vmovmskps`, 8 lanes per instruction).
     #[target_feature(enable = "avx2")]
     #[inline]
@@ -1124,8 +1193,8 @@ mod tests {
         let _ = checked;
     }
 
-    /// The AVX-512 copies of the indirect register access (`write_indirect`, `gather_indirect`)
-    /// do what the lane-by-lane loops do (`ops::write_indirect_portable`,
+    /// The AVX-512 and AVX2 copies of the indirect register access (`write_indirect`,
+    /// `gather_indirect`) do what the lane-by-lane loops do (`ops::write_indirect_portable`,
     /// `ops::gather_indirect_portable`, the pages' definitions), on random registers with
     /// `LReg[7]` selecting every register 0 to 15 and on random lane masks (none, all, random).
     #[test]
@@ -1138,7 +1207,7 @@ mod tests {
             x
         };
         #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))]
-        let mut checked = 0;
+        let (mut checked, mut checked_avx2) = (0, 0);
         for round in 0..3000 {
             let mut lreg = [[0u32; 32]; 17];
             for r in lreg.iter_mut() {
@@ -1181,14 +1250,28 @@ mod tests {
                 assert_eq!(unsafe { x86::gather_indirect_avx512(&lreg) }, gathered, "gather, round {round}");
                 checked += 1;
             }
+            #[cfg(target_arch = "x86_64")]
+            if avx2_available() {
+                let mut got = lreg;
+                // SAFETY: the CPU has AVX2 (just checked).
+                unsafe { x86::write_indirect_avx2(&mut got, &d, m) };
+                assert_eq!(got, want, "AVX2 write, round {round}");
+                // SAFETY: as above.
+                assert_eq!(
+                    unsafe { x86::gather_indirect_avx2(&lreg) },
+                    gathered,
+                    "AVX2 gather, round {round}"
+                );
+                checked_avx2 += 1;
+            }
             let mut got = lreg;
             write_indirect(&mut got, &d, m);
             assert_eq!(got, want, "the level in force's write, round {round}");
             assert_eq!(gather_indirect(&lreg), gathered, "the level in force's gather, round {round}");
         }
         #[cfg(target_arch = "x86_64")]
-        assert!(checked == 0 || checked == 3000);
-        let _ = checked;
+        assert!((checked == 0 || checked == 3000) && (checked_avx2 == 0 || checked_avx2 == 3000));
+        let _ = (checked, checked_avx2);
     }
 
     /// Every level's `sign_bits` gathers the sign bits in lane order (oracle: the bits summed one
