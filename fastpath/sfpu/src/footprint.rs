@@ -302,9 +302,9 @@ mod tests {
     }
 
     /// What [`order`] promises, found by trying every order: `None` if two items write a common
-    /// location or no order runs each item before every later item's reads of what it writes;
-    /// otherwise the first such order in lexicographic order (the given order where it is free to
-    /// choose).
+    /// location, or if in every order some item writes what a later item reads; otherwise the
+    /// first order, in lexicographic order, in which none does (the given order where it is free
+    /// to choose).
     fn order_by_search(items: &[Footprint]) -> Option<Vec<usize>> {
         for (i, a) in items.iter().enumerate() {
             if items[i + 1..].iter().any(|b| a.writes & b.writes != 0) {
