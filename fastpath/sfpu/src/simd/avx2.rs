@@ -26,8 +26,9 @@
 //!   portable [`crate::fp::fma_bh`], lane by lane.
 //!
 //! Control flow per vector of 8 lanes: a vector whose lanes are all special (Blackhole), or all
-//! special with final results (Wormhole), skips the sum; the special lanes' results are merged
-//! per lane.
+//! special with final results (Wormhole), skips the sum; one whose `z` has the exponent field 0
+//! in every lane skips the alignment (the sum is the product); the special lanes' results are
+//! merged per lane.
 //!
 //! `tests/simd.rs` checks both kernels lane by lane against `fma_model_bh` / `fma_model_wh` on
 //! the same triples and mixed batches as every other level's.
@@ -115,13 +116,22 @@ fn classify(x: V, y: V, z: V) -> Fast {
     }
 }
 
+/// Whether `z`'s exponent field is 0 in every lane (zero or denormal), when [`sum`]'s `ZT` copy
+/// applies.
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+fn z_tiny(f: &Fast) -> bool {
+    _mm256_testz_si256(f.ez, f.ez) != 0
+}
+
 /// Steps 2-8 in the biased exponent frame: `(S, REb, sA, kdiff)` as the AVX-512 kernels'
 /// `sum` returns them (the signed sum of the aligned magnitudes relative to the sign `sA` of the
 /// operand with the larger exponent, that exponent as `(re - 25) << 23`, and the lanes where the
-/// signs of the product and `z` differ).
+/// signs of the product and `z` differ). `ZT`: the caller has found `z`'s exponent field 0 in
+/// every lane, and the sum is `P` (the AVX-512 kernels' restatement).
 #[inline]
 #[target_feature(enable = "avx2,fma")]
-fn sum(x: V, y: V, z: V, f: &Fast, wormhole: bool) -> (V, V, V, V) {
+fn sum<const ZT: bool>(x: V, y: V, z: V, f: &Fast, wormhole: bool) -> (V, V, V, V) {
     let one = splat(1);
     // Step 6 folded into the sum: a negligible product (a zero or denormal factor, or
     // `ex + ey < 127`) is a zero product with exponent 0.
@@ -154,6 +164,10 @@ fn sum(x: V, y: V, z: V, f: &Fast, wormhole: bool) -> (V, V, V, V) {
     let hi = _mm256_blend_epi32::<0xAA>(_mm256_srli_epi64::<32>(even), odd);
     let lo = _mm256_blend_epi32::<0xAA>(even, _mm256_slli_epi64::<32>(odd));
     let p = _mm256_and_si256(kok, _mm256_or_si256(hi, _mm256_min_epu32(lo, one)));
+    let kdiff = _mm256_srai_epi32::<31>(_mm256_xor_si256(_mm256_xor_si256(x, y), z));
+    if ZT {
+        return (p, peb, _mm256_xor_si256(x, y), kdiff);
+    }
 
     // Step 7: the semi-sticky shift of the operand with the smaller exponent (`kzb`: `z`'s).
     let kzb = _mm256_cmpgt_epi32(ezb, peb);
@@ -171,7 +185,6 @@ fn sum(x: V, y: V, z: V, f: &Fast, wormhole: bool) -> (V, V, V, V) {
     let sh = _mm256_or_si256(sh, _mm256_min_epu32(_mm256_min_epu32(sh, lost), one));
 
     // Step 8: the signed sum, relative to the sign of `big`.
-    let kdiff = _mm256_srai_epi32::<31>(_mm256_xor_si256(_mm256_xor_si256(x, y), z));
     let mut add = _mm256_add_epi32(big, sh);
     if wormhole {
         // Wormhole's step 10 keeps bit 0 alone as its sticky bit when it shifts right by 2 (a
@@ -217,8 +230,8 @@ fn special_bh(x: V, y: V, z: V, f: &Fast) -> V {
 /// `main_bh`, its conversion toward zero derived from the one to nearest: see the module docs).
 #[inline]
 #[target_feature(enable = "avx2,fma")]
-fn main_bh(x: V, y: V, z: V, f: &Fast) -> V {
-    let (s_sum, reb, sa, kdiff) = sum(x, y, z, f, false);
+fn main_bh<const ZT: bool>(x: V, y: V, z: V, f: &Fast) -> V {
+    let (s_sum, reb, sa, kdiff) = sum::<ZT>(x, y, z, f, false);
     // Steps 10-13: the magnitude rounded to 24 bits by the conversion, its exponent moved by
     // `re - 153`; `o2` is the result's magnitude plus 2^30.
     let fs = _mm256_castps_si256(_mm256_cvtepi32_ps(s_sum));
@@ -299,8 +312,8 @@ fn special_wh(x: V, y: V, z: V, f: &Fast) -> (V, V, V, V) {
 /// Wormhole's steps 6-13 on 8 lanes, with the special lanes' results of [`special_wh`].
 #[inline]
 #[target_feature(enable = "avx2,fma")]
-fn main_wh(x: V, y: V, z: V, f: &Fast, (special_r, knan, ksf, nan): (V, V, V, V)) -> V {
-    let (s_sum, reb, sa, _) = sum(x, y, z, f, true);
+fn main_wh<const ZT: bool>(x: V, y: V, z: V, f: &Fast, (special_r, knan, ksf, nan): (V, V, V, V)) -> V {
+    let (s_sum, reb, sa, _) = sum::<ZT>(x, y, z, f, true);
     // Step 10: rounded to 24 bits by the conversion (`sum` has cleared the bit the hardware
     // drops).
     let fs = _mm256_castps_si256(_mm256_cvtepi32_ps(s_sum));
@@ -346,7 +359,8 @@ fn store(v: &mut [u32; 32], q: usize, x: V) {
 }
 
 /// [`crate::fp::fma_bh`] over 32 lanes, 8 at a time: a vector whose lanes are all special skips
-/// the sum; no other shortcut or slow path (the underflow rule is [`main_bh`]'s).
+/// the sum, and one whose `z` is zero or denormal in every lane the alignment; no other shortcut
+/// or slow path (the underflow rule is [`main_bh`]'s).
 ///
 /// The operands are `a ^ flip_a`, `b` and `c ^ flip_c` lane by lane (SFPMAD's negations of `VA`
 /// and `VC`, applied in registers).
@@ -378,7 +392,7 @@ pub(super) unsafe fn fma32_bh_inline(
                 store(out, q, special_bh(x, y, z, &f));
                 continue;
             }
-            let mut r = main_bh(x, y, z, &f);
+            let mut r = if z_tiny(&f) { main_bh::<true>(x, y, z, &f) } else { main_bh::<false>(x, y, z, &f) };
             if special != 0 {
                 r = pick(f.kspecial, r, special_bh(x, y, z, &f));
             }
@@ -400,7 +414,7 @@ pub(super) fn fma32_bh(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u
     unsafe { fma32_bh_inline(a, b, c, 0, 0, out) }
 }
 
-/// [`crate::fp::fma_wh`] over 32 lanes, 8 at a time.
+/// [`crate::fp::fma_wh`] over 32 lanes, 8 at a time, with the shortcuts of [`fma32_bh_inline`].
 ///
 /// # Safety
 ///
@@ -420,7 +434,13 @@ pub(super) unsafe fn fma32_wh_inline(
             let (x, y, z) = load_operands([a, b, c], q, flip_a, flip_c);
             let f = classify(x, y, z);
             let s = special_wh(x, y, z, &f);
-            let r = if bits(s.2) == 0xFF { s.0 } else { main_wh(x, y, z, &f, s) };
+            let r = if bits(s.2) == 0xFF {
+                s.0
+            } else if z_tiny(&f) {
+                main_wh::<true>(x, y, z, &f, s)
+            } else {
+                main_wh::<false>(x, y, z, &f, s)
+            };
             store(out, q, r);
         }
     }
@@ -487,7 +507,7 @@ mod tests {
                 let [x, y, z] = v.map(|a| _mm256_loadu_si256(a.as_ptr().cast()));
                 let f = classify(x, y, z);
                 let mut out = [0u32; 8];
-                _mm256_storeu_si256(out.as_mut_ptr().cast(), main_bh(x, y, z, &f));
+                _mm256_storeu_si256(out.as_mut_ptr().cast(), main_bh::<false>(x, y, z, &f));
                 out
             }
         });

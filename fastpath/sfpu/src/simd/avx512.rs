@@ -21,6 +21,13 @@
 //!   value is non-zero (`min(min(sh, lost), 1)`).
 //! * **Sum (step 8).** `big ± sh`, signed, relative to the sign of the operand with the larger
 //!   exponent; the result's sign is that sign XOR the sum's.
+//! * **A zero `z` skips steps 7 and 8.** When `z`'s exponent field is 0 in every lane of a vector
+//!   (zeros or denormals, whose mantissa counts as zero: SFPMULI's `+0.0`, the `LCONST_0` of an
+//!   SFPMUL), the sum is `P` itself, relative to the product's sign: the product is the larger
+//!   operand in every lane whose sum is used (`peb >= -25 << 23`, which is `z`'s `ezb`, wherever
+//!   the product is kept, and a negligible product is zero like `z`; Blackhole's special lanes,
+//!   where `ex + ey` can wrap `peb`'s sign, are replaced anyway), nothing is shifted into it, and
+//!   `P < 2^28` needs none of Wormhole's clearing. `kdiff` still gives an exact zero's sign.
 //! * **Normalisation and rounding (steps 10-13) by one conversion.** Blackhole's normalising
 //!   right shift keeps what it drops as a sticky bit (`r & 1` for `n = 1`, `r & 3 != 0` for
 //!   `n = 2`): a round-to-odd to 27 bits, then round-to-nearest-even to 24. Rounding to odd at
@@ -62,8 +69,9 @@
 //!   sees or gives a subnormal: Intel cores take a microcode assist for each.
 //!
 //! Control flow per 32 lanes: one vector of 16 after the other; when every lane of a vector is
-//! special (Blackhole) or special with a final result (Wormhole) its sum is skipped; special lanes
-//! are merged per lane. (The two vectors used to be taken step by step side by side, for the
+//! special (Blackhole) or special with a final result (Wormhole) its sum is skipped, and when
+//! its `z` has the exponent field 0 in every lane its alignment is; special lanes are merged per
+//! lane. (The two vectors used to be taken step by step side by side, for the
 //! out-of-order core; its window is deep enough to overlap them anyway, and one at a time needs
 //! half the registers: `cargo xtask bench --ab`, 4 rounds, Wormhole's FMA family 1.039x-1.060x
 //! faster, Blackhole's alike within the noise, on the Zen 5 host.)
@@ -149,13 +157,23 @@ fn classify(x: __m512i, y: __m512i, z: __m512i) -> Fast {
     }
 }
 
+/// Whether `z`'s exponent field is 0 in every lane (zero or denormal: its mantissa counts as
+/// zero), when [`sum`]'s `ZT` copy applies.
+#[inline]
+#[target_feature(enable = "avx512f,avx512cd,avx512dq,avx512vbmi2")]
+fn z_tiny(f: &Fast) -> bool {
+    _mm512_test_epi32_mask(f.ez, f.ez) == 0
+}
+
 /// The sum of steps 2-8 in the biased exponent frame (see the module docs): returns
 /// `(S, REb, sA, kdiff)`, the signed sum `P ± Z` of the aligned 28-bit magnitudes (relative to
 /// the sign of the operand with the larger exponent, `sA`), the larger exponent
 /// `(re - 25) << 23`, and the lanes where the signs of the product and `z` differ.
+///
+/// `ZT`: the caller has found `z`'s exponent field 0 in every lane (see the module docs).
 #[inline]
 #[target_feature(enable = "avx512f,avx512cd,avx512dq,avx512vbmi2")]
-fn sum(
+fn sum<const ZT: bool>(
     x: __m512i,
     y: __m512i,
     z: __m512i,
@@ -210,6 +228,11 @@ fn sum(
     let hi = _mm512_permutex2var_epi32(even, idx_hi, odd);
     let lo = _mm512_permutex2var_epi32(even, idx_lo, odd);
     let p = _mm512_maskz_or_epi32(kok, hi, _mm512_min_epu32(lo, one));
+    let kdiff = _mm512_movepi32_mask(_mm512_ternarylogic_epi32::<XOR3>(x, y, z));
+    if ZT {
+        // A zero `z` (see the module docs): the sum is `P`, relative to the product's sign.
+        return (p, peb, _mm512_xor_si512(x, y), kdiff);
+    }
 
     // Step 7: the semi-sticky shift of the operand with the smaller exponent.
     let kpb = _mm512_cmpge_epi32_mask(peb, ezb);
@@ -227,7 +250,6 @@ fn sum(
     let sh = _mm512_or_si512(sh, _mm512_min_epu32(_mm512_min_epu32(sh, lost), one));
 
     // Step 8: the signed sum, relative to the sign of `big`.
-    let kdiff = _mm512_movepi32_mask(_mm512_ternarylogic_epi32::<XOR3>(x, y, z));
     let mut add = _mm512_add_epi32(big, sh);
     if wormhole {
         // Step 10 of Wormhole: the right shift by 2 keeps bit 0 alone as its sticky bit; a
@@ -274,8 +296,8 @@ fn special_bh(x: __m512i, y: __m512i, z: __m512i, f: &Fast) -> __m512i {
 /// the conversions).
 #[inline]
 #[target_feature(enable = "avx512f,avx512cd,avx512dq,avx512vbmi2")]
-fn main_bh(x: __m512i, y: __m512i, z: __m512i, f: &Fast) -> __m512i {
-    let (s_sum, reb, sa, kdiff) = sum(x, y, z, f, false);
+fn main_bh<const ZT: bool>(x: __m512i, y: __m512i, z: __m512i, f: &Fast) -> __m512i {
+    let (s_sum, reb, sa, kdiff) = sum::<ZT>(x, y, z, f, false);
     // Steps 10-13: the magnitude rounded to 24 bits by the conversion, its exponent moved by
     // `re - 153`; `o2` is the result's magnitude plus 2^30.
     let fs = _mm512_castps_si512(_mm512_cvt_roundepi32_ps::<RNE>(s_sum));
@@ -363,14 +385,14 @@ fn special_wh(x: __m512i, y: __m512i, z: __m512i, f: &Fast) -> (__m512i, __mmask
 /// Wormhole's steps 6-13 on 16 lanes, with the special lanes' results of [`special_wh`].
 #[inline]
 #[target_feature(enable = "avx512f,avx512cd,avx512dq,avx512vbmi2")]
-fn main_wh(
+fn main_wh<const ZT: bool>(
     x: __m512i,
     y: __m512i,
     z: __m512i,
     f: &Fast,
     (special_r, knan, ksf, nan): (__m512i, __mmask16, __mmask16, __m512i),
 ) -> __m512i {
-    let (s_sum, reb, sa, _) = sum(x, y, z, f, true);
+    let (s_sum, reb, sa, _) = sum::<ZT>(x, y, z, f, true);
     // Step 10: rounded to 24 bits by the conversion (`sum` has cleared the bit the hardware
     // drops).
     let fs = _mm512_castps_si512(_mm512_cvt_roundepi32_ps::<RNE>(s_sum));
@@ -418,8 +440,9 @@ fn store(v: &mut [u32; 32], half: usize, x: __m512i) {
 }
 
 /// [`crate::fp::fma_bh`] over 32 lanes: two vectors of 16, one after the other; a vector whose
-/// lanes are all special skips the sum, and one without special lanes skips their IEEE FMA; no
-/// other branch (Blackhole's underflow rule included: module docs).
+/// lanes are all special skips the sum, one whose `z` is zero or denormal in every lane skips the
+/// alignment, and one without special lanes skips their IEEE FMA; no other branch (Blackhole's
+/// underflow rule included: module docs).
 ///
 /// The operands are `a ^ flip_a`, `b` and `c ^ flip_c` lane by lane (SFPMAD's negations of `VA`
 /// and `VC`, applied in registers).
@@ -450,7 +473,7 @@ pub(super) unsafe fn fma32_bh_inline(
             let r = if f.kspecial == 0xFFFF {
                 special_bh(x, y, z, &f)
             } else {
-                let r = main_bh(x, y, z, &f);
+                let r = if z_tiny(&f) { main_bh::<true>(x, y, z, &f) } else { main_bh::<false>(x, y, z, &f) };
                 if f.kspecial != 0 {
                     _mm512_mask_mov_epi32(r, f.kspecial, special_bh(x, y, z, &f))
                 } else {
@@ -476,7 +499,8 @@ pub(super) fn fma32_bh(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u
 }
 
 /// [`crate::fp::fma_wh`] over 32 lanes, two vectors of 16 one after the other as in [`fma32_bh`]
-/// (a vector whose lanes are all special with final results skips the sum).
+/// (a vector whose lanes are all special with final results skips the sum, one whose `z` is zero
+/// or denormal in every lane the alignment).
 ///
 /// # Safety
 ///
@@ -496,7 +520,13 @@ pub(super) unsafe fn fma32_wh_inline(
             let (x, y, z) = load_operands([a, b, c], half, flip_a, flip_c);
             let f = classify(x, y, z);
             let sp = special_wh(x, y, z, &f);
-            let r = if sp.2 == 0xFFFF { sp.0 } else { main_wh(x, y, z, &f, sp) };
+            let r = if sp.2 == 0xFFFF {
+                sp.0
+            } else if z_tiny(&f) {
+                main_wh::<true>(x, y, z, &f, sp)
+            } else {
+                main_wh::<false>(x, y, z, &f, sp)
+            };
             store(out, half, r);
         }
     }
@@ -563,7 +593,7 @@ mod tests {
                 let [x, y, z] = v.map(|a| _mm512_loadu_epi32(a.as_ptr().cast()));
                 let f = classify(x, y, z);
                 let mut out = [0u32; 16];
-                _mm512_storeu_epi32(out.as_mut_ptr().cast(), main_bh(x, y, z, &f));
+                _mm512_storeu_epi32(out.as_mut_ptr().cast(), main_bh::<false>(x, y, z, &f));
                 out
             }
         });

@@ -139,13 +139,22 @@ fn classify(x: V, y: V, z: V) -> Fast {
     }
 }
 
+/// Whether `z`'s exponent field is 0 in every lane (zero or denormal), when [`sum`]'s `ZT` copy
+/// applies.
+#[inline]
+#[target_feature(enable = "neon")]
+fn z_tiny(f: &Fast) -> bool {
+    vmaxvq_u32(f.ez) == 0
+}
+
 /// Steps 2-8 in the biased exponent frame: `(S, REb, sA, kdiff)` as the AVX-512 kernels'
 /// `sum` returns them (the signed sum of the aligned magnitudes relative to the sign `sA` of the
 /// operand with the larger exponent, that exponent as `(re - 25) << 23`, and the lanes where the
-/// signs of the product and `z` differ).
+/// signs of the product and `z` differ). `ZT`: the caller has found `z`'s exponent field 0 in
+/// every lane, and the sum is `P` (the AVX-512 kernels' restatement).
 #[inline]
 #[target_feature(enable = "neon")]
-fn sum(x: V, y: V, z: V, f: &Fast, wormhole: bool) -> (V, V, V, V) {
+fn sum<const ZT: bool>(x: V, y: V, z: V, f: &Fast, wormhole: bool) -> (V, V, V, V) {
     let one = splat(1);
     // Step 6 folded into the sum: a negligible product (a zero or denormal factor, or
     // `ex + ey < 127`) is a zero product with exponent 0.
@@ -177,6 +186,10 @@ fn sum(x: V, y: V, z: V, f: &Fast, wormhole: bool) -> (V, V, V, V) {
     let hi = vuzp2q_u32(wide_lo, wide_hi);
     let lo = vmulq_u32(a, b);
     let p = vandq_u32(kok, vorrq_u32(hi, vminq_u32(lo, one)));
+    let kdiff = unsigned(vshrq_n_s32::<31>(signed(veorq_u32(veorq_u32(x, y), z))));
+    if ZT {
+        return (p, peb, veorq_u32(x, y), kdiff);
+    }
 
     // Step 7: the semi-sticky shift of the operand with the smaller exponent (`kzb`: `z`'s).
     let kzb = vcgtq_s32(signed(ezb), signed(peb));
@@ -194,7 +207,6 @@ fn sum(x: V, y: V, z: V, f: &Fast, wormhole: bool) -> (V, V, V, V) {
     let sh = vorrq_u32(sh, vminq_u32(vminq_u32(sh, lost), one));
 
     // Step 8: the signed sum, relative to the sign of `big`.
-    let kdiff = unsigned(vshrq_n_s32::<31>(signed(veorq_u32(veorq_u32(x, y), z))));
     let mut add = vaddq_u32(big, sh);
     if wormhole {
         // Wormhole's step 10 keeps bit 0 alone as its sticky bit when it shifts right by 2 (a
@@ -238,8 +250,8 @@ fn special_bh(x: V, y: V, z: V, f: &Fast) -> V {
 /// included (the AVX2 kernel's `main_bh`).
 #[inline]
 #[target_feature(enable = "neon")]
-fn main_bh(x: V, y: V, z: V, f: &Fast) -> V {
-    let (s_sum, reb, sa, kdiff) = sum(x, y, z, f, false);
+fn main_bh<const ZT: bool>(x: V, y: V, z: V, f: &Fast) -> V {
+    let (s_sum, reb, sa, kdiff) = sum::<ZT>(x, y, z, f, false);
     // Steps 10-13: the magnitude rounded to 24 bits by the conversion, its exponent moved by
     // `re - 153`; `o2` is the result's magnitude plus 2^30.
     let fs = bits_of(vcvtq_f32_s32(signed(s_sum)));
@@ -296,8 +308,8 @@ fn special_wh(x: V, y: V, z: V, f: &Fast) -> (V, V, V, V) {
 /// Wormhole's steps 6-13 on 4 lanes, with the special lanes' results of [`special_wh`].
 #[inline]
 #[target_feature(enable = "neon")]
-fn main_wh(x: V, y: V, z: V, f: &Fast, (special_r, knan, ksf, nan): (V, V, V, V)) -> V {
-    let (s_sum, reb, sa, _) = sum(x, y, z, f, true);
+fn main_wh<const ZT: bool>(x: V, y: V, z: V, f: &Fast, (special_r, knan, ksf, nan): (V, V, V, V)) -> V {
+    let (s_sum, reb, sa, _) = sum::<ZT>(x, y, z, f, true);
     // Step 10: rounded to 24 bits by the conversion (`sum` has cleared the bit the hardware
     // drops).
     let fs = bits_of(vcvtq_f32_s32(signed(s_sum)));
@@ -331,7 +343,8 @@ fn store(v: &mut [u32; 32], q: usize, x: V) {
 }
 
 /// [`crate::fp::fma_bh`] over 32 lanes, 4 at a time: a vector whose lanes are all special skips
-/// the sum; no other shortcut or slow path (the underflow rule as the AVX2 kernel's).
+/// the sum, and one whose `z` is zero or denormal in every lane the alignment; no other shortcut
+/// or slow path (the underflow rule as the AVX2 kernel's).
 ///
 /// # Safety
 ///
@@ -345,7 +358,7 @@ pub(super) fn fma32_bh(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u
             store(out, q, special_bh(x, y, z, &f));
             continue;
         }
-        let mut r = main_bh(x, y, z, &f);
+        let mut r = if z_tiny(&f) { main_bh::<true>(x, y, z, &f) } else { main_bh::<false>(x, y, z, &f) };
         if any(f.kspecial) {
             r = pick(f.kspecial, r, special_bh(x, y, z, &f));
         }
@@ -353,7 +366,7 @@ pub(super) fn fma32_bh(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u
     }
 }
 
-/// [`crate::fp::fma_wh`] over 32 lanes, 4 at a time.
+/// [`crate::fp::fma_wh`] over 32 lanes, 4 at a time, with the shortcuts of [`fma32_bh`].
 ///
 /// # Safety
 ///
@@ -364,7 +377,13 @@ pub(super) fn fma32_wh(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u
         let (x, y, z) = (load(a, q), load(b, q), load(c, q));
         let f = classify(x, y, z);
         let s = special_wh(x, y, z, &f);
-        let r = if all(s.2) { s.0 } else { main_wh(x, y, z, &f, s) };
+        let r = if all(s.2) {
+            s.0
+        } else if z_tiny(&f) {
+            main_wh::<true>(x, y, z, &f, s)
+        } else {
+            main_wh::<false>(x, y, z, &f, s)
+        };
         store(out, q, r);
     }
 }
@@ -385,7 +404,7 @@ mod tests {
                 let [x, y, z] = v.map(|a| vld1q_u32(a.as_ptr()));
                 let f = classify(x, y, z);
                 let mut out = [0u32; 4];
-                vst1q_u32(out.as_mut_ptr(), main_bh(x, y, z, &f));
+                vst1q_u32(out.as_mut_ptr(), main_bh::<false>(x, y, z, &f));
                 out
             }
         });
