@@ -56,7 +56,9 @@
 //! native FMA loop over the same registers: no decode, operand selection, lane mask or masked
 //! write) is measured per chip with the FMA family (the "(kernel alone)" row, `fma_kernel_alone`
 //! in the JSON), and the native loop's ratio to it is printed after the targets: the FMA family's
-//! ratio to native cannot go below it without a faster kernel.
+//! ratio to native cannot go below it without a faster kernel. It is measured again with every
+//! addend +0 (the "(kernel, c=+0)" row, `fma_kernel_alone.zero_addend`): SFPMULI's addend and
+//! SFPMUL's as SFPI emits it (`LCONST_0`), for which the kernels skip the alignment.
 //!
 //! Comparing two builds (`--ab BASELINE`, [`ab`]): this build's fast model against another build
 //! of xtask, in alternating child runs of `--fast-only` (the fast model alone, at the SIMD level in
@@ -652,16 +654,20 @@ fn native_add_rate(level: NativeLevel, data: &[[u32; LANES]; 8], time: Duration)
 /// reads subnormals as zero itself), each result independent of the others. No decode, lane
 /// mask, operand selection or masked write: how close the FMA family could come to the native
 /// loop with this kernel, which [`fast_rate`]'s FMA family figure is then measured against.
-fn kernel_fma_rate(arch: Arch, data: &[[u32; LANES]; 8], time: Duration) -> f64 {
+///
+/// With `zero_addend` every `c` is +0 instead: SFPMULI's addend, and `LCONST_0`, the addend of
+/// every SFPMUL that SFPI emits (the family's random operands seldom give a vector of zeros).
+fn kernel_fma_rate(arch: Arch, data: &[[u32; LANES]; 8], zero_addend: bool, time: Duration) -> f64 {
     let (data, mut out) = (Placed(*data), Placed([[0u32; LANES]; 8]));
     let (data, out) = (&data.0, &mut out.0);
+    let zero = [0u32; LANES];
     measure(time, || {
         for k in 0..PROGRAM_LEN {
             sfpu_fastpath::fp::fma32_of(
                 arch,
                 black_box(&data[k & 7]),
                 black_box(&data[(k + 1) & 7]),
-                black_box(&data[(k + 2) & 7]),
+                black_box(if zero_addend { &zero } else { &data[(k + 2) & 7] }),
                 &mut out[(k + 3) & 7],
             );
             black_box(&mut out[(k + 3) & 7]);
@@ -681,8 +687,9 @@ struct ClassResult {
     fast_lower: Vec<(simd::Level, f64)>,
     /// The fast model one call per instruction, at the selected level.
     fast_per_call: f64,
-    /// The FMA family only: its kernel alone ([`kernel_fma_rate`]).
-    kernel: Option<f64>,
+    /// The FMA family only: its kernel alone ([`kernel_fma_rate`]), on the family's operands and
+    /// with every addend +0.
+    kernel: Option<(f64, f64)>,
 }
 
 /// What a target compares.
@@ -1046,9 +1053,10 @@ pub fn main(args: Args) -> Result<ExitCode> {
             bar.inc(1);
             let kernel = (*class == Class::Fma).then(|| {
                 bar.set_message(format!("{arch} FMA kernel alone"));
-                let k = kernel_fma_rate(*arch, &native_data(state), time);
+                let k = kernel_fma_rate(*arch, &native_data(state), false, time);
+                let z = kernel_fma_rate(*arch, &native_data(state), true, time);
                 bar.inc(1);
-                k
+                (k, z)
             });
             results.push(ClassResult {
                 arch: *arch,
@@ -1112,12 +1120,17 @@ pub fn main(args: Args) -> Result<ExitCode> {
                     .collect();
                 let kernel =
                     results.iter().filter(|r| r.arch == a).find_map(|r| Some((r.fast.median, r.kernel?)));
-                let kernel = kernel.map(|(family, v)| {
+                let kernel = kernel.map(|(family, (v, z))| {
                     json!({
                         "what": "sfpu_fastpath::fp::fma32_of alone, independent 32-lane triples",
                         "fast": figures(v),
                         "native_f32_fma_over_kernel": native_fma / v,
                         "fma_family_over_kernel": family / v,
+                        "zero_addend": {
+                            "what": "the same with every addend +0 (SFPMULI; SFPMUL with LCONST_0)",
+                            "fast": figures(z),
+                            "native_f32_fma_over_kernel": native_fma / z,
+                        },
                     })
                 });
                 json!({ "arch": a.to_string(), "classes": classes, "fma_kernel_alone": kernel })
@@ -1191,7 +1204,9 @@ pub fn main(args: Args) -> Result<ExitCode> {
             );
             let per_call = ("  (per call)".to_string(), r.fast_per_call);
             let lower = r.fast_lower.iter().map(|&(level, p)| (format!("  ({level:?})"), p));
-            let kernel = r.kernel.map(|p| ("  (kernel alone)".to_string(), p));
+            let kernel = r.kernel.into_iter().flat_map(|(k, z)| {
+                [("  (kernel alone)".to_string(), k), ("  (kernel, c=+0)".to_string(), z)]
+            });
             for (label, p) in std::iter::once(per_call).chain(lower).chain(kernel) {
                 outln!(
                     "{:<16} {:>14} {:>14.3} {:>9.1}x {:>16} {:>16.1}",
@@ -1239,8 +1254,9 @@ pub fn main(args: Args) -> Result<ExitCode> {
     );
     outln!(" the same class at that lower level; \"(kernel alone)\": the FMA kernel looped like the native");
     outln!(
-        " FMA loop, no decode, operand selection or masked write; the FMA family runs in segments of {FMA_SEGMENT}"
+        " FMA loop, no decode, operand selection or masked write; \"(kernel, c=+0)\": the same with every"
     );
+    outln!(" addend +0 (SFPMULI; SFPMUL with LCONST_0); the FMA family runs in segments of {FMA_SEGMENT}");
     outln!(" instructions, each from the state's LRegs: its results drift to special values; the native");
     outln!(
         " loops use the same registers, the FMA's subnormal operands read as zero, as the SFPU reads them.)"
@@ -1274,14 +1290,21 @@ pub fn main(args: Args) -> Result<ExitCode> {
             t.verdict()
         );
     }
-    let kernels: Vec<(Arch, f64)> = results.iter().filter_map(|r| Some((r.arch, r.kernel?))).collect();
+    let kernels: Vec<(Arch, (f64, f64))> = results.iter().filter_map(|r| Some((r.arch, r.kernel?))).collect();
     if !kernels.is_empty() {
         outln!("the FMA kernel alone, the floor of the FMA family's ratio to native (not a target):");
-        for (a, k) in kernels {
+        for (a, (k, _)) in &kernels {
             outln!(
                 "  {:<59} {:>12}",
                 format!("native f32 FMA / FMA kernel alone, {a}"),
                 format!("{:.2}x", native_fma / k)
+            );
+        }
+        for (a, (_, z)) in &kernels {
+            outln!(
+                "  {:<59} {:>12}",
+                format!("native f32 FMA / FMA kernel with c = +0, {a}"),
+                format!("{:.2}x", native_fma / z)
             );
         }
     }

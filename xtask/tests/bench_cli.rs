@@ -96,6 +96,14 @@ fn bench_json_has_every_chip_class_model_and_target() {
         let close = |a: f64, b: f64| (a / b - 1.0).abs() < 1e-9;
         assert!(close(positive(&k["native_f32_fma_over_kernel"], "native / kernel"), native / kernel), "{k}");
         assert!(close(positive(&k["fma_family_over_kernel"], "family / kernel"), fma / kernel), "{k}");
+        // And again with every addend +0.
+        let z = &k["zero_addend"];
+        figures(&z["fast"], &format!("{}.fma_kernel_alone.zero_addend.fast", chip["arch"]));
+        let zero = z["fast"]["instructions_per_s"].as_f64().unwrap_or(0.0);
+        assert!(
+            close(positive(&z["native_f32_fma_over_kernel"], "native / kernel, c = +0"), native / zero),
+            "{z}"
+        );
     }
     figures(&json["native"]["f32_mul_add"], "native.f32_mul_add");
     figures(&json["native"]["u32_wrapping_add"], "native.u32_wrapping_add");
@@ -155,6 +163,7 @@ fn bench_text_names_the_native_features_and_every_verdict() {
     assert!(text.contains("wormhole") && !text.contains("blackhole"), "{text}");
     // No FMA family measured, so no FMA kernel alone either.
     assert!(!text.contains("  (kernel alone)") && !text.contains("FMA kernel alone, "), "{text}");
+    assert!(!text.contains("  (kernel, c=+0)") && !text.contains("FMA kernel with c = +0, "), "{text}");
     let verdicts = text.lines().filter(|l| l.contains("[issue")).count();
     // Six per chip (one chip) and the fuzzing one.
     assert_eq!(verdicts, 7, "{text}");
@@ -209,6 +218,8 @@ fn targets_left_out_by_only_are_not_measured() {
     // floor of its ratio to native.
     assert_eq!(text.matches("  (kernel alone)").count(), 2, "{text}");
     assert_eq!(text.matches("native f32 FMA / FMA kernel alone, ").count(), 2, "{text}");
+    assert_eq!(text.matches("  (kernel, c=+0)").count(), 2, "{text}");
+    assert_eq!(text.matches("native f32 FMA / FMA kernel with c = +0, ").count(), 2, "{text}");
 }
 
 fn xtask(args: &[&str]) -> std::process::Output {
