@@ -65,12 +65,14 @@ const LONG_RUN: Duration = Duration::from_secs(8 * 3600);
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Only this target (repeat for several): diff_stream, decode, vectors_load, dut_protocol.
+    /// Only this target (repeat for several): diff_stream, decode, vectors_load, dut_protocol,
+    /// amx_diff.
     #[arg(long = "target", value_name = "T")]
     targets: Vec<String>,
     /// Wall-clock budget of the whole run, seed writing and the build of the targets included:
-    /// what is left after them is split over the targets (diff_stream gets half): `90s`, `20m`,
-    /// `8h` (the default). With --rate: the time per chip (default 20s).
+    /// what is left after them is split over the targets (diff_stream counts three times, the
+    /// others once: 3/7 of it with all five): `90s`, `20m`, `8h` (the default). With --rate: the
+    /// time per chip (default 20s).
     #[arg(long, value_parser = parse_duration)]
     time: Option<Duration>,
     /// Parallel fuzzing processes per target (libFuzzer's fork mode; crashes do not stop it).
@@ -532,7 +534,8 @@ fn run_target(
     Ok(run)
 }
 
-/// How a total budget is split: diff_stream half, the others the rest equally.
+/// How a total budget is split: in proportion to a weight of 3 for diff_stream and 1 for each
+/// other target (3/7 and 1/7 each with all five).
 fn split(targets: &[&str], total: Duration) -> Vec<Duration> {
     let weight = |t: &str| if t == "diff_stream" { 3.0 } else { 1.0 };
     let sum: f64 = targets.iter().map(|t| weight(t)).sum();
