@@ -10,6 +10,9 @@
 //!   the golden vectors), builds every target once, runs them one after the other with a
 //!   persistent corpus in `fuzz/corpus/<target>`, shows libFuzzer's progress, records crashes and
 //!   goes on, and ends with a summary naming each artifact and the command that triages it.
+//!   SIGINT (Ctrl-C) or SIGTERM stops it where it is: each `cargo fuzz` runs in its own process
+//!   group and gets the signal from the runner (`Forward`), libFuzzer stops and prints its final
+//!   statistics, and the summary says what was found and which targets were not reached.
 //! * `--smoke`: every target for a bounded time, at most two minutes in total including the build.
 //!   `--planted` (with `--smoke`) instead checks, for each chip, that `diff_stream` finds the
 //!   divergence planted behind the fast model's `planted-divergence` feature from an empty corpus
@@ -32,7 +35,7 @@
 //! * `--seeds`: only write the seed corpora.
 //!
 //! Exit status: 0 when nothing was found, 1 when a target crashed (or the planted divergence was
-//! not found), 2 on a usage or build error.
+//! not found), 2 on a usage or build error, 128 + the signal for a run stopped by SIGINT / SIGTERM.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::{BufRead, BufReader};
@@ -41,6 +44,8 @@ use std::process::{Command, ExitCode, Stdio};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
+
+use crate::interrupt::Interrupt;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use sfpu_conformance::sfpu::fuzz::{
     Appended, MAX_STREAM, StreamInput, all_arches, append_regression, decode_oracle, diff_stream_counted,
@@ -224,6 +229,10 @@ const FUZZ_BUILD_FLAGS: [&str; 8] =
 /// How to invoke cargo-fuzz: `cargo +nightly fuzz`, or stable with `RUSTC_BOOTSTRAP=1`.
 struct Fuzz {
     nightly: bool,
+    /// In a fuzzing run (not --rate, --planted, --triage): the SIGINT / SIGTERM handlers. Each
+    /// `cargo fuzz` then runs in its own process group and gets the run's first signal from
+    /// [`Forward`], so that the run stops where it is and still prints its summary.
+    interrupt: Option<Interrupt>,
 }
 
 impl Fuzz {
@@ -240,7 +249,7 @@ impl Fuzz {
         if !ok(&["fuzz", "--version"]) {
             bail!("cargo-fuzz is not installed: run `cargo install cargo-fuzz --locked`");
         }
-        Ok(Fuzz { nightly: ok(&["+nightly", "--version"]) })
+        Ok(Fuzz { nightly: ok(&["+nightly", "--version"]), interrupt: None })
     }
 
     /// `cargo [+nightly] fuzz <sub> <common flags>`, run from the repository root with a clean
@@ -266,7 +275,20 @@ impl Fuzz {
         if let Some(f) = features {
             c.args(["--features", f]);
         }
+        if self.interrupt.is_some() {
+            std::os::unix::process::CommandExt::process_group(&mut c, 0);
+        }
         c
+    }
+
+    /// Passes the run's first SIGINT / SIGTERM on to `child` (see [`Forward`]).
+    fn forward(&self, child: &std::process::Child) -> Option<Forward> {
+        self.interrupt.as_ref().map(|i| Forward::start(child.id(), i.clone()))
+    }
+
+    /// The signal that interrupted the run, if one did.
+    fn interrupted(&self) -> Option<&'static str> {
+        self.interrupt.as_ref().and_then(Interrupt::signal)
     }
 
     /// Builds the targets, showing cargo's progress (the crate being compiled and how many so
@@ -280,6 +302,7 @@ impl Fuzz {
         }
         let mut child =
             c.stdout(Stdio::null()).stderr(Stdio::piped()).spawn().context("cannot run cargo fuzz build")?;
+        let forward = self.forward(&child);
         let mut log = Vec::new();
         let mut compiled = 0;
         if let Some(stderr) = child.stderr.take() {
@@ -292,8 +315,14 @@ impl Fuzz {
                 log.push(line);
             }
         }
+        if let Some(f) = forward {
+            f.stop();
+        }
         let status = child.wait().context("cannot wait for cargo fuzz build")?;
         bar.finish_and_clear();
+        if let Some(signal) = self.interrupted() {
+            bail!("interrupted by {signal} while building the fuzz targets: nothing fuzzed");
+        }
         if !status.success() {
             bail!("cargo fuzz build failed:\n{}", log.join("\n"));
         }
@@ -306,6 +335,54 @@ impl Fuzz {
             );
         }
         Ok(started.elapsed())
+    }
+}
+
+/// Passes the run's first SIGINT or SIGTERM on to a child's process group (the child runs in its
+/// own: a terminal's Ctrl-C reaches only this process, which decides). libFuzzer stops, prints its
+/// final statistics and exits; cargo stops its compilers. A second signal ends this process at
+/// once ([`Interrupt`]), by which time the child has its signal.
+struct Forward {
+    done: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    thread: std::thread::JoinHandle<()>,
+}
+
+impl Forward {
+    /// How often the watching thread looks at the signal flags.
+    const POLL: Duration = Duration::from_millis(50);
+
+    fn start(pid: u32, interrupt: Interrupt) -> Forward {
+        use std::sync::atomic::Ordering;
+        let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let watching = std::sync::Arc::clone(&done);
+        let thread = std::thread::spawn(move || {
+            while !watching.load(Ordering::Relaxed) {
+                if let Some(signal) = interrupt.number() {
+                    signal_group(pid, signal);
+                    return;
+                }
+                std::thread::sleep(Forward::POLL);
+            }
+        });
+        Forward { done, thread }
+    }
+
+    /// Stops watching. Called before the child is waited for: until then its process (a zombie
+    /// at worst) keeps its id, so the signal cannot reach another process group.
+    fn stop(self) {
+        self.done.store(true, std::sync::atomic::Ordering::Relaxed);
+        let _ = self.thread.join();
+    }
+}
+
+/// Sends `signal` to the process group `pgid`.
+#[allow(unsafe_code, reason = "kill(2), which touches no memory of this process")]
+fn signal_group(pgid: u32, signal: i32) {
+    let Ok(pgid) = libc::pid_t::try_from(pgid) else { return };
+    // SAFETY: kill(2) takes two integers and has no memory-safety preconditions; a group that
+    // is gone only makes it fail (ESRCH), which changes nothing here.
+    unsafe {
+        libc::kill(-pgid, signal);
     }
 }
 
@@ -342,6 +419,8 @@ struct TargetRun {
     in_panic: bool,
     /// Set when the run ended abnormally without an artifact.
     error: Option<String>,
+    /// The signal that stopped this target's run before its time was up, if one did.
+    interrupted: Option<&'static str>,
 }
 
 impl TargetRun {
@@ -357,6 +436,7 @@ impl TargetRun {
             "triage": self.crashes.iter().map(|p| triage_command(p)).collect::<Vec<_>>(),
             "messages": self.crashes.iter().map(|p| self.messages.get(p)).collect::<Vec<_>>(),
             "error": self.error,
+            "interrupted": self.interrupted,
         })
     }
 }
@@ -425,6 +505,15 @@ fn parse_status(line: &str, run: &mut TargetRun, root: &Path) -> bool {
         } else if run.panic.len() < MAX_PANIC_LINES {
             run.panic.push(line.to_string());
         }
+        return false;
+    }
+    // libFuzzer's final statistics (`-print_final_stats=1`), also printed when it is interrupted.
+    if let Some(v) = line.strip_prefix("stat::number_of_executed_units:") {
+        run.execs = run.execs.max(v.trim().parse().unwrap_or(0));
+        return false;
+    }
+    if let Some(v) = line.strip_prefix("stat::average_exec_per_sec:") {
+        run.exec_per_s = v.trim().parse().unwrap_or(run.exec_per_s);
         return false;
     }
     if !line.starts_with('#') {
@@ -508,6 +597,7 @@ fn run_target(
     }
     c.stdout(Stdio::null()).stderr(Stdio::piped());
     let mut child = c.spawn().context("cannot run cargo fuzz run")?;
+    let forward = fuzz.forward(&child);
     let mut tail: Vec<String> = Vec::new();
     if let Some(err) = child.stderr.take() {
         for line in BufReader::new(err).lines().map_while(Result::ok) {
@@ -526,9 +616,13 @@ fn run_target(
             }
         }
     }
+    if let Some(f) = forward {
+        f.stop();
+    }
     let status = child.wait()?;
     run.seconds = started.elapsed().as_secs_f64();
-    if !status.success() && run.crashes.is_empty() {
+    run.interrupted = fuzz.interrupted();
+    if !status.success() && run.crashes.is_empty() && run.interrupted.is_none() {
         run.error = Some(format!("exited with {status}:\n{}", tail.join("\n")));
     }
     Ok(run)
@@ -559,13 +653,21 @@ fn fuzzing_time(budget: Duration, spent: Duration, targets: usize, smoke: bool) 
 }
 
 fn run(root: &Path, args: &Args, started: Instant) -> Result<ExitCode> {
-    let fuzz = Fuzz::detect()?;
+    let mut fuzz = Fuzz::detect()?;
+    let interrupt = Interrupt::install().context("cannot install the SIGINT/SIGTERM handlers")?;
+    fuzz.interrupt = Some(interrupt.clone());
     let targets: Vec<&str> = if args.targets.is_empty() {
         TARGETS.to_vec()
     } else {
         TARGETS.iter().copied().filter(|t| args.targets.iter().any(|a| a == t)).collect()
     };
-    fuzz.build(root, &targets, None, args.quiet)?;
+    if let Err(e) = fuzz.build(root, &targets, None, args.quiet) {
+        if interrupt.signal().is_some() {
+            errln!("{e:#}");
+            return Ok(ExitCode::from(interrupt.exit_status()));
+        }
+        return Err(e);
+    }
     // What is left of the budget (the smoke run's, or --time), less a margin for process start-up
     // and the summary: seeds and the build were paid for out of it.
     let budget = if args.smoke { SMOKE_BUDGET } else { args.time.unwrap_or(LONG_RUN) };
@@ -588,6 +690,9 @@ fn run(root: &Path, args: &Args, started: Instant) -> Result<ExitCode> {
     let times = split(&targets, total);
     let mut runs = Vec::new();
     for (target, time) in targets.iter().zip(times) {
+        if interrupt.signal().is_some() {
+            break;
+        }
         let bar = spinner(args.quiet, &format!("{target}: starting ({}s)", time.as_secs()));
         let corpus = root.join("fuzz/corpus").join(target);
         std::fs::create_dir_all(&corpus)?;
@@ -603,24 +708,43 @@ fn run(root: &Path, args: &Args, started: Instant) -> Result<ExitCode> {
                 run.cov,
                 run.corpus,
                 run.crashes.len(),
-                if run.error.is_some() { " (ended abnormally)" } else { "" }
+                match (&run.error, run.interrupted) {
+                    (Some(_), _) => " (ended abnormally)".to_string(),
+                    (None, Some(signal)) => format!(" (interrupted by {signal})"),
+                    (None, None) => String::new(),
+                }
             );
         }
         runs.push(run);
     }
-    summary(root, &runs, started.elapsed(), args)
+    let not_fuzzed: Vec<&str> = targets[runs.len()..].to_vec();
+    let stopped = interrupt.signal().map(|signal| (signal, not_fuzzed));
+    let code = summary(root, &runs, started.elapsed(), stopped.as_ref(), args)?;
+    Ok(if stopped.is_some() { ExitCode::from(interrupt.exit_status()) } else { code })
 }
 
-fn summary(root: &Path, runs: &[TargetRun], elapsed: Duration, args: &Args) -> Result<ExitCode> {
+/// Prints what the run found: each target's figures, every artifact with its panic message, its
+/// bytes (as a command that writes it again) and its triage command, and, for a run stopped by a
+/// signal (`stopped`: the signal and the targets not reached), that it was. Exit status 1 if
+/// anything crashed.
+fn summary(
+    root: &Path,
+    runs: &[TargetRun],
+    elapsed: Duration,
+    stopped: Option<&(&str, Vec<&str>)>,
+    args: &Args,
+) -> Result<ExitCode> {
     let crashed = runs.iter().any(|r| !r.crashes.is_empty() || r.error.is_some());
     if args.json {
         let v = serde_json::json!({
             "seconds": elapsed.as_secs(),
             "targets": runs.iter().map(TargetRun::json).collect::<Vec<_>>(),
             "ok": !crashed,
+            "interrupted": stopped.map(|(signal, _)| signal),
+            "not_fuzzed": stopped.map(|(_, t)| t.clone()).unwrap_or_default(),
         });
         outln!("{}", serde_json::to_string_pretty(&v)?);
-    } else if !args.quiet || crashed {
+    } else if !args.quiet || crashed || stopped.is_some() {
         errln!("\nfuzz summary ({:.0}s):", elapsed.as_secs_f64());
         for r in runs {
             errln!(
@@ -653,8 +777,19 @@ fn summary(root: &Path, runs: &[TargetRun], elapsed: Duration, args: &Args) -> R
                 errln!("      error: {e}");
             }
         }
+        if let Some((signal, not_fuzzed)) = stopped {
+            errln!(
+                "interrupted by {signal} after {:.0}s{}",
+                elapsed.as_secs_f64(),
+                if not_fuzzed.is_empty() {
+                    String::new()
+                } else {
+                    format!("; not fuzzed: {}", not_fuzzed.join(", "))
+                }
+            );
+        }
         if !crashed {
-            errln!("no crash, no divergence");
+            errln!("no crash, no divergence{}", if stopped.is_some() { " so far" } else { "" });
         }
     }
     Ok(if crashed { ExitCode::from(1) } else { ExitCode::SUCCESS })
@@ -1418,6 +1553,93 @@ mod tests {
             let e = main(args).expect_err("refused");
             assert!(e.to_string().contains("--max-stream applies to"), "{mode:?}: {e}");
         }
+    }
+
+    /// A shell in its own process group, as `cargo fuzz` runs in a fuzzing run, with a background
+    /// `sleep` in the same group; the shell's trap of SIGTERM exits with 8 (its `wait` returns at
+    /// once when the trap fires). Returns once the trap is set, with the `sleep`'s process id.
+    fn trapping_shell(sleep: &str) -> (std::process::Child, u32) {
+        let mut c = Command::new("sh");
+        c.arg("-c").arg(format!("trap 'exit 8' TERM; sleep {sleep} & echo $!; wait; exit 0"));
+        std::os::unix::process::CommandExt::process_group(&mut c, 0);
+        let mut child = c.stdout(Stdio::piped()).spawn().expect("run sh");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().expect("stdout")).read_line(&mut line).expect("read");
+        (child, line.trim().parse().expect("the sleep's process id"))
+    }
+
+    /// Waits up to 10 s for `child`; its exit code, `None` if it is still running (then killed).
+    fn exit_within(mut child: std::process::Child) -> Option<i32> {
+        let until = Instant::now() + Duration::from_secs(10);
+        while Instant::now() < until {
+            if let Some(status) = child.try_wait().expect("wait") {
+                return status.code();
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        signal_group(child.id(), libc::SIGKILL);
+        let _ = child.wait();
+        None
+    }
+
+    /// Whether process `pid` has ended (gone, or a zombie not yet reaped), within 10 s.
+    fn ends_within(pid: u32) -> bool {
+        let until = Instant::now() + Duration::from_secs(10);
+        while Instant::now() < until {
+            match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+                Err(_) => return true,
+                Ok(stat)
+                    if stat.rsplit(')').next().is_some_and(|rest| rest.trim_start().starts_with('Z')) =>
+                {
+                    return true;
+                }
+                Ok(_) => std::thread::sleep(Duration::from_millis(20)),
+            }
+        }
+        false
+    }
+
+    /// The run's first signal reaches the whole process group of a `cargo fuzz` child (the shell
+    /// and its background `sleep`), as the same signal; without a signal the child is left alone.
+    /// Without `Forward` the shell waits for its 30 s `sleep`; without the process group's minus
+    /// sign the `sleep` lives on. (SIGTERM: a shell started with SIGINT ignored, as under a
+    /// non-interactive `&`, cannot trap SIGINT, and its background jobs ignore it.)
+    #[test]
+    fn forward_passes_the_first_signal_to_the_child_group() {
+        let (child, sleep) = trapping_shell("30");
+        let forward = Forward::start(child.id(), Interrupt::raised(libc::SIGTERM));
+        let got = exit_within(child);
+        forward.stop();
+        assert_eq!(got, Some(8), "the shell's trap of SIGTERM");
+        assert!(ends_within(sleep), "the sleep in the shell's group got the signal too");
+
+        let (child, _) = trapping_shell("0.3");
+        let forward = Forward::start(child.id(), Interrupt::raised(0));
+        std::thread::sleep(Duration::from_millis(150));
+        forward.stop();
+        assert_eq!(exit_within(child), Some(0), "no signal, nothing forwarded");
+
+        for (signal, name) in [(libc::SIGINT, "SIGINT"), (libc::SIGTERM, "SIGTERM")] {
+            let i = Interrupt::raised(signal);
+            assert_eq!((i.signal(), i.number()), (Some(name), Some(signal)));
+        }
+    }
+
+    /// libFuzzer's final statistics, which an interrupted run prints after its last status
+    /// line, give the executions and the rate.
+    #[test]
+    fn final_statistics_count() {
+        let mut run = TargetRun::default();
+        let root = Path::new("/r");
+        for line in [
+            "#4096\tpulse  cov: 10 ft: 20 corp: 5/1Kb exec/s: 2048 rss: 40Mb",
+            "==1== libFuzzer: run interrupted; exiting",
+            "stat::number_of_executed_units: 5000",
+            "stat::average_exec_per_sec:     2500",
+        ] {
+            parse_status(line, &mut run, root);
+        }
+        assert_eq!((run.execs, run.exec_per_s, run.cov, run.corpus), (5000, 2500, 10, 5));
     }
 
     /// `.clusterfuzzlite/build.sh` builds the targets as `cargo xtask fuzz` does: its

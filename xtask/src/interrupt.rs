@@ -40,6 +40,22 @@ impl Interrupt {
         }
     }
 
+    /// The number of the signal that asked the run to stop, if one did (to pass it on).
+    pub fn number(&self) -> Option<i32> {
+        match self.signal()? {
+            "SIGTERM" => Some(SIGTERM),
+            _ => Some(SIGINT),
+        }
+    }
+
+    /// An `Interrupt` whose first signal has already arrived, for tests of what a run does then
+    /// (no handler installed).
+    #[cfg(test)]
+    pub fn raised(signal: i32) -> Interrupt {
+        let (int, term) = (signal == SIGINT, signal == SIGTERM);
+        Interrupt { int: Arc::new(AtomicBool::new(int)), term: Arc::new(AtomicBool::new(term)) }
+    }
+
     /// The exit status of a run stopped by [`signal`](Interrupt::signal): `128 + signal number`.
     pub fn exit_status(&self) -> u8 {
         match self.signal() {

@@ -1,0 +1,137 @@
+//! `cargo xtask fuzz` stopped by a signal, as a user stops an overnight run with Ctrl-C: the run
+//! passes the signal on to libFuzzer (which stops and prints its final statistics), prints its
+//! summary with what the run found, leaves no fuzzer running, and exits with `128 + signal`.
+//! Skipped, with the reason printed, only when cargo-fuzz is not installed, and then only without
+//! `SFPU_REQUIRE_CARGO_FUZZ=1` (which CI sets).
+
+use std::io::{BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("the repository root").to_path_buf()
+}
+
+fn cargo_fuzz_installed() -> bool {
+    let mut c = Command::new("cargo");
+    for var in ["CARGO", "RUSTUP_TOOLCHAIN", "CARGO_TARGET_DIR", "CARGO_BUILD_TARGET_DIR", "RUSTC", "RUSTDOC"]
+    {
+        c.env_remove(var);
+    }
+    c.args(["fuzz", "--version"]).output().is_ok_and(|o| o.status.success())
+}
+
+/// The processes whose command line contains `needle` (other than this one).
+fn processes_with(needle: &str) -> Vec<u32> {
+    let Ok(dir) = std::fs::read_dir("/proc") else { return Vec::new() };
+    dir.filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|&pid| pid != std::process::id())
+        .filter(|pid| {
+            std::fs::read(format!("/proc/{pid}/cmdline"))
+                .is_ok_and(|c| String::from_utf8_lossy(&c).replace('\0', " ").contains(needle))
+        })
+        .collect()
+}
+
+/// Sends `signal` to process `pid`.
+#[allow(unsafe_code, reason = "kill(2)")]
+fn signal(pid: u32, signal: i32) -> bool {
+    let Ok(pid) = libc::pid_t::try_from(pid) else { return false };
+    // SAFETY: kill(2) has no memory-safety preconditions.
+    unsafe { libc::kill(pid, signal) == 0 }
+}
+
+/// Kills, when dropped (the test passed or failed), whatever still runs on the corpus: a failing
+/// run must not leave a fuzzer behind for 20 minutes.
+struct Cleanup(String);
+
+impl Drop for Cleanup {
+    fn drop(&mut self) {
+        for pid in processes_with(&self.0) {
+            signal(pid, libc::SIGKILL);
+        }
+    }
+}
+
+#[test]
+fn a_fuzzing_run_stopped_by_sigint_prints_its_summary() {
+    if !cargo_fuzz_installed() {
+        assert!(
+            std::env::var_os("SFPU_REQUIRE_CARGO_FUZZ").is_none_or(|v| v != "1"),
+            "cargo-fuzz is not installed and SFPU_REQUIRE_CARGO_FUZZ=1 (cargo install cargo-fuzz --locked)"
+        );
+        println!("SKIPPED: cargo-fuzz is not installed (cargo install cargo-fuzz --locked)");
+        return;
+    }
+    let corpus = root().join("fuzz/corpus/decode");
+    let needle = corpus.display().to_string();
+    let _cleanup = Cleanup(needle.clone());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_xtask"))
+        .args(["fuzz", "--target", "decode", "--time", "20m", "--json"])
+        .current_dir(root())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run xtask fuzz");
+    // stderr: the progress lines; "fuzzing for ..." comes once the targets are built.
+    let (tx, rx) = mpsc::channel();
+    let stderr = child.stderr.take().expect("stderr");
+    let reader = std::thread::spawn(move || {
+        let mut all = Vec::new();
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            if line.starts_with("fuzzing for ") {
+                let _ = tx.send(());
+            }
+            all.push(line);
+        }
+        all.join("\n")
+    });
+    let mut stdout = child.stdout.take().expect("stdout");
+    let out = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = stdout.read_to_string(&mut s);
+        s
+    });
+    // The build of the target may take minutes on a cold cache.
+    if rx.recv_timeout(Duration::from_secs(900)).is_err() {
+        let _ = child.kill();
+        let _ = child.wait();
+        panic!("the run did not start fuzzing:\n{}", reader.join().unwrap_or_default());
+    }
+    // Let libFuzzer start and run a little.
+    std::thread::sleep(Duration::from_secs(4));
+    assert!(signal(child.id(), libc::SIGINT), "send SIGINT");
+    let until = Instant::now() + Duration::from_secs(60);
+    let status = loop {
+        if let Some(s) = child.try_wait().expect("wait") {
+            break s;
+        }
+        if Instant::now() > until {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("the run did not stop within 60 s of SIGINT:\n{}", reader.join().unwrap_or_default());
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let err = reader.join().unwrap_or_default();
+    let out = out.join().unwrap_or_default();
+    assert_eq!(status.code(), Some(130), "exit status 128 + SIGINT; stderr:\n{err}\nstdout:\n{out}");
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"));
+    assert_eq!(json["interrupted"], "SIGINT", "{json}");
+    assert_eq!(json["not_fuzzed"], serde_json::json!([]), "{json}");
+    assert_eq!(json["ok"], true, "no crash: {json}");
+    let t = &json["targets"][0];
+    assert_eq!(t["target"], "decode", "{json}");
+    assert_eq!(t["interrupted"], "SIGINT", "{json}");
+    assert!(t["error"].is_null(), "an interruption is not an error: {json}");
+    assert!(t["execs"].as_u64().unwrap_or(0) > 0, "libFuzzer ran and said how much: {json}");
+    assert!(t["seconds"].as_f64().unwrap_or(f64::MAX) < 600.0, "stopped early: {json}");
+    // No fuzzer left running on the corpus.
+    let until = Instant::now() + Duration::from_secs(10);
+    while !processes_with(&needle).is_empty() {
+        assert!(Instant::now() < until, "a fuzzer still runs: {:?}", processes_with(&needle));
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
