@@ -359,7 +359,7 @@ fn plan(args: &mut Args) -> Result<(bool, Vec<amx_reference::Chip>)> {
 
 pub fn main(mut args: Args) -> Result<ExitCode> {
     let started = Instant::now();
-    let interrupt = Interrupt::install().context("cannot install the SIGINT/SIGTERM handlers")?;
+    let interrupt = Interrupt::install().context("cannot install the SIGINT/SIGTERM/SIGHUP handlers")?;
     let root = workspace_root();
     if let Some(id) = args.replay.clone()
         && (args.isa == Some(IsaArg::Amx) || crate::conform_amx::is_amx_id(&id))

@@ -10,9 +10,10 @@
 //!   the golden vectors), builds every target once, runs them one after the other with a
 //!   persistent corpus in `fuzz/corpus/<target>`, shows libFuzzer's progress, records crashes and
 //!   goes on, and ends with a summary naming each artifact and the command that triages it.
-//!   SIGINT (Ctrl-C) or SIGTERM stops it where it is: each `cargo fuzz` runs in its own process
-//!   group and gets the signal from the runner (`Forward`), libFuzzer stops and prints its final
-//!   statistics, and the summary says what was found and which targets were not reached.
+//!   SIGINT (Ctrl-C), SIGTERM or SIGHUP stops it where it is: each `cargo fuzz` runs in its own
+//!   process group and gets the signal from the runner (`Forward`), libFuzzer stops (and for
+//!   SIGINT / SIGTERM prints its final statistics), and the summary says what was found and which
+//!   targets were not reached.
 //! * `--smoke`: every target for a bounded time, at most two minutes in total including the build.
 //!   `--planted` (with `--smoke`) instead checks, for each chip, that `diff_stream` finds the
 //!   divergence planted behind the fast model's `planted-divergence` feature from an empty corpus
@@ -35,7 +36,7 @@
 //! * `--seeds`: only write the seed corpora.
 //!
 //! Exit status: 0 when nothing was found, 1 when a target crashed (or the planted divergence was
-//! not found), 2 on a usage or build error, 128 + the signal for a run stopped by SIGINT / SIGTERM.
+//! not found), 2 on a usage or build error, 128 + the signal for a run stopped by a signal.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::{BufRead, BufReader};
@@ -229,7 +230,7 @@ const FUZZ_BUILD_FLAGS: [&str; 8] =
 /// How to invoke cargo-fuzz: `cargo +nightly fuzz`, or stable with `RUSTC_BOOTSTRAP=1`.
 struct Fuzz {
     nightly: bool,
-    /// In a fuzzing run (not --rate, --planted, --triage): the SIGINT / SIGTERM handlers. Each
+    /// In a fuzzing run (not --rate, --planted, --triage): the SIGINT / SIGTERM / SIGHUP handlers. Each
     /// `cargo fuzz` then runs in its own process group and gets the run's first signal from
     /// [`Forward`], so that the run stops where it is and still prints its summary.
     interrupt: Option<Interrupt>,
@@ -281,7 +282,7 @@ impl Fuzz {
         c
     }
 
-    /// Passes the run's first SIGINT / SIGTERM on to `child` (see [`Forward`]).
+    /// Passes the run's first signal on to `child` (see [`Forward`]).
     fn forward(&self, child: &std::process::Child) -> Option<Forward> {
         self.interrupt.as_ref().map(|i| Forward::start(child.id(), i.clone()))
     }
@@ -338,10 +339,11 @@ impl Fuzz {
     }
 }
 
-/// Passes the run's first SIGINT or SIGTERM on to a child's process group (the child runs in its
-/// own: a terminal's Ctrl-C reaches only this process, which decides). libFuzzer stops, prints its
-/// final statistics and exits; cargo stops its compilers. A second signal ends this process at
-/// once ([`Interrupt`]), by which time the child has its signal.
+/// Passes the run's first SIGINT, SIGTERM or SIGHUP on to a child's process group (the child runs
+/// in its own: a terminal's Ctrl-C, or its hangup, reaches only this process, which decides).
+/// libFuzzer stops (printing its final statistics for SIGINT and SIGTERM) and exits; cargo stops
+/// its compilers. A second signal ends this process at once ([`Interrupt`]), by which time the
+/// child has its signal.
 struct Forward {
     done: std::sync::Arc<std::sync::atomic::AtomicBool>,
     thread: std::thread::JoinHandle<()>,
@@ -654,7 +656,7 @@ fn fuzzing_time(budget: Duration, spent: Duration, targets: usize, smoke: bool) 
 
 fn run(root: &Path, args: &Args, started: Instant) -> Result<ExitCode> {
     let mut fuzz = Fuzz::detect()?;
-    let interrupt = Interrupt::install().context("cannot install the SIGINT/SIGTERM handlers")?;
+    let interrupt = Interrupt::install().context("cannot install the SIGINT/SIGTERM/SIGHUP handlers")?;
     fuzz.interrupt = Some(interrupt.clone());
     let targets: Vec<&str> = if args.targets.is_empty() {
         TARGETS.to_vec()
@@ -662,11 +664,10 @@ fn run(root: &Path, args: &Args, started: Instant) -> Result<ExitCode> {
         TARGETS.iter().copied().filter(|t| args.targets.iter().any(|a| a == t)).collect()
     };
     if let Err(e) = fuzz.build(root, &targets, None, args.quiet) {
-        if interrupt.signal().is_some() {
-            errln!("{e:#}");
-            return Ok(ExitCode::from(interrupt.exit_status()));
-        }
-        return Err(e);
+        let Some(signal) = interrupt.signal() else { return Err(e) };
+        errln!("{e:#}");
+        summary(root, &[], started.elapsed(), Some(&(signal, targets.clone())), args)?;
+        return Ok(ExitCode::from(interrupt.exit_status()));
     }
     // What is left of the budget (the smoke run's, or --time), less a margin for process start-up
     // and the summary: seeds and the build were paid for out of it.
@@ -1619,9 +1620,11 @@ mod tests {
         forward.stop();
         assert_eq!(exit_within(child), Some(0), "no signal, nothing forwarded");
 
-        for (signal, name) in [(libc::SIGINT, "SIGINT"), (libc::SIGTERM, "SIGTERM")] {
+        for (signal, name, status) in
+            [(libc::SIGINT, "SIGINT", 130), (libc::SIGTERM, "SIGTERM", 143), (libc::SIGHUP, "SIGHUP", 129)]
+        {
             let i = Interrupt::raised(signal);
-            assert_eq!((i.signal(), i.number()), (Some(name), Some(signal)));
+            assert_eq!((i.signal(), i.number(), i.exit_status()), (Some(name), Some(signal), status));
         }
     }
 

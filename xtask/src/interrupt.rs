@@ -1,18 +1,20 @@
-//! SIGINT and SIGTERM during a long run: the first one asks the run to stop at the next case and
-//! write what it has (the report marked incomplete); a second one of the same kind ends the process
-//! at once, with the usual status `128 + signal`.
+//! SIGINT, SIGTERM and SIGHUP during a long run: the first one asks the run to stop at the next
+//! case and write what it has (the report marked incomplete); a second one of the same kind ends
+//! the process at once, with the usual status `128 + signal`. (SIGHUP: the terminal went away; the
+//! files are still written.)
 
 use std::io;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use signal_hook::consts::{SIGINT, SIGTERM};
+use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
 
 /// The signals received so far.
 #[derive(Clone, Debug)]
 pub struct Interrupt {
     int: Arc<AtomicBool>,
     term: Arc<AtomicBool>,
+    hup: Arc<AtomicBool>,
 }
 
 impl Interrupt {
@@ -20,13 +22,14 @@ impl Interrupt {
     pub fn install() -> io::Result<Interrupt> {
         let int = Arc::new(AtomicBool::new(false));
         let term = Arc::new(AtomicBool::new(false));
-        for (signal, flag) in [(SIGINT, &int), (SIGTERM, &term)] {
+        let hup = Arc::new(AtomicBool::new(false));
+        for (signal, flag) in [(SIGINT, &int), (SIGTERM, &term), (SIGHUP, &hup)] {
             // Registered first, so it sees the flag as the previous signal left it: the second
             // signal exits, the first only sets the flag.
             signal_hook::flag::register_conditional_shutdown(signal, 128 + signal, Arc::clone(flag))?;
             signal_hook::flag::register(signal, Arc::clone(flag))?;
         }
-        Ok(Interrupt { int, term })
+        Ok(Interrupt { int, term, hup })
     }
 
     /// The signal that asked the run to stop, if one did.
@@ -35,6 +38,8 @@ impl Interrupt {
             Some("SIGINT")
         } else if self.term.load(Ordering::Relaxed) {
             Some("SIGTERM")
+        } else if self.hup.load(Ordering::Relaxed) {
+            Some("SIGHUP")
         } else {
             None
         }
@@ -44,6 +49,7 @@ impl Interrupt {
     pub fn number(&self) -> Option<i32> {
         match self.signal()? {
             "SIGTERM" => Some(SIGTERM),
+            "SIGHUP" => Some(SIGHUP),
             _ => Some(SIGINT),
         }
     }
@@ -52,15 +58,12 @@ impl Interrupt {
     /// (no handler installed).
     #[cfg(test)]
     pub fn raised(signal: i32) -> Interrupt {
-        let (int, term) = (signal == SIGINT, signal == SIGTERM);
-        Interrupt { int: Arc::new(AtomicBool::new(int)), term: Arc::new(AtomicBool::new(term)) }
+        let flag = |s: i32| Arc::new(AtomicBool::new(signal == s));
+        Interrupt { int: flag(SIGINT), term: flag(SIGTERM), hup: flag(SIGHUP) }
     }
 
     /// The exit status of a run stopped by [`signal`](Interrupt::signal): `128 + signal number`.
     pub fn exit_status(&self) -> u8 {
-        match self.signal() {
-            Some("SIGTERM") => (128 + SIGTERM) as u8,
-            _ => (128 + SIGINT) as u8,
-        }
+        (128 + self.number().unwrap_or(SIGINT)) as u8
     }
 }

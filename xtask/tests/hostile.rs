@@ -238,13 +238,14 @@ fn signal_and_wait(mut child: std::process::Child, signal: &str, what: &str) -> 
     }
 }
 
-/// Probe 6: Ctrl-C or a kill during a run kept nothing. The report of what completed is written,
+/// Probe 6: Ctrl-C, a kill or a hangup during a run kept nothing. The report of what completed is written,
 /// marked incomplete, and the exit status says which signal; an unwritable `--out` is refused
 /// before the run starts.
 #[cfg(unix)]
 #[test]
 fn an_interrupted_run_writes_what_it_has() {
-    for (signal, status) in [("INT", 130), ("TERM", 143)] {
+    // SIGHUP: the terminal of an interactive run went away; the files are still written.
+    for (signal, status) in [("INT", 130), ("TERM", 143), ("HUP", 129)] {
         let dir = scratch(&format!("signal-{signal}"));
         // A DUT that answers every case slowly (unsupported after 0.3 s), so the run is still
         // going when the signal arrives, and that leaves a mark when its first case arrives.
