@@ -8,37 +8,19 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+#[path = "common/cargo_fuzz.rs"]
+mod cargo_fuzz;
+use cargo_fuzz::clean;
+
 const TARGETS: [&str; 5] = ["diff_stream", "decode", "vectors_load", "dut_protocol", "amx_diff"];
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("the repository root").to_path_buf()
 }
 
-/// A command without the outer cargo's toolchain and target directory.
-fn clean(mut c: Command) -> Command {
-    for var in ["CARGO", "RUSTUP_TOOLCHAIN", "CARGO_TARGET_DIR", "CARGO_BUILD_TARGET_DIR", "RUSTC", "RUSTDOC"]
-    {
-        c.env_remove(var);
-    }
-    c
-}
-
-fn cargo_fuzz_installed() -> bool {
-    let mut c = clean(Command::new("cargo"));
-    c.args(["fuzz", "--version"]);
-    c.output().is_ok_and(|o| o.status.success())
-}
-
 #[test]
 fn build_sh_installs_every_target_into_out() {
-    if !cargo_fuzz_installed() {
-        // CI installs cargo-fuzz first and sets SFPU_REQUIRE_CARGO_FUZZ=1, so a CI run that did not
-        // build the targets cannot pass.
-        assert!(
-            std::env::var_os("SFPU_REQUIRE_CARGO_FUZZ").is_none_or(|v| v != "1"),
-            "cargo-fuzz is not installed and SFPU_REQUIRE_CARGO_FUZZ=1 (cargo install cargo-fuzz --locked)"
-        );
-        println!("SKIPPED: cargo-fuzz is not installed (cargo install cargo-fuzz --locked)");
+    if !cargo_fuzz::available() {
         return;
     }
     let tmp = std::env::temp_dir().join(format!("sfpu-cfl-test-{}", std::process::id()));

@@ -10,17 +10,11 @@ use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+#[path = "common/cargo_fuzz.rs"]
+mod cargo_fuzz;
+
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("the repository root").to_path_buf()
-}
-
-fn cargo_fuzz_installed() -> bool {
-    let mut c = Command::new("cargo");
-    for var in ["CARGO", "RUSTUP_TOOLCHAIN", "CARGO_TARGET_DIR", "CARGO_BUILD_TARGET_DIR", "RUSTC", "RUSTDOC"]
-    {
-        c.env_remove(var);
-    }
-    c.args(["fuzz", "--version"]).output().is_ok_and(|o| o.status.success())
 }
 
 /// The processes whose command line contains `needle` (other than this one).
@@ -57,12 +51,7 @@ impl Drop for Cleanup {
 
 #[test]
 fn a_fuzzing_run_stopped_by_sigint_prints_its_summary() {
-    if !cargo_fuzz_installed() {
-        assert!(
-            std::env::var_os("SFPU_REQUIRE_CARGO_FUZZ").is_none_or(|v| v != "1"),
-            "cargo-fuzz is not installed and SFPU_REQUIRE_CARGO_FUZZ=1 (cargo install cargo-fuzz --locked)"
-        );
-        println!("SKIPPED: cargo-fuzz is not installed (cargo install cargo-fuzz --locked)");
+    if !cargo_fuzz::available() {
         return;
     }
     let corpus = root().join("fuzz/corpus/decode");
