@@ -45,8 +45,6 @@ use std::process::{Command, ExitCode, Stdio};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
-
-use crate::interrupt::Interrupt;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use sfpu_conformance::sfpu::fuzz::{
     Appended, MAX_STREAM, StreamInput, all_arches, append_regression, decode_oracle, diff_stream_counted,
@@ -59,6 +57,8 @@ use sfpu_conformance::sfpu::vectors::emit::write_file;
 use sfpu_conformance::sfpu::vectors::{FORMAT, Vector, VectorFile, load_corpus, load_file, parse_file};
 use sfpu_reference::isa::{Arch, decode};
 use sfpu_reference::state::StateDoc;
+
+use crate::interrupt::Interrupt;
 
 /// The targets, in the order they run.
 pub const TARGETS: [&str; 5] = ["diff_stream", "decode", "vectors_load", "dut_protocol", "amx_diff"];
@@ -230,9 +230,9 @@ const FUZZ_BUILD_FLAGS: [&str; 8] =
 /// How to invoke cargo-fuzz: `cargo +nightly fuzz`, or stable with `RUSTC_BOOTSTRAP=1`.
 struct Fuzz {
     nightly: bool,
-    /// In a fuzzing run (not --rate, --planted, --triage): the SIGINT / SIGTERM / SIGHUP handlers. Each
-    /// `cargo fuzz` then runs in its own process group and gets the run's first signal from
-    /// [`Forward`], so that the run stops where it is and still prints its summary.
+    /// In a fuzzing run (not --rate, --planted, --triage): the SIGINT / SIGTERM / SIGHUP
+    /// handlers. Each `cargo fuzz` then runs in its own process group and gets the run's first
+    /// signal from [`Forward`], so that the run stops where it is and still prints its summary.
     interrupt: Option<Interrupt>,
 }
 
