@@ -276,6 +276,7 @@ impl Fuzz {
         if let Some(f) = features {
             c.args(["--features", f]);
         }
+        #[cfg(unix)]
         if self.interrupt.is_some() {
             std::os::unix::process::CommandExt::process_group(&mut c, 0);
         }
@@ -377,7 +378,9 @@ impl Forward {
     }
 }
 
-/// Sends `signal` to the process group `pgid`.
+/// Sends `signal` to the process group `pgid` (elsewhere than on Unix the child shares the
+/// console's Ctrl-C, and this does nothing).
+#[cfg(unix)]
 #[allow(unsafe_code, reason = "kill(2), which touches no memory of this process")]
 fn signal_group(pgid: u32, signal: i32) {
     let Ok(pgid) = libc::pid_t::try_from(pgid) else { return };
@@ -387,6 +390,9 @@ fn signal_group(pgid: u32, signal: i32) {
         libc::kill(-pgid, signal);
     }
 }
+
+#[cfg(not(unix))]
+fn signal_group(_pgid: u32, _signal: i32) {}
 
 fn spinner(quiet: bool, message: &str) -> ProgressBar {
     if quiet {
@@ -1559,6 +1565,7 @@ mod tests {
     /// A shell in its own process group, as `cargo fuzz` runs in a fuzzing run, with a background
     /// `sleep` in the same group; the shell's trap of SIGTERM exits with 8 (its `wait` returns at
     /// once when the trap fires). Returns once the trap is set, with the `sleep`'s process id.
+    #[cfg(unix)]
     fn trapping_shell(sleep: &str) -> (std::process::Child, u32) {
         let mut c = Command::new("sh");
         c.arg("-c").arg(format!("trap 'exit 8' TERM; sleep {sleep} & echo $!; wait; exit 0"));
@@ -1570,6 +1577,7 @@ mod tests {
     }
 
     /// Waits up to 10 s for `child`; its exit code, `None` if it is still running (then killed).
+    #[cfg(unix)]
     fn exit_within(mut child: std::process::Child) -> Option<i32> {
         let until = Instant::now() + Duration::from_secs(10);
         while Instant::now() < until {
@@ -1584,6 +1592,7 @@ mod tests {
     }
 
     /// Whether process `pid` has ended (gone, or a zombie not yet reaped), within 10 s.
+    #[cfg(unix)]
     fn ends_within(pid: u32) -> bool {
         let until = Instant::now() + Duration::from_secs(10);
         while Instant::now() < until {
@@ -1605,6 +1614,7 @@ mod tests {
     /// Without `Forward` the shell waits for its 30 s `sleep`; without the process group's minus
     /// sign the `sleep` lives on. (SIGTERM: a shell started with SIGINT ignored, as under a
     /// non-interactive `&`, cannot trap SIGINT, and its background jobs ignore it.)
+    #[cfg(unix)]
     #[test]
     fn forward_passes_the_first_signal_to_the_child_group() {
         let (child, sleep) = trapping_shell("30");

@@ -7,7 +7,13 @@ use std::io;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+#[cfg(unix)]
+use signal_hook::consts::SIGHUP;
+use signal_hook::consts::{SIGINT, SIGTERM};
+
+/// SIGHUP's number where there is no such signal (its flag is then never set).
+#[cfg(not(unix))]
+const SIGHUP: i32 = 1;
 
 /// The signals received so far.
 #[derive(Clone, Debug)]
@@ -23,7 +29,10 @@ impl Interrupt {
         let int = Arc::new(AtomicBool::new(false));
         let term = Arc::new(AtomicBool::new(false));
         let hup = Arc::new(AtomicBool::new(false));
-        for (signal, flag) in [(SIGINT, &int), (SIGTERM, &term), (SIGHUP, &hup)] {
+        let signals = [(SIGINT, &int), (SIGTERM, &term)];
+        #[cfg(unix)]
+        let signals = [signals[0], signals[1], (SIGHUP, &hup)];
+        for (signal, flag) in signals {
             // Registered first, so it sees the flag as the previous signal left it: the second
             // signal exits, the first only sets the flag.
             signal_hook::flag::register_conditional_shutdown(signal, 128 + signal, Arc::clone(flag))?;

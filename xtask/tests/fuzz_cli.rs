@@ -2,7 +2,8 @@
 //! passes the signal on to libFuzzer (which stops and prints its final statistics), prints its
 //! summary with what the run found, leaves no fuzzer running, and exits with `128 + signal`.
 //! Skipped, with the reason printed, only when cargo-fuzz is not installed, and then only without
-//! `SFPU_REQUIRE_CARGO_FUZZ=1` (which CI sets).
+//! `SFPU_REQUIRE_CARGO_FUZZ=1` (which CI sets). Unix only (signals, process groups, `/proc`).
+#![cfg(unix)]
 
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
