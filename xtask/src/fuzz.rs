@@ -347,7 +347,7 @@ impl Fuzz {
 /// child has its signal.
 struct Forward {
     done: std::sync::Arc<std::sync::atomic::AtomicBool>,
-    thread: std::thread::JoinHandle<()>,
+    thread: std::thread::JoinHandle<bool>,
 }
 
 impl Forward {
@@ -362,19 +362,21 @@ impl Forward {
             while !watching.load(Ordering::Relaxed) {
                 if let Some(signal) = interrupt.number() {
                     signal_group(pid, signal);
-                    return;
+                    return true;
                 }
                 std::thread::sleep(Forward::POLL);
             }
+            false
         });
         Forward { done, thread }
     }
 
-    /// Stops watching. Called before the child is waited for: until then its process (a zombie
-    /// at worst) keeps its id, so the signal cannot reach another process group.
-    fn stop(self) {
+    /// Stops watching; whether the child was sent the signal. Called before the child is waited
+    /// for: until then its process (a zombie at worst) keeps its id, so the signal cannot reach
+    /// another process group.
+    fn stop(self) -> bool {
         self.done.store(true, std::sync::atomic::Ordering::Relaxed);
-        let _ = self.thread.join();
+        self.thread.join().unwrap_or(false)
     }
 }
 
@@ -624,12 +626,11 @@ fn run_target(
             }
         }
     }
-    if let Some(f) = forward {
-        f.stop();
-    }
+    // A target that ran its time out before the signal came is not marked interrupted.
+    let signalled = forward.is_some_and(Forward::stop);
     let status = child.wait()?;
     run.seconds = started.elapsed().as_secs_f64();
-    run.interrupted = fuzz.interrupted();
+    run.interrupted = fuzz.interrupted().filter(|_| signalled);
     if !status.success() && run.crashes.is_empty() && run.interrupted.is_none() {
         run.error = Some(format!("exited with {status}:\n{}", tail.join("\n")));
     }
@@ -1620,14 +1621,14 @@ mod tests {
         let (child, sleep) = trapping_shell("30");
         let forward = Forward::start(child.id(), Interrupt::raised(libc::SIGTERM));
         let got = exit_within(child);
-        forward.stop();
+        assert!(forward.stop(), "the signal was sent");
         assert_eq!(got, Some(8), "the shell's trap of SIGTERM");
         assert!(ends_within(sleep), "the sleep in the shell's group got the signal too");
 
         let (child, _) = trapping_shell("0.3");
         let forward = Forward::start(child.id(), Interrupt::raised(0));
         std::thread::sleep(Duration::from_millis(150));
-        forward.stop();
+        assert!(!forward.stop(), "no signal, none sent");
         assert_eq!(exit_within(child), Some(0), "no signal, nothing forwarded");
 
         for (signal, name, status) in

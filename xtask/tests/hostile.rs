@@ -238,9 +238,9 @@ fn signal_and_wait(mut child: std::process::Child, signal: &str, what: &str) -> 
     }
 }
 
-/// Probe 6: Ctrl-C, a kill or a hangup during a run kept nothing. The report of what completed is written,
-/// marked incomplete, and the exit status says which signal; an unwritable `--out` is refused
-/// before the run starts.
+/// Probe 6: Ctrl-C, a kill or a hangup during a run kept nothing. The report of what completed is
+/// written, marked incomplete, and the exit status says which signal; an unwritable `--out` is
+/// refused before the run starts.
 #[cfg(unix)]
 #[test]
 fn an_interrupted_run_writes_what_it_has() {
