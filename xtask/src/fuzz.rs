@@ -13,7 +13,8 @@
 //!   SIGINT (Ctrl-C), SIGTERM or SIGHUP stops it where it is: each `cargo fuzz` runs in its own
 //!   process group and gets the signal from the runner (`Forward`), libFuzzer stops (and for
 //!   SIGINT / SIGTERM prints its final statistics), and the summary says what was found and which
-//!   targets were not reached.
+//!   targets were not reached. `--rate` and `--planted` stop the same way: they report the chips
+//!   done (the one cut short not judged) and name the others, and remove their scratch corpora.
 //! * `--smoke`: every target for a bounded time, at most two minutes in total including the build.
 //!   `--planted` (with `--smoke`) instead checks, for each chip, that `diff_stream` finds the
 //!   divergence planted behind the fast model's `planted-divergence` feature from an empty corpus
@@ -230,7 +231,7 @@ const FUZZ_BUILD_FLAGS: [&str; 8] =
 /// How to invoke cargo-fuzz: `cargo +nightly fuzz`, or stable with `RUSTC_BOOTSTRAP=1`.
 struct Fuzz {
     nightly: bool,
-    /// In a fuzzing run (not --rate, --planted, --triage): the SIGINT / SIGTERM / SIGHUP
+    /// In a fuzzing run, `--rate` and `--planted` (not `--triage`): the SIGINT / SIGTERM / SIGHUP
     /// handlers. Each `cargo fuzz` then runs in its own process group and gets the run's first
     /// signal from [`Forward`], so that the run stops where it is and still prints its summary.
     interrupt: Option<Interrupt>,
@@ -251,6 +252,15 @@ impl Fuzz {
             bail!("cargo-fuzz is not installed: run `cargo install cargo-fuzz --locked`");
         }
         Ok(Fuzz { nightly: ok(&["+nightly", "--version"]), interrupt: None })
+    }
+
+    /// [`Fuzz::detect`] for a run that a signal stops where it is: the SIGINT / SIGTERM / SIGHUP
+    /// handlers are installed, and each `cargo fuzz` gets the first signal from [`Forward`].
+    fn detect_stoppable() -> Result<(Fuzz, Interrupt)> {
+        let mut fuzz = Fuzz::detect()?;
+        let interrupt = Interrupt::install().context("cannot install the SIGINT/SIGTERM/SIGHUP handlers")?;
+        fuzz.interrupt = Some(interrupt.clone());
+        Ok((fuzz, interrupt))
     }
 
     /// `cargo [+nightly] fuzz <sub> <common flags>`, run from the repository root with a clean
@@ -662,9 +672,7 @@ fn fuzzing_time(budget: Duration, spent: Duration, targets: usize, smoke: bool) 
 }
 
 fn run(root: &Path, args: &Args, started: Instant) -> Result<ExitCode> {
-    let mut fuzz = Fuzz::detect()?;
-    let interrupt = Interrupt::install().context("cannot install the SIGINT/SIGTERM/SIGHUP handlers")?;
-    fuzz.interrupt = Some(interrupt.clone());
+    let (fuzz, interrupt) = Fuzz::detect_stoppable()?;
     let targets: Vec<&str> = if args.targets.is_empty() {
         TARGETS.to_vec()
     } else {
@@ -809,24 +817,51 @@ fn summary(
 
 fn planted(root: &Path, args: &Args) -> Result<ExitCode> {
     let started = Instant::now();
-    let fuzz = Fuzz::detect()?;
-    fuzz.build(root, &["diff_stream"], Some("planted"), args.quiet)?;
+    let (fuzz, interrupt) = Fuzz::detect_stoppable()?;
+    if let Err(e) = fuzz.build(root, &["diff_stream"], Some("planted"), args.quiet) {
+        if interrupt.signal().is_none() {
+            return Err(e);
+        }
+        errln!("{e:#}");
+    }
     let mut results = Vec::new();
     let mut ok = true;
     for arch in all_arches() {
+        if interrupt.signal().is_some() {
+            break;
+        }
         let r = planted_on(root, args, &fuzz, arch)?;
         ok &= r["planted"].as_bool().unwrap_or(false);
         results.push(r);
     }
+    // A chip whose check a signal cut short counts as not checked.
+    let checked = results.iter().filter(|r| r["interrupted"].is_null()).count();
+    let not_checked: Vec<String> = all_arches().iter().skip(checked).map(Arch::to_string).collect();
+    let stopped = interrupt.signal();
     if args.json {
         outln!(
             "{}",
             serde_json::to_string_pretty(&serde_json::json!({
-                "planted": ok,
+                // No verdict when a signal stopped the check before every chip was done.
+                "planted": (not_checked.is_empty() || !ok).then_some(ok),
                 "chips": results,
                 "total_seconds": started.elapsed().as_secs(),
+                "interrupted": stopped,
+                "not_checked": not_checked,
             }))?
         );
+    }
+    if let Some(signal) = stopped {
+        errln!(
+            "planted check interrupted by {signal} after {:.0}s{}",
+            started.elapsed().as_secs_f64(),
+            if not_checked.is_empty() {
+                String::new()
+            } else {
+                format!("; not checked: {}", not_checked.join(", "))
+            }
+        );
+        return Ok(ExitCode::from(interrupt.exit_status()));
     }
     if ok && !args.quiet {
         errln!("planted check passed on every chip (total {:.0}s)", started.elapsed().as_secs_f64());
@@ -848,6 +883,16 @@ fn planted_on(root: &Path, args: &Args, fuzz: &Fuzz, arch: Arch) -> Result<serde
     let pin = Pin { chip: Some(arch), max_stream: args.max_stream, seed: None };
     let run = run_target(fuzz, root, "diff_stream", &corpus, budget, 1, Some("planted"), pin, &bar)?;
     bar.finish_and_clear();
+    // Stopped before it found the divergence (once found, libFuzzer has stopped on its own).
+    if let Some(signal) = run.interrupted.filter(|_| run.crashes.is_empty()) {
+        let _ = std::fs::remove_dir_all(&scratch);
+        return Ok(serde_json::json!({
+            "chip": arch.to_string(),
+            "planted": null,
+            "execs": run.execs,
+            "interrupted": signal,
+        }));
+    }
     let fail = |why: String| {
         errln!("planted check FAILED on {arch}: {why}");
         serde_json::json!({"chip": arch.to_string(), "planted": false, "execs": run.execs, "error": why})
@@ -1382,11 +1427,19 @@ fn rate(root: &Path, args: &Args) -> Result<ExitCode> {
     let time = args.time.unwrap_or(RATE_DEFAULT);
     let max_stream = args.max_stream.unwrap_or(RATE_STREAM);
     let judged = max_stream == RATE_STREAM;
-    let fuzz = Fuzz::detect()?;
-    fuzz.build(root, &["diff_stream"], None, args.quiet)?;
+    let (fuzz, interrupt) = Fuzz::detect_stoppable()?;
+    if let Err(e) = fuzz.build(root, &["diff_stream"], None, args.quiet) {
+        if interrupt.signal().is_none() {
+            return Err(e);
+        }
+        errln!("{e:#}");
+    }
     let mut results = Vec::new();
     let mut failed = false;
     for arch in all_arches() {
+        if interrupt.signal().is_some() {
+            break;
+        }
         let scratch = rate_folder().join(format!("sfpu-fuzz-rate-{arch}-{}", std::process::id()));
         let corpus = scratch.join("corpus");
         let _ = std::fs::remove_dir_all(&scratch);
@@ -1415,6 +1468,7 @@ fn rate(root: &Path, args: &Args) -> Result<ExitCode> {
         }
         results.push((arch, run));
     }
+    let not_measured: Vec<String> = all_arches().iter().skip(results.len()).map(Arch::to_string).collect();
     if args.json {
         let chips: Vec<serde_json::Value> = results
             .iter()
@@ -1424,13 +1478,21 @@ fn rate(root: &Path, args: &Args) -> Result<ExitCode> {
                     "max_stream": max_stream,
                     "exec_per_s": r.exec_per_s,
                     "target": RATE_TARGET,
-                    // The target is for streams of 16 instructions; other lengths are not judged.
-                    "met": judged.then_some(r.exec_per_s >= RATE_TARGET),
+                    // The target is for streams of 16 instructions, each chip for its whole
+                    // time; other lengths and interrupted runs are not judged.
+                    "met": (judged && r.interrupted.is_none()).then_some(r.exec_per_s >= RATE_TARGET),
                     "run": r.json(),
                 })
             })
             .collect();
-        outln!("{}", serde_json::to_string_pretty(&serde_json::json!({ "chips": chips }))?);
+        outln!(
+            "{}",
+            serde_json::to_string_pretty(&serde_json::json!({
+                "chips": chips,
+                "interrupted": interrupt.signal(),
+                "not_measured": not_measured,
+            }))?
+        );
     } else {
         outln!(
             "diff_stream under libFuzzer, one core, {}s per chip, streams of at most {max_stream} \
@@ -1440,7 +1502,9 @@ fn rate(root: &Path, args: &Args) -> Result<ExitCode> {
             rate_folder().display()
         );
         for (arch, r) in &results {
-            let verdict = if judged {
+            let verdict = if let Some(signal) = r.interrupted {
+                format!("(interrupted by {signal} after {:.0}s: not judged)", r.seconds)
+            } else if judged {
                 format!("target >= {RATE_TARGET}/s  {}", rate_verdict(r.exec_per_s))
             } else {
                 format!("(the {RATE_TARGET}/s target is for at most {RATE_STREAM} instructions)")
@@ -1454,8 +1518,24 @@ fn rate(root: &Path, args: &Args) -> Result<ExitCode> {
                 r.corpus,
             );
         }
+        if let Some(signal) = interrupt.signal() {
+            outln!(
+                "interrupted by {signal}{}",
+                if not_measured.is_empty() {
+                    String::new()
+                } else {
+                    format!("; not measured: {}", not_measured.join(", "))
+                }
+            );
+        }
     }
-    Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    Ok(if interrupt.signal().is_some() {
+        ExitCode::from(interrupt.exit_status())
+    } else if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 fn throughput(root: &Path, args: &Args) -> Result<ExitCode> {

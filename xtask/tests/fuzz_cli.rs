@@ -1,6 +1,7 @@
 //! `cargo xtask fuzz` stopped by a signal, as a user stops an overnight run with Ctrl-C: the run
 //! passes the signal on to libFuzzer (which stops and prints its final statistics), prints its
-//! summary with what the run found, leaves no fuzzer running, and exits with `128 + signal`.
+//! summary with what the run found, leaves no fuzzer running, and exits with `128 + signal`;
+//! `--rate` likewise reports the chip it was measuring and removes its scratch corpus.
 //! Skipped, with the reason printed, only when cargo-fuzz is not installed, and then only without
 //! `SFPU_REQUIRE_CARGO_FUZZ=1` (which CI sets). Unix only (signals, process groups, `/proc`).
 #![cfg(unix)]
@@ -50,28 +51,32 @@ impl Drop for Cleanup {
     }
 }
 
-#[test]
-fn a_fuzzing_run_stopped_by_sigint_prints_its_summary() {
-    if !cargo_fuzz::available() {
-        return;
-    }
-    let corpus = root().join("fuzz/corpus/decode");
-    let needle = corpus.display().to_string();
-    let _cleanup = Cleanup(needle.clone());
+/// What a run stopped by SIGINT left: its exit status, its standard output parsed as JSON, and
+/// its standard error.
+struct Stopped {
+    code: Option<i32>,
+    json: serde_json::Value,
+    stderr: String,
+}
+
+/// Runs `xtask` with `args`, sends it SIGINT 4 s after it prints a line of standard error that
+/// starts with `started` (the build of the fuzz targets may take minutes on a cold cache), and
+/// waits up to 60 s for it to end.
+fn stop_with_sigint(args: &[&str], started: &'static str) -> (Stopped, u32) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_xtask"))
-        .args(["fuzz", "--target", "decode", "--time", "20m", "--json"])
+        .args(args)
         .current_dir(root())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .expect("run xtask fuzz");
-    // stderr: the progress lines; "fuzzing for ..." comes once the targets are built.
+    let pid = child.id();
     let (tx, rx) = mpsc::channel();
     let stderr = child.stderr.take().expect("stderr");
     let reader = std::thread::spawn(move || {
         let mut all = Vec::new();
         for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-            if line.starts_with("fuzzing for ") {
+            if line.starts_with(started) {
                 let _ = tx.send(());
             }
             all.push(line);
@@ -84,15 +89,14 @@ fn a_fuzzing_run_stopped_by_sigint_prints_its_summary() {
         let _ = stdout.read_to_string(&mut s);
         s
     });
-    // The build of the target may take minutes on a cold cache.
     if rx.recv_timeout(Duration::from_secs(900)).is_err() {
         let _ = child.kill();
         let _ = child.wait();
-        panic!("the run did not start fuzzing:\n{}", reader.join().unwrap_or_default());
+        panic!("no line starting with {started:?}:\n{}", reader.join().unwrap_or_default());
     }
     // Let libFuzzer start and run a little.
     std::thread::sleep(Duration::from_secs(4));
-    assert!(signal(child.id(), libc::SIGINT), "send SIGINT");
+    assert!(signal(pid, libc::SIGINT), "send SIGINT");
     let until = Instant::now() + Duration::from_secs(60);
     let status = loop {
         if let Some(s) = child.try_wait().expect("wait") {
@@ -105,10 +109,34 @@ fn a_fuzzing_run_stopped_by_sigint_prints_its_summary() {
         }
         std::thread::sleep(Duration::from_millis(50));
     };
-    let err = reader.join().unwrap_or_default();
+    let stderr = reader.join().unwrap_or_default();
     let out = out.join().unwrap_or_default();
-    assert_eq!(status.code(), Some(130), "exit status 128 + SIGINT; stderr:\n{err}\nstdout:\n{out}");
-    let json: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"));
+    let json = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}\nstderr:\n{stderr}"));
+    (Stopped { code: status.code(), json, stderr }, pid)
+}
+
+/// Waits up to 10 s for every process whose command line contains `needle` to end.
+fn none_left(needle: &str) {
+    let until = Instant::now() + Duration::from_secs(10);
+    while !processes_with(needle).is_empty() {
+        assert!(Instant::now() < until, "a fuzzer still runs: {:?}", processes_with(needle));
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+#[test]
+fn a_fuzzing_run_stopped_by_sigint_prints_its_summary() {
+    if !cargo_fuzz::available() {
+        return;
+    }
+    let corpus = root().join("fuzz/corpus/decode");
+    let needle = corpus.display().to_string();
+    let _cleanup = Cleanup(needle.clone());
+    // "fuzzing for ..." comes once the targets are built.
+    let (run, _) =
+        stop_with_sigint(&["fuzz", "--target", "decode", "--time", "20m", "--json"], "fuzzing for ");
+    let (json, err) = (&run.json, &run.stderr);
+    assert_eq!(run.code, Some(130), "exit status 128 + SIGINT; stderr:\n{err}\n{json}");
     assert_eq!(json["interrupted"], "SIGINT", "{json}");
     assert_eq!(json["not_fuzzed"], serde_json::json!([]), "{json}");
     assert_eq!(json["ok"], true, "no crash: {json}");
@@ -118,10 +146,40 @@ fn a_fuzzing_run_stopped_by_sigint_prints_its_summary() {
     assert!(t["error"].is_null(), "an interruption is not an error: {json}");
     assert!(t["execs"].as_u64().unwrap_or(0) > 0, "libFuzzer ran and said how much: {json}");
     assert!(t["seconds"].as_f64().unwrap_or(f64::MAX) < 600.0, "stopped early: {json}");
-    // No fuzzer left running on the corpus.
-    let until = Instant::now() + Duration::from_secs(10);
-    while !processes_with(&needle).is_empty() {
-        assert!(Instant::now() < until, "a fuzzer still runs: {:?}", processes_with(&needle));
-        std::thread::sleep(Duration::from_millis(100));
+    none_left(&needle);
+}
+
+/// `--rate` stopped while it measures the first chip: that chip's figures without a verdict, the
+/// other chip named as not measured, no fuzzer left, and the scratch corpus (in `/dev/shm`, memory)
+/// removed.
+#[test]
+fn a_rate_measurement_stopped_by_sigint_reports_what_it_measured() {
+    if !cargo_fuzz::available() {
+        return;
+    }
+    // The scratch folders are named after the runner's process id, known only once it runs.
+    let folders = |pid: u32| -> Vec<PathBuf> {
+        [Path::new("/dev/shm").to_path_buf(), std::env::temp_dir()]
+            .iter()
+            .map(|d| d.join(format!("sfpu-fuzz-rate-blackhole-{pid}")))
+            .collect()
+    };
+    let _cleanup = Cleanup("sfpu-fuzz-rate-blackhole-".to_string());
+    // "built diff_stream in ..." comes once the target is built; the measurement starts then.
+    let (run, pid) = stop_with_sigint(&["fuzz", "--rate", "--time", "10m", "--json"], "built diff_stream");
+    let (json, err) = (&run.json, &run.stderr);
+    assert_eq!(run.code, Some(130), "exit status 128 + SIGINT; stderr:\n{err}\n{json}");
+    assert_eq!(json["interrupted"], "SIGINT", "{json}");
+    assert_eq!(json["not_measured"], serde_json::json!(["wormhole"]), "{json}");
+    let chips = json["chips"].as_array().expect("chips");
+    assert_eq!(chips.len(), 1, "{json}");
+    assert_eq!(chips[0]["chip"], "blackhole", "{json}");
+    assert!(chips[0]["met"].is_null(), "a run cut short is not judged: {json}");
+    assert_eq!(chips[0]["run"]["interrupted"], "SIGINT", "{json}");
+    assert!(chips[0]["run"]["error"].is_null(), "an interruption is not an error: {json}");
+    assert!(chips[0]["run"]["execs"].as_u64().unwrap_or(0) > 0, "libFuzzer ran and said how much: {json}");
+    for folder in folders(pid) {
+        none_left(&folder.display().to_string());
+        assert!(!folder.exists(), "the scratch corpus {} is left", folder.display());
     }
 }
