@@ -350,7 +350,7 @@ struct MacroPlan {
 }
 
 /// The configuration words a [`MacroPlan`] depends on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug)]
 struct PlanKey {
     arch: Arch,
     sequence: u32,
