@@ -14,7 +14,8 @@
 //!   process group and gets the signal from the runner (`Forward`), libFuzzer stops (and for
 //!   SIGINT / SIGTERM prints its final statistics), and the summary says what was found and which
 //!   targets were not reached. `--rate` and `--planted` stop the same way: they report the chips
-//!   done (the one cut short not judged) and name the others, and remove their scratch corpora.
+//!   done (the one cut short not judged) and name the others, and remove their scratch corpora;
+//!   `--throughput` keeps the rows it finished and names the one it did not.
 //! * `--smoke`: every target for a bounded time, at most two minutes in total including the build.
 //!   `--planted` (with `--smoke`) instead checks, for each chip, that `diff_stream` finds the
 //!   divergence planted behind the fast model's `planted-divergence` feature from an empty corpus
@@ -1539,7 +1540,10 @@ fn rate(root: &Path, args: &Args) -> Result<ExitCode> {
 }
 
 fn throughput(root: &Path, args: &Args) -> Result<ExitCode> {
-    // Measured in a release build, as the fuzz targets run.
+    // Measured in a release build, as the fuzz targets run. The child runs in its own process
+    // group and gets this run's first signal from `Forward` (as `cargo fuzz` does in a fuzzing
+    // run), so that it stops after the rows it has measured, whoever sent the signal.
+    let interrupt = Interrupt::install().context("cannot install the SIGINT/SIGTERM/SIGHUP handlers")?;
     let mut c = Command::new("cargo");
     c.current_dir(root).args([
         "run",
@@ -1554,11 +1558,42 @@ fn throughput(root: &Path, args: &Args) -> Result<ExitCode> {
     if args.quiet {
         c.arg("--quiet");
     }
-    let status = c.status().context("cannot run cargo run --release")?;
-    Ok(if status.success() { ExitCode::SUCCESS } else { ExitCode::from(2) })
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(&mut c, 0);
+    let mut child =
+        c.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().context("cannot run cargo run --release")?;
+    let forward = Forward::start(child.id(), interrupt.clone());
+    // Passed on line by line: cargo's messages and the notes on standard error, the table on
+    // standard output.
+    let stderr = child.stderr.take().map(|e| {
+        std::thread::spawn(move || {
+            for line in BufReader::new(e).lines().map_while(Result::ok) {
+                errln!("{line}");
+            }
+        })
+    });
+    if let Some(out) = child.stdout.take() {
+        for line in BufReader::new(out).lines().map_while(Result::ok) {
+            outln!("{line}");
+        }
+    }
+    if let Some(t) = stderr {
+        let _ = t.join();
+    }
+    forward.stop();
+    let status = child.wait().context("cannot wait for cargo run --release")?;
+    Ok(if interrupt.signal().is_some() {
+        ExitCode::from(interrupt.exit_status())
+    } else if status.success() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(2)
+    })
 }
 
 fn throughput_inner(quiet: bool) -> Result<ExitCode> {
+    // The first SIGINT / SIGTERM / SIGHUP ends the measurement after the rows it has finished.
+    let interrupt = Interrupt::install().context("cannot install the SIGINT/SIGTERM/SIGHUP handlers")?;
     outln!(
         "diff_stream oracle throughput (release build, one core; inputs from generate::streams::random_stream_for):"
     );
@@ -1587,6 +1622,12 @@ fn throughput_inner(quiet: bool) -> Result<ExitCode> {
             let started = Instant::now();
             let mut i = 0;
             while started.elapsed() < Duration::from_secs(2) || execs < 256 {
+                if let Some(signal) = interrupt.signal() {
+                    errln!(
+                        "interrupted by {signal}: the rows above are complete, {arch} length {len} was not"
+                    );
+                    return Ok(ExitCode::from(interrupt.exit_status()));
+                }
                 let (result, n) = diff_stream_counted(&inputs[i % inputs.len()], MAX_STREAM);
                 if result.is_err() && !quiet {
                     errln!("note: {arch} input {} diverges (minimisation timed too)", i % inputs.len());

@@ -183,3 +183,64 @@ fn a_rate_measurement_stopped_by_sigint_reports_what_it_measured() {
         assert!(!folder.exists(), "the scratch corpus {} is left", folder.display());
     }
 }
+
+/// `--throughput`'s measurement (`--throughput-inner`, which `--throughput` runs in a release
+/// build and passes the signal on to) stopped by SIGINT after its first row: the finished rows
+/// stay printed, the unfinished one is named, and the exit status is 128 + SIGINT. Needs no
+/// cargo-fuzz.
+#[test]
+fn a_throughput_measurement_stopped_by_sigint_keeps_its_finished_rows() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_xtask"))
+        .args(["fuzz", "--throughput-inner"])
+        .current_dir(root())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run xtask fuzz --throughput-inner");
+    let pid = child.id();
+    let stdout = child.stdout.take().expect("stdout");
+    let (tx, rx) = mpsc::channel();
+    let reader = std::thread::spawn(move || {
+        let mut lines = Vec::new();
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            // The title, the header, then one row per chip and length.
+            if lines.len() == 2 {
+                let _ = tx.send(());
+            }
+            lines.push(line);
+        }
+        lines
+    });
+    let mut stderr = child.stderr.take().expect("stderr");
+    let err = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = stderr.read_to_string(&mut s);
+        s
+    });
+    if rx.recv_timeout(Duration::from_secs(120)).is_err() {
+        let _ = child.kill();
+        let _ = child.wait();
+        panic!("no row within 120 s: {:?}", reader.join().unwrap_or_default());
+    }
+    assert!(signal(pid, libc::SIGINT), "send SIGINT");
+    let until = Instant::now() + Duration::from_secs(30);
+    let status = loop {
+        if let Some(s) = child.try_wait().expect("wait") {
+            break s;
+        }
+        if Instant::now() > until {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("the measurement did not stop within 30 s of SIGINT");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let lines = reader.join().unwrap_or_default();
+    let err = err.join().unwrap_or_default();
+    assert_eq!(status.code(), Some(130), "exit status 128 + SIGINT; stdout {lines:?}, stderr:\n{err}");
+    // The first row (Blackhole, 16 instructions) finished before the signal; not all four did.
+    let rows: Vec<&String> = lines.iter().skip(2).collect();
+    assert!((1..4).contains(&rows.len()), "{lines:?}");
+    assert!(rows[0].split_whitespace().take(2).eq(["blackhole", "16"]), "{lines:?}");
+    assert!(err.contains("interrupted by SIGINT: the rows above are complete"), "{err}");
+}
