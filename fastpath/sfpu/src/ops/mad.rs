@@ -21,7 +21,7 @@
 
 use sfpu_reference::outcome::{Clause, Outcome};
 
-use super::{gather_indirect, write_result};
+use super::{indirect_register, write_result};
 use crate::exec::Ctx;
 use crate::simd::fma32_at;
 use crate::state::FastState;
@@ -57,8 +57,14 @@ pub fn sfpmad<const WH: bool, const L: u8>(
     let flip_a = if !wormhole && mod1 & 1 != 0 { SIGN } else { 0 };
     let flip_c = if !wormhole && mod1 & 2 != 0 { SIGN } else { 0 };
     let a = if mod1 & 4 != 0 {
-        g = gather_indirect(s);
-        &g
+        // One register named by every lane is read in place too.
+        match indirect_register(s) {
+            Some(r) => &s.lreg[r],
+            None => {
+                g = crate::simd::gather_indirect(&s.lreg);
+                &g
+            }
+        }
     } else {
         &s.lreg[va as usize]
     };

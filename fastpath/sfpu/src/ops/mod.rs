@@ -38,23 +38,52 @@ use crate::state::{FastState, blend};
 ///
 /// `LReg[7]` is read before any lane is written, as each lane of the model reads its own
 /// `LReg[7]` before its own write. Each register is blended whole (the mask from
-/// [`crate::state::blend_mask`]).
+/// [`crate::state::blend_mask`]); when every lane names the same register
+/// ([`indirect_register`]), only that one.
 #[inline(always)]
 pub(crate) fn write_result(s: &mut FastState, vd: usize, indirect: bool, d: &[u32; 32], m: u32) {
     if m == 0 {
         return;
     }
-    if indirect && vd != 16 {
-        crate::simd::write_indirect(&mut s.lreg, d, m);
-    } else if vd < 8 || vd == 16 {
+    let vd = if indirect && vd != 16 {
+        match indirect_register(s) {
+            Some(r) => r,
+            None => return crate::simd::write_indirect(&mut s.lreg, d, m),
+        }
+    } else {
+        vd
+    };
+    if vd < 8 || vd == 16 {
         blend(&mut s.lreg[vd], d, m);
     }
 }
 
-/// `LReg[LReg[7] & 15]` per lane (the `INDIRECT_VA` operand; `simd::gather_indirect`).
+/// The register that every lane's `LReg[7] & 15` names, when all 32 name the same one: then the
+/// indirect modes read or write that register whole, as their plain forms do (the pages' lanes
+/// each name their own register, which here is one for all). Kernels set `LReg[7]` this way
+/// (tt-llk's SFPLOADMACRO kernels keep one index in it "throughout"); a register of per-lane
+/// indices takes the gather ([`crate::simd::gather_indirect`]) and the per-register writes
+/// ([`crate::simd::write_indirect`]). One OR over the lanes, which the compiler vectorises.
+#[inline(always)]
+pub(crate) fn indirect_register(s: &FastState) -> Option<usize> {
+    let sel = &s.lreg[7];
+    let first = sel[0];
+    // Two lanes first: per-lane indices seldom agree there, and this costs less than the OR.
+    if (sel[31] ^ first) & 15 != 0 {
+        return None;
+    }
+    let differ = sel.iter().fold(0, |acc, &v| acc | (v ^ first));
+    (differ & 15 == 0).then_some((first & 15) as usize)
+}
+
+/// `LReg[LReg[7] & 15]` per lane (the `INDIRECT_VA` operand; `simd::gather_indirect`, or the one
+/// register all lanes name: [`indirect_register`]).
 #[inline(always)]
 pub(crate) fn gather_indirect(s: &FastState) -> [u32; 32] {
-    crate::simd::gather_indirect(&s.lreg)
+    match indirect_register(s) {
+        Some(r) => s.lreg[r],
+        None => crate::simd::gather_indirect(&s.lreg),
+    }
 }
 
 /// [`gather_indirect`] one lane at a time (the copy for the levels without a gather).

@@ -144,8 +144,16 @@ impl Rng {
             }
         }
         if self.chance(1, 3) {
+            // Indices for the indirect modes: one per lane; or one register named by every lane
+            // under differing upper bits, which the fast model reads and writes whole
+            // (`ops::indirect_register`); or that register and the one 8 above it in random
+            // lanes (bit 3 alone differs), which it must not take for one register.
+            let pattern = self.below(4);
+            let one = self.below(16);
+            let flip = if pattern == 3 { self.u32() | 1 << self.below(32) } else { 0 };
             for l in 0..32 {
-                s.LReg[7][l] = (s.LReg[7][l] & !15) | self.below(16);
+                let index = if pattern < 2 { self.below(16) } else { one ^ (flip >> l & 1) << 3 };
+                s.LReg[7][l] = (s.LReg[7][l] & !15) | index;
             }
         }
         let flags = self.u32();
