@@ -129,6 +129,11 @@ pub struct Args {
     /// Rounds of `--ab`: each runs both builds once, the first of them alternating.
     #[arg(long, default_value_t = 5, requires = "ab")]
     rounds: u32,
+    /// With --fast-only or --ab: every lane of the state's LReg[7] names register R (its low 4
+    /// bits) for the indirect modes of SFPMAD, SFPADDI, SFPMULI and the others, as kernels set it;
+    /// by default each lane names its own (the state's random words). Not the targets' state.
+    #[arg(long, value_name = "R", value_parser = clap::value_parser!(u32).range(0..=15))]
+    indirect_index: Option<u32>,
 }
 
 /// Samples per measurement.
@@ -292,8 +297,16 @@ fn program(class: Class, rng: &mut Rng) -> Result<Vec<Instr>> {
 /// SFPLOADMACRO class's pipeline: macro 0 schedules |x| on Simple, macro 1 a rounding on Round,
 /// then both `LReg[11] * x + LReg[12]` on MAD a cycle later and the store two cycles after that
 /// (macros 2 and 3 repeat them).
-fn bench_state(rng: &mut Rng) -> Result<State> {
+///
+/// With `indirect_index` (`--indirect-index`), `LReg[7]`'s low 4 bits are that register's number
+/// in every lane (the upper bits stay the state's).
+fn bench_state(rng: &mut Rng, indirect_index: Option<u32>) -> Result<State> {
     let mut s = random_state(rng);
+    if let Some(r) = indirect_index {
+        for w in &mut s.LReg[7] {
+            *w = (*w & !15) | r;
+        }
+    }
     let templates = [
         text("TTI_SFPABS(0, 0, 0, 1)")?.encode_blackhole(),
         text("TTI_SFPMAD(11, 0, 12, 0, 0)")?.encode_blackhole(),
@@ -942,6 +955,7 @@ fn fast_only(
             "simd": format!("{:?}", simd::level()),
             "time_per_measurement_s": args.time,
             "samples": SAMPLES,
+            "indirect_index": args.indirect_index,
             "results": results.iter().map(|(arch, class, r)| json!({
                 "arch": arch.to_string(),
                 "class": class.key(),
@@ -955,9 +969,13 @@ fn fast_only(
     }
     outln!(
         "cargo xtask bench --fast-only ({build} build, SIMD {:?}; {:.2} s per measurement, median of \
-         {SAMPLES} samples [slowest, fastest])",
+         {SAMPLES} samples [slowest, fastest]{})",
         simd::level(),
-        args.time
+        args.time,
+        match args.indirect_index {
+            Some(r) => format!("; every lane's LReg[7] names LReg[{r}]"),
+            None => String::new(),
+        }
     );
     for (arch, class, r) in &results {
         outln!(
@@ -976,6 +994,11 @@ fn fast_only(
 pub fn main(args: Args) -> Result<ExitCode> {
     if !(args.time.is_finite() && args.time > 0.0 && args.time <= 600.0) {
         bail!("--time must be a number of seconds in (0, 600], got {}", args.time);
+    }
+    if args.indirect_index.is_some() && !args.fast_only && args.ab.is_none() {
+        bail!(
+            "--indirect-index changes the state the targets are measured on: use it with --fast-only or --ab"
+        );
     }
     if cfg!(debug_assertions) && !args.in_process {
         return reexec_release();
@@ -1002,7 +1025,7 @@ pub fn main(args: Args) -> Result<ExitCode> {
     let selected = |c: &Class| args.only.is_empty() || args.only.iter().any(|k| k == c.key());
     let time = Duration::from_secs_f64(args.time);
     let mut rng = Rng::stream(0x5F9C_BE4C_0000_0001, "bench");
-    let bh_state = bench_state(&mut rng)?;
+    let bh_state = bench_state(&mut rng, args.indirect_index)?;
     let mut runs: Vec<(Arch, State, Programs)> = Vec::new();
     for &arch in &arches {
         // The same seed per chip: Wormhole's programs are Blackhole's that it can encode.
@@ -1322,7 +1345,7 @@ mod tests {
     #[test]
     fn native_fma_loop_sees_no_subnormal() {
         let mut rng = Rng::stream(0x5F9C_BE4C_0000_0001, "bench");
-        let state = bench_state(&mut rng).expect("the bench state");
+        let state = bench_state(&mut rng, None).expect("the bench state");
         let data = native_data(&state);
         let raw = data.iter().flatten().filter(|&&w| f32::from_bits(w).is_subnormal()).count();
         assert!(raw > 0, "the bench state has subnormal words: the test would check nothing");
@@ -1377,7 +1400,7 @@ mod tests {
     /// segments of `segment` instructions, each from the state's LRegs.
     fn special_fraction(class: Class, segment: usize) -> f64 {
         let mut rng = Rng::stream(0x5F9C_BE4C_0000_0001, "bench");
-        let state = bench_state(&mut rng).expect("the bench state");
+        let state = bench_state(&mut rng, None).expect("the bench state");
         let mut rng = Rng::stream(0x5F9C_BE4C_0000_0002, "bench/programs");
         let prog = Class::ALL
             .iter()
@@ -1399,13 +1422,28 @@ mod tests {
         special as f64 / lanes as f64
     }
 
+    /// `--indirect-index R` sets the low 4 bits of every lane of `LReg[7]` to `R` and changes
+    /// nothing else (the default state's lanes name several registers, so the option matters).
+    #[test]
+    fn indirect_index_names_one_register_in_every_lane() {
+        let state = |index| bench_state(&mut Rng::stream(0x5F9C_BE4C_0000_0001, "bench"), index).unwrap();
+        let (plain, nine) = (state(None), state(Some(9)));
+        assert!(plain.LReg[7].iter().any(|w| w & 15 != plain.LReg[7][0] & 15), "{:x?}", plain.LReg[7]);
+        for l in 0..LANES {
+            assert_eq!(nine.LReg[7][l], (plain.LReg[7][l] & !15) | 9, "lane {l}");
+        }
+        let mut restored = nine.clone();
+        restored.LReg[7] = plain.LReg[7];
+        assert!(restored == plain, "only LReg[7] differs");
+    }
+
     /// The SFPLOADMACRO class measures what a kernel that keeps SFPLOADMACRO's rules runs: on the
     /// reference's cycle-level machine, from the bench state, no instruction of its program on
     /// either chip breaks a rule, collides, meets a hazard or leaves anything unspecified.
     #[test]
     fn loadmacro_class_keeps_the_rules() {
         let mut rng = Rng::stream(0x5F9C_BE4C_0000_0001, "bench");
-        let bh = bench_state(&mut rng).expect("the bench state");
+        let bh = bench_state(&mut rng, None).expect("the bench state");
         for arch in [Arch::Blackhole, Arch::Wormhole] {
             let mut rng = Rng::stream(0x5F9C_BE4C_0000_0002, "bench/programs");
             let prog = program_for(arch, Class::LoadMacro, &mut rng).expect("a program");

@@ -256,6 +256,43 @@ fn fast_only_reports_each_selected_class() {
     for r in rows {
         within_range(&r["instructions_per_s"], &r["samples_range"], &format!("{r}"));
     }
+    assert!(v["indirect_index"].is_null(), "{v}");
+}
+
+/// `--indirect-index R` (every lane's `LReg[7]` names register R): said in the output of
+/// `--fast-only` and `--ab`, and refused where the targets would be judged on that state.
+#[test]
+fn indirect_index_is_said_and_kept_from_the_targets() {
+    let fast = [
+        "bench",
+        "--quiet",
+        "--time",
+        "0.02",
+        "--in-process",
+        "--only",
+        "fma",
+        "--arch",
+        "wormhole",
+        "--indirect-index",
+        "5",
+    ];
+    let o = xtask(&[&fast[..], &["--fast-only", "--json"]].concat());
+    assert!(o.status.success(), "stderr:\n{}", String::from_utf8_lossy(&o.stderr));
+    let v: Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    assert_eq!(v["indirect_index"], 5, "{v}");
+    assert_eq!(v["results"].as_array().map(Vec::len), Some(1), "{v}");
+    let o = xtask(&[&fast[..], &["--fast-only"]].concat());
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("every lane's LReg[7] names LReg[5]"), "{text}");
+    let o = xtask(&[&fast[..], &["--ab", env!("CARGO_BIN_EXE_xtask"), "--rounds", "1", "--json"]].concat());
+    assert!(o.status.success(), "stderr:\n{}", String::from_utf8_lossy(&o.stderr));
+    let v: Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    assert_eq!(v["indirect_index"], 5, "{v}");
+    let o = xtask(&fast);
+    assert_eq!(o.status.code(), Some(2), "stderr:\n{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("use it with --fast-only or --ab"));
+    let o = xtask(&[&fast[..10], &["--indirect-index", "16", "--fast-only"]].concat());
+    assert_eq!(o.status.code(), Some(2), "stderr:\n{}", String::from_utf8_lossy(&o.stderr));
 }
 
 /// `--ab` with this binary as its own baseline: one row per class, both builds' rates within

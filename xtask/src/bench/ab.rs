@@ -191,6 +191,12 @@ fn run_one(
     }
     if !status.success() {
         let err = String::from_utf8_lossy(&stderr);
+        if err.contains("--indirect-index") && err.contains("unexpected argument") {
+            bail!(
+                "{} does not know `bench --indirect-index`: it was built before that option existed",
+                name.display()
+            );
+        }
         if err.contains("--fast-only") && err.contains("unexpected argument") {
             bail!(
                 "{} does not know `bench --fast-only`: it was built before `--ab` existed, so it \
@@ -232,6 +238,10 @@ pub(super) fn main(args: &Args, baseline: &Path) -> Result<ExitCode> {
     if !args.arch.is_empty() {
         child_args.push("--arch".into());
         child_args.push(args.arch.iter().map(|a| a.to_string()).collect::<Vec<_>>().join(","));
+    }
+    if let Some(r) = args.indirect_index {
+        child_args.push("--indirect-index".into());
+        child_args.push(r.to_string());
     }
 
     // A run measures at most 8 classes on 2 chips for `--time` each (and builds their programs);
@@ -302,6 +312,7 @@ pub(super) fn main(args: &Args, baseline: &Path) -> Result<ExitCode> {
             "this": this.display().to_string(),
             "rounds": args.rounds,
             "time_per_measurement_s": args.time,
+            "indirect_index": args.indirect_index,
             "results": summaries.iter().map(|(c, s)| json!({
                 "arch": c.arch,
                 "class": c.class,
@@ -319,11 +330,15 @@ pub(super) fn main(args: &Args, baseline: &Path) -> Result<ExitCode> {
     }
     outln!(
         "cargo xtask bench --ab: this build ({}) against the baseline ({}), {} rounds, the first run \
-         of each alternating; {:.2} s per measurement",
+         of each alternating; {:.2} s per measurement{}",
         this.display(),
         baseline.display(),
         args.rounds,
-        args.time
+        args.time,
+        match args.indirect_index {
+            Some(r) => format!("; every lane's LReg[7] names LReg[{r}]"),
+            None => String::new(),
+        }
     );
     outln!(
         "(Mi/s: the median run [slowest, fastest]; this/baseline: the median of the per-round ratios \
