@@ -67,6 +67,11 @@
 //! machines the same binary's figures move by several per cent from one minute to the next (and
 //! by a quarter while a neighbour is busy), so only runs made side by side compare two builds.
 //!
+//! `--indirect-index R` (with `--fast-only` or `--ab` only): every lane of the state's `LReg[7]`
+//! names register R, as kernels that use the indirect modes (`INDIRECT_VA`, `INDIRECT_VD`) set it;
+//! the bench state's own `LReg[7]` names a register per lane, the costliest case, on which the
+//! targets are judged (the FMA family's program draws the modes' `Mod1` bits at random).
+//!
 //! Targets (issue 18, per chip), printed as met, MISSED or not measured: the FMA family at least
 //! 30 M instructions/s and within 4x of the native FMA loop; the integer/bitwise and FP-field
 //! classes within 3x of the native `u32` loop; the mixed stream at least 40 M instructions/s;
@@ -129,7 +134,7 @@ pub struct Args {
     /// Rounds of `--ab`: each runs both builds once, the first of them alternating.
     #[arg(long, default_value_t = 5, requires = "ab")]
     rounds: u32,
-    /// With --fast-only or --ab: every lane of the state's LReg[7] names register R (its low 4
+    /// With --fast-only or --ab: every lane of the state's `LReg[7]` names register R (its low 4
     /// bits) for the indirect modes of SFPMAD, SFPADDI, SFPMULI and the others, as kernels set it;
     /// by default each lane names its own (the state's random words). Not the targets' state.
     #[arg(long, value_name = "R", value_parser = clap::value_parser!(u32).range(0..=15))]
