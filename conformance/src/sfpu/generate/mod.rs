@@ -639,8 +639,12 @@ fn fill_operands(rng: &mut Rng, s: &mut State, instr: &Instr, variant: Variant) 
     }
     let indirect = access.writes == hazard::ALL_LREGS || access.reads == hazard::ALL_LREGS;
     if indirect {
-        // LReg[7] low bits select registers for the indirect modes: cover 0..=15.
-        s.LReg[7] = std::array::from_fn(|l| (s.LReg[7][l] & !15) | (l as u32 & 15));
+        // LReg[7] low bits select registers for the indirect modes: lane by lane, covering 0..=15;
+        // or, in about a quarter of the cases, one register for every lane, as kernels set it
+        // (decided by the register's own upper bits, so that no later draw moves).
+        let w0 = s.LReg[7][0];
+        let one = ((w0 >> 4) & 3 == 0).then_some((w0 >> 8) & 15);
+        s.LReg[7] = std::array::from_fn(|l| (s.LReg[7][l] & !15) | one.unwrap_or(l as u32 & 15));
     }
 }
 
