@@ -61,9 +61,11 @@ pub(crate) fn write_result(s: &mut FastState, vd: usize, indirect: bool, d: &[u3
 /// The register that every lane's `LReg[7] & 15` names, when all 32 name the same one: then the
 /// indirect modes read or write that register whole, as their plain forms do (the pages' lanes
 /// each name their own register, which here is one for all). Kernels set `LReg[7]` this way
-/// (tt-llk's SFPLOADMACRO kernels keep one index in it "throughout"); a register of per-lane
+/// (Tenstorrent's fast BF16 reciprocal loads one register number into it with SFPLOADI and
+/// writes through `INDIRECT_VD` from an SFPLOADMACRO template); a register of per-lane
 /// indices takes the gather ([`crate::simd::gather_indirect`]) and the per-register writes
-/// ([`crate::simd::write_indirect`]). One OR over the lanes, which the compiler vectorises.
+/// ([`crate::simd::write_indirect`]). Lanes 0 and 31 compared, then one OR over all 32 (which
+/// the compiler vectorises).
 #[inline(always)]
 pub(crate) fn indirect_register(s: &FastState) -> Option<usize> {
     let sel = &s.lreg[7];
