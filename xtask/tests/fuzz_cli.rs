@@ -8,7 +8,7 @@
 
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Command, ExitStatus, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -51,6 +51,31 @@ impl Drop for Cleanup {
     }
 }
 
+/// Reads all of `pipe` on a thread of its own.
+fn read_all(mut pipe: impl Read + Send + 'static) -> std::thread::JoinHandle<String> {
+    std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = pipe.read_to_string(&mut s);
+        s
+    })
+}
+
+/// Waits up to `limit` for `child` to end; kills it and returns `None` if it does not.
+fn exit_within(child: &mut std::process::Child, limit: Duration) -> Option<ExitStatus> {
+    let until = Instant::now() + limit;
+    loop {
+        if let Some(s) = child.try_wait().expect("wait") {
+            return Some(s);
+        }
+        if Instant::now() > until {
+            let _ = child.kill();
+            let _ = child.wait();
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
 /// What a run stopped by SIGINT left: its exit status, its standard output parsed as JSON, and
 /// its standard error.
 struct Stopped {
@@ -83,12 +108,7 @@ fn stop_with_sigint(args: &[&str], started: &'static str) -> (Stopped, u32) {
         }
         all.join("\n")
     });
-    let mut stdout = child.stdout.take().expect("stdout");
-    let out = std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = stdout.read_to_string(&mut s);
-        s
-    });
+    let out = read_all(child.stdout.take().expect("stdout"));
     if rx.recv_timeout(Duration::from_secs(900)).is_err() {
         let _ = child.kill();
         let _ = child.wait();
@@ -97,17 +117,8 @@ fn stop_with_sigint(args: &[&str], started: &'static str) -> (Stopped, u32) {
     // Let libFuzzer start and run a little.
     std::thread::sleep(Duration::from_secs(4));
     assert!(signal(pid, libc::SIGINT), "send SIGINT");
-    let until = Instant::now() + Duration::from_secs(60);
-    let status = loop {
-        if let Some(s) = child.try_wait().expect("wait") {
-            break s;
-        }
-        if Instant::now() > until {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("the run did not stop within 60 s of SIGINT:\n{}", reader.join().unwrap_or_default());
-        }
-        std::thread::sleep(Duration::from_millis(50));
+    let Some(status) = exit_within(&mut child, Duration::from_secs(60)) else {
+        panic!("the run did not stop within 60 s of SIGINT:\n{}", reader.join().unwrap_or_default());
     };
     let stderr = reader.join().unwrap_or_default();
     let out = out.join().unwrap_or_default();
@@ -211,29 +222,15 @@ fn a_throughput_measurement_stopped_by_sigint_keeps_its_finished_rows() {
         }
         lines
     });
-    let mut stderr = child.stderr.take().expect("stderr");
-    let err = std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = stderr.read_to_string(&mut s);
-        s
-    });
+    let err = read_all(child.stderr.take().expect("stderr"));
     if rx.recv_timeout(Duration::from_secs(120)).is_err() {
         let _ = child.kill();
         let _ = child.wait();
         panic!("no row within 120 s: {:?}", reader.join().unwrap_or_default());
     }
     assert!(signal(pid, libc::SIGINT), "send SIGINT");
-    let until = Instant::now() + Duration::from_secs(30);
-    let status = loop {
-        if let Some(s) = child.try_wait().expect("wait") {
-            break s;
-        }
-        if Instant::now() > until {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("the measurement did not stop within 30 s of SIGINT");
-        }
-        std::thread::sleep(Duration::from_millis(20));
+    let Some(status) = exit_within(&mut child, Duration::from_secs(30)) else {
+        panic!("the measurement did not stop within 30 s of SIGINT: {:?}", reader.join().unwrap_or_default());
     };
     let lines = reader.join().unwrap_or_default();
     let err = err.join().unwrap_or_default();
