@@ -640,10 +640,11 @@ fn fill_operands(rng: &mut Rng, s: &mut State, instr: &Instr, variant: Variant) 
     let indirect = access.writes == hazard::ALL_LREGS || access.reads == hazard::ALL_LREGS;
     if indirect {
         // LReg[7] low bits select registers for the indirect modes: lane by lane, covering 0..=15;
-        // or, in about a quarter of the cases, one register for every lane, as kernels set it
-        // (decided by the register's own upper bits, so that no later draw moves).
-        let w0 = s.LReg[7][0];
-        let one = ((w0 >> 4) & 3 == 0).then_some((w0 >> 8) & 15);
+        // or, in about a quarter of the cases, one register for every lane, as kernels set it.
+        // Decided by a hash of the register's words (its pools' first lanes are often the same
+        // constants), so that no later draw moves.
+        let h = s.LReg[7].iter().fold(0u32, |h, &w| (h.rotate_left(5) ^ w).wrapping_mul(0x9E37_79B9));
+        let one = (h >> 30 == 0).then_some((h >> 24) & 15);
         s.LReg[7] = std::array::from_fn(|l| (s.LReg[7][l] & !15) | one.unwrap_or(l as u32 & 15));
     }
 }
