@@ -826,25 +826,20 @@ fn planted(root: &Path, args: &Args) -> Result<ExitCode> {
         errln!("{e:#}");
     }
     let mut results = Vec::new();
-    let mut ok = true;
     for arch in all_arches() {
         if interrupt.signal().is_some() {
             break;
         }
-        let r = planted_on(root, args, &fuzz, arch)?;
-        ok &= r["planted"].as_bool().unwrap_or(false);
-        results.push(r);
+        results.push(planted_on(root, args, &fuzz, arch)?);
     }
-    // A chip whose check a signal cut short counts as not checked.
-    let checked = results.iter().filter(|r| r["interrupted"].is_null()).count();
-    let not_checked: Vec<String> = all_arches().iter().skip(checked).map(Arch::to_string).collect();
+    let (verdict, not_checked) = planted_verdict(&results);
+    let ok = verdict.unwrap_or(true);
     let stopped = interrupt.signal();
     if args.json {
         outln!(
             "{}",
             serde_json::to_string_pretty(&serde_json::json!({
-                // No verdict when a signal stopped the check before every chip was done.
-                "planted": (not_checked.is_empty() || !ok).then_some(ok),
+                "planted": verdict,
                 "chips": results,
                 "total_seconds": started.elapsed().as_secs(),
                 "interrupted": stopped,
@@ -868,6 +863,17 @@ fn planted(root: &Path, args: &Args) -> Result<ExitCode> {
         errln!("planted check passed on every chip (total {:.0}s)", started.elapsed().as_secs_f64());
     }
     Ok(if ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+/// The planted check's verdict from the chips' results (`planted_on`, in `all_arches` order) and
+/// the chips not checked: `false` if a checked chip failed, `true` if every chip passed, `None`
+/// when a signal stopped the check with no chip failed yet. A chip a signal cut short
+/// (`"interrupted"`) has no verdict of its own, and counts as not checked.
+fn planted_verdict(results: &[serde_json::Value]) -> (Option<bool>, Vec<String>) {
+    let checked: Vec<&serde_json::Value> = results.iter().filter(|r| r["interrupted"].is_null()).collect();
+    let not_checked: Vec<String> = all_arches().iter().skip(checked.len()).map(Arch::to_string).collect();
+    let ok = checked.iter().all(|r| r["planted"].as_bool() == Some(true));
+    ((not_checked.is_empty() || !ok).then_some(ok), not_checked)
 }
 
 /// The planted check on one chip: diff_stream, with the chip pinned, must find the planted
@@ -1762,6 +1768,32 @@ mod tests {
 
     /// libFuzzer's final statistics, which an interrupted run prints after its last status
     /// line, give the executions and the rate.
+    /// A chip cut short by a signal is neither a pass nor a failure; one failed chip fails the
+    /// check whatever else happened.
+    #[test]
+    fn planted_verdicts() {
+        use serde_json::json;
+        let pass = |chip: &str| json!({"chip": chip, "planted": true});
+        let fail = |chip: &str| json!({"chip": chip, "planted": false, "error": "not found"});
+        let cut = |chip: &str| json!({"chip": chip, "planted": null, "interrupted": "SIGINT"});
+        let none: Vec<String> = Vec::new();
+        assert_eq!(planted_verdict(&[pass("blackhole"), pass("wormhole")]), (Some(true), none.clone()));
+        assert_eq!(planted_verdict(&[pass("blackhole"), fail("wormhole")]), (Some(false), none));
+        assert_eq!(
+            planted_verdict(&[pass("blackhole"), cut("wormhole")]),
+            (None, vec!["wormhole".to_string()])
+        );
+        assert_eq!(
+            planted_verdict(&[fail("blackhole"), cut("wormhole")]),
+            (Some(false), vec!["wormhole".to_string()])
+        );
+        assert_eq!(
+            planted_verdict(&[cut("blackhole")]),
+            (None, vec!["blackhole".to_string(), "wormhole".to_string()])
+        );
+        assert_eq!(planted_verdict(&[]), (None, vec!["blackhole".to_string(), "wormhole".to_string()]));
+    }
+
     #[test]
     fn final_statistics_count() {
         let mut run = TargetRun::default();
