@@ -305,7 +305,9 @@ impl Fuzz {
     }
 
     /// Builds the targets, showing cargo's progress (the crate being compiled and how many so
-    /// far) on the spinner; on failure the error is cargo's whole output.
+    /// far) on the spinner; on failure the error is cargo's whole output. A build stopped by the
+    /// run's signal is not an error: it says so, and the caller, seeing the signal, fuzzes
+    /// nothing.
     fn build(&self, root: &Path, targets: &[&str], features: Option<&str>, quiet: bool) -> Result<Duration> {
         let started = Instant::now();
         let bar = spinner(quiet, "building fuzz targets (cargo fuzz build)");
@@ -334,7 +336,8 @@ impl Fuzz {
         let status = child.wait().context("cannot wait for cargo fuzz build")?;
         bar.finish_and_clear();
         if let Some(signal) = self.interrupted() {
-            bail!("interrupted by {signal} while building the fuzz targets: nothing fuzzed");
+            errln!("interrupted by {signal} while building the fuzz targets: nothing fuzzed");
+            return Ok(started.elapsed());
         }
         if !status.success() {
             bail!("cargo fuzz build failed:\n{}", log.join("\n"));
@@ -679,9 +682,8 @@ fn run(root: &Path, args: &Args, started: Instant) -> Result<ExitCode> {
     } else {
         TARGETS.iter().copied().filter(|t| args.targets.iter().any(|a| a == t)).collect()
     };
-    if let Err(e) = fuzz.build(root, &targets, None, args.quiet) {
-        let Some(signal) = interrupt.signal() else { return Err(e) };
-        errln!("{e:#}");
+    fuzz.build(root, &targets, None, args.quiet)?;
+    if let Some(signal) = interrupt.signal() {
         summary(root, &[], started.elapsed(), Some(&(signal, targets.clone())), args)?;
         return Ok(ExitCode::from(interrupt.exit_status()));
     }
@@ -819,12 +821,7 @@ fn summary(
 fn planted(root: &Path, args: &Args) -> Result<ExitCode> {
     let started = Instant::now();
     let (fuzz, interrupt) = Fuzz::detect_stoppable()?;
-    if let Err(e) = fuzz.build(root, &["diff_stream"], Some("planted"), args.quiet) {
-        if interrupt.signal().is_none() {
-            return Err(e);
-        }
-        errln!("{e:#}");
-    }
+    fuzz.build(root, &["diff_stream"], Some("planted"), args.quiet)?;
     let mut results = Vec::new();
     for arch in all_arches() {
         if interrupt.signal().is_some() {
@@ -1435,12 +1432,7 @@ fn rate(root: &Path, args: &Args) -> Result<ExitCode> {
     let max_stream = args.max_stream.unwrap_or(RATE_STREAM);
     let judged = max_stream == RATE_STREAM;
     let (fuzz, interrupt) = Fuzz::detect_stoppable()?;
-    if let Err(e) = fuzz.build(root, &["diff_stream"], None, args.quiet) {
-        if interrupt.signal().is_none() {
-            return Err(e);
-        }
-        errln!("{e:#}");
-    }
+    fuzz.build(root, &["diff_stream"], None, args.quiet)?;
     let mut results = Vec::new();
     let mut failed = false;
     for arch in all_arches() {
