@@ -309,7 +309,11 @@ pub struct MacroConfig {
 
 /// The state of one Vector Unit plus the Dst register and the addressing state it uses, in the
 /// fast model's representation. Converts losslessly to and from [`State`].
-#[derive(Clone, Debug, PartialEq, Eq)]
+///
+/// `clone_from` copies into the Dst storage the target already has (no allocation), as the
+/// reference `State`'s does, so that a caller restoring a scratch state per pass (`cargo xtask
+/// bench`'s SFPI kernels) allocates nothing.
+#[derive(Debug, PartialEq, Eq)]
 pub struct FastState {
     /// `LReg[17][32]`: `lreg[r][lane]`.
     pub lreg: [[u32; 32]; 17],
@@ -335,7 +339,60 @@ pub struct FastState {
     chip: Chip,
 }
 
+impl Clone for FastState {
+    fn clone(&self) -> FastState {
+        FastState {
+            lreg: self.lreg,
+            lane_flags: self.lane_flags,
+            use_flags: self.use_flags,
+            stack: self.stack,
+            lane_config: self.lane_config,
+            lc: self.lc,
+            lmc: self.lmc,
+            prng: self.prng,
+            dst: self.dst.clone(),
+            addressing: self.addressing,
+            chip: self.chip,
+        }
+    }
+
+    fn clone_from(&mut self, source: &FastState) {
+        self.clone_from_except_dst(source);
+        self.dst.clone_from(&source.dst);
+    }
+}
+
 impl FastState {
+    /// Copies every part of `source` except Dst into `self`, leaving `self.dst` as it is (as the
+    /// reference `State::clone_from_except_Dst`): for a caller that puts back only the Dst rows
+    /// it knows have changed (`cargo xtask bench`'s SFPI kernels).
+    pub fn clone_from_except_dst(&mut self, source: &FastState) {
+        // Every field by name (no `..`), so that a new field cannot be left out.
+        let FastState {
+            lreg,
+            lane_flags,
+            use_flags,
+            stack,
+            lane_config,
+            lc,
+            lmc,
+            prng,
+            dst: _,
+            addressing,
+            chip,
+        } = source;
+        self.lreg = *lreg;
+        self.lane_flags = *lane_flags;
+        self.use_flags = *use_flags;
+        self.stack = *stack;
+        self.lane_config = *lane_config;
+        self.lc = *lc;
+        self.lmc = *lmc;
+        self.prng = *prng;
+        self.addressing = *addressing;
+        self.chip = *chip;
+    }
+
     /// Converts a reference [`State`] (lossless).
     pub fn from_state(s: &State) -> FastState {
         let (lane_config, lane_flags, use_flags, lmc) = FastState::lane_parts(s);

@@ -21,6 +21,26 @@ fn random_states_round_trip() {
     }
 }
 
+/// `clone_from` gives a state equal to its source, in every part (random states of both chips,
+/// so each part differs from the target's, the chip included), while keeping the target's Dst
+/// storage; `clone` gives an equal state too.
+#[test]
+fn clone_from_copies_every_part_into_the_same_storage() {
+    let mut r = Rng(43);
+    let mut target = FastState::from_state(&r.state_on(Arch::Blackhole));
+    let bits = target.dst.DstBits.as_ptr();
+    let valid = target.dst.DstRowValid.as_ptr();
+    for k in 0..40 {
+        let source = FastState::from_state(&r.state_on(Arch::ALL[(k + 1) % 2]));
+        assert_ne!(target.to_state(), source.to_state());
+        target.clone_from(&source);
+        assert_eq!(target.to_state(), source.to_state());
+        assert_eq!(target, source);
+        assert_eq!((target.dst.DstBits.as_ptr(), target.dst.DstRowValid.as_ptr()), (bits, valid));
+        assert_eq!(source.clone(), source);
+    }
+}
+
 #[test]
 fn flag_stacks_of_every_depth_round_trip() {
     // Lane `l` gets depth `l % 9`, with entries drawn from the lane number.
