@@ -9,7 +9,11 @@
 //! instruction, and by the fast model on the program decoded once (`sfpu_fastpath::Program`:
 //! `program::run_steps` / `FastMachine::run`, which return one merged `Outcome` per pass) and
 //! again one call per instruction (`step` / `FastMachine::issue`, the "(per call)" row). Wormhole runs the Blackhole programs' instructions
-//! that it can encode, on the same state made a Wormhole one. AMX `vecfp` is measured too
+//! that it can encode, on the same state made a Wormhole one. The SFPI kernels are measured too
+//! (`bench/sfpi.rs`): a whole 32x32 tile of each kernel's lowered program (default: exp, log,
+//! reciprocal, sigmoid, gelu_tanh, relu; `--kernels` chooses), the programs users simulate,
+//! in tiles and instructions per second on both models and at each SIMD level; `--only sfpi` alone.
+//! AMX `vecfp` is measured too
 //! (`bench/amx.rs`: operands per second per chip profile, the FMA of every lane width and a mixed
 //! stream; `--only amx` alone, left out with `--arch`).
 //!
@@ -62,7 +66,8 @@
 //!
 //! Comparing two builds (`--ab BASELINE`, [`ab`]): this build's fast model against another build
 //! of xtask, in alternating child runs of `--fast-only` (the fast model alone, at the SIMD level in
-//! force, each selected class and chip with its samples' range), `--rounds` of them; it prints
+//! force, each selected class and chip with its samples' range, and each SFPI kernel when `--only`
+//! names `sfpi`, as a row `sfpi/<name>`), `--rounds` of them; it prints
 //! both builds' rates and the median of the per-round ratios with their range. On these shared
 //! machines the same binary's figures move by several per cent from one minute to the next (and
 //! by a quarter while a neighbour is busy), so only runs made side by side compare two builds.
@@ -89,6 +94,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 mod ab;
 mod amx;
+mod sfpi;
 use serde_json::json;
 use sfpu_conformance::sfpu::generate::operands::Rng;
 use sfpu_conformance::sfpu::generate::random_case;
@@ -111,9 +117,15 @@ pub struct Args {
     #[arg(long)]
     quiet: bool,
     /// Measure only these classes (comma-separated keys: integer, fp_field, fma, conversion,
-    /// cross_lane, predication, loadmacro, mixed); the native baselines always run.
+    /// cross_lane, predication, loadmacro, mixed; sfpi: the SFPI kernels; amx: AMX vecfp); the
+    /// native baselines always run.
     #[arg(long, value_delimiter = ',')]
     only: Vec<String>,
+    /// The SFPI kernels to measure a whole tile of (comma-separated names, as `cargo xtask
+    /// kernel` lists them, or `all`); default: exp, log, reciprocal, sigmoid, gelu_tanh, relu.
+    /// With --fast-only or --ab only when --only names sfpi.
+    #[arg(long, value_delimiter = ',', value_name = "LIST")]
+    kernels: Vec<String>,
     /// Measure only these chips (comma-separated: blackhole, wormhole); both by default.
     #[arg(long, value_delimiter = ',')]
     arch: Vec<Arch>,
@@ -143,6 +155,15 @@ pub struct Args {
 
 /// Samples per measurement.
 const SAMPLES: usize = 5;
+
+/// One SFPI kernel's figures on one chip ([`sfpi`]): instructions per second of the reference and
+/// the fast model, and of the fast model at each lower SIMD level.
+struct KernelResult<'a> {
+    case: &'a sfpi::Case,
+    reference: f64,
+    fast: Rate,
+    fast_lower: Vec<(simd::Level, f64)>,
+}
 
 /// Instructions per class program.
 const PROGRAM_LEN: usize = 512;
@@ -938,18 +959,29 @@ fn progress_bar(quiet: bool, len: u64) -> ProgressBar {
 fn fast_only(
     args: &Args,
     runs: &[(Arch, State, Programs)],
+    kernels: &[sfpi::Case],
     selected: &dyn Fn(&Class) -> bool,
     time: Duration,
 ) -> Result<ExitCode> {
-    let count = runs.iter().map(|(_, _, p)| p.iter().filter(|(c, _)| selected(c)).count() as u64).sum();
+    let count =
+        runs.iter().map(|(_, _, p)| p.iter().filter(|(c, _)| selected(c)).count() as u64).sum::<u64>()
+            + kernels.len() as u64;
     let bar = progress_bar(args.quiet, count);
-    let mut results = Vec::new();
+    // (chip, key, title, rate): the classes, then the SFPI kernels (`sfpi/<name>`).
+    let mut results: Vec<(Arch, String, String, Rate)> = Vec::new();
     for (arch, state, programs) in runs {
         for (class, prog) in programs.iter().filter(|(c, _)| selected(c)) {
             bar.set_message(format!("{arch} {}: fast model", class.title()));
-            results.push((*arch, *class, fast_rate(*class, prog, state, time)));
+            let rate = fast_rate(*class, prog, state, time);
+            results.push((*arch, class.key().to_string(), class.title().to_string(), rate));
             bar.inc(1);
         }
+    }
+    for case in kernels {
+        bar.set_message(format!("{} SFPI {}: fast model", case.arch, case.name));
+        let rate = sfpi::fast_rate(case, &sfpi::written_rows(case), time);
+        results.push((case.arch, format!("sfpi/{}", case.name), format!("SFPI {}", case.name), rate));
+        bar.inc(1);
     }
     bar.finish_and_clear();
     let build = build_kind();
@@ -961,10 +993,10 @@ fn fast_only(
             "time_per_measurement_s": args.time,
             "samples": SAMPLES,
             "indirect_index": args.indirect_index,
-            "results": results.iter().map(|(arch, class, r)| json!({
+            "results": results.iter().map(|(arch, key, title, r)| json!({
                 "arch": arch.to_string(),
-                "class": class.key(),
-                "title": class.title(),
+                "class": key,
+                "title": title,
                 "instructions_per_s": r.median,
                 "samples_range": [r.lo, r.hi],
             })).collect::<Vec<_>>(),
@@ -982,11 +1014,11 @@ fn fast_only(
             None => String::new(),
         }
     );
-    for (arch, class, r) in &results {
+    for (arch, _, title, r) in &results {
         outln!(
             "{:<10} {:<16} {:>10.3} Mi/s  [{:.3}, {:.3}]",
             arch.to_string(),
-            class.title(),
+            title,
             r.median / 1e6,
             r.lo / 1e6,
             r.hi / 1e6
@@ -1009,24 +1041,40 @@ pub fn main(args: Args) -> Result<ExitCode> {
         return reexec_release();
     }
     for key in &args.only {
-        if key != "amx" && !Class::ALL.iter().any(|c| c.key() == key) {
-            let keys: Vec<&str> = Class::ALL.iter().map(|c| c.key()).chain(["amx"]).collect();
+        if key != "amx" && key != "sfpi" && !Class::ALL.iter().any(|c| c.key() == key) {
+            let keys: Vec<&str> = Class::ALL.iter().map(|c| c.key()).chain(["sfpi", "amx"]).collect();
             bail!("--only: unknown class `{key}` (one of {})", keys.join(", "));
         }
         if key == "amx" && (args.fast_only || args.ab.is_some()) {
             bail!("--only amx: --fast-only and --ab measure the SFPU fast model only");
         }
     }
+    // The SFPI kernels (bench/sfpi.rs): by default in the whole bench, and in --fast-only and
+    // --ab runs when --only names them (so that a build from before they existed compares).
+    let named = |key: &str| args.only.iter().any(|k| k == key);
+    let with_sfpi = named("sfpi") || (args.only.is_empty() && !args.fast_only && args.ab.is_none());
+    if !args.kernels.is_empty() && !with_sfpi {
+        bail!(
+            "--kernels: the SFPI kernels are not measured in this run ({})",
+            if args.only.is_empty() {
+                "--fast-only and --ab measure them when --only names sfpi"
+            } else {
+                "add sfpi to --only"
+            }
+        );
+    }
+    let kernel_names = if with_sfpi { sfpi::select(&args.kernels)? } else { Vec::new() };
     if let Some(baseline) = &args.ab {
-        return ab::main(&args, baseline);
+        return ab::main(&args, baseline, kernel_names.len());
     }
     // AMX vecfp (bench/amx.rs): unless --only leaves it out or --arch names SFPU chips only.
-    let with_amx = args.arch.is_empty() && (args.only.is_empty() || args.only.iter().any(|k| k == "amx"));
+    let with_amx = args.arch.is_empty() && (args.only.is_empty() || named("amx"));
     let arches: Vec<Arch> = if args.arch.is_empty() {
         Arch::ALL.to_vec()
     } else {
         Arch::ALL.iter().copied().filter(|a| args.arch.contains(a)).collect()
     };
+    let kernel_cases = sfpi::cases(&kernel_names, &arches)?;
     let selected = |c: &Class| args.only.is_empty() || args.only.iter().any(|k| k == c.key());
     let time = Duration::from_secs_f64(args.time);
     let mut rng = Rng::stream(0x5F9C_BE4C_0000_0001, "bench");
@@ -1042,7 +1090,7 @@ pub fn main(args: Args) -> Result<ExitCode> {
         runs.push((arch, state_for(arch, &bh_state)?, programs));
     }
     if args.fast_only {
-        return fast_only(&args, &runs, &selected, time);
+        return fast_only(&args, &runs, &kernel_cases, &selected, time);
     }
     let native_level = NativeLevel::detect();
 
@@ -1055,6 +1103,7 @@ pub fn main(args: Args) -> Result<ExitCode> {
                 .sum::<u64>()
         })
         .sum::<u64>()
+        + kernel_cases.len() as u64 * (1 + simd::Level::supported().len() as u64)
         + 2
         + if with_amx { amx::measurements() } else { 0 };
     let bar = progress_bar(args.quiet, measurements);
@@ -1096,6 +1145,26 @@ pub fn main(args: Args) -> Result<ExitCode> {
                 kernel,
             });
         }
+    }
+    let mut kernel_results = Vec::new();
+    for case in &kernel_cases {
+        let rows = sfpi::written_rows(case);
+        bar.set_message(format!("{} SFPI {}: reference", case.arch, case.name));
+        let reference = sfpi::reference_rate(case, &rows, time);
+        bar.inc(1);
+        bar.set_message(format!("{} SFPI {}: fast model", case.arch, case.name));
+        let fast = sfpi::fast_rate(case, &rows, time);
+        bar.inc(1);
+        let level = simd::level();
+        let mut fast_lower = Vec::new();
+        for lower in simd::Level::supported().into_iter().rev().filter(|&l| l < level) {
+            bar.set_message(format!("{} SFPI {}: fast model, {lower:?} SIMD", case.arch, case.name));
+            simd::set_level(lower);
+            fast_lower.push((lower, sfpi::fast_rate(case, &rows, time).median));
+            bar.inc(1);
+        }
+        simd::set_level(level);
+        kernel_results.push(KernelResult { case, reference, fast, fast_lower });
     }
     let data = native_data(&bh_state);
     bar.set_message(format!("native f32 FMA ({})", native_level.features()));
@@ -1171,6 +1240,25 @@ pub fn main(args: Args) -> Result<ExitCode> {
             "samples": SAMPLES,
             "program_len": PROGRAM_LEN,
             "chips": chips,
+            "sfpi_kernels": kernel_results.iter().map(|r| {
+                let len = r.case.program.len() as f64;
+                let tile = |ips: f64| json!({ "instructions_per_s": ips, "tiles_per_s": ips / len });
+                json!({
+                    "arch": r.case.arch.to_string(),
+                    "kernel": r.case.name,
+                    "instructions_per_tile": r.case.program.len(),
+                    "fma_family_per_tile": r.case.fma_family,
+                    "sfpnop_per_tile": r.case.nops,
+                    "reference": tile(r.reference),
+                    "fast": tile(r.fast.median),
+                    "fast_samples_range": [r.fast.lo, r.fast.hi],
+                    "speedup": r.fast.median / r.reference,
+                    "fast_at_lower_simd_levels": r.fast_lower.iter().map(|(l, v)| json!({
+                        "level": format!("{l:?}"),
+                        "fast": tile(*v),
+                    })).collect::<Vec<_>>(),
+                })
+            }).collect::<Vec<_>>(),
             "amx": amx_results.iter().map(|r| json!({
                 "chip": r.chip.name(),
                 "class": r.class,
@@ -1209,7 +1297,8 @@ pub fn main(args: Args) -> Result<ExitCode> {
         "cargo xtask bench ({build} build; {:.2} s per measurement, median of {SAMPLES} samples)",
         args.time
     );
-    for &a in &arches {
+    // A chip's table only where a class of it was measured (not for `--only sfpi` or `amx`).
+    for &a in arches.iter().filter(|&&a| results.iter().any(|r| r.arch == a)) {
         outln!();
         outln!(
             "{:<16} {:>14} {:>14} {:>10} {:>16} {:>16}",
@@ -1247,6 +1336,45 @@ pub fn main(args: Args) -> Result<ExitCode> {
                 );
             }
         }
+    }
+    if !kernel_results.is_empty() {
+        outln!();
+        let lower: Vec<String> =
+            kernel_results[0].fast_lower.iter().map(|(l, _)| format!("({l:?}) Mi/s")).collect();
+        outln!(
+            "{:<26} {:>10} {:>6} {:>6} {:>12} {:>12} {:>9} {:>10}{}",
+            "SFPI kernels, 32x32 tile",
+            "instr/tile",
+            "FMA",
+            "NOP",
+            "ref tiles/s",
+            "fast tiles/s",
+            "fast/ref",
+            "fast Mi/s",
+            lower.iter().map(|l| format!(" {l:>16}")).collect::<String>()
+        );
+        for r in &kernel_results {
+            let len = r.case.program.len() as f64;
+            outln!(
+                "{:<26} {:>10} {:>6} {:>6} {:>12.0} {:>12.0} {:>8.1}x {:>10.3}{}",
+                format!("{} {}", r.case.arch, r.case.name),
+                r.case.program.len(),
+                r.case.fma_family,
+                r.case.nops,
+                r.reference / len,
+                r.fast.median / len,
+                r.fast.median / r.reference,
+                m(r.fast.median),
+                r.fast_lower.iter().map(|(_, v)| format!(" {:>16.3}", m(*v))).collect::<String>()
+            );
+        }
+        outln!("(instr/tile: the lowered whole-tile program's instructions, of which FMA: the FMA family's,");
+        outln!(" NOP: SFPNOPs of the scheduling rules; a pass puts back the kernel's starting state, inputs");
+        outln!(
+            " from its documented range (the Dst rows the program writes and the rest of the state), runs"
+        );
+        outln!(" the program on the cycle-level machine and drains it; Mi/s counts every instruction; the");
+        outln!(" fast model at the SIMD level in force, then at each lower one; bench/sfpi.rs)");
     }
     outln!();
     outln!(

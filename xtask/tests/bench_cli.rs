@@ -36,6 +36,9 @@ fn within_range(value: &Value, range: &Value, what: &str) {
 
 const CHIPS: [&str; 2] = ["blackhole", "wormhole"];
 
+/// The SFPI kernels the bench measures without `--kernels`, in the registry's order.
+const SFPI_DEFAULT: [&str; 6] = ["exp", "log", "reciprocal", "sigmoid", "gelu_tanh", "relu"];
+
 /// The targets of issue 18 (and issue 5's mixed-stream speed-up), per chip, then the fuzzing one.
 fn target_names() -> Vec<String> {
     let mut names = Vec::new();
@@ -104,6 +107,32 @@ fn bench_json_has_every_chip_class_model_and_target() {
             close(positive(&z["native_f32_fma_over_kernel"], "native / kernel, c = +0"), native / zero),
             "{z}"
         );
+    }
+    // The SFPI kernels: the default six on each chip, chip by chip, each a whole tile's program
+    // whose figures agree with each other.
+    let kernels = json["sfpi_kernels"].as_array().expect("sfpi_kernels is an array");
+    let names: Vec<(&str, &str)> = kernels
+        .iter()
+        .map(|k| (k["arch"].as_str().unwrap_or(""), k["kernel"].as_str().unwrap_or("")))
+        .collect();
+    let expected: Vec<(&str, &str)> =
+        CHIPS.iter().flat_map(|&c| SFPI_DEFAULT.iter().map(move |&k| (c, k))).collect();
+    assert_eq!(names, expected);
+    let levels = chips[0]["classes"][0]["fast_at_lower_simd_levels"].as_array().map(Vec::len);
+    for k in kernels {
+        let len = positive(&k["instructions_per_tile"], "instructions_per_tile");
+        assert_eq!(len.fract(), 0.0, "{k}");
+        let fma = k["fma_family_per_tile"].as_u64().expect("fma_family_per_tile") as f64;
+        let nop = k["sfpnop_per_tile"].as_u64().expect("sfpnop_per_tile") as f64;
+        assert!(fma + nop <= len, "{k}");
+        for model in ["reference", "fast"] {
+            let ips = positive(&k[model]["instructions_per_s"], &format!("{k}: {model}"));
+            let tiles = positive(&k[model]["tiles_per_s"], &format!("{k}: {model} tiles"));
+            assert!((tiles * len / ips - 1.0).abs() < 1e-9, "{k}: {model}");
+        }
+        within_range(&k["fast"]["instructions_per_s"], &k["fast_samples_range"], &format!("{k}"));
+        positive(&k["speedup"], "speedup");
+        assert_eq!(k["fast_at_lower_simd_levels"].as_array().map(Vec::len), levels, "{k}");
     }
     figures(&json["native"]["f32_mul_add"], "native.f32_mul_add");
     figures(&json["native"]["u32_wrapping_add"], "native.u32_wrapping_add");
@@ -295,6 +324,70 @@ fn indirect_index_is_said_and_kept_from_the_targets() {
     assert_eq!(o.status.code(), Some(2), "stderr:\n{}", String::from_utf8_lossy(&o.stderr));
 }
 
+/// `--kernels` chooses the SFPI kernels (in the registry's order, on the chips `--arch` names);
+/// `--only sfpi` measures them alone (no class table), `--fast-only` and `--ab` give each a row
+/// `sfpi/<name>` when `--only` names sfpi; a `--kernels` that would measure nothing, or names an
+/// unknown kernel, is a usage error.
+#[test]
+fn sfpi_kernels_are_chosen_by_name() {
+    let base = ["bench", "--quiet", "--time", "0.02", "--in-process", "--arch", "wormhole"];
+    let only = ["--only", "sfpi", "--kernels", "relu,exp"];
+    let o = xtask(&[&base[..], &only, &["--json"]].concat());
+    assert!(o.status.success(), "stderr:\n{}", String::from_utf8_lossy(&o.stderr));
+    let v: Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    let kernels: Vec<(&str, &str)> = v["sfpi_kernels"]
+        .as_array()
+        .expect("sfpi_kernels")
+        .iter()
+        .map(|k| (k["arch"].as_str().unwrap_or(""), k["kernel"].as_str().unwrap_or("")))
+        .collect();
+    assert_eq!(kernels, [("wormhole", "exp"), ("wormhole", "relu")]);
+    assert!(v["chips"].as_array().is_some_and(|c| c.iter().all(|c| c["classes"] == Value::Array(vec![]))));
+    let o = xtask(&[&base[..], &only].concat());
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "stderr:\n{}", String::from_utf8_lossy(&o.stderr));
+    assert!(text.contains("SFPI kernels, 32x32 tile"), "{text}");
+    assert_eq!(
+        text.lines().filter(|l| l.starts_with("wormhole exp ") || l.starts_with("wormhole relu ")).count(),
+        2
+    );
+    assert!(!text.contains("reference Mi/s"), "a class table with no class measured:\n{text}");
+
+    let fast = [&base[..], &only, &["--fast-only", "--json"]].concat();
+    let o = xtask(&fast);
+    assert!(o.status.success(), "stderr:\n{}", String::from_utf8_lossy(&o.stderr));
+    let v: Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    let rows: Vec<(&str, &str)> = v["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .map(|r| (r["class"].as_str().unwrap_or(""), r["title"].as_str().unwrap_or("")))
+        .collect();
+    assert_eq!(rows, [("sfpi/exp", "SFPI exp"), ("sfpi/relu", "SFPI relu")]);
+    let me = env!("CARGO_BIN_EXE_xtask");
+    let o = xtask(
+        &[&base[..], &["--only", "sfpi", "--kernels", "relu", "--ab", me, "--rounds", "1", "--json"]]
+            .concat(),
+    );
+    assert!(o.status.success(), "stderr:\n{}", String::from_utf8_lossy(&o.stderr));
+    let v: Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    let rows = v["results"].as_array().expect("results");
+    assert_eq!(rows.len(), 1, "{v}");
+    assert_eq!(rows[0]["class"], "sfpi/relu", "{v}");
+    within_range(&rows[0]["ratio_this_over_baseline"], &rows[0]["ratio_range"], "sfpi/relu");
+
+    for (args, says) in [
+        (vec!["--only", "fma", "--kernels", "exp"], "add sfpi to --only"),
+        (vec!["--fast-only", "--kernels", "exp"], "when --only names sfpi"),
+        (vec!["--only", "sfpi", "--kernels", "exp,nope"], "unknown kernel `nope`"),
+    ] {
+        let o = xtask(&[&base[..], &args].concat());
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+}
+
 /// `--ab` with this binary as its own baseline: one row per class, both builds' rates within
 /// their ranges, the ratio within its range; the text names both builds.
 #[test]
@@ -379,6 +472,12 @@ fn ab_rejects_bad_input() {
         // 5 MB of output, of which the first megabyte is read: not JSON.
         let flood = script("flood", "yes | head -c 5000000");
         check(&["--ab", &flood], "its output is not JSON");
+        // Builds from before the SFPI kernels' rows refuse `--kernels` or `--only sfpi`: said so.
+        let old = script("old", r#"echo "error: unexpected argument '--kernels' found" >&2; exit 2"#);
+        check(&["--ab", &old, "--only", "sfpi", "--kernels", "exp"], "does not know the SFPI kernels' rows");
+        let older =
+            script("older", "echo 'Error: --only: unknown class `sfpi` (one of integer)' >&2; exit 2");
+        check(&["--ab", &older, "--only", "sfpi"], "does not know the SFPI kernels' rows");
         let hanging = script("hanging", "exec sleep 600");
         check(&["--ab", &hanging], "did not finish in 3 s");
         std::fs::remove_dir_all(&dir).ok();

@@ -197,6 +197,15 @@ fn run_one(
                 name.display()
             );
         }
+        if (err.contains("--kernels") && err.contains("unexpected argument"))
+            || err.contains("unknown class `sfpi`")
+        {
+            bail!(
+                "{} does not know the SFPI kernels' rows (`bench --only sfpi`, `--kernels`): it was \
+                 built before they existed",
+                name.display()
+            );
+        }
         if err.contains("--fast-only") && err.contains("unexpected argument") {
             bail!(
                 "{} does not know `bench --fast-only`: it was built before `--ab` existed, so it \
@@ -218,7 +227,7 @@ fn run_one(
 }
 
 /// `cargo xtask bench --ab BASELINE`.
-pub(super) fn main(args: &Args, baseline: &Path) -> Result<ExitCode> {
+pub(super) fn main(args: &Args, baseline: &Path, kernels: usize) -> Result<ExitCode> {
     if !(1..=MAX_ROUNDS).contains(&args.rounds) {
         bail!("--rounds must be 1 to {MAX_ROUNDS}, got {}", args.rounds);
     }
@@ -243,15 +252,20 @@ pub(super) fn main(args: &Args, baseline: &Path) -> Result<ExitCode> {
         child_args.push("--indirect-index".into());
         child_args.push(r.to_string());
     }
+    if !args.kernels.is_empty() {
+        child_args.push("--kernels".into());
+        child_args.push(args.kernels.join(","));
+    }
 
-    // A run measures at most 8 classes on 2 chips for `--time` each (and builds their programs);
-    // one that takes far longer than that is stuck.
+    // A run measures at most 8 classes and `kernels` SFPI kernels on 2 chips for `--time` each
+    // (and builds their programs); one that takes far longer than that is stuck.
     // `SFPU_BENCH_AB_TIMEOUT` (seconds) replaces that limit (the tests use it).
+    let rows = 2.0 * (8 + kernels) as f64;
     let limit = std::env::var("SFPU_BENCH_AB_TIMEOUT")
         .ok()
         .and_then(|v| v.parse::<f64>().ok())
         .filter(|t| t.is_finite() && *t > 0.0)
-        .map_or(Duration::from_secs_f64(60.0 + 16.0 * 4.0 * args.time), Duration::from_secs_f64);
+        .map_or(Duration::from_secs_f64(60.0 + rows * 4.0 * args.time), Duration::from_secs_f64);
 
     let interrupt = Interrupt::install().context("installing the SIGINT / SIGTERM handlers")?;
     let copies = Copies::new()?;
