@@ -591,7 +591,56 @@ impl FastMachine {
             self.run_cycle_on::<WH>(handlers, s, None, out);
             self.record(d.unit, d.instr, TraceWhat::Stalled);
         }
-        self.run_cycle_on::<WH>(handlers, s, Some(d), out);
+        // The common cycle here, inlined into the caller's loop; the others out of line.
+        if !self.common_cycle::<WH>(handlers, s, d, out) {
+            self.run_cycle_on::<WH>(handlers, s, Some(d), out);
+        }
+    }
+
+    /// The common cycle, what [`run_cycle_on`](FastMachine::run_cycle_on)'s steps come to when
+    /// nothing is pending, nothing the previous cycle did needs a look (no SFPCONFIG change of
+    /// DISABLE_BACKDOOR_LOAD, no scheduled SFPSWAP or SFPSHFT2, no SFPSWAP's second cycle, no
+    /// trace), and the thread issues `d`, an instruction of the chip with no cycle-level side of
+    /// its own (`Decoded::plain`): the hazard checks, the execution, the record for the next
+    /// cycle. Runs it and returns `true` when the cycle is one; else leaves everything as it was
+    /// and returns `false`.
+    #[inline(always)]
+    fn common_cycle<const WH: bool>(
+        &mut self,
+        handlers: &Handlers,
+        s: &mut FastState,
+        d: &Decoded,
+        out: &mut Outcome,
+    ) -> bool {
+        let wormhole = WH;
+        if !(d.plain
+            && d.on_chip(wormhole)
+            && self.live == 0
+            && self.dbl_changed == 0
+            && !(self.prev_scheduled_swap | self.prev_scheduled_shft2)
+            && self.swap_second == 0
+            && self.trace.is_none())
+        {
+            return false;
+        }
+        self.cycle += 1;
+        if d.first_reads & (self.prev_issued_writes | self.prev_two_cycle_writes) != 0 {
+            out.note_all(Clause::Hazard);
+        }
+        if wormhole && !self.wh_prev.is_quiet() {
+            self.check_wormhole_regular(s, d, out);
+        }
+        program::execute_regular_with(handlers, wormhole, s, d, out);
+        self.finish_cycle(wormhole, Some(d), true, &[], 0);
+        true
+    }
+
+    /// Wormhole's next-cycle rules for the regular instruction `d` of a common cycle: out of
+    /// line, so that the loop [`common_cycle`](FastMachine::common_cycle) is inlined into stays
+    /// small.
+    #[inline(never)]
+    fn check_wormhole_regular(&self, s: &FastState, d: &Decoded, out: &mut Outcome) {
+        self.wh_prev.check(&d.instr, &Ctx::REGULAR, s.lc().dest_index != 0, out);
     }
 
     /// One cycle in which the thread issues nothing.
@@ -649,6 +698,8 @@ impl FastMachine {
     }
 
     /// [`run_cycle`](FastMachine::run_cycle) on the chip `WH` names, which must be the state's.
+    /// Out of line: [`issue_into`](FastMachine::issue_into) runs the common cycle itself.
+    #[inline(never)]
     fn run_cycle_on<const WH: bool>(
         &mut self,
         handlers: &Handlers,
@@ -656,34 +707,14 @@ impl FastMachine {
         regular: Option<&Decoded>,
         out: &mut Outcome,
     ) {
-        self.cycle += 1;
         debug_assert_eq!(WH, s.is_wormhole());
-        let wormhole = WH;
-
-        // The common cycle, what the steps below come to when nothing is pending, nothing the
-        // previous cycle did needs a look (no SFPCONFIG change of DISABLE_BACKDOOR_LOAD, no
-        // scheduled SFPSWAP or SFPSHFT2, no SFPSWAP's second cycle, no trace), and the thread
-        // issues an instruction of the chip with no cycle-level side of its own
-        // (`Decoded::plain`): the hazard checks, the execution, the record for the next cycle.
         if let Some(d) = regular
-            && d.plain
-            && d.on_chip(wormhole)
-            && self.live == 0
-            && self.dbl_changed == 0
-            && !(self.prev_scheduled_swap | self.prev_scheduled_shft2)
-            && self.swap_second == 0
-            && self.trace.is_none()
+            && self.common_cycle::<WH>(handlers, s, d, out)
         {
-            if d.first_reads & (self.prev_issued_writes | self.prev_two_cycle_writes) != 0 {
-                out.note_all(Clause::Hazard);
-            }
-            if wormhole && !self.wh_prev.is_quiet() {
-                self.wh_prev.check(&d.instr, &Ctx::REGULAR, s.lc().dest_index != 0, out);
-            }
-            program::execute_regular_with(handlers, wormhole, s, d, out);
-            self.finish_cycle(wormhole, regular, true, &[], 0);
             return;
         }
+        self.cycle += 1;
+        let wormhole = WH;
 
         // 1. What arrives this cycle: the pending entries that were ready at the cycle's start.
         let mut due = 0u64;
