@@ -393,25 +393,29 @@ pub fn sfploadi(s: &mut FastState, vd: u32, mod0: u32, imm16: u32, out: &mut Out
     let vd = vd as usize;
     let m = s.enabled();
     let imm = imm16 & 0xFFFF;
-    let value = match mod0 {
-        0 => imm << 16,
-        1 => ((imm >> 15) << 31) | ((((imm >> 10) & 0x1F) + 112) << 23) | ((imm & 0x3FF) << 13),
-        2 => imm,
-        4 => imm as u16 as i16 as i32 as u32,
-        8 | 10 => 0,
+    // Every mode as `(old & keep) | set`: the upper- and lower-half modes keep the other half.
+    let (keep, set) = match mod0 {
+        0 => (0, imm << 16),
+        1 => (0, ((imm >> 15) << 31) | ((((imm >> 10) & 0x1F) + 112) << 23) | ((imm & 0x3FF) << 13)),
+        2 => (0, imm),
+        4 => (0, imm as u16 as i16 as i32 as u32),
+        8 => (0xFFFF, imm << 16),
+        10 => (0xFFFF_0000, imm),
         _ => {
             out.note(Clause::SfploadiReservedMod0, m);
             return;
         }
     };
-    let old = s.lreg[vd];
-    let mut r = [0u32; 32];
-    for l in 0..32 {
-        r[l] = match mod0 {
-            8 => (imm << 16) | (old[l] & 0xFFFF),
-            10 => (old[l] & 0xFFFF_0000) | imm,
-            _ => value,
-        };
+    let reg = &mut s.lreg[vd];
+    if m == ALL {
+        for w in reg.iter_mut() {
+            *w = (*w & keep) | set;
+        }
+        return;
     }
-    blend(&mut s.lreg[vd], &r, m);
+    // The lanes outside `m` keep every bit.
+    let mm = crate::state::blend_mask(m);
+    for l in 0..32 {
+        reg[l] = (reg[l] & (keep | !mm[l])) | (set & mm[l]);
+    }
 }
