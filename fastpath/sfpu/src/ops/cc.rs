@@ -10,7 +10,7 @@
 //! instructions.
 
 use crate::exec::Ctx;
-use crate::state::FastState;
+use crate::state::{FastState, nonzero_mask, sign_mask};
 
 /// SFPSETCC: in enabled lanes passing the guard, `LaneFlags = false` unless
 /// `UseLaneFlagsForLaneEnable`; else cleared by `CLEAR` (8), set from `Imm1` (`IMM_BIT0`, 1), or
@@ -27,18 +27,13 @@ pub fn sfpsetcc(s: &mut FastState, imm1: u32, vc: u32, vd: u32, mod1: u32, cx: &
     } else if mod1 & 1 != 0 {
         if imm1 & 1 != 0 { !0 } else { 0 }
     } else {
+        // Only the mask the mode tests, each a vectorised lane-bit gather.
         let c = &s.lreg[cx.vc(vc)];
-        let mut neg = 0u32;
-        let mut zero = 0u32;
-        for l in 0..32 {
-            neg |= (((c[l] as i32) < 0) as u32) << l;
-            zero |= ((c[l] == 0) as u32) << l;
-        }
         match mod1 {
-            0 => neg,
-            2 => !zero,
-            4 => !neg,
-            _ => zero,
+            0 => sign_mask(c),
+            2 => nonzero_mask(c),
+            4 => !sign_mask(c),
+            _ => !nonzero_mask(c),
         }
     };
     let v = v & s.use_flags;
