@@ -156,15 +156,6 @@ pub struct Args {
 /// Samples per measurement.
 const SAMPLES: usize = 5;
 
-/// One SFPI kernel's figures on one chip ([`sfpi`]): instructions per second of the reference and
-/// the fast model, and of the fast model at each lower SIMD level.
-struct KernelResult<'a> {
-    case: &'a sfpi::Case,
-    reference: f64,
-    fast: Rate,
-    fast_lower: Vec<(simd::Level, f64)>,
-}
-
 /// Instructions per class program.
 const PROGRAM_LEN: usize = 512;
 
@@ -713,6 +704,15 @@ fn kernel_fma_rate(arch: Arch, data: &[[u32; LANES]; 8], zero_addend: bool, time
         }
         PROGRAM_LEN as u64
     })
+}
+
+/// One SFPI kernel's figures on one chip ([`sfpi`]): instructions per second of the reference and
+/// the fast model, and of the fast model at each lower SIMD level.
+struct KernelResult<'a> {
+    case: &'a sfpi::Case,
+    reference: f64,
+    fast: Rate,
+    fast_lower: Vec<(simd::Level, f64)>,
 }
 
 /// One class's figures on one chip, in instructions per second.

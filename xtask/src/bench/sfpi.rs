@@ -5,12 +5,14 @@
 //! The instruction classes measure random programs of one kind on a random state; a kernel is
 //! what users simulate: its own mix of instructions (SFPNOPs of the scheduling rules included),
 //! finite operands from the kernel's documented input range, `LReg[7]` as the kernel sets it, on
-//! the cycle-level machine (a kernel may schedule with SFPLOADMACRO). Each pass restores the
-//! case's starting state (the whole state: Dst, LRegs, flags, PRNG; about 36 KB, counted in the
-//! time for both models alike) and runs the tile's program on it, then drains the machine; the
-//! reference is `sfpu_reference::Machine`, one call per instruction, the fast model
-//! `FastMachine::run` on the program decoded once. The figures are tiles per second and
-//! instructions per second (the program's length times tiles per second).
+//! the cycle-level machine (a kernel may schedule with SFPLOADMACRO). Each pass puts back the
+//! case's starting state, runs the tile's program on it and drains the machine; the reference is
+//! `sfpu_reference::Machine`, one call per instruction, the fast model `FastMachine::run` on the
+//! program decoded once. Putting back is what a simulator does per tile, no more: every part of
+//! the state but Dst (a few KB), and the Dst rows the program writes ([`written_rows`], found
+//! once by running it on both models), not the whole 32 KB Dst; counted in the time for both
+//! models alike. The figures are tiles per second and instructions per second (the program's
+//! length times tiles per second).
 //!
 //! Every case is built from the kernel's own seed-chosen inputs (`KernelDef::build` with
 //! [`SEED`]), so two runs measure the same programs on the same states. Not targets: the issue's
@@ -44,8 +46,9 @@ pub struct Case {
     /// The state it starts from.
     pub state: State,
     /// How many of the program's instructions are of the FMA family (SFPMAD, SFPADD, SFPMUL,
-    /// SFPADDI, SFPMULI), and how many are SFPNOPs (the scheduling rules').
+    /// SFPADDI, SFPMULI).
     pub fma_family: usize,
+    /// How many are SFPNOPs (the scheduling rules').
     pub nops: usize,
 }
 
