@@ -111,13 +111,9 @@ fn bench_json_has_every_chip_class_model_and_target() {
     // The SFPI kernels: the default six on each chip, chip by chip, each a whole tile's program
     // whose figures agree with each other.
     let kernels = json["sfpi_kernels"].as_array().expect("sfpi_kernels is an array");
-    let names: Vec<(&str, &str)> = kernels
-        .iter()
-        .map(|k| (k["arch"].as_str().unwrap_or(""), k["kernel"].as_str().unwrap_or("")))
-        .collect();
     let expected: Vec<(&str, &str)> =
         CHIPS.iter().flat_map(|&c| SFPI_DEFAULT.iter().map(move |&k| (c, k))).collect();
-    assert_eq!(names, expected);
+    assert_eq!(field_pairs(&json["sfpi_kernels"], "arch", "kernel"), expected);
     let levels = chips[0]["classes"][0]["fast_at_lower_simd_levels"].as_array().map(Vec::len);
     for k in kernels {
         let len = positive(&k["instructions_per_tile"], "instructions_per_tile");
@@ -251,6 +247,12 @@ fn targets_left_out_by_only_are_not_measured() {
     assert_eq!(text.matches("native f32 FMA / FMA kernel with c = +0, ").count(), 2, "{text}");
 }
 
+/// The string fields `a` and `b` of each element of the JSON array `v`.
+fn field_pairs<'v>(v: &'v Value, a: &str, b: &str) -> Vec<(&'v str, &'v str)> {
+    let items = v.as_array().unwrap_or_else(|| panic!("not an array: {v}"));
+    items.iter().map(|e| (e[a].as_str().unwrap_or(""), e[b].as_str().unwrap_or(""))).collect()
+}
+
 fn xtask(args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_xtask")).args(args).output().expect("run the xtask binary")
 }
@@ -335,13 +337,10 @@ fn sfpi_kernels_are_chosen_by_name() {
     let o = xtask(&[&base[..], &only, &["--json"]].concat());
     assert!(o.status.success(), "stderr:\n{}", String::from_utf8_lossy(&o.stderr));
     let v: Value = serde_json::from_slice(&o.stdout).expect("JSON");
-    let kernels: Vec<(&str, &str)> = v["sfpi_kernels"]
-        .as_array()
-        .expect("sfpi_kernels")
-        .iter()
-        .map(|k| (k["arch"].as_str().unwrap_or(""), k["kernel"].as_str().unwrap_or("")))
-        .collect();
-    assert_eq!(kernels, [("wormhole", "exp"), ("wormhole", "relu")]);
+    assert_eq!(
+        field_pairs(&v["sfpi_kernels"], "arch", "kernel"),
+        [("wormhole", "exp"), ("wormhole", "relu")]
+    );
     assert!(v["chips"].as_array().is_some_and(|c| c.iter().all(|c| c["classes"] == Value::Array(vec![]))));
     let o = xtask(&[&base[..], &only].concat());
     let text = String::from_utf8_lossy(&o.stdout);
@@ -357,13 +356,10 @@ fn sfpi_kernels_are_chosen_by_name() {
     let o = xtask(&fast);
     assert!(o.status.success(), "stderr:\n{}", String::from_utf8_lossy(&o.stderr));
     let v: Value = serde_json::from_slice(&o.stdout).expect("JSON");
-    let rows: Vec<(&str, &str)> = v["results"]
-        .as_array()
-        .expect("results")
-        .iter()
-        .map(|r| (r["class"].as_str().unwrap_or(""), r["title"].as_str().unwrap_or("")))
-        .collect();
-    assert_eq!(rows, [("sfpi/exp", "SFPI exp"), ("sfpi/relu", "SFPI relu")]);
+    assert_eq!(
+        field_pairs(&v["results"], "class", "title"),
+        [("sfpi/exp", "SFPI exp"), ("sfpi/relu", "SFPI relu")]
+    );
     let me = env!("CARGO_BIN_EXE_xtask");
     let o = xtask(
         &[&base[..], &["--only", "sfpi", "--kernels", "relu", "--ab", me, "--rounds", "1", "--json"]]
