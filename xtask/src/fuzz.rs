@@ -1758,8 +1758,6 @@ mod tests {
         }
     }
 
-    /// libFuzzer's final statistics, which an interrupted run prints after its last status
-    /// line, give the executions and the rate.
     /// A chip cut short by a signal is neither a pass nor a failure; one failed chip fails the
     /// check whatever else happened.
     #[test]
@@ -1786,6 +1784,8 @@ mod tests {
         assert_eq!(planted_verdict(&[]), (None, vec!["blackhole".to_string(), "wormhole".to_string()]));
     }
 
+    /// libFuzzer's final statistics, which an interrupted run prints after its last status
+    /// line, give the executions and the rate.
     #[test]
     fn final_statistics_count() {
         let mut run = TargetRun::default();

@@ -341,19 +341,8 @@ pub struct FastState {
 
 impl Clone for FastState {
     fn clone(&self) -> FastState {
-        FastState {
-            lreg: self.lreg,
-            lane_flags: self.lane_flags,
-            use_flags: self.use_flags,
-            stack: self.stack,
-            lane_config: self.lane_config,
-            lc: self.lc,
-            lmc: self.lmc,
-            prng: self.prng,
-            dst: self.dst.clone(),
-            addressing: self.addressing,
-            chip: self.chip,
-        }
+        // Every other field is `Copy` (a new one that is not fails to compile here).
+        FastState { dst: self.dst.clone(), ..*self }
     }
 
     fn clone_from(&mut self, source: &FastState) {
