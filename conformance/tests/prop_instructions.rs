@@ -36,7 +36,7 @@ use rayon::prelude::*;
 use sfpu_conformance::sfpu::FastModel;
 use sfpu_conformance::sfpu::campaign::regression_snippet;
 use sfpu_conformance::sfpu::generate::operands::{Rng, fma_edges};
-use sfpu_conformance::sfpu::generate::{Case, modes, to_vector};
+use sfpu_conformance::sfpu::generate::{Case, modes, per_lane_index, to_vector};
 use sfpu_conformance::sfpu::vectors::{FORMAT, Status, Strictness, Vector, VectorFile, run_vector};
 use sfpu_reference::isa::{Arch, Instr, Opcode};
 
@@ -53,7 +53,8 @@ struct Input {
     parts: StateParts,
     /// For the FMA family: fill VA, VB, VC with the rounding-edge triples from this seed.
     fma: Option<u64>,
-    /// Give `LReg[7]` lane-varying low bits 0..=15 (the indirect register modes).
+    /// Give `LReg[7]` lane-varying low bits 0..=15 (the indirect register modes), as
+    /// `generate::per_lane_index` makes them.
     lreg7_index: bool,
 }
 
@@ -103,7 +104,9 @@ fn case_of(op: Opcode, mode: &str, input: &Input) -> Case {
         }
     }
     if input.lreg7_index {
-        pre.LReg[7] = std::array::from_fn(|l| (pre.LReg[7][l] & !15) | (l as u32 & 15));
+        // As the golden vectors' lane-by-lane cases name registers (each half of the lanes all
+        // 16, never the lane's own number).
+        pre.LReg[7] = std::array::from_fn(|l| (pre.LReg[7][l] & !15) | per_lane_index(l as u32, 0));
     }
     Case {
         name: "prop".to_string(),

@@ -832,3 +832,96 @@ fn mode_of_an_instruction_is_its_vectors_mode() {
         }
     }
 }
+
+/// The golden vectors' indirect-mode cases (`INDIRECT_VA`, `INDIRECT_VD`: every register a
+/// possible operand or destination) set `LReg[7]` so that an implementation that takes a lane's
+/// register number from the wrong place fails some of them: either one register for every lane
+/// (as kernels set it), or lane by lane with each half of the lanes naming all 16 registers, lanes
+/// `l` and `l ^ 16` naming different ones and no lane naming `l & 15` (generator v6; v5 named
+/// `l & 15` in every lane, which an implementation reading the lane number, or the other half's
+/// lane, also gets).
+#[test]
+fn indirect_cases_name_registers_apart_from_the_lane_number() {
+    use sfpu_conformance::isa::Model as _;
+    use sfpu_reference::hazard::{ALL_LREGS, actual};
+    use sfpu_reference::ops::Ctx;
+
+    let mut problems = Vec::new();
+    for arch in Arch::ALL {
+        let corpus = load_of(arch);
+        // Per file: one-register cases, lane-by-lane cases, and lane-by-lane cases in which each
+        // mistaken index (the lane number; the other half's lane) changes a promised register.
+        let mut counts: std::collections::BTreeMap<&str, [usize; 4]> = Default::default();
+        for (f, v) in corpus.vectors() {
+            let [word] = &v.program[..] else { continue };
+            let word = word.word.0;
+            let Ok(instr) = decode(arch, word) else { continue };
+            let access = actual(arch, &instr, &Ctx::REGULAR);
+            if access.reads != ALL_LREGS && access.writes != ALL_LREGS {
+                continue;
+            }
+            let pre = v.pre.to_state().unwrap();
+            let idx: [u32; 32] = std::array::from_fn(|l| pre.LReg[7][l] & 15);
+            let c = counts.entry(&f.file).or_default();
+            if idx.iter().all(|&i| i == idx[0]) {
+                c[0] += 1;
+                continue;
+            }
+            c[1] += 1;
+            for half in [0..16, 16..32] {
+                let mut seen = 0u32;
+                for l in half {
+                    seen |= 1 << idx[l];
+                }
+                if seen != 0xFFFF {
+                    problems
+                        .push(format!("{arch} {}: a half of the lanes names registers {seen:#06x}", v.id));
+                }
+            }
+            for l in 0..32 {
+                if idx[l] == l as u32 & 15 || idx[l] == idx[l ^ 16] {
+                    problems.push(format!("{arch} {}: lane {l} names register {}", v.id, idx[l]));
+                    break;
+                }
+            }
+            // The mistaken implementation, emulated on the reference: lane `l` takes its register
+            // number from `mistake(l)`. Only lanes where neither number is 7 are compared (the
+            // emulation changes `LReg[7]`'s low bits, which an indirect read of register 7 would
+            // see), in every register but `LReg[7]`, and only vectors the specification defines
+            // whole.
+            if !v.outcome.is_empty() {
+                continue;
+            }
+            let good = Reference.run(arch, &pre, &[word]).unwrap().post;
+            let mistakes: [fn(usize, &[u32; 32]) -> u32; 2] = [|l, _| l as u32 & 15, |l, idx| idx[l ^ 16]];
+            for (k, mistake) in mistakes.iter().enumerate() {
+                let mut wrong = pre.clone();
+                let taken: [u32; 32] = std::array::from_fn(|l| mistake(l, &idx));
+                for l in 0..32 {
+                    wrong.LReg[7][l] = (pre.LReg[7][l] & !15) | taken[l];
+                }
+                let bad = Reference.run(arch, &wrong, &[word]).unwrap().post;
+                let caught = (0..32).filter(|&l| idx[l] != 7 && taken[l] != 7).any(|l| {
+                    (0..good.LReg.len()).filter(|&r| r != 7).any(|r| good.LReg[r][l] != bad.LReg[r][l])
+                });
+                if caught {
+                    c[2 + k] += 1;
+                }
+            }
+        }
+        for (file, [one, per_lane, lane_number, other_half]) in &counts {
+            if *one == 0 || *per_lane == 0 || *lane_number == 0 || *other_half == 0 {
+                problems.push(format!(
+                    "{arch} {file}: {one} one-register and {per_lane} lane-by-lane indirect cases, \
+                     {lane_number} catch the lane number as the register, {other_half} the other half's"
+                ));
+            }
+        }
+        assert!(
+            ["SFPMAD", "SFPMUL", "SFPADDI", "SFPLUT"].iter().all(|f| counts.contains_key(f)),
+            "{arch}: indirect-mode files {:?}",
+            counts.keys().collect::<Vec<_>>()
+        );
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}

@@ -26,7 +26,7 @@ use crate::sfpu::vectors::{FORMAT, Note, Vector, VectorFile, Word};
 use operands::*;
 
 /// Bump when the generator changes what it generates (recorded in every file's header).
-pub const GENERATOR_VERSION: &str = "5";
+pub const GENERATOR_VERSION: &str = "6";
 
 /// The seed of the checked-in corpus.
 pub const DEFAULT_SEED: u64 = 0x5F9C_0DE5_EED0_0001;
@@ -639,14 +639,29 @@ fn fill_operands(rng: &mut Rng, s: &mut State, instr: &Instr, variant: Variant) 
     }
     let indirect = access.writes == hazard::ALL_LREGS || access.reads == hazard::ALL_LREGS;
     if indirect {
-        // LReg[7] low bits select registers for the indirect modes: lane by lane, covering 0..=15;
-        // or, in about a quarter of the cases, one register for every lane, as kernels set it.
-        // Decided by a hash of the register's words (its pools' first lanes are often the same
-        // constants), so that no later draw moves.
+        // LReg[7] low bits select registers for the indirect modes: lane by lane
+        // (`per_lane_index`), or, in about a quarter of the cases, one register for every lane, as
+        // kernels set it. Decided by a hash of the register's words (its pools' first lanes are
+        // often the same constants), so that no later draw moves.
         let h = s.LReg[7].iter().fold(0u32, |h, &w| (h.rotate_left(5) ^ w).wrapping_mul(0x9E37_79B9));
         let one = (h >> 30 == 0).then_some((h >> 24) & 15);
-        s.LReg[7] = std::array::from_fn(|l| (s.LReg[7][l] & !15) | one.unwrap_or(l as u32 & 15));
+        s.LReg[7] = std::array::from_fn(|l| {
+            (s.LReg[7][l] & !15) | one.unwrap_or_else(|| per_lane_index(l as u32, (h >> 8) & 3))
+        });
     }
+}
+
+/// The register lane `l` names through `LReg[7]` in a lane-by-lane indirect case (generator v6;
+/// `k` in 0..4 from the case's hash): each half of the lanes names all 16 registers, lanes `l`
+/// and `l + 16` name registers 3 apart, and no lane names `l & 15`. So an implementation that
+/// takes the register number from the lane number, or from the other half's lane (`l ^ 16`),
+/// fails these cases; before v6 every lane named `l & 15`, which both mistakes give.
+///
+/// `5 * l` runs through every residue modulo 16 in each half (5 is odd); lane `l` would name
+/// `l & 15` only if `4 * l + 2 + 4 * k + 3 * (l >> 4)` were a multiple of 16, and it is 2 or 1
+/// modulo 4.
+pub fn per_lane_index(l: u32, k: u32) -> u32 {
+    (5 * l + 3 * (l >> 4) + 2 + 4 * k) & 15
 }
 
 /// Sets up predication and backdoor state for `variant`.
