@@ -839,7 +839,8 @@ fn mode_of_an_instruction_is_its_vectors_mode() {
 /// (as kernels set it), or lane by lane with each half of the lanes naming all 16 registers, lanes
 /// `l` and `l ^ 16` naming different ones and no lane naming `l & 15` (generator v6; v5 named
 /// `l & 15` in every lane, which an implementation reading the lane number, or the other half's
-/// lane, also gets).
+/// lane, also gets). Every file's lane-by-lane cases catch each of three mistakes: the lane
+/// number as the register, lane `l ^ 16`'s number, and `LReg[7]`'s bits 2:0 alone.
 #[test]
 fn indirect_cases_name_registers_apart_from_the_lane_number() {
     use sfpu_conformance::isa::Model as _;
@@ -850,8 +851,9 @@ fn indirect_cases_name_registers_apart_from_the_lane_number() {
     for arch in Arch::ALL {
         let corpus = load_of(arch);
         // Per file: one-register cases, lane-by-lane cases, and lane-by-lane cases in which each
-        // mistaken index (the lane number; the other half's lane) changes a promised register.
-        let mut counts: std::collections::BTreeMap<&str, [usize; 4]> = Default::default();
+        // mistaken index (the lane number; the other half's lane; bits 2:0) changes a promised
+        // register.
+        let mut counts: std::collections::BTreeMap<&str, [usize; 5]> = Default::default();
         for (f, v) in corpus.vectors() {
             let [word] = &v.program[..] else { continue };
             let word = word.word.0;
@@ -893,7 +895,8 @@ fn indirect_cases_name_registers_apart_from_the_lane_number() {
                 continue;
             }
             let good = Reference.run(arch, &pre, &[word]).unwrap().post;
-            let mistakes: [fn(usize, &[u32; 32]) -> u32; 2] = [|l, _| l as u32 & 15, |l, idx| idx[l ^ 16]];
+            let mistakes: [fn(usize, &[u32; 32]) -> u32; 3] =
+                [|l, _| l as u32 & 15, |l, idx| idx[l ^ 16], |l, idx| idx[l] & 7];
             for (k, mistake) in mistakes.iter().enumerate() {
                 let mut wrong = pre.clone();
                 let taken: [u32; 32] = std::array::from_fn(|l| mistake(l, &idx));
@@ -909,11 +912,12 @@ fn indirect_cases_name_registers_apart_from_the_lane_number() {
                 }
             }
         }
-        for (file, [one, per_lane, lane_number, other_half]) in &counts {
-            if *one == 0 || *per_lane == 0 || *lane_number == 0 || *other_half == 0 {
+        for (file, [one, per_lane, lane_number, other_half, low3]) in &counts {
+            if *one == 0 || *per_lane == 0 || *lane_number == 0 || *other_half == 0 || *low3 == 0 {
                 problems.push(format!(
                     "{arch} {file}: {one} one-register and {per_lane} lane-by-lane indirect cases, \
-                     {lane_number} catch the lane number as the register, {other_half} the other half's"
+                     {lane_number} catch the lane number as the register, {other_half} the other \
+                     half's, {low3} bits 2:0 alone"
                 ));
             }
         }
