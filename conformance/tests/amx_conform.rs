@@ -1,6 +1,6 @@
-//! AMX through the ISA-neutral core (issue 17, part 5): the report section of a chip profile
-//! covers every semantic class with vectors and random cases, both models pass it, and a planted
-//! bug in a model is found with replayable ids and pasteable regression vectors.
+//! AMX through the ISA-neutral core: the report section of a chip profile covers every semantic
+//! class with vectors and random cases, both models pass it, and a planted bug in a model is found
+//! with replayable ids and pasteable regression vectors.
 
 use std::path::Path;
 

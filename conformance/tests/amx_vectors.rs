@@ -1,7 +1,7 @@
-//! The AMX golden vectors (`vectors/amx/`, issue 17 part 4): up to date with the generator, passed
-//! by both models, covering every semantic class the notes' §4.2 counts on every chip profile, with
-//! hand-derived expected bits for the worked examples, and a loader and runner that catch bad
-//! files and wrong models.
+//! The AMX golden vectors (`vectors/amx/`): up to date with the generator, passed by both models,
+//! covering every semantic class the notes' §4.2 counts on every chip profile, with hand-derived
+//! expected bits for the worked examples, and a loader and runner that catch bad files and wrong
+//! models.
 
 use std::path::PathBuf;
 

@@ -346,10 +346,10 @@ fn given_up_after_consecutive_timeouts() {
     assert!(started.elapsed() < Duration::from_millis(500), "a given-up DUT fails at once");
 }
 
-/// A DUT that answers every case with something that is not an answer is restarted for each,
-/// until [`MAX_CONSECUTIVE_FAULTS`] cases in a row have failed that way; then it is given up on
-/// (issue 13: such a DUT was restarted once per case with no limit). A valid answer in between
-/// resets the count.
+/// A DUT that answers every case with something that is not an answer is restarted for each, until
+/// [`MAX_CONSECUTIVE_FAULTS`] cases in a row have failed that way; then it is given up on (without
+/// the limit such a DUT would be restarted once per case, for every case). A valid answer in
+/// between resets the count.
 #[test]
 fn given_up_after_consecutive_malformed_answers() {
     // Case 2 gets a valid `unsupported`; every other case a line that is not JSON.

@@ -465,7 +465,7 @@ fn a_full_size_run_examines_every_case() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Wormhole (issue 15 part 5): its own FMA departures, from `wormhole-vs-blackhole.md` §1-§2.
+// Wormhole: its own FMA departures, from `wormhole-vs-blackhole.md` §1-§2.
 
 /// Wormhole FMA cases whose results the spec notes state (§2's table), with Blackhole's for the
 /// same inputs (spec §4.1 of `blackhole-sfpu.md`: IEEE zero signs, canonical NaN, an overflowing

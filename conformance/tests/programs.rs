@@ -1,12 +1,12 @@
-//! Issue 14, part 3: every golden vector whose initial state software can produce has a program
-//! form, and every program form, run from reset on both models (the prologue, the vector's
-//! configuration, the program, the default configuration, the epilogue), leaves exactly its
-//! signature in Dst: from the reset with zeros wherever the documentation leaves the reset value
-//! unspecified, and from one with other values there (so no program relies on what reset does not
-//! promise). The signature is the epilogue's image of the vector's *expected* state, so this
-//! checks that the prologue and the program reproduce it. That the epilogue reads back every
-//! location the program may write is checked by changing one location of the expected state at a
-//! time: each change must show in the signature.
+//! Every golden vector whose initial state software can produce has a program form, and every
+//! program form, run from reset on both models (the prologue, the vector's configuration, the
+//! program, the default configuration, the epilogue), leaves exactly its signature in Dst: from the
+//! reset with zeros wherever the documentation leaves the reset value unspecified, and from one
+//! with other values there (so no program relies on what reset does not promise). The signature is
+//! the epilogue's image of the vector's *expected* state, so this checks that the prologue and the
+//! program reproduce it. That the epilogue reads back every location the program may write is
+//! checked by changing one location of the expected state at a time: each change must show in the
+//! signature.
 //!
 //! At least 90% of the vectors have a program form; the others are listed with their reason.
 

@@ -652,8 +652,8 @@ fn reading_a_report_is_tolerant_but_checks_the_format() {
     assert_eq!(v["chips"][1]["arch"], "wormhole");
     assert_eq!(v["chips"][1]["isa"], "sfpu");
 
-    // A format 2 file (issue 15's): SFPU sections without `isa`, the kernel accuracy at the top
-    // level. Its sections are SFPU ones and the kernel accuracy is an extension.
+    // A format 2 file: SFPU sections without `isa`, the kernel accuracy at the top level. Its
+    // sections are SFPU ones and the kernel accuracy is an extension.
     let mut v2: serde_json::Value = serde_json::from_str(&json).unwrap();
     v2["format"] = serde_json::json!("sfpu-conform-report/2");
     for chip in v2["chips"].as_array_mut().unwrap() {
@@ -666,9 +666,9 @@ fn reading_a_report_is_tolerant_but_checks_the_format() {
     assert_eq!(read2.extensions["kernel_accuracy"]["seed"], 1);
     assert_eq!(read2.chips, r.chips);
 
-    // A format 1 file (issue 14's): the Blackhole section at the top level with the report's own
-    // fields, and without the fields added since the first version. It reads as a one-chip
-    // report; its timings are the report's, its chip's are empty.
+    // A format 1 file: the Blackhole section at the top level with the report's own fields, and
+    // without the fields added during format 1. It reads as a one-chip report; its timings are the
+    // report's, its chip's are empty.
     let bh = serde_json::to_value(&r.chips[0]).unwrap();
     let mut old = bh.as_object().unwrap().clone();
     old.remove("timings_ms");
@@ -739,7 +739,7 @@ fn a_report_survives_json_and_an_empty_one_renders() {
 }
 
 /// An interrupted run's report says so before its verdict in every form, and JUnit counts it as
-/// an error of the run (issue 13: Ctrl-C used to leave no report at all).
+/// an error of the run (an interrupted run still writes a report).
 #[test]
 fn an_incomplete_report_says_so_everywhere() {
     let mut r = sample();
@@ -762,9 +762,9 @@ fn an_incomplete_report_says_so_everywhere() {
     assert!(!serde_json::to_string(&sample()).unwrap().contains("incomplete"), "absent when complete");
 }
 
-/// Issue 14, part 5: the verdict carries every model's coverage in every form, the reasons are
-/// kept with their counts and examples (Markdown, HTML escaped, JUnit skipped messages), and a
-/// cell whose every case was not applicable has its own status, skipped in JUnit with the reason.
+/// The verdict carries every model's coverage in every form, the reasons are kept with their counts
+/// and examples (Markdown, HTML escaped, JUnit skipped messages), and a cell whose every case was
+/// not applicable has its own status, skipped in JUnit with the reason.
 #[test]
 fn verdict_coverage_and_reasons_in_every_form() {
     use sfpu_conformance::report::{ModelCoverage, ReasonEntry};
@@ -840,11 +840,11 @@ fn verdict_coverage_and_reasons_in_every_form() {
     assert_eq!(r.matrix[0].counts(DUT_NAME).status(), CellStatus::NotApplicable);
 }
 
-/// Issue 16's kernel accuracy section in every form: the JSON carries the numbers and survives a
-/// round trip, the Markdown has a rectangular table with a row per kernel naming the planted
-/// kernel beyond its bound, the HTML stays well-formed polyglot markup with a chart per chip, a
-/// bar per kernel and chip, and only the planted bar red. The sample's renderings without the
-/// section do not mention it.
+/// The kernel accuracy section in every form: the JSON carries the numbers and survives a round
+/// trip, the Markdown has a rectangular table with a row per kernel naming the planted kernel
+/// beyond its bound, the HTML stays well-formed polyglot markup with a chart per chip, a bar per
+/// kernel and chip, and only the planted bar red. The sample's renderings without the section do
+/// not mention it.
 #[test]
 fn kernel_accuracy_in_every_form() {
     let r = sample_with_kernel_accuracy();

@@ -367,10 +367,10 @@ struct Bar {
     fill: String,
 }
 
-/// Issue 16: the kernel accuracy chart renders. A chart per chip, laid out and visible; a bar per
-/// numerical kernel in each, painted green within the kernel's bound and red beyond (only the
-/// planted `exp` on Wormhole); bar lengths ordered as the errors are (a log scale: a larger error
-/// never draws a shorter bar, an error past the scale's top runs the whole width).
+/// The kernel accuracy chart renders. A chart per chip, laid out and visible; a bar per numerical
+/// kernel in each, painted green within the kernel's bound and red beyond (only the planted `exp`
+/// on Wormhole); bar lengths ordered as the errors are (a log scale: a larger error never draws a
+/// shorter bar, an error past the scale's top runs the whole width).
 fn chromium_draws_the_kernel_accuracy_chart(chromium: &Path) {
     let r = sample_with_kernel_accuracy();
     let kernels = KernelAccuracy::of(&r).unwrap().kernels.len();

@@ -384,9 +384,9 @@ fn json_export_validates_and_round_trips() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
-/// Each chip's checked-in instruction corpus is under 25 MB on disk (issue 4's budget), counting
-/// every file in whole 4 KiB blocks as `du` does; the SFPI kernel vectors (`kernels.yaml`, whole-tile
-/// programs of about a thousand instructions each, added by issue 16) have a budget of their own.
+/// Each chip's checked-in instruction corpus is under 25 MB on disk (the corpus's size budget),
+/// counting every file in whole 4 KiB blocks as `du` does; the SFPI kernel vectors (`kernels.yaml`,
+/// whole-tile programs of about a thousand instructions each) have a budget of their own.
 #[test]
 fn corpus_fits_the_size_budget() {
     const BUDGET: u64 = 25_000_000;
@@ -585,7 +585,7 @@ fn requires_of(v: &Vector) -> Vec<&'static str> {
     v.requires.iter().flatten().map(|f| f.id()).collect()
 }
 
-/// Part 2 of issue 14: every (instruction, mode value) has a vector that needs only the baseline.
+/// Every (instruction, mode value) has a vector that needs only the baseline.
 #[test]
 fn every_mode_has_a_baseline_vector() {
     let mut missing = Vec::new();
@@ -607,8 +607,8 @@ fn every_mode_has_a_baseline_vector() {
     assert!(missing.is_empty(), "no baseline vector for:\n{}", missing.join("\n"));
 }
 
-/// Part 2 of issue 14: every feature is exercised, for every instruction whose page reads it, by
-/// vectors that add just that feature to the baseline (`requires` is exactly that feature).
+/// Every feature is exercised, for every instruction whose page reads it, by vectors that add just
+/// that feature to the baseline (`requires` is exactly that feature).
 #[test]
 fn every_feature_alone_for_every_instruction_that_reads_it() {
     let mut missing = Vec::new();

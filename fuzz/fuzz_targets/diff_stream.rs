@@ -7,7 +7,7 @@
 //! before the oracle sees the input); `cargo xtask fuzz --smoke --planted` uses it to check each
 //! chip on its own. `SFPU_FUZZ_MAX_STREAM=N` (1 to 64) runs at most the first `N` instructions of
 //! each input's stream (`diff_stream_at_most`); `cargo xtask fuzz --rate` sets it to 16, the
-//! stream length issue 18's rate target names. Any other value of either variable is an error
+//! stream length the fuzzing rate target names. Any other value of either variable is an error
 //! (exit status 2, before the first input runs).
 #![no_main]
 

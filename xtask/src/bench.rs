@@ -77,13 +77,13 @@
 //! the bench state's own `LReg[7]` names a register per lane, the costliest case, on which the
 //! targets are judged (the FMA family's program draws the modes' `Mod1` bits at random).
 //!
-//! Targets (issue 18, per chip), printed as met, MISSED or not measured: the FMA family at least
-//! 30 M instructions/s and within 4x of the native FMA loop; the integer/bitwise and FP-field
-//! classes within 3x of the native `u32` loop; the mixed stream at least 40 M instructions/s;
-//! `diff_stream` under libFuzzer at least 30,000 executions/s (measured by `cargo xtask fuzz
-//! --rate`, which builds and runs the fuzz target, so "not measured" here). Issue 5's "fast model at
-//! least 100x the reference on the mixed stream" is printed too (documented as out of reach in
-//! fastpath/sfpu/README.md: the reference is not slow enough for the ratio).
+//! Targets (per chip), printed as met, MISSED or not measured: the FMA family at least 30 M
+//! instructions/s and within 4x of the native FMA loop; the integer/bitwise and FP-field classes
+//! within 3x of the native `u32` loop; the mixed stream at least 40 M instructions/s; `diff_stream`
+//! under libFuzzer at least 30,000 executions/s (measured by `cargo xtask fuzz --rate`, which
+//! builds and runs the fuzz target, so "not measured" here). A further target, "fast model at least
+//! 100x the reference on the mixed stream", is printed too; it is out of reach (fastpath/README.md:
+//! the reference is not slow enough for the ratio).
 
 use std::hint::black_box;
 use std::process::ExitCode;
@@ -794,7 +794,7 @@ impl Target {
 /// Why a class's target has no figure.
 const LEFT_OUT: &str = "--only or --arch left out a class it needs";
 
-/// The targets of issue 18 (and issue 5's that it did not replace), from one run's figures.
+/// The speed targets (`fastpath/README.md`), from one run's figures.
 fn targets(results: &[ClassResult], arches: &[Arch], native_fma: Rate, native_add: Rate) -> Vec<Target> {
     let result = |a: Arch, c: Class| results.iter().find(|r| r.arch == a && r.class == c);
     let fast = |a: Arch, c: Class| result(a, c).map(|r| r.fast.median);

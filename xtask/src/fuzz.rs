@@ -31,7 +31,7 @@
 //!   instructions (`SFPU_FUZZ_MAX_STREAM=16`: mutations soon make 64-instruction streams of the
 //!   seeds), each chip pinned in turn for `--time` (default 20 s) from a fresh corpus of
 //!   16-instruction `generate::streams` inputs (kept in `/dev/shm` where the host has it;
-//!   libFuzzer's seed fixed), against issue 18's target of 30,000 (met / MISSED).
+//!   libFuzzer's seed fixed), against the target of 30,000 (met / MISSED).
 //!   `--max-stream N` measures another length (not judged against the target).
 //! * `--max-stream N` with a run: `diff_stream` runs at most the first N instructions of each
 //!   input.
@@ -103,8 +103,8 @@ pub struct Args {
     #[arg(long)]
     throughput: bool,
     /// Measure libFuzzer's executions per second for diff_stream on streams of at most 16
-    /// instructions (--max-stream), each chip for --time (default here 20s), against issue 18's
-    /// target (30,000/s).
+    /// instructions (--max-stream), each chip for --time (default here 20s), against the target
+    /// (30,000/s).
     #[arg(long)]
     rate: bool,
     /// diff_stream runs at most the first N instructions (1 to 64) of each input's stream
@@ -1383,7 +1383,7 @@ fn write_seeds(root: &Path) -> Result<Vec<(&'static str, usize)>> {
 // Throughput.
 // ---------------------------------------------------------------------------------------------
 
-/// Issue 18's target for `diff_stream` under libFuzzer (16-instruction streams, one core).
+/// The target for `diff_stream` under libFuzzer (16-instruction streams, one core).
 const RATE_TARGET: u64 = 30_000;
 
 /// `--rate` runs this long per chip unless `--time` says otherwise.
@@ -2039,9 +2039,9 @@ artifact_prefix='/r/a/'; Test unit written to /r/a/crash-3
         let _ = std::fs::remove_dir_all(&dir);
     }
 
-    /// Issue 13: `--time 3m` took 4 min 56 s because the 104 s build and the seeds were not
-    /// counted. The fuzzing time is what the budget leaves after them, and the whole run fits in
-    /// the budget; a budget the build eats entirely is an error, not an overrun.
+    /// `--time` is the budget of the whole run, the build (which can take 100 s or more) and the
+    /// seeds included: the fuzzing time is what the budget leaves after them, and the whole run
+    /// fits in the budget; a budget the build eats entirely is an error, not an overrun.
     #[test]
     fn time_counts_the_build() {
         let budget = Duration::from_secs(180);

@@ -1,7 +1,7 @@
-//! `cargo xtask bench` measures AMX `vecfp` (issue 17 part 5): with `--only amx`, every chip
-//! profile's FMA per lane width (four on M1, six on M2 and M4) and the mixed stream, on both
-//! models, in the JSON; `--arch` (SFPU chips) leaves AMX out. Figures are not asserted (only that
-//! they were measured): performance is for the benchmark, not for tests.
+//! `cargo xtask bench` measures AMX `vecfp`: with `--only amx`, every chip profile's FMA per lane
+//! width (four on M1, six on M2 and M4) and the mixed stream, on both models, in the JSON; `--arch`
+//! (SFPU chips) leaves AMX out. Figures are not asserted (only that they were measured):
+//! performance is for the benchmark, not for tests.
 
 use std::process::Command;
 

@@ -39,7 +39,8 @@ const CHIPS: [&str; 2] = ["blackhole", "wormhole"];
 /// The SFPI kernels the bench measures without `--kernels`, in the registry's order.
 const SFPI_DEFAULT: [&str; 6] = ["exp", "log", "reciprocal", "sigmoid", "gelu_tanh", "relu"];
 
-/// The targets of issue 18 (and issue 5's mixed-stream speed-up), per chip, then the fuzzing one.
+/// The speed targets (the mixed-stream speed-up over the reference included), per chip, then the
+/// fuzzing one.
 fn target_names() -> Vec<String> {
     let mut names = Vec::new();
     for chip in CHIPS {
@@ -156,7 +157,7 @@ fn bench_json_has_every_chip_class_model_and_target() {
         }
         positive(&t["value"], "target value");
         if t["name"].as_str().is_some_and(|n| n.starts_with("mixed_speedup")) {
-            // Issue 5's ratio of the two models: no range.
+            // The ratio of the two models: no range.
             assert!(t["samples_range"].is_null(), "{t}");
         } else {
             within_range(&t["value"], &t["samples_range"], &format!("target {}", t["name"]));
@@ -210,8 +211,8 @@ fn bench_rejects_a_bad_time() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("--time"));
 }
 
-/// Issue 13: `--only fma` printed `NaNx ... MISSED` and `infx ... MISSED` for the targets it did
-/// not measure, and the JSON said `"met": false`. Unmeasured targets are "not measured".
+/// Targets `--only` leaves unmeasured are "not measured" (JSON `"met": null`), not `NaNx ...
+/// MISSED` or `infx ... MISSED` with `"met": false`.
 #[test]
 fn targets_left_out_by_only_are_not_measured() {
     let run = |json: bool| {

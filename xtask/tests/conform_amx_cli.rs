@@ -1,6 +1,6 @@
-//! `cargo xtask conform` on AMX `vecfp`, end to end through the built binary (issue 17 part 5):
-//! `--isa amx --chip` narrows the run, every report form has the AMX section, options only the
-//! SFPU has are refused with AMX, and `--replay` runs an AMX vector, random class case or stream.
+//! `cargo xtask conform` on AMX `vecfp`, end to end through the built binary: `--isa amx --chip`
+//! narrows the run, every report form has the AMX section, options only the SFPU has are refused
+//! with AMX, and `--replay` runs an AMX vector, random class case or stream.
 
 use std::path::Path;
 use std::process::{Command, Output};

@@ -378,7 +378,7 @@ fn python_dut_given_up_after_consecutive_timeouts() {
     assert_eq!(cell_sum(&r, "SFPNOP", "dut", "errors"), nop);
     assert_eq!(cell_sum(&r, "SFPNOT", "dut", "errors"), not);
     // One random case per instruction found the DUT given up on, then that instruction stopped.
-    // Each is an error (the DUT did not run it), not a divergence (issue 13).
+    // Each is an error (the DUT did not run it), not a divergence.
     let t = &r["totals"]["dut"];
     assert_eq!(t["random_errors"].as_u64(), Some(3), "{t}");
     assert_eq!(t["random_failures"].as_u64(), Some(0), "{t}");
@@ -745,9 +745,9 @@ fn two_duts_side_by_side() {
     assert!(r["failures"].as_array().unwrap().iter().all(|f| f["model"] == "dut2"));
 }
 
-/// Issue 14, part 6: the default run is deterministic. Two default `cargo xtask conform` runs
-/// (every vector, the default counted campaign, the IEEE characterisation) write the same
-/// report.json apart from the timings.
+/// The default run is deterministic. Two default `cargo xtask conform` runs (every vector, the
+/// default counted campaign, the IEEE characterisation) write the same report.json apart from the
+/// timings.
 #[test]
 fn two_default_runs_write_the_same_report() {
     let mut reports = Vec::new();
@@ -827,12 +827,11 @@ fn wormhole_conform_passes_with_no_untested_cell() {
     assert!(t["random_cases"].as_u64().unwrap() > 40_000, "{t}");
 }
 
-/// Issue 15 part 5 and issue 17 part 5: `cargo xtask conform` with no option checks both SFPU
-/// chips and the three AMX chip profiles in one run and writes one report with a section per
-/// instruction set and chip: each chip's corpus and campaign, no untested cell in any, Wormhole's
-/// IEEE 754 departures in its own section, the kernel accuracy of both SFPU chips with their
-/// difference; every form of the report has every section; the terminal summary prints a block
-/// per chip, then the overall verdict.
+/// `cargo xtask conform` with no option checks both SFPU chips and the three AMX chip profiles in
+/// one run and writes one report with a section per instruction set and chip: each chip's corpus
+/// and campaign, no untested cell in any, Wormhole's IEEE 754 departures in its own section, the
+/// kernel accuracy of both SFPU chips with their difference; every form of the report has every
+/// section; the terminal summary prints a block per chip, then the overall verdict.
 #[test]
 fn default_run_checks_every_isa_and_chip_in_one_report() {
     let dir = out_dir("both");

@@ -1,4 +1,4 @@
-//! Issue 14, parts 2 and 4, end to end: what a DUT declares decides what it is sent, the baseline
+//! DUT declarations, end to end: what a DUT declares decides what it is sent, the baseline
 //! alone covers every (instruction, mode value), and a bug in one feature fails the vectors that
 //! require that feature and no other.
 //!
@@ -151,10 +151,10 @@ fn a_bug_in_one_feature_fails_only_the_vectors_that_require_it() {
     assert!(problems.is_empty(), "{}", problems[..problems.len().min(30)].join("\n"));
 }
 
-/// Issue 15 part 5: the hello names the chip. The reference DUT answers for both chips and
-/// passes each; started with `--arch blackhole` it refuses a Wormhole hello and is reported
-/// unsupported there, and is still checked (and passes) on Blackhole. The Python template's hello
-/// names its one chip (`archs`), so it is refused on the other.
+/// The hello names the chip. The reference DUT answers for both chips and passes each; started with
+/// `--arch blackhole` it refuses a Wormhole hello and is reported unsupported there, and is still
+/// checked (and passes) on Blackhole. The Python template's hello names its one chip (`archs`), so
+/// it is refused on the other.
 #[test]
 fn a_dut_may_refuse_one_chip_and_be_checked_on_the_other() {
     // Each run's output directory is returned with its results, to live until the test ends.

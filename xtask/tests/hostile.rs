@@ -1,5 +1,5 @@
-//! The hostile probes of issue 13, each as the command a user ran, through the built binary: none
-//! may panic, hang, lose results or exit 0 on an empty check.
+//! The hostile probes, each as the command a user ran, through the built binary: none may panic,
+//! hang, lose results or exit 0 on an empty check.
 //!
 //! Expected values are the documented behaviour: exit status 2 for a usage or input error (with a
 //! message naming the problem), 1 for a divergence or error, 128 + signal for an interrupted run
@@ -404,7 +404,7 @@ fn only_narrows_the_header_and_the_ieee_section() {
     assert!(!ops.is_empty() && ops.iter().all(|o| *o == "cast"), "{ops:?}");
 }
 
-/// Probe 10, help and `vectors --check`: `--dut`'s help no longer promises a shell; a check
+/// Probe 10, help and `vectors --check`: `--dut`'s help does not promise a shell; a check
 /// against another seed summarises (the first differing vectors and a count) instead of printing
 /// a 76 KB diff, and names paths from the repository root.
 #[test]

@@ -1,8 +1,8 @@
-//! Issue 14's first "done when": the template Python DUT (`examples/dut-python/dut.py`), declaring
-//! only the baseline features, is sent at least one vector of every Blackhole instruction x mode
-//! value but SFPLOADMACRO's (whose vectors all need the LoadMacroConfig feature), asserted from
-//! report.json. It implements ten instructions and answers `unsupported` to the rest; those it
-//! implements pass. (`--refuse-nothing` keeps it from refusing the other instructions up front.)
+//! The template Python DUT (`examples/dut-python/dut.py`), declaring only the baseline features, is
+//! sent at least one vector of every Blackhole instruction x mode value but SFPLOADMACRO's (whose
+//! vectors all need the LoadMacroConfig feature), asserted from report.json. It implements ten
+//! instructions and answers `unsupported` to the rest; those it implements pass.
+//! (`--refuse-nothing` keeps it from refusing the other instructions up front.)
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

@@ -1,4 +1,4 @@
-//! `cargo xtask run --isa amx` end to end, through the built binary (issue 17 part 5).
+//! `cargo xtask run --isa amx` end to end, through the built binary.
 //!
 //! Expected values by hand: `examples/amx/fma-f32.amx` on `fma-f32.state.yaml` is two f32 FMAs
 //! (LW 4): z[0][0] = 0.25 + 1.5 × 2 = 3.25 (0x40500000) and z[1][0] = 0 + 1.5 × 2 = 3.0

@@ -25,7 +25,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 /// The format identifier of `report.json`.
-/// Version 3 (issue 17) added AMX: each section names its instruction set (`isa`).
+/// Version 3 has AMX sections: each section names its instruction set (`isa`).
 pub const REPORT_FORMAT: &str = "conform-report/3";
 
 /// The previous format identifier: SFPU sections only (no `isa`). [`Report::from_json`] reads
@@ -94,12 +94,12 @@ pub struct ChipReport {
     /// How many lanes of the vectors' operands fall in each operand class.
     pub operand_coverage: Vec<OperandClass>,
     /// Per model, in model order: how much of the corpus and of the matrix it was checked on
-    /// (added in issue 14).
+    /// (added during format 1; empty when absent).
     #[serde(default)]
     pub coverage: Vec<ModelCoverage>,
     /// The reasons models gave for declining cases (`unsupported`) and the errors that kept them
-    /// from running cases, aggregated by model, kind and text, most frequent first (added in
-    /// issue 14).
+    /// from running cases, aggregated by model, kind and text, most frequent first (added during
+    /// format 1; empty when absent).
     #[serde(default)]
     pub reasons: Vec<ReasonEntry>,
     /// Wall-clock timings in milliseconds of this chip's phases (`vectors/reference`,
@@ -182,7 +182,7 @@ pub struct CampaignInfo {
     /// the campaign was time-budgeted (`--budget`); 0 when it ran a fixed number of cases.
     pub budget_ms: u64,
     /// The random cases per (instruction, mode value) of a counted campaign (the default; 16 times
-    /// as many streams); 0 when it was time-budgeted. Added in issue 14.
+    /// as many streams); 0 when it was time-budgeted. Added during format 1 (0 when absent).
     #[serde(default)]
     pub cases_per_mode: u64,
     /// Random single-instruction cases drawn and given to a model, summed over every model
@@ -234,7 +234,7 @@ pub struct ModelInfo {
     pub description: Option<String>,
     /// For a DUT whose hello declared what it models, the declaration in words (`models the
     /// baseline and row-mask; refuses SFPLOADMACRO`); absent when it declared nothing (it is
-    /// given everything). Added in issue 14.
+    /// given everything). Added during format 1.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub declaration: Option<String>,
 }
@@ -336,8 +336,8 @@ pub struct MatrixRow {
     /// The counts per model name.
     pub per_model: BTreeMap<String, Counts>,
     /// Per model name, why the cell's first case not checked was not (the first `unsupported`
-    /// reason, error, or not-applicable reason), for the JUnit `<skipped message>`. Added in
-    /// issue 14.
+    /// reason, error, or not-applicable reason), for the JUnit `<skipped message>`. Added during
+    /// format 1.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub reasons: BTreeMap<String, String>,
 }

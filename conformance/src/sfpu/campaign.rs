@@ -129,8 +129,9 @@ pub fn nth_case(seed: u64, op: Opcode, index: u64) -> Case {
     nth_case_for(Arch::Blackhole, seed, op, index)
 }
 
-/// [`nth_case`] on `arch` (Blackhole's random streams are named as before, so its cases replay;
-/// Wormhole's add the chip to the stream name).
+/// [`nth_case`] on `arch` (Blackhole's random streams are named without the chip, as in a
+/// one-chip run, so its case ids and their cases stay the same; Wormhole's add the chip to the
+/// stream name).
 pub fn nth_case_for(arch: Arch, seed: u64, op: Opcode, index: u64) -> Case {
     let name = match arch {
         Arch::Blackhole => format!("campaign/{}/{index}", op.name()),

@@ -490,7 +490,7 @@ mod decisions {
     }
 }
 
-/// Wormhole addressing, on both models (audit, issue 14 part 7): WormholeB0 `Dst.md` (@ 093af914)
+/// Wormhole addressing, on both models (from the model audit): WormholeB0 `Dst.md` (@ 093af914)
 /// has no `remap_addrs` / `swizzle_32b` adjustment (`Dst16b[Row]` is `DstBits[Row]`,
 /// `Adj32(Row) = ((Row & 0x1f8) << 1) | (Row & 0x207)`), so a Wormhole state with those Blackhole
 /// bits set stores to the page's rows; and WormholeB0 `SFPLOADMACRO.md`'s `AddrMod` is two bits,

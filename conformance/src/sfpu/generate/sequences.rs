@@ -157,8 +157,8 @@ impl MemVariant {
         }
     }
 
-    /// The variants whose SFPLOADMACRO cases have the whole macro configured (the cases before
-    /// issue 14, kept as they were: `basic` and the mixed ones).
+    /// The variants whose SFPLOADMACRO cases have the whole macro configured (the mixed variants,
+    /// which combine several features: `basic` and the others below).
     fn configures_macro(self) -> bool {
         matches!(
             self,
@@ -172,9 +172,9 @@ impl MemVariant {
     }
 }
 
-/// The addressing variants of `op`'s cases in `mode` (canonical form): the cases before issue 14
-/// (`basic`, the mixed `rwc-and-addrmod`, `lane-config`, `remap-swizzle`, ...), then one case per
-/// feature these pages read, adding just that feature to the baseline.
+/// The addressing variants of `op`'s cases in `mode` (canonical form): the mixed cases (`basic`,
+/// `rwc-and-addrmod`, `lane-config`, `remap-swizzle`, ...), then one case per feature these pages
+/// read, adding just that feature to the baseline.
 fn memory_variants(arch: Arch, op: Opcode, mode: &str) -> Vec<MemVariant> {
     let mut variants = memory_variants_blackhole(arch, op, mode);
     if arch == Arch::Wormhole {

@@ -22,7 +22,7 @@
 //!   rounded away from zero, which converting it back to an integer (exactly: below 2^30) and
 //!   comparing magnitudes tells. The adjacent float below a float is its bit pattern minus one.
 //!   Only a vector with a lane that may take the rule (a result exponent of at most 1 after
-//!   rounding) does these steps; before, such a vector took the exact integer steps of the
+//!   rounding) does these steps, so no vector falls back to the exact integer steps of the
 //!   portable [`crate::fp::fma_bh`], lane by lane.
 //!
 //! Control flow per vector of 8 lanes: a vector whose lanes are all special (Blackhole), or all

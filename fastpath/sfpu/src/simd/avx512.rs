@@ -52,9 +52,9 @@
 //!   shift brings in zeros). Those are the top 24 bits of `R`, which the conversion rounding
 //!   toward zero keeps: the lane's magnitude is `0x0080_0000` if that float's mantissa field is
 //!   all ones, else 0, with the sign of the sum. The same conversion's exponent is the one before
-//!   rounding (toward zero never carries), which tells these lanes apart. (Before, a vector with
-//!   a result exponent of at most 1 took the exact integer steps of the portable model, lane by
-//!   lane in effect: on the bench's program that was most of the kernel's time in some vectors.)
+//!   rounding (toward zero never carries), which tells these lanes apart. So a vector with a
+//!   result exponent of at most 1 needs no exact integer steps of the portable model, which run
+//!   lane by lane in effect and would be most of the kernel's time in such vectors.
 //! * **Exact zero (step 9).** Blackhole: `zs & ps` (+0 after a cancellation, the common sign of
 //!   two zeros); Wormhole: +0 (or the pending NaN).
 //! * **Specials (step 5) by the IEEE FMA of the operands with denormals as zero.** Its NaN cases
@@ -71,10 +71,10 @@
 //! Control flow per 32 lanes: one vector of 16 after the other; when every lane of a vector is
 //! special (Blackhole) or special with a final result (Wormhole) its sum is skipped, and when
 //! its `z` has the exponent field 0 in every lane its alignment is; special lanes are merged per
-//! lane. (The two vectors used to be taken step by step side by side, for the
-//! out-of-order core; its window is deep enough to overlap them anyway, and one at a time needs
-//! half the registers: `cargo xtask bench --ab`, 4 rounds, Wormhole's FMA family 1.039x-1.060x
-//! faster, Blackhole's alike within the noise, on the Zen 5 host.)
+//! lane. (Taking the two vectors one at a time rather than step by step side by side needs half
+//! the registers, and the out-of-order core's window is deep enough to overlap them anyway:
+//! `cargo xtask bench --ab`, 4 rounds, Wormhole's FMA family 1.039x-1.060x faster that way,
+//! Blackhole's alike within the noise, on a Zen 5 host.)
 //!
 //! Cost model (measured on the development machine's Zen 4, 512-bit forms): add, logic, min/max,
 //! blends run two per cycle; shifts, multiplies, permutes, conversions, FP multiply/FMA and

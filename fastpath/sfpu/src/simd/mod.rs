@@ -33,9 +33,9 @@
 //!     restatement is exact).
 //!   - [`Level::Avx2`]: hand-written AVX2 + FMA kernels (`simd/avx2.rs`: the same restatement on
 //!     four vectors of 8 lanes, lane predicates as vectors, Blackhole's underflow rule by the
-//!     conversion to nearest corrected toward zero, in a vector that may take it). Until stop 25
-//!     this level compiled the portable source with AVX2 enabled, which stayed scalar (2.6x
-//!     slower on ordinary operands).
+//!     conversion to nearest corrected toward zero, in a vector that may take it). The portable
+//!     source compiled with AVX2 enabled stays scalar, 2.6x slower on ordinary operands, hence
+//!     the hand-written kernels.
 //!   - [`Level::Neon`] (AArch64): hand-written NEON kernels (`simd/neon.rs`: the same restatement
 //!     on eight vectors of 4 lanes, Blackhole's underflow rule as AVX2's). Advanced SIMD is part
 //!     of every AArch64 CPU, so the level is always available there and needs no check;

@@ -18,9 +18,9 @@
 //!   here explicitly, as in the other kernels, and a NaN result is replaced, never kept);
 //! * Blackhole's underflow rule, in a vector with a lane that may take it (a result exponent of at
 //!   most 1 after rounding), as the AVX2 kernel's: the conversion toward zero is the one to nearest
-//!   less one ulp in magnitude where `fcvtzs` back to an integer shows it rounded away from zero.
-//!   (Before, such a vector took the exact steps of the portable [`crate::fp::fma_bh`] lane by
-//!   lane.)
+//!   less one ulp in magnitude where `fcvtzs` back to an integer shows it rounded away from zero
+//!   (so such a vector does not take the exact steps of the portable [`crate::fp::fma_bh`] lane
+//!   by lane).
 //!
 //! Advanced SIMD is part of every AArch64 CPU (the `aarch64-*` targets enable `neon`), so these
 //! kernels need no run-time check; the level exists so that the portable copy stays selectable.

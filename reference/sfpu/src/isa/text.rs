@@ -662,7 +662,7 @@ mod tests {
             ("TTI_SFPMAD(0, 1, 2, BOGUS, 0)", "unknown name `BOGUS`"),
             ("TTI_SFPNOT(1, 2, 3, 0)", "does not use bits"),
             ("TTI_SFPMAD(0, 1, 2, (3, 0)", "expected an instruction"),
-            // Issue 13: a number too large for any integer is out of range, not "not a number".
+            // A number too large for any integer is out of range, not "not a number".
             (
                 "TTI_SFPMAD(0, 1, 2, 3, 99999999999999999999999)",
                 "`99999999999999999999999` is out of range for the field (4 bits, at most 15)",
@@ -675,8 +675,8 @@ mod tests {
         }
     }
 
-    /// Issue 13: 20,000 nested parentheses overflowed the evaluator's stack (SIGABRT). Nesting is
-    /// now bounded, and within the bound it still evaluates.
+    /// Nesting is bounded (64 levels): 20,000 nested parentheses are an error, not an overflow of
+    /// the evaluator's stack (SIGABRT); within the bound it still evaluates.
     #[test]
     fn deep_nesting_is_an_error_not_a_crash() {
         let deep = format!("TTI_SFPNOP({}0{})", "(".repeat(20_000), ")".repeat(20_000));
@@ -689,7 +689,7 @@ mod tests {
         assert_eq!(p(&ok).unwrap(), p("TTI_SFPMAD(0, 1, 2, 3, 5)").unwrap());
     }
 
-    /// Issue 13: another instruction's mode constant is accepted (its value is valid) but warned
+    /// Another instruction's mode constant is accepted (its value is valid) but warned
     /// about; a page's own constants, and the shared ones, are not.
     #[test]
     fn foreign_mode_constants_are_warned_about() {

@@ -10,7 +10,7 @@
 //! is `DstBits[Row]` and `Adj32(Row)` is `((Row & 0x1f8) << 1) | (Row & 0x207)`; there is no
 //! `DEST_ACCESS_CFG_remap_addrs` / `swizzle_32b` adjustment (neither the WormholeB0 `Dst.md`
 //! nor its `SFPLOAD.md` / `SFPSTORE.md` mention them), so those two Blackhole configuration bits
-//! are ignored on a Wormhole state even if set (audit, issue 14 part 7).
+//! are ignored on a Wormhole state even if set (a finding of the model audit).
 
 #![allow(non_snake_case, reason = "names follow the ISA documentation")]
 

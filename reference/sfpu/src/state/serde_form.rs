@@ -1151,8 +1151,8 @@ mod tests {
             ("Dst:\n  rows:\n    0: [1]", "exactly 16 cells"),
             ("Addressing:\n  RWC: {Dst: 1024}", "10 bits"),
             ("LoadMacroConfig:\n  Misc: 0x1000", "does not fit"),
-            // Issue 13: duplicate keys were taken silently (the last won); numbers too large for
-            // any integer type said "invalid type ... as u128".
+            // Duplicate keys are errors, not taken silently (the last winning); numbers too large
+            // for any integer type are out of range (not "invalid type ... as u128").
             ("LReg: {0: 1, 0: 2}", "duplicate key 0"),
             ("LReg:\n  3: 1\n  3: 1", "duplicate key 3"),
             (
