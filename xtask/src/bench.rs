@@ -458,8 +458,8 @@ fn fast_rate(class: Class, prog: &[Instr], state: &State, time: Duration) -> Rat
 /// The fast model's state as the bench runs it: page-aligned, on the heap, so that its registers
 /// are where the native loops' are ([`Placed`]) in every run, not wherever the process's
 /// randomised stack start put a local. In alternating runs this placement ran the integer/bitwise
-/// and FP-field classes 3-9% faster than a stack local did, the others alike (fastpath/sfpu/README.md,
-/// "Measured").
+/// and FP-field classes 3-9% faster than a stack local did, the others alike (CHANGELOG.md, "Fast
+/// model tuning").
 #[repr(C, align(4096))]
 struct PlacedState(FastState);
 
@@ -550,12 +550,12 @@ impl NativeLevel {
 
 /// Eight 32-lane registers where the native loops (and the FMA kernel alone) read and write them:
 /// every row on 64-byte boundaries (one AVX-512 vector per half row, no load or store split across
-/// two cache lines) and the whole 1 KiB in one page. On the stack, as they were, their place moved
-/// with each process's randomised stack start (16-byte steps), and the loops' speed with it: the
+/// two cache lines) and the whole 1 KiB in one page. On the stack their place would move with each
+/// process's randomised stack start (16-byte steps), and the loops' speed with it: the
 /// native `u32` add measured 483-916 Mi/s in 22 runs of one binary, about 900 only in the runs
 /// where the input rows happened to be aligned and within a page, and the same figure every time with
 /// address-space randomisation off (`setarch -R`). Placed, the loops run as fast as the CPU lets
-/// them in every run, which is what a baseline is for (fastpath/sfpu/README.md, "Measured").
+/// them in every run, which is what a baseline is for (CHANGELOG.md, "Fast model tuning").
 #[repr(C, align(1024))]
 struct Placed<T>([[T; LANES]; 8]);
 

@@ -373,7 +373,7 @@ pub(crate) fn execute_op<const WH: bool, const OP: u8, const L: u8>(
         }
         // One arm each, so that `or` is a constant in each copy: with one arm for both, the
         // run-time choice made the compiler load both registers lane by lane, shared by the two
-        // loops (fastpath/sfpu/README.md, "Measured").
+        // loops (CHANGELOG.md, "Fast model tuning").
         SFPAND { VB, VC, VD, Mod1 } if arm(OP, Opcode::SFPAND) => {
             sfpandor::<WH>(s, false, VB.get(), VC.get(), VD.get(), Mod1.get(), cx)
         }

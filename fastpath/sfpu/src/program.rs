@@ -136,8 +136,8 @@ impl From<&[Instr]> for Program {
 /// or collides with it; a lone SFPLOADMACRO runs its whole schedule), in order, and returns the
 /// merge of their outcomes. The SIMD level's table of per-opcode model copies is looked up once,
 /// and the state's chip once: the loop is compiled once per chip, with the chip a constant inside
-/// (the loop had read it from the state after every instruction; with it hoisted, the
-/// integer/bitwise class ran 5-8% faster and the FP-field class 4-10%, fastpath/sfpu/README.md).
+/// (rather than read from the state after every instruction, which made the integer/bitwise class
+/// 5-8% and the FP-field class 4-10% slower; CHANGELOG.md, "Fast model tuning").
 pub fn run_steps(s: &mut FastState, program: &Program) -> Outcome {
     if s.is_wormhole() { run_steps_on::<true>(s, program) } else { run_steps_on::<false>(s, program) }
 }

@@ -588,7 +588,7 @@ impl FastState {
     /// compiler reads them, inlined into an instruction's model, as part of one 64-byte vector load,
     /// which cannot take `LaneFlags` from the 4-byte store of the instruction before (SFPIADD,
     /// SFPSETCC, SFPLZ, ... write it) and waits until that store reaches the cache: about a quarter
-    /// of an SFPIADD's time on the Intel host of fastpath/sfpu/README.md.
+    /// of an SFPIADD's time on an Intel (Emerald Rapids) host.
     #[inline(always)]
     pub fn enabled(&self) -> u32 {
         let lane_flags = crate::simd::load_word(&self.lane_flags);

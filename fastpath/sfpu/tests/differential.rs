@@ -101,9 +101,9 @@ fn wormhole_random_instructions_random_states() {
     run(Arch::Wormhole, 0x5EED_0003, cases(), |r| {
         if r.chance(1, 20) {
             // An instruction Wormhole cannot express (Blackhole's opcodes, fields and values).
-            // Except SFPLOADMACRO with AddrMod 4..7: the reference executes it on Wormhole
-            // instead of reporting `not-on-chip` as for every other such instruction (reported in
-            // fastpath/sfpu/README.md); `tests/no_panic.rs` still runs it on the fast model.
+            // Except SFPLOADMACRO with AddrMod 4..7 (Wormhole's field is two bits), which
+            // `tests/machine_diff.rs` checks is `not-on-chip` on both machines and
+            // `tests/no_panic.rs` runs on the fast model.
             loop {
                 let i = r.instr();
                 if i.encode(Arch::Wormhole).is_err() && i.opcode() != Opcode::SFPLOADMACRO {

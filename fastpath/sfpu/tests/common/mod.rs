@@ -276,9 +276,8 @@ impl Rng {
         a.ALU_FORMAT_SPEC_REG_SrcB_val = self.below(16) as u16;
         a.ALU_FORMAT_SPEC_REG1_SrcB = self.below(16) as u16;
         // Blackhole's Dst row remapping. On Wormhole these two stay at their defaults, as the
-        // `State` documentation says they do there (its serde form refuses other values): the
-        // reference applies them on Wormhole too (reported in fastpath/sfpu/README.md), which
-        // WormholeB0 `Dst.md` does not.
+        // `State` documentation says they do there (its serde form refuses other values); both
+        // models ignore them on Wormhole, whose `Dst.md` has no remapping.
         if arch == Arch::Blackhole {
             a.DEST_ACCESS_CFG_remap_addrs = self.chance(1, 4);
             a.DEST_ACCESS_CFG_swizzle_32b = self.chance(1, 4);
