@@ -1,5 +1,5 @@
 //! Differential fuzzing of instruction streams: reference model vs fast model, compared after
-//! every instruction (oracle: `sfpu_conformance::sfpu::fuzz::diff_stream`). A panic is a divergence;
+//! every instruction (oracle: `harness_sfpu::fuzz::diff_stream`). A panic is a divergence;
 //! its message is the minimised stream with a regression vector.
 //!
 //! Bit 6 of the input's first byte chooses the chip (Blackhole A0 or Wormhole B0), so this one
@@ -16,7 +16,7 @@ use std::env::VarError;
 use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
-use sfpu_conformance::sfpu::fuzz::{MAX_STREAM, diff_stream_at_most};
+use harness_sfpu::fuzz::{MAX_STREAM, diff_stream_at_most};
 
 /// Exits with a message naming the environment variable and what it accepts.
 fn bad_variable(name: &str, value: &Result<String, VarError>, expected: &str) -> ! {

@@ -1,11 +1,11 @@
 //! Arbitrary bytes as DUT answers: never a panic (oracle:
-//! `sfpu_conformance::sfpu::fuzz::dut_protocol_oracle`).
+//! `harness_sfpu::fuzz::dut_protocol_oracle`).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    if let Err(e) = sfpu_conformance::sfpu::fuzz::dut_protocol_oracle(data) {
+    if let Err(e) = harness_sfpu::fuzz::dut_protocol_oracle(data) {
         panic!("{e}");
     }
 });

@@ -96,9 +96,9 @@ mod ab;
 mod amx;
 mod sfpi;
 use serde_json::json;
-use sfpu_conformance::sfpu::generate::operands::Rng;
-use sfpu_conformance::sfpu::generate::random_case;
-use sfpu_conformance::sfpu::generate::streams::{random_state, random_stream};
+use harness_sfpu::generate::operands::Rng;
+use harness_sfpu::generate::random_case;
+use harness_sfpu::generate::streams::{random_state, random_stream};
 use sfpu_fastpath::{FastMachine, FastState, Program, simd};
 use sfpu_reference::isa::{Arch, Instr, Opcode, decode, parse_instr};
 use sfpu_reference::state::{LANES, LaneConfig, Misc};
@@ -254,12 +254,12 @@ fn program(class: Class, rng: &mut Rng) -> Result<Vec<Instr>> {
             while p.len() < PROGRAM_LEN {
                 p.push(text("TTI_SFPENCC(1, 0, 0, 2)")?);
                 p.push(text("TTI_SFPPUSHC(0, 0, 0, 0)")?);
-                p.push(sfpu_conformance::sfpu::generate::build(
+                p.push(harness_sfpu::generate::build(
                     Opcode::SFPSETCC,
                     &[("VC", rng.below(8)), ("Mod1", rng.pick(&[0, 1, 2, 4, 6, 8])), ("Imm1", rng.below(2))],
                 ));
                 p.push(text("TTI_SFPPUSHC(0, 0, 0, 0)")?);
-                p.push(sfpu_conformance::sfpu::generate::build(
+                p.push(harness_sfpu::generate::build(
                     Opcode::SFPSETCC,
                     &[("VC", rng.below(8)), ("Mod1", 4)],
                 ));
@@ -280,7 +280,7 @@ fn program(class: Class, rng: &mut Rng) -> Result<Vec<Instr>> {
             // kept, its four macros broke them: three quarters of its instructions were reported
             // `loadmacro-rule`, a path no kernel takes.)
             for k in 0..PROGRAM_LEN as u32 {
-                p.push(sfpu_conformance::sfpu::generate::build(
+                p.push(harness_sfpu::generate::build(
                     Opcode::SFPLOADMACRO,
                     &[
                         ("MacroIndex", k & 1),

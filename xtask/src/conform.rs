@@ -22,25 +22,25 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, anyhow, bail};
-use sfpu_conformance::report::{
+use harness_core::report::{
     CampaignInfo, ChipReport, CorpusInfo, ModelCoverage, ModelInfo, REPORT_FORMAT, ReasonEntry, Report,
     SpecInfo, Tool, html, junit, markdown,
 };
-use sfpu_conformance::sfpu::accuracy::{DEFAULT_SEED as KERNEL_ACCURACY_SEED, KernelAccuracy};
-use sfpu_conformance::sfpu::campaign::{
+use harness_sfpu::accuracy::{DEFAULT_SEED as KERNEL_ACCURACY_SEED, KernelAccuracy};
+use harness_sfpu::campaign::{
     self, CampaignConfig, CampaignResult, DEFAULT_CASES_PER_MODE, Limit, MAX_CASES, Progress, nth_case_for,
     nth_stream_for,
 };
-use sfpu_conformance::sfpu::dut::{ExternalModel, RefusedDut};
-use sfpu_conformance::sfpu::generate::{DEFAULT_SEED, to_vector};
-use sfpu_conformance::sfpu::report::{
+use harness_sfpu::dut::{ExternalModel, RefusedDut};
+use harness_sfpu::generate::{DEFAULT_SEED, to_vector};
+use harness_sfpu::report::{
     self, Tally, add_campaign, add_vector_results, empty_matrix_for, operand_coverage, spec_notes, totals,
     vector_operands,
 };
-use sfpu_conformance::sfpu::vectors::{
+use harness_sfpu::vectors::{
     Corpus, FORMAT, Filter, Status, Strictness, Vector, VectorFile, VectorResult, load_corpus, run_vector,
 };
-use sfpu_conformance::sfpu::{FastModel, Model, ModelError, REPORT_EXTENSIONS, Reference, ieee};
+use harness_sfpu::{FastModel, Model, ModelError, REPORT_EXTENSIONS, Reference, ieee};
 use sfpu_reference::isa::{Arch, Opcode};
 
 use crate::interrupt::Interrupt;

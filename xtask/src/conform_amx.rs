@@ -1,5 +1,5 @@
 //! `cargo xtask conform`'s AMX `vecfp` part: a report section per chip profile (M1, M2 = M3, M4)
-//! built by `sfpu_conformance::amx::report::section` (the golden vectors `vectors/amx/`, a random
+//! built by `harness_amx::report::section` (the golden vectors `vectors/amx/`, a random
 //! campaign over every semantic class, the random operand streams), and `--replay` of an AMX case
 //! (`m2/source/f32/fms`, `amx/m2/random/<class>/<n>`, `amx/m2/random/<n>`).
 
@@ -9,14 +9,14 @@ use std::time::Duration;
 
 use amx_reference::Chip;
 use anyhow::{Result, anyhow, bail};
-use sfpu_conformance::amx::campaign::{self as streams, nth_case};
-use sfpu_conformance::amx::dut::ExternalModel;
-use sfpu_conformance::amx::isa::{Amx, AmxFast, AmxReference};
-use sfpu_conformance::amx::report::{Settings, load, section_with};
-use sfpu_conformance::check::{self, Status, VectorCase};
-use sfpu_conformance::dut::RefusedDut;
-use sfpu_conformance::isa::{Isa, Model, ModelError};
-use sfpu_conformance::report::{ChipReport, ModelInfo};
+use harness_amx::campaign::{self as streams, nth_case};
+use harness_amx::dut::ExternalModel;
+use harness_amx::isa::{Amx, AmxFast, AmxReference};
+use harness_amx::report::{Settings, load, section_with};
+use harness_core::check::{self, Status, VectorCase};
+use harness_core::dut::RefusedDut;
+use harness_core::isa::{Isa, Model, ModelError};
+use harness_core::report::{ChipReport, ModelInfo};
 
 /// What `--dut` and `--timeout` say.
 pub struct Duts<'a> {

@@ -1,6 +1,6 @@
 //! `cargo xtask fuzz`: the coverage-guided fuzzing runner around the cargo-fuzz package in
 //! `fuzz/` (targets `diff_stream`, `decode`, `vectors_load`, `dut_protocol`, `amx_diff`; oracles
-//! in `sfpu_conformance::sfpu::fuzz` and `sfpu_conformance::amx::fuzz`).
+//! in `harness_sfpu::fuzz` and `harness_amx::fuzz`).
 //!
 //! Every build (and `cargo fuzz run`, which builds first) has the same flags, `FUZZ_BUILD_FLAGS`:
 //! release, no sanitizer, debug assertions, and no comparison tracing (fuzz/README.md,
@@ -23,7 +23,7 @@
 //!   regressions file.
 //! * `--triage ARTIFACT...`: replays artifacts; a `diff_stream` divergence is minimised and
 //!   appended to its chip's `vectors/<chip>/regressions.yaml` (once per failure shape) by
-//!   `sfpu_conformance::sfpu::fuzz::append_regression`, a pure function of the file's text tested in
+//!   `harness_sfpu::fuzz::append_regression`, a pure function of the file's text tested in
 //!   `conformance/tests/fuzz_triage.rs`.
 //! * `--throughput`: executions per second of the `diff_stream` oracle for 16- and
 //!   64-instruction streams (release build).
@@ -48,15 +48,15 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use sfpu_conformance::sfpu::fuzz::{
+use harness_sfpu::fuzz::{
     Appended, MAX_STREAM, StreamInput, all_arches, append_regression, decode_oracle, diff_stream_counted,
     diff_stream_with_origin, dut_protocol_oracle, encode_stream_input, input_arch, input_tag,
     stream_input_on, vectors_load_oracle,
 };
-use sfpu_conformance::sfpu::generate::operands::Rng;
-use sfpu_conformance::sfpu::generate::streams::random_stream_for;
-use sfpu_conformance::sfpu::vectors::emit::write_file;
-use sfpu_conformance::sfpu::vectors::{FORMAT, Vector, VectorFile, load_corpus, load_file, parse_file};
+use harness_sfpu::generate::operands::Rng;
+use harness_sfpu::generate::streams::random_stream_for;
+use harness_sfpu::vectors::emit::write_file;
+use harness_sfpu::vectors::{FORMAT, Vector, VectorFile, load_corpus, load_file, parse_file};
 use sfpu_reference::isa::{Arch, decode};
 use sfpu_reference::state::StateDoc;
 
@@ -565,7 +565,7 @@ fn target_flags(root: &Path, target: &str) -> Vec<String> {
     match target {
         "diff_stream" => f.push("-max_len=8192".to_string()),
         "decode" => f.push("-max_len=4".to_string()),
-        // 2 bytes, 64 operands of 8 bytes, the 5120-byte state (sfpu_conformance::amx::fuzz).
+        // 2 bytes, 64 operands of 8 bytes, the 5120-byte state (harness_amx::fuzz).
         "amx_diff" => f.push("-max_len=5634".to_string()),
         _ => f.push("-max_len=16384".to_string()),
     }
@@ -936,14 +936,14 @@ fn planted_on(root: &Path, args: &Args, fuzz: &Fuzz, arch: Arch) -> Result<serde
     let passes = file.arch == arch
         && added.iter().all(|v| {
             matches!(
-                sfpu_conformance::sfpu::vectors::run_vector(
-                    &sfpu_conformance::sfpu::Reference,
+                harness_sfpu::vectors::run_vector(
+                    &harness_sfpu::Reference,
                     &file,
                     v,
-                    sfpu_conformance::sfpu::vectors::Strictness::Silicon
+                    harness_sfpu::vectors::Strictness::Silicon
                 )
                 .status,
-                sfpu_conformance::sfpu::vectors::Status::Pass
+                harness_sfpu::vectors::Status::Pass
             )
         });
     if added.is_empty() || !shape_ok || !passes {
@@ -1061,7 +1061,7 @@ fn host_triple() -> Option<String> {
     String::from_utf8_lossy(&out.stdout).lines().find_map(|l| l.strip_prefix("host: ").map(str::to_string))
 }
 
-/// The shape and the YAML vector of a printed [`Divergence`](sfpu_conformance::sfpu::fuzz::Divergence).
+/// The shape and the YAML vector of a printed [`Divergence`](harness_sfpu::fuzz::Divergence).
 fn parse_report(text: &str) -> Option<(String, String)> {
     let shape = text.lines().find_map(|l| l.strip_prefix("shape: "))?.split(" (").next()?.to_string();
     let start = text.find("/regressions.yaml):\n")? + "/regressions.yaml):\n".len();
@@ -1155,7 +1155,7 @@ fn triage_with(
             "vectors_load" => vectors_load_oracle(&data).map(|()| None),
             // An AMX divergence is reported with what differs; AMX regressions are added to the
             // generator's named vectors by hand (conformance/src/amx/generate.rs).
-            "amx_diff" => sfpu_conformance::amx::fuzz::amx_diff_oracle(&data).map(|()| None),
+            "amx_diff" => harness_amx::fuzz::amx_diff_oracle(&data).map(|()| None),
             _ => dut_protocol_oracle(&data).map(|()| None),
         }));
         let found = match replayed {
@@ -1336,7 +1336,7 @@ fn write_seeds(root: &Path) -> Result<Vec<(&'static str, usize)>> {
     );
     // amx_diff: every AMX golden vector, as (chip, operands, state).
     let amx = seeds.entry("amx_diff").or_default();
-    for f in sfpu_conformance::amx::generate::files(sfpu_conformance::amx::generate::DEFAULT_SEED) {
+    for f in harness_amx::generate::files(harness_amx::generate::DEFAULT_SEED) {
         let Ok(chip) = f.chip.parse::<amx_reference::Chip>() else { continue };
         for v in &f.vectors {
             let (Ok(pre), Ok(ops)) = (
@@ -1348,7 +1348,7 @@ fn write_seeds(root: &Path) -> Result<Vec<(&'static str, usize)>> {
             ) else {
                 continue;
             };
-            let bytes = sfpu_conformance::amx::fuzz::encode_input(chip, &ops, &pre);
+            let bytes = harness_amx::fuzz::encode_input(chip, &ops, &pre);
             amx.insert(format!("seed-{}", safe(&v.id)), bytes);
         }
     }
@@ -1653,7 +1653,7 @@ fn throughput_inner(quiet: bool) -> Result<ExitCode> {
 mod tests {
     use super::*;
     use clap::Parser;
-    use sfpu_conformance::sfpu::campaign::vector_yaml;
+    use harness_sfpu::campaign::vector_yaml;
 
     /// `cargo xtask fuzz`'s arguments on their own.
     #[derive(Parser)]

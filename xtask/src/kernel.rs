@@ -19,7 +19,7 @@ use sfpi::kernels::{self, KernelDef, Ulp};
 use sfpi::run::lint_findings;
 use sfpu_reference::isa::Arch;
 
-use sfpu_conformance::sfpu::accuracy::{DEFAULT_SEED, unit_name};
+use harness_sfpu::accuracy::{DEFAULT_SEED, unit_name};
 
 #[derive(clap::Args)]
 pub struct Args {

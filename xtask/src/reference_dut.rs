@@ -18,9 +18,9 @@ use std::process::ExitCode;
 
 use anyhow::{Result, bail};
 use serde_json::{Value, json};
-use sfpu_conformance::isa::Model as _;
-use sfpu_conformance::sfpu::Reference;
-use sfpu_conformance::sfpu::features::Feature;
+use harness_core::isa::Model as _;
+use harness_sfpu::Reference;
+use harness_sfpu::features::Feature;
 use sfpu_reference::State;
 use sfpu_reference::isa::Arch;
 use sfpu_reference::state::{FlagStack, FlagStackEntry, LANES, LaneConfig, StateDoc};

@@ -213,7 +213,7 @@ fn state_table(s: &State, cycles: u64) -> String {
                 "{:<9} all lanes     {:08x}  ({})",
                 format!("LReg[{reg}]"),
                 lanes[0],
-                sfpu_conformance::sfpu::vectors::emit::describe_u32(lanes[0])
+                harness_sfpu::vectors::emit::describe_u32(lanes[0])
             );
             continue;
         }

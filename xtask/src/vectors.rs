@@ -8,9 +8,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
-use sfpu_conformance::sfpu::generate::{DEFAULT_SEED, generate, render_all};
-use sfpu_conformance::sfpu::vectors::emit::write_json;
-use sfpu_conformance::sfpu::vectors::load_file;
+use harness_sfpu::generate::{DEFAULT_SEED, generate, render_all};
+use harness_sfpu::vectors::emit::write_json;
+use harness_sfpu::vectors::load_file;
 use sfpu_reference::isa::Arch;
 
 #[derive(clap::Args)]
@@ -307,8 +307,8 @@ fn write_programs(
     quiet: bool,
     started: std::time::Instant,
 ) -> Result<ExitCode> {
-    use sfpu_conformance::sfpu::programs::{PROGRAMS_FORMAT, json_form, program_forms, text_form};
-    let mut corpus = sfpu_conformance::sfpu::vectors::load_corpus(dir, arch)
+    use harness_sfpu::programs::{PROGRAMS_FORMAT, json_form, program_forms, text_form};
+    let mut corpus = harness_sfpu::vectors::load_corpus(dir, arch)
         .map_err(|errs| anyhow::anyhow!(errs.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("\n")))?;
     if !only.is_empty() {
         for name in only {
@@ -392,7 +392,7 @@ vectors: []
 /// The AMX corpus, `vectors/amx/<chip>.yaml` (`sfpu_conformance::amx`): written, checked, or
 /// mirrored as JSON into `DIR/amx/` with `--json DIR`. `--programs` is the SFPU's alone.
 fn amx_main(args: &Args) -> Result<ExitCode> {
-    use sfpu_conformance::amx::{format, generate};
+    use harness_amx::{format, generate};
     if args.programs.is_some() {
         return Ok(ExitCode::SUCCESS);
     }

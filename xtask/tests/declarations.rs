@@ -14,10 +14,10 @@ use std::process::{Command, Output};
 use std::time::Duration;
 
 use serde_json::Value;
-use sfpu_conformance::sfpu::dut::ExternalModel;
-use sfpu_conformance::sfpu::features::Feature;
-use sfpu_conformance::sfpu::generate::modes;
-use sfpu_conformance::sfpu::vectors::{Filter, Status, Strictness, load_corpus, run_corpus};
+use harness_sfpu::dut::ExternalModel;
+use harness_sfpu::features::Feature;
+use harness_sfpu::generate::modes;
+use harness_sfpu::vectors::{Filter, Status, Strictness, load_corpus, run_corpus};
 use sfpu_reference::isa::{Arch, Opcode};
 
 mod common;

@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use amx_reference::classes;
 use amx_reference::{Chip, Field, LaneWidth, Operand, State};
-use sfpu_conformance::amx::generate::{lw_name, random_state_of};
-use sfpu_conformance::sfpu::generate::operands::Rng;
+use harness_amx::generate::{lw_name, random_state_of};
+use harness_sfpu::generate::operands::Rng;
 
 /// Operands per timed pass.
 const PASS: usize = 256;

@@ -1,0 +1,190 @@
+//! Apple AMX `vecfp` behind the harness's seam ([`harness_core::isa::Isa`]): chip profiles M1, M2 (= M3)
+//! and M4, the 64-bit operand in its `vecfp NAME=VALUE ...` text form, the 5120-byte X/Y/Z state
+//! of `amx-reference`, locations as sets of registers, the reference and fast models, the
+//! semantic classes of `amx-vecfp.md` §4.2 as matrix cells ([`super::generate::cells`]) and a
+//! random state for a class's lane width as its random case.
+//!
+//! Every `vecfp` result is promised (the notes list no undefined case: invalid encodings are
+//! no-ops, §4.2), so the outcome is `()` and no vector skips a location.
+
+use std::fmt::Write as _;
+
+use amx_reference::state::{XY_REGS, Z_ROWS, reg_to_hex};
+use amx_reference::{Chip, Operand, State};
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use super::generate::{AmxCell, cells, random_state_of};
+use harness_core::isa::{Cell, Isa, Model, ModelError, Run};
+use harness_core::rng::Rng;
+
+/// A chip's cells and their index by (row, class).
+type ChipCells = (Vec<AmxCell>, HashMap<(String, String), usize>);
+
+/// The cells of `chip` ([`cells`]), built once per chip profile, with their index by (row, class):
+/// the random campaign asks for one per case.
+fn cells_of(chip: Chip) -> &'static ChipCells {
+    static CELLS: [OnceLock<ChipCells>; 3] = [OnceLock::new(), OnceLock::new(), OnceLock::new()];
+    let slot = match chip {
+        Chip::M1 => &CELLS[0],
+        Chip::M2 => &CELLS[1],
+        Chip::M4 => &CELLS[2],
+    };
+    slot.get_or_init(|| {
+        let all = cells(chip);
+        let index = all.iter().enumerate().map(|(i, c)| ((c.axis.clone(), c.mode.clone()), i)).collect();
+        (all, index)
+    })
+}
+
+/// Apple AMX `vecfp`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Amx;
+
+/// A set of registers: bit `i` of `X`, `Y` for register `i`, of `Z` for row `i`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[allow(non_snake_case, reason = "the registers' names")]
+pub struct Registers {
+    /// X registers.
+    pub X: u8,
+    /// Y registers.
+    pub Y: u8,
+    /// Z rows.
+    pub Z: u64,
+}
+
+/// The literal reference model (`amx-reference`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct AmxReference;
+
+/// The fast model (`amx-fastpath`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct AmxFast;
+
+impl Model<Amx> for AmxReference {
+    fn name(&self) -> String {
+        "reference".to_string()
+    }
+
+    fn run(&self, chip: Chip, pre: &State, program: &[Operand]) -> Result<Run<State, ()>, ModelError> {
+        let mut s = pre.clone();
+        for &op in program {
+            amx_reference::vecfp(&mut s, chip, op);
+        }
+        Ok(Run { post: s, outcome: Some(()) })
+    }
+}
+
+impl Model<Amx> for AmxFast {
+    fn name(&self) -> String {
+        "fastpath".to_string()
+    }
+
+    fn run(&self, chip: Chip, pre: &State, program: &[Operand]) -> Result<Run<State, ()>, ModelError> {
+        let mut s = pre.clone();
+        for &op in program {
+            amx_fastpath::vecfp(&mut s, chip, op);
+        }
+        Ok(Run { post: s, outcome: Some(()) })
+    }
+}
+
+impl Isa for Amx {
+    const NAME: &'static str = "amx";
+    type Chip = Chip;
+    type Word = Operand;
+    type State = State;
+    type Locations = Registers;
+    type Outcome = ();
+    type Declaration = ();
+
+    fn chips() -> Vec<Chip> {
+        Chip::ALL.to_vec()
+    }
+
+    fn chip_name(chip: Chip) -> String {
+        chip.name().to_ascii_lowercase()
+    }
+
+    /// Also `m3`, the same profile as `m2`.
+    fn chip_named(name: &str) -> Option<Chip> {
+        if name.eq_ignore_ascii_case("m3") {
+            return Some(Chip::M2);
+        }
+        Chip::ALL.into_iter().find(|c| c.name().eq_ignore_ascii_case(name))
+    }
+
+    fn word_hex(word: Operand) -> String {
+        format!("{:#018x}", word.0)
+    }
+
+    /// Every operand is an instruction (invalid encodings are no-ops, §4.2).
+    fn disassemble(_chip: Chip, word: Operand) -> Result<String, String> {
+        Ok(word.to_string())
+    }
+
+    fn differing(expected: &State, actual: &State, skip: &Registers) -> Registers {
+        let mut d = Registers::default();
+        for r in 0..XY_REGS {
+            d.X |= u8::from(expected.X[r] != actual.X[r]) << r;
+            d.Y |= u8::from(expected.Y[r] != actual.Y[r]) << r;
+        }
+        for r in 0..Z_ROWS {
+            d.Z |= u64::from(expected.Z[r] != actual.Z[r]) << r;
+        }
+        Registers { X: d.X & !skip.X, Y: d.Y & !skip.Y, Z: d.Z & !skip.Z }
+    }
+
+    fn is_empty(l: &Registers) -> bool {
+        l.X == 0 && l.Y == 0 && l.Z == 0
+    }
+
+    fn describe(expected: &State, actual: &State, d: &Registers) -> String {
+        let mut out = String::new();
+        type Pool<'a> = (&'a str, u64, &'a [[u8; 64]], &'a [[u8; 64]]);
+        let pools: [Pool<'_>; 3] = [
+            ("X", d.X.into(), &expected.X, &actual.X),
+            ("Y", d.Y.into(), &expected.Y, &actual.Y),
+            ("Z", d.Z, &expected.Z, &actual.Z),
+        ];
+        for (name, mask, e, a) in pools {
+            for r in (0..e.len()).filter(|r| (mask >> r) & 1 != 0) {
+                let _ = writeln!(
+                    out,
+                    "  {name}[{r}]:\n    expected {}\n    got      {}",
+                    reg_to_hex(&e[r]),
+                    reg_to_hex(&a[r])
+                );
+            }
+        }
+        out
+    }
+
+    fn outcome_text(_: &()) -> String {
+        "defined".to_string()
+    }
+
+    fn reference() -> &'static dyn Model<Amx> {
+        &AmxReference
+    }
+
+    fn fast() -> &'static dyn Model<Amx> {
+        &AmxFast
+    }
+
+    fn cells(chip: Chip) -> Vec<Cell> {
+        cells_of(chip)
+            .0
+            .iter()
+            .map(|c| Cell { instruction: c.axis.clone(), mode: c.mode.clone(), label: c.mode.clone() })
+            .collect()
+    }
+
+    /// The class's operand on a random state of its lane width (special values one lane in four).
+    fn random_case(chip: Chip, cell: &Cell, rng: &mut Rng) -> Option<(State, Vec<Operand>)> {
+        let (all, index) = cells_of(chip);
+        let c = &all[*index.get(&(cell.instruction.clone(), cell.mode.clone()))?];
+        Some((random_state_of(rng, c.lw), vec![c.op]))
+    }
+}

@@ -1,0 +1,658 @@
+//! The Markdown form of the report (`report.md`): GitHub-flavoured Markdown, readable as a file,
+//! as a pull-request comment or as a CI job summary.
+//!
+//! Sections, in order: the verdict, the summary (tool, architecture, specification, corpus,
+//! campaign, strictness, models, totals per model, cells per status), the matrix (one compact
+//! table with a row per instruction, then, folded in a `<details>` element because `SFPCONFIG`
+//! alone has 256 mode values, one row per mode value with a status per model), the
+//! failures (replay command, details, YAML vector), the IEEE 754 characterisation, the kernel
+//! accuracy ([`accuracy`](crate::sfpu::accuracy)), the specification notes, the operand coverage and the timings.
+//!
+//! Every string taken from the report is escaped for where it goes: inline text has Markdown's
+//! punctuation backslash-escaped (so `<tag>` shows as text, not HTML), identifiers go in code spans
+//! whose fences outgrow any backtick they contain, table cells escape `|`, and code blocks use a
+//! fence longer than any backtick run inside. Control characters are replaced as described in
+//! `html::sanitize`.
+
+use std::fmt::{self, Write as _};
+
+use super::html::{escape, sanitize};
+use std::collections::BTreeMap;
+
+use super::{CellStatus, ChipReport, Counts, Extension, Report};
+
+/// Every status, in the order tables list them.
+const STATUSES: [CellStatus; 7] = CellStatus::ALL;
+
+/// Renders the report as GitHub-flavoured Markdown.
+pub fn render(report: &Report) -> String {
+    render_with(report, &[])
+}
+
+/// [`render`] with the instruction sets' renderers of [`Report::extensions`] (an extension
+/// without one is shown as its JSON).
+pub fn render_with(report: &Report, extensions: &[&dyn Extension]) -> String {
+    let mut out = String::new();
+    write_report(&mut out, report, extensions).expect("writing to a String cannot fail");
+    out
+}
+
+fn write_report(out: &mut String, r: &Report, extensions: &[&dyn Extension]) -> fmt::Result {
+    let archs: Vec<String> = r.arch_names().into_iter().map(code).collect();
+    writeln!(out, "# {} conformance report: {}", r.isa_names().join(" and "), archs.join(", "))?;
+    writeln!(out)?;
+    if let Some(why) = &r.incomplete {
+        writeln!(
+            out,
+            "**INCOMPLETE**: {}. The counts below are those of the work that completed.",
+            text(why)
+        )?;
+        writeln!(out)?;
+    }
+    let glyph_of = if r.failing().is_empty() { CellStatus::Pass } else { CellStatus::Fail };
+    writeln!(out, "**Overall: {} {}**", glyph(glyph_of), text(&r.overall_verdict()))?;
+    writeln!(out)?;
+    writeln!(out, "| | |")?;
+    writeln!(out, "|---|---|")?;
+    writeln!(out, "| Tool | {} {} |", text(&r.tool.name), text(&r.tool.version))?;
+    writeln!(out, "| Report format | {} |", cell_code(&r.format))?;
+    writeln!(out, "| Chips | {} |", archs.join(", "))?;
+    writeln!(out)?;
+    for chip in &r.chips {
+        writeln!(out, "## {} chip {}", chip.isa_name(), code(&chip.arch))?;
+        writeln!(out)?;
+        let models = chip.model_names();
+        verdict(out, chip)?;
+        summary(out, chip, &models)?;
+        matrix(out, chip, &models)?;
+        failures(out, chip)?;
+        ieee(out, chip)?;
+        spec_notes(out, chip)?;
+        coverage(out, chip)?;
+        timings(out, "### Timings", &chip.timings_ms)?;
+    }
+    for (key, data) in &r.extensions {
+        let mut section = String::new();
+        let rendered = match extensions.iter().find(|e| e.key() == key) {
+            Some(e) => e.markdown(&mut section, data),
+            None => Err("no renderer given".to_string()),
+        };
+        match rendered {
+            Ok(()) => out.push_str(&section),
+            Err(why) => {
+                writeln!(out, "## {}", text(key))?;
+                writeln!(out)?;
+                writeln!(out, "Shown as its JSON ({}):", text(&why))?;
+                writeln!(out)?;
+                writeln!(out, "```json\n{}\n```", serde_json::to_string_pretty(data).unwrap_or_default())?;
+                writeln!(out)?;
+            }
+        }
+    }
+    timings(out, "## Timings (whole run)", &r.timings_ms)?;
+    Ok(())
+}
+
+fn verdict(out: &mut String, r: &ChipReport) -> fmt::Result {
+    let failing = r.failing_models();
+    if failing.is_empty() {
+        writeln!(out, "**Verdict: {} PASS** on what each model was checked on:", glyph(CellStatus::Pass))?;
+    } else {
+        let list: Vec<String> = failing.iter().map(|m| code(m)).collect();
+        writeln!(
+            out,
+            "**Verdict: {} FAIL**: failing model(s): {}. What each model was checked on:",
+            glyph(CellStatus::Fail),
+            list.join(", ")
+        )?;
+    }
+    writeln!(out)?;
+    for m in r.model_names() {
+        match r.coverage_of(m) {
+            Some(c) => {
+                let short = c.shortfall();
+                let short = if short.is_empty() { String::new() } else { format!(" ({})", text(&short)) };
+                writeln!(out, "- {}: {}{short}", code(m), text(&c.headline()))?;
+            }
+            None => writeln!(out, "- {}: no coverage recorded", code(m))?,
+        }
+    }
+    writeln!(out)
+}
+
+/// The coverage per model, what was not applicable by feature and refusal, and the reasons.
+fn coverage_section(out: &mut String, r: &ChipReport) -> fmt::Result {
+    writeln!(out, "#### Coverage")?;
+    writeln!(out)?;
+    writeln!(
+        out,
+        "| Model | Vectors | Applicable | Not applicable | Run | Unsupported | Errors | Compared | Passed | Cells covered |"
+    )?;
+    writeln!(out, "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|")?;
+    for c in &r.coverage {
+        writeln!(
+            out,
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} of {} |",
+            cell_code(&c.model),
+            c.vectors,
+            c.applicable,
+            c.not_applicable,
+            c.applicable,
+            c.unsupported,
+            c.errors,
+            c.compared,
+            c.passed,
+            c.cells_covered,
+            c.cells
+        )?;
+    }
+    writeln!(out)?;
+    for c in r.coverage.iter().filter(|c| c.not_applicable > 0) {
+        writeln!(out, "Not applicable to {}, by what it does not declare:", code(&c.model))?;
+        writeln!(out)?;
+        writeln!(out, "| Feature or refusal | Vectors |")?;
+        writeln!(out, "|---|--:|")?;
+        for (f, n) in &c.not_applicable_by_feature {
+            writeln!(out, "| feature {} | {n} |", cell_code(f))?;
+        }
+        for (f, n) in &c.not_applicable_by_refusal {
+            writeln!(out, "| refuses {} | {n} |", cell_code(f))?;
+        }
+        writeln!(out)?;
+    }
+    if !r.reasons.is_empty() {
+        writeln!(out, "#### Reasons for declined cases and errors")?;
+        writeln!(out)?;
+        writeln!(out, "| Model | Kind | Reason | Cases | Examples |")?;
+        writeln!(out, "|---|---|---|--:|---|")?;
+        for e in &r.reasons {
+            let examples: Vec<String> = e.examples.iter().map(|x| cell_code(x)).collect();
+            writeln!(
+                out,
+                "| {} | {} | {} | {} | {} |",
+                cell_code(&e.model),
+                text(&e.kind),
+                text(&one_line(&e.reason)),
+                e.count,
+                examples.join(", ")
+            )?;
+        }
+        writeln!(out)?;
+    }
+    Ok(())
+}
+
+fn summary(out: &mut String, r: &ChipReport, models: &[&str]) -> fmt::Result {
+    writeln!(out, "### Summary")?;
+    writeln!(out)?;
+    writeln!(out, "| | |")?;
+    writeln!(out, "|---|---|")?;
+    writeln!(out, "| Architecture | {} |", cell_code(&r.arch))?;
+    writeln!(out, "| Specification notes | {} |", text(&r.spec.notes))?;
+    writeln!(out, "| Upstream | {} |", text(&r.spec.upstream))?;
+    let c = &r.corpus;
+    writeln!(
+        out,
+        "| Corpus | {} ({}): {} files, {} vectors; generator {} |",
+        cell_code(&c.path),
+        cell_code(&c.format),
+        c.files,
+        c.vectors,
+        text(&c.generator)
+    )?;
+    let k = &r.campaign;
+    writeln!(
+        out,
+        "| Random campaign | seed {}, {}; {} cases and {} streams over all models |",
+        cell_code(&k.seed),
+        text(&k.describe_limit()),
+        k.cases,
+        k.streams
+    )?;
+    writeln!(out, "| Strictness | {} ({}) |", cell_code(&r.strictness), strictness_meaning(&r.strictness))?;
+    writeln!(out)?;
+
+    writeln!(out, "#### Models")?;
+    writeln!(out)?;
+    writeln!(out, "| Model | Kind | Command | Description |")?;
+    writeln!(out, "|---|---|---|---|")?;
+    for name in models {
+        let info = r.models.iter().find(|m| m.name == *name);
+        let kind = info.map_or("", |m| m.kind.as_str());
+        let command = info.and_then(|m| m.command.as_deref()).map_or_else(|| "".to_string(), cell_code);
+        let description = info.and_then(|m| m.description.as_deref()).map_or_else(String::new, text);
+        writeln!(out, "| {} | {} | {} | {} |", cell_code(name), text(kind), command, description)?;
+    }
+    writeln!(out)?;
+
+    writeln!(out, "#### Totals")?;
+    writeln!(out)?;
+    writeln!(
+        out,
+        "| Model | Status | Vectors run | Passed | Failed | Tainted | Undefined | Unsupported | Errors | \
+         Not applicable | Random cases | Random failures | Random errors | Random declined | Random not applicable |"
+    )?;
+    writeln!(out, "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")?;
+    for name in models {
+        let t = r.model_totals(name);
+        writeln!(
+            out,
+            "| {} | {} {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            cell_code(name),
+            glyph(t.status()),
+            t.status().name(),
+            t.vectors_run,
+            t.passed,
+            t.failed,
+            t.tainted,
+            t.undefined,
+            t.unsupported,
+            t.errors,
+            t.not_applicable,
+            t.random_cases,
+            t.random_failures,
+            t.random_errors,
+            t.random_unsupported,
+            t.random_not_applicable
+        )?;
+    }
+    writeln!(out)?;
+
+    coverage_section(out, r)?;
+
+    writeln!(out, "#### Cells by status")?;
+    writeln!(out)?;
+    write!(out, "| Model |")?;
+    for s in STATUSES {
+        write!(out, " {} {} |", glyph(s), s.name())?;
+    }
+    writeln!(out, " Cells |")?;
+    writeln!(out, "|---|{}--:|", "--:|".repeat(STATUSES.len()))?;
+    for name in models {
+        write!(out, "| {} |", cell_code(name))?;
+        for s in STATUSES {
+            let n = r.matrix.iter().filter(|row| row.counts(name).status() == s).count();
+            write!(out, " {n} |")?;
+        }
+        writeln!(out, " {} |", r.matrix.len())?;
+    }
+    writeln!(out)
+}
+
+fn matrix(out: &mut String, r: &ChipReport, models: &[&str]) -> fmt::Result {
+    writeln!(out, "### Matrix")?;
+    writeln!(out)?;
+    let legend: Vec<String> = STATUSES.iter().map(|s| format!("{} {}", glyph(*s), s.name())).collect();
+    writeln!(
+        out,
+        "Legend: {}. A cell is one (instruction, mode value) for one model; the status is derived \
+         from its counts as `docs/report.md` describes.",
+        legend.join(" · ")
+    )?;
+    writeln!(out)?;
+    if r.matrix.is_empty() {
+        writeln!(out, "The matrix is empty.")?;
+        return writeln!(out);
+    }
+
+    writeln!(out, "#### By instruction")?;
+    writeln!(out)?;
+    write!(out, "| Instruction | Modes |")?;
+    for m in models {
+        write!(out, " {} |", cell_code(m))?;
+    }
+    writeln!(out)?;
+    writeln!(out, "|---|--:|{}", "---|".repeat(models.len()))?;
+    for (instruction, rows) in r.rows_by_instruction() {
+        write!(out, "| {} | {} |", cell_code(instruction), rows.len())?;
+        for m in models {
+            let parts: Vec<String> = STATUSES
+                .iter()
+                .filter_map(|s| {
+                    let n = rows.iter().filter(|row| row.counts(m).status() == *s).count();
+                    (n > 0).then(|| format!("{} {n}", glyph(*s)))
+                })
+                .collect();
+            write!(out, " {} |", parts.join(" "))?;
+        }
+        writeln!(out)?;
+    }
+    writeln!(out)?;
+
+    writeln!(out, "#### By mode")?;
+    writeln!(out)?;
+    writeln!(
+        out,
+        "<details><summary>All {} cells, one row per mode value</summary>",
+        r.matrix.len() * models.len()
+    )?;
+    writeln!(out)?;
+    write!(out, "| Instruction | Mode | Label |")?;
+    for m in models {
+        write!(out, " {} |", cell_code(m))?;
+    }
+    writeln!(out)?;
+    writeln!(out, "|---|---|---|{}", "---|".repeat(models.len()))?;
+    for row in &r.matrix {
+        write!(
+            out,
+            "| {} | {} | {} |",
+            cell_code(&row.instruction),
+            cell_code(&row.mode),
+            cell_code(&row.label)
+        )?;
+        for m in models {
+            write!(out, " {} |", status_cell(&row.counts(m)))?;
+        }
+        writeln!(out)?;
+    }
+    writeln!(out)?;
+    writeln!(out, "</details>")?;
+    writeln!(out)
+}
+
+/// The short text of a matrix cell: glyph, status and, for a failing cell, what failed.
+fn status_cell(c: &Counts) -> String {
+    let s = c.status();
+    let mut text = format!("{} {}", glyph(s), s.name());
+    if s == CellStatus::Fail {
+        let mut what = Vec::new();
+        if c.failed > 0 {
+            what.push(format!("{}/{} vectors", c.failed, c.vectors_run));
+        }
+        if c.errors > 0 {
+            what.push(format!("{} errors", c.errors));
+        }
+        if c.random_failures > 0 {
+            what.push(format!("{}/{} random", c.random_failures, c.random_cases));
+        }
+        if c.random_errors > 0 {
+            what.push(format!("{} random errors", c.random_errors));
+        }
+        if !what.is_empty() {
+            write!(text, ": {}", what.join(", ")).expect("writing to a String cannot fail");
+        }
+    } else if s == CellStatus::Partial {
+        write!(text, ": {} declined", c.declined()).expect("writing to a String cannot fail");
+    }
+    text
+}
+
+fn failures(out: &mut String, r: &ChipReport) -> fmt::Result {
+    writeln!(out, "### Failures")?;
+    writeln!(out)?;
+    if r.failures.is_empty() {
+        writeln!(out, "No failures.")?;
+        return writeln!(out);
+    }
+    writeln!(
+        out,
+        "{} failure(s): the first failures of every failing (model, instruction, mode) cell.",
+        r.failures.len()
+    )?;
+    writeln!(out)?;
+    for (i, f) in r.failures.iter().enumerate() {
+        writeln!(
+            out,
+            "#### {}. {} · {} · {} · {}",
+            i + 1,
+            code(&f.model),
+            code(&f.instruction),
+            code(&f.mode),
+            code(&f.id)
+        )?;
+        writeln!(out)?;
+        writeln!(out, "Kind: {}. Replay:", text(&f.kind))?;
+        writeln!(out)?;
+        writeln!(out, "{}", block(&f.replay, "sh"))?;
+        writeln!(out, "Details:")?;
+        writeln!(out)?;
+        writeln!(out, "{}", block(&f.details, "text"))?;
+        let target = escape(&format!("vectors/{}/regressions.yaml", r.arch)).into_owned();
+        writeln!(out, "<details><summary>YAML vector for <code>{target}</code></summary>")?;
+        writeln!(out)?;
+        writeln!(out, "{}", block(&f.snippet, "yaml"))?;
+        writeln!(out, "</details>")?;
+        writeln!(out)?;
+    }
+    Ok(())
+}
+
+fn ieee(out: &mut String, r: &ChipReport) -> fmt::Result {
+    writeln!(out, "### IEEE 754 characterisation")?;
+    writeln!(out)?;
+    writeln!(
+        out,
+        "How {} departs from IEEE 754 (binary32, round to nearest even), measured.",
+        code(&r.arch)
+    )?;
+    writeln!(out)?;
+    if r.ieee.is_empty() {
+        writeln!(out, "Not measured.")?;
+        return writeln!(out);
+    }
+    writeln!(out, "| Operation | Category | Cases | Examined | Share | Source | Example |")?;
+    writeln!(out, "|---|---|--:|--:|--:|---|---|")?;
+    for c in &r.ieee {
+        writeln!(
+            out,
+            "| {} | {} | {} | {} | {} | {} | {} |",
+            cell_code(&c.operation),
+            cell_code(&c.category),
+            c.count,
+            c.examined,
+            percent(c.count, c.examined),
+            text(&c.source),
+            if c.example.is_empty() { String::new() } else { cell_code(&c.example) }
+        )?;
+    }
+    writeln!(out)
+}
+
+fn spec_notes(out: &mut String, r: &ChipReport) -> fmt::Result {
+    writeln!(out, "### Spec notes")?;
+    writeln!(out)?;
+    writeln!(out, "#### Seed differences (spec §5)")?;
+    writeln!(out)?;
+    writeln!(out, "Where the model follows upstream against the seed summary.")?;
+    writeln!(out)?;
+    if r.spec_notes.seed_differences.is_empty() {
+        writeln!(out, "None.")?;
+    } else {
+        writeln!(out, "| Row | Topic | What the model does |")?;
+        writeln!(out, "|--:|---|---|")?;
+        for d in &r.spec_notes.seed_differences {
+            writeln!(out, "| {} | {} | {} |", d.row, text(&d.topic), text(&d.model))?;
+        }
+    }
+    writeln!(out)?;
+    writeln!(out, "#### Where upstream overrides the spec notes")?;
+    writeln!(out)?;
+    if r.spec_notes.notes_overrides.is_empty() {
+        writeln!(out, "None.")?;
+    } else {
+        writeln!(out, "| Topic | Page | What the model does |")?;
+        writeln!(out, "|---|---|---|")?;
+        for o in &r.spec_notes.notes_overrides {
+            writeln!(out, "| {} | {} | {} |", text(&o.topic), text(&o.page), text(&o.model))?;
+        }
+    }
+    writeln!(out)?;
+    writeln!(out, "#### Clauses (spec §6)")?;
+    writeln!(out)?;
+    writeln!(out, "Every clause, and how many vectors name it in their outcome.")?;
+    writeln!(out)?;
+    if r.spec_notes.clauses.is_empty() {
+        writeln!(out, "None.")?;
+    } else {
+        writeln!(out, "| Clause | Kind | Section | Summary | Vectors |")?;
+        writeln!(out, "|---|---|---|---|--:|")?;
+        for c in &r.spec_notes.clauses {
+            writeln!(
+                out,
+                "| {} | {} | {} | {} | {} |",
+                cell_code(&c.clause),
+                text(&c.kind),
+                text(&c.section),
+                text(&c.summary),
+                c.vectors
+            )?;
+        }
+    }
+    writeln!(out)
+}
+
+fn coverage(out: &mut String, r: &ChipReport) -> fmt::Result {
+    writeln!(out, "### Operand coverage")?;
+    writeln!(out)?;
+    if r.operand_coverage.is_empty() {
+        writeln!(out, "Not measured.")?;
+        return writeln!(out);
+    }
+    let total: u64 = r.operand_coverage.iter().map(|c| c.lanes).sum();
+    writeln!(out, "Source-operand lanes over all vectors, by operand class ({total} lanes).")?;
+    writeln!(out)?;
+    writeln!(out, "| Class | Lanes | Share |")?;
+    writeln!(out, "|---|--:|--:|")?;
+    for c in &r.operand_coverage {
+        let flag = if c.lanes == 0 { " ⚠️ not covered" } else { "" };
+        writeln!(out, "| {} | {}{flag} | {} |", cell_code(&c.class), c.lanes, percent(c.lanes, total))?;
+    }
+    writeln!(out)
+}
+
+fn timings(out: &mut String, heading: &str, timings_ms: &BTreeMap<String, u64>) -> fmt::Result {
+    writeln!(out, "{heading}")?;
+    writeln!(out)?;
+    if timings_ms.is_empty() {
+        writeln!(out, "Not recorded.")?;
+        return writeln!(out);
+    }
+    writeln!(out, "| Phase | Milliseconds | Time |")?;
+    writeln!(out, "|---|--:|--:|")?;
+    for (phase, ms) in timings_ms {
+        writeln!(out, "| {} | {ms} | {} |", text(phase), human_ms(*ms))?;
+    }
+    writeln!(out)
+}
+
+/// The glyph a status is shown with in Markdown.
+pub fn glyph(s: CellStatus) -> &'static str {
+    match s {
+        CellStatus::Pass => "✅",
+        CellStatus::Fail => "❌",
+        CellStatus::Partial => "🌓",
+        CellStatus::Unsupported => "🚫",
+        CellStatus::Undefined => "⚠️",
+        CellStatus::Untested => "⬜",
+        CellStatus::NotApplicable => "➖",
+    }
+}
+
+/// What a strictness value means.
+pub fn strictness_meaning(s: &str) -> &'static str {
+    match s {
+        "silicon" => "non-contractual locations compared",
+        "architecture" => "non-contractual locations skipped",
+        _ => "unknown strictness",
+    }
+}
+
+/// A duration for people: `850 ms`, `12.3 s`, `3 min 12 s`.
+pub fn human_ms(ms: u64) -> String {
+    if ms < 1000 {
+        format!("{ms} ms")
+    } else if ms < 60_000 {
+        format!("{:.1} s", ms as f64 / 1000.0)
+    } else {
+        let s = ms / 1000;
+        if s < 3600 {
+            format!("{} min {} s", s / 60, s % 60)
+        } else {
+            format!("{} h {} min", s / 3600, s % 3600 / 60)
+        }
+    }
+}
+
+/// `part` as a percentage of `whole`, one decimal; `-` when `whole` is zero.
+pub fn percent(part: u64, whole: u64) -> String {
+    if whole == 0 { "-".to_string() } else { format!("{:.1} %", part as f64 * 100.0 / whole as f64) }
+}
+
+/// The counts of a cell in words, for tooltips and test-case output.
+pub fn describe_counts(c: &Counts) -> String {
+    format!(
+        "vectors: {} run, {} passed, {} failed, {} tainted, {} undefined, {} unsupported, {} errors, \
+         {} not applicable; random: {} compared, {} differed, {} errors, {} declined, {} not applicable",
+        c.vectors_run,
+        c.passed,
+        c.failed,
+        c.tainted,
+        c.undefined,
+        c.unsupported,
+        c.errors,
+        c.not_applicable,
+        c.random_cases,
+        c.random_failures,
+        c.random_errors,
+        c.random_unsupported,
+        c.random_not_applicable
+    )
+}
+
+/// `s` on one line (line breaks and tabs become spaces), sanitised.
+fn one_line(s: &str) -> String {
+    sanitize(s).chars().map(|c| if c == '\n' || c == '\t' { ' ' } else { c }).collect()
+}
+
+/// Inline text with Markdown's active punctuation backslash-escaped.
+pub fn text(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in one_line(s).chars() {
+        if matches!(
+            c,
+            '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '|' | '~' | '&' | '$' | '#' | '!' | '{' | '}'
+        ) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// An inline code span outside tables; `—` for an empty string.
+fn code(s: &str) -> String {
+    code_span(&one_line(s))
+}
+
+/// An inline code span inside a table cell: `|` must be escaped even there.
+pub fn cell_code(s: &str) -> String {
+    code_span(&one_line(s)).replace('|', "\\|")
+}
+
+fn code_span(s: &str) -> String {
+    if s.is_empty() {
+        return "—".to_string();
+    }
+    let fence = "`".repeat(longest_run(s, '`') + 1);
+    let pad = s.starts_with('`') || s.ends_with('`') || (s.starts_with(' ') && s.ends_with(' '));
+    let sp = if pad { " " } else { "" };
+    format!("{fence}{sp}{s}{sp}{fence}")
+}
+
+/// A fenced code block, ending with a line break.
+fn block(s: &str, lang: &str) -> String {
+    let body = sanitize(s);
+    let fence = "`".repeat((longest_run(&body, '`') + 1).max(3));
+    let nl = if body.ends_with('\n') || body.is_empty() { "" } else { "\n" };
+    format!("{fence}{lang}\n{body}{nl}{fence}\n")
+}
+
+fn longest_run(s: &str, ch: char) -> usize {
+    let (mut best, mut run) = (0, 0);
+    for c in s.chars() {
+        run = if c == ch { run + 1 } else { 0 };
+        best = best.max(run);
+    }
+    best
+}

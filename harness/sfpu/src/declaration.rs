@@ -1,0 +1,184 @@
+//! What an implementation declares it models: the [features](super::features) it supports beyond
+//! the baseline, and the instructions or (instruction, mode value) pairs it refuses up front. The
+//! harness gives a model only the cases its declaration covers, and reports the rest as *not
+//! applicable*, by feature and by refusal (`docs/dut-protocol.md`, "Declaring what the DUT
+//! models").
+//!
+//! No declaration means everything (the built-in models, and a DUT whose hello declares nothing).
+
+use std::collections::BTreeSet;
+use std::fmt;
+
+use sfpu_reference::isa::{Instr, Opcode};
+
+use super::features::{Feature, FeatureSet};
+use crate::generate::{mode_of, mode_table};
+
+/// One refusal: a whole instruction, or one mode value of it.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Refusal {
+    /// Every case using the instruction.
+    Instruction(Opcode),
+    /// Every case using the instruction in this mode value (canonical form, `mod1=3`).
+    Mode(Opcode, String),
+}
+
+impl Refusal {
+    /// Parses `SFPLOADMACRO` or `SFPSTOCHRND/rnd=1,mod1=0`: an instruction of the architecture, and
+    /// one of its mode values in canonical form ([`crate::generate::modes`]).
+    pub fn parse(text: &str) -> Result<Refusal, String> {
+        let (name, mode) = match text.split_once('/') {
+            Some((name, mode)) => (name, Some(mode)),
+            None => (text, None),
+        };
+        let op = Opcode::from_name(name)
+            .ok_or_else(|| format!("`{name}` is not an instruction of the architecture"))?;
+        match mode {
+            None => Ok(Refusal::Instruction(op)),
+            Some(mode) => {
+                if mode_table(op).iter().any(|(m, _)| m == mode) {
+                    Ok(Refusal::Mode(op, mode.to_string()))
+                } else {
+                    let some: Vec<&str> = mode_table(op).iter().take(3).map(|(m, _)| m.as_str()).collect();
+                    Err(format!(
+                        "`{mode}` is not a mode value of {name} (they read like {})",
+                        some.join(", ")
+                    ))
+                }
+            }
+        }
+    }
+
+    /// Whether the refusal covers `instr`.
+    pub fn covers(&self, instr: &Instr) -> bool {
+        match self {
+            Refusal::Instruction(op) => instr.opcode() == *op,
+            Refusal::Mode(op, mode) => instr.opcode() == *op && mode_of(instr) == *mode,
+        }
+    }
+}
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Refusal::Instruction(op) => f.write_str(op.name()),
+            Refusal::Mode(op, mode) => write!(f, "{}/{mode}", op.name()),
+        }
+    }
+}
+
+/// What a model declares it models.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Declaration {
+    /// The features it models beyond the baseline; `None` for every feature.
+    pub features: Option<FeatureSet>,
+    /// What it refuses up front.
+    pub refuses: BTreeSet<Refusal>,
+}
+
+pub use harness_core::check::NotApplicable;
+
+impl Declaration {
+    /// Everything: no declaration.
+    pub fn everything() -> Declaration {
+        Declaration::default()
+    }
+
+    /// Whether the declaration covers a case requiring `requires` whose program is `program`.
+    pub fn check(&self, requires: FeatureSet, program: &[Instr]) -> Result<(), NotApplicable> {
+        let missing = match self.features {
+            Some(declared) => requires.difference(declared),
+            None => FeatureSet::EMPTY,
+        };
+        let refused: Vec<Refusal> =
+            self.refuses.iter().filter(|r| program.iter().any(|i| r.covers(i))).cloned().collect();
+        if missing.is_empty() && refused.is_empty() {
+            Ok(())
+        } else {
+            Err(NotApplicable {
+                missing: missing.iter().map(|f| f.id().to_string()).collect(),
+                refused: refused.iter().map(Refusal::to_string).collect(),
+            })
+        }
+    }
+
+    /// Parses the declaration fields of a hello: `features` (feature ids; absent means every
+    /// feature) and `refuses` (refusals). Unknown features and refusals are errors.
+    pub fn from_hello(features: Option<&[String]>, refuses: &[String]) -> Result<Declaration, String> {
+        let features = match features {
+            None => None,
+            Some(ids) => {
+                let mut set = FeatureSet::EMPTY;
+                for id in ids {
+                    let f = Feature::from_id(id).ok_or_else(|| {
+                        let known: Vec<&str> = Feature::ALL.iter().map(|f| f.id()).collect();
+                        format!("`features`: unknown feature `{id}` (known: {})", known.join(", "))
+                    })?;
+                    set.insert(f);
+                }
+                Some(set)
+            }
+        };
+        let refuses = refuses
+            .iter()
+            .map(|r| Refusal::parse(r).map_err(|e| format!("`refuses`: {e}")))
+            .collect::<Result<BTreeSet<_>, _>>()?;
+        Ok(Declaration { features, refuses })
+    }
+
+    /// The declaration in words, for the report: `features: row-mask, prng; refuses: SFPLOADMACRO`.
+    pub fn describe(&self) -> String {
+        let features = match self.features {
+            None => "every feature".to_string(),
+            Some(f) if f.is_empty() => "the baseline only".to_string(),
+            Some(f) => format!("the baseline and {f}"),
+        };
+        if self.refuses.is_empty() {
+            format!("models {features}")
+        } else {
+            let r: Vec<String> = self.refuses.iter().map(Refusal::to_string).collect();
+            format!("models {features}; refuses {}", r.join(", "))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn i(s: &str) -> Instr {
+        sfpu_reference::isa::parse_instr(sfpu_reference::isa::Arch::Blackhole, s).unwrap()
+    }
+
+    #[test]
+    fn refusals_parse_and_cover() {
+        assert_eq!(Refusal::parse("SFPLOADMACRO"), Ok(Refusal::Instruction(Opcode::SFPLOADMACRO)));
+        let r = Refusal::parse("SFPMAD/mod1=2").unwrap();
+        assert!(r.covers(&i("TTI_SFPMAD(0, 1, 2, 3, 2)")));
+        assert!(!r.covers(&i("TTI_SFPMAD(0, 1, 2, 3, 3)")));
+        assert!(Refusal::parse("SFPMAD/mod1=16").unwrap_err().contains("not a mode value"));
+        assert!(Refusal::parse("SFPBOGUS").is_err());
+        let r = Refusal::parse("SFPSTOCHRND/rnd=1,mod1=0").unwrap();
+        assert_eq!(r.to_string(), "SFPSTOCHRND/rnd=1,mod1=0");
+    }
+
+    #[test]
+    fn the_declaration_decides_applicability() {
+        let d = Declaration::from_hello(Some(&["row-mask".to_string()]), &["SFPMUL24".to_string()]).unwrap();
+        let mad = [i("TTI_SFPMAD(0, 1, 2, 3, 0)")];
+        let req = |fs: &[Feature]| fs.iter().copied().collect::<FeatureSet>();
+        assert_eq!(d.check(req(&[Feature::RowMask]), &mad), Ok(()));
+        let e = d.check(req(&[Feature::RowMask, Feature::Prng]), &mad).unwrap_err();
+        assert_eq!(e.missing, ["prng"]);
+        assert_eq!(e.to_string(), "requires prng (not declared)");
+        let e = d.check(FeatureSet::EMPTY, &[i("TTI_SFPMUL24(0, 1, 2, 3, 0)")]).unwrap_err();
+        assert_eq!(e.to_string(), "refused up front: SFPMUL24");
+        assert_eq!(Declaration::everything().check(FeatureSet::all(), &mad), Ok(()));
+        assert!(
+            Declaration::from_hello(Some(&["rowmask".to_string()]), &[])
+                .unwrap_err()
+                .contains("unknown feature")
+        );
+        assert_eq!(d.describe(), "models the baseline and row-mask; refuses SFPMUL24");
+    }
+}

@@ -1,0 +1,445 @@
+//! Assembling a [`Report`](harness_core::report::Report) from what `cargo xtask conform` ran: the matrix of
+//! (instruction, mode value) cells, the spec notes, the operand-class coverage of the corpus, and
+//! the vector operands the IEEE 754 characterisation examines.
+
+use std::collections::{BTreeMap, HashMap};
+
+use sfpu_reference::hazard;
+use sfpu_reference::isa::mods::{
+    MOD0_FMT_BF16, MOD0_FMT_FP16, MOD0_FMT_FP32, SFPCAST_MOD1_SM32_TO_FP32_RNE,
+    SFPCAST_MOD1_SM32_TO_FP32_RNS, SFPMAD_MOD1_INDIRECT_VA, SFPMAD_MOD1_NEGATE_VA, SFPMAD_MOD1_NEGATE_VC,
+    SFPSTOCHRND_MOD1_FP32_TO_FP16A, SFPSTOCHRND_MOD1_FP32_TO_FP16B,
+};
+use sfpu_reference::isa::{Arch, Instr, decode};
+use sfpu_reference::ops::Ctx;
+use sfpu_reference::outcome::{Clause, Kind};
+use sfpu_reference::state::LANES;
+
+use harness_core::check::CaseInfo;
+use harness_core::report::{
+    ClauseTaint, FailureEntry, MatrixRow, NotesOverride, OperandClass, SeedDifference, SpecNotes,
+};
+use crate::Sfpu;
+use crate::campaign::{CampaignResult, regression_snippet};
+use crate::ieee::Operands;
+use crate::vectors::{Corpus, Status, Vector, VectorResult};
+
+/// The empty matrix of Blackhole (the only architecture modelled): every (instruction, mode
+/// value) in opcode order, then the multi-instruction files (`sequences`, `regressions`) and the
+/// random instruction streams (`streams`), each with mode `-`, then the SFPI kernel vectors
+/// (`kernels`), one row per kernel of the corpus with the kernel's name as its mode.
+pub fn empty_matrix() -> Vec<MatrixRow> {
+    empty_matrix_for(Arch::Blackhole)
+}
+
+/// [`empty_matrix`] of `arch`: its instructions and mode values.
+pub fn empty_matrix_for(arch: Arch) -> Vec<MatrixRow> {
+    let mut rows = harness_core::check::empty_rows(&<Sfpu as harness_core::isa::Isa>::cells(arch));
+    for file in ["sequences", "regressions", "streams"] {
+        rows.push(MatrixRow {
+            instruction: file.to_string(),
+            mode: "-".to_string(),
+            label: "-".to_string(),
+            per_model: BTreeMap::new(),
+            reasons: BTreeMap::new(),
+        });
+    }
+    for def in sfpi::kernels::registry() {
+        rows.push(MatrixRow {
+            instruction: crate::generate::kernels::FILE.to_string(),
+            mode: def.name.to_string(),
+            label: def.name.to_string(),
+            per_model: BTreeMap::new(),
+            reasons: BTreeMap::new(),
+        });
+    }
+    rows
+}
+
+/// Whether every note of the vector is undefined behaviour.
+fn only_undefined(v: &Vector) -> bool {
+    !v.outcome.is_empty() && v.outcome.iter().all(|n| n.kind == Kind::Undefined)
+}
+
+pub use harness_core::check::{Tally, coverage, totals};
+
+/// The one-line reason a case was not checked, for [`MatrixRow::reasons`], if it was not.
+pub fn status_reason(status: &Status) -> Option<String> {
+    status.reason()
+}
+
+/// What the matrix needs of the corpus's vectors: undefined-only, snippets, replay commands.
+struct CorpusInfo<'a> {
+    by_id: HashMap<&'a str, &'a Vector>,
+    origin: String,
+}
+
+impl CaseInfo for CorpusInfo<'_> {
+    fn only_undefined(&self, id: &str) -> bool {
+        self.by_id.get(id).is_some_and(|v| only_undefined(v))
+    }
+
+    fn snippet(&self, id: &str) -> String {
+        self.by_id.get(id).map(|v| regression_snippet(v, &self.origin)).unwrap_or_default()
+    }
+
+    fn replay(&self, id: &str) -> String {
+        format!("cargo xtask conform --replay {id}")
+    }
+}
+
+/// Adds one model's golden-vector results to the matrix; returns the failures to report (at most
+/// `keep` per cell): [`harness_core::check::add_vector_results`] with the corpus's snippets.
+pub fn add_vector_results(
+    rows: &mut Vec<MatrixRow>,
+    model: &str,
+    corpus: &Corpus,
+    results: &[VectorResult],
+    keep: usize,
+) -> Vec<FailureEntry> {
+    let info = CorpusInfo {
+        by_id: corpus.vectors().map(|(_, v)| (v.id.as_str(), v)).collect(),
+        origin: format!("conform-{}", model.replace(|c: char| !c.is_ascii_alphanumeric(), "-")),
+    };
+    harness_core::check::add_vector_results(rows, model, results, &info, keep)
+}
+
+/// Adds one model's random-campaign counts to the matrix: the cases it ran and compared to
+/// `random_cases` (those that differed or failed also to `random_failures`), the cases it
+/// declined to `random_unsupported` only.
+pub fn add_campaign(rows: &mut [MatrixRow], model: &str, campaign: &CampaignResult) {
+    harness_core::check::add_campaign(rows, model, &campaign.cells, &campaign.reasons_by_cell);
+}
+
+/// Spec §5: where the reference follows the upstream documentation against the seed summary.
+/// Each entry says, in short, what the model does.
+pub const SEED_DIFFERENCES: &[(u32, &str, &str)] = &[
+    (1, "SFPENCC", "updates every lane passing the VD < 12 guard, enabled or not"),
+    (
+        2,
+        "Flag-setting instructions",
+        "SFPSETCC, SFPGT, SFPLE, SFPLZ, SFPIADD, SFPEXEXP change LaneFlags only in enabled lanes",
+    ),
+    (3, "SFPCOMPC", "no lane-enable check, only the VD < 12 guard"),
+    (
+        4,
+        "SFPPOPC Mod1 1..12",
+        "LaneFlags = BooleanOp(Mod1, LaneFlags, top.LaneFlags) and Use = top.Use; empty stack reads {false, false}",
+    ),
+    (
+        5,
+        "SFPCONFIG Mod1",
+        "value 1 IMM16_IS_VALUE, bits [2:1] a 2-bit operation (write, OR, AND, XOR), value 8 IMM16_IS_LANE_MASK",
+    ),
+    (
+        6,
+        "SFPCONFIG VD=12 constant",
+        "1/512 (0x3B000000) as the newest page revision writes it (older revisions: 1/65536); reported as unspecified",
+    ),
+    (7, "LReg[8]", "0x3F56594B, the FP32 nearest 0.8373"),
+    (
+        8,
+        "SFPCONFIG predication",
+        "row-0 lane flags of the column, ROW_MASK ignored, Imm16 even bits as column mask, VD 9/10 no-ops",
+    ),
+    (9, "SFPMOV", "NEGATE only on the plain path, VD < 12 guard, reserved bit 2 cleared"),
+    (
+        10,
+        "SFPLOADMACRO encoding",
+        "MacroIndex [23:22], VDLo [21:20], Mod0, AddrMod [15:13], Imm9 [9:1], VDHi [0]",
+    ),
+    (
+        11,
+        "SFPLOADMACRO load",
+        "SFPLOAD with the instruction's own Mod0, AddrMod and Imm10, including ApplyPartialAddrMod",
+    ),
+    (
+        12,
+        "SFPLOADMACRO scheduling",
+        "missing-field rules, SFPNOP substitution, cancellation, frozen store address, DISABLE_BACKDOOR_LOAD read as true",
+    ),
+    (13, "SFPTRANSP", "honours the VD < 12 guard and writes only enabled lanes"),
+    (
+        14,
+        "SFPSTORE VD range",
+        "VD 0..11 store (8..11 the constants); 12..15 only with DISABLE_BACKDOOR_LOAD set",
+    ),
+    (
+        15,
+        "SFPSTORE HI16/LO16",
+        "raw / rotated 32-bit writes through the Dst32b view (loads use the 16-bit view)",
+    ),
+    (
+        16,
+        "SFPSTORE FP16",
+        "overflow, Inf and NaN saturate to e=31 m=0x3FF; every exponent <= 112 flushes to signed zero; truncation",
+    ),
+    (17, "LReg 11..14 writes", "silently dropped (or a backdoor load), no fault"),
+    (18, "Sub-unit map", "SFPSWAP and SFPTRANSP are simple-unit, SFPLUT MAD, SFPLOADMACRO load"),
+    (19, "SFPSTOCHRND latency", "one cycle"),
+    (20, "SFPSWAP scheduling", "the next cycle accepts only SFPNOP"),
+    (21, "SFPLUT", "opcode 0x73 with Lut8ToFp32 coefficients"),
+    (
+        22,
+        "SFPSTOCHRND",
+        "the PRNG advances in every mode; RoundingMode 3 takes the PRNG path; documented sign and bias rules",
+    ),
+    (
+        23,
+        "SFPSWAP",
+        "EXCHANGE_SRCB_SRCC, argmin index swaps, equal values swapped in VD-gets-max lanes, Mod1 10..15 as 9",
+    ),
+    (
+        24,
+        "SFPLUTFP32 Mod1",
+        "bit 0 only matters for 6-entry tables; FP16 3-entry always writes LReg[LReg[7] & 15]",
+    ),
+    (25, "Tile walk", "odd columns are Addr bit 1; the next 4-row group is Addr + 4"),
+    (
+        26,
+        "INT32_ALL addressing",
+        "load pre-decrements Sp only if non-zero; store post-increments; even when VD >= 8",
+    ),
+    (27, "SFPLOAD VD >= 8", "no LReg write, but the Sp update and ApplyPartialAddrMod still happen"),
+    (28, "SFPLOAD INT8", "8-bit magnitude"),
+    (
+        29,
+        "FP32 conformance",
+        "denormals can reach LRegs through loads; SGN_RETAIN can produce 0xFFC00000; SFPABS keeps -NaN",
+    ),
+    (30, "VD < 12 guards", "present on the instructions whose pages have them"),
+    (31, "Reserved modifiers", "current-silicon behaviour, reported as non-contractual"),
+    (32, "SFPLOADI", "Mod0 outside {0, 1, 2, 4, 8, 10} is undefined behaviour"),
+    (33, "Modifier numbering", "modifiers are values, as upstream defines them"),
+    (34, "SFPLOADMACRO delay kinds", "if any pending instruction counts instructions, all do"),
+    (
+        35,
+        "Flag stack undefined cases",
+        "SFPPUSHC Mod1 != 0 on an empty stack is undefined; SFPPOPC Mod1 != 0 on empty is defined",
+    ),
+];
+
+/// Where the reference follows an upstream page against the project's specification notes
+/// (`blackhole-sfpu.md`): (topic, page, what the model does). Each was found by the differential
+/// tests between the two models and is recorded at the code that makes the choice.
+pub const NOTES_OVERRIDES: &[(&str, &str, &str)] = &[
+    (
+        "SFPCONFIG scheduled by SFPLOADMACRO",
+        "BlackholeA0/SFPLOADMACRO.md",
+        "the macro logic overrides the VD of every scheduled Simple/MAD/Round instruction, SFPCONFIG's selector included (VD 16 does nothing)",
+    ),
+    (
+        "Stall logic and SFPSWAP",
+        "BlackholeA0/SFPMAD.md (instruction scheduling)",
+        "never stalls SFPSWAP for data; its first-cycle reads (modes other than SWAP) of a MAD result are a hazard, not a stall",
+    ),
+    (
+        "Stall logic and SFPSTOCHRND",
+        "BlackholeA0/SFPSTOCHRND_*.md",
+        "the logic believes VB is read in every flavour (the false dependency the pages describe), so it may stall needlessly",
+    ),
+    (
+        "Stall logic and SFPSHFT2 modes 5, 6",
+        "BlackholeA0/SFPMAD.md (instruction scheduling)",
+        "the logic sees VD instead of VB; mode 5's VC read is seen",
+    ),
+    (
+        "SFPCONFIG reading LReg[0]",
+        "BlackholeA0/SFPCONFIG.md",
+        "for hazards, SFPCONFIG reads LReg[0] exactly when its functional model does: VD 0..3 always, 4..8 and 11..15 unless IMM16_IS_VALUE",
+    ),
+];
+
+/// The spec notes of the report: the seed differences, and how many vectors name each clause.
+pub fn spec_notes(corpus: &Corpus) -> SpecNotes {
+    let mut counts: BTreeMap<String, u64> = BTreeMap::new();
+    for (_, v) in corpus.vectors() {
+        for n in &v.outcome {
+            *counts.entry(n.clause.clone()).or_default() += 1;
+        }
+    }
+    SpecNotes {
+        seed_differences: SEED_DIFFERENCES
+            .iter()
+            .map(|&(row, topic, model)| SeedDifference {
+                row,
+                topic: topic.to_string(),
+                model: model.to_string(),
+            })
+            .collect(),
+        notes_overrides: NOTES_OVERRIDES
+            .iter()
+            .map(|&(topic, page, model)| NotesOverride {
+                topic: topic.to_string(),
+                page: page.to_string(),
+                model: model.to_string(),
+            })
+            .collect(),
+        clauses: Clause::ALL
+            .iter()
+            .map(|c| ClauseTaint {
+                clause: c.id().to_string(),
+                kind: c.kind().to_string(),
+                section: c.section().to_string(),
+                summary: c.summary().to_string(),
+                vectors: counts.get(c.id()).copied().unwrap_or(0),
+            })
+            .collect(),
+    }
+}
+
+/// The class of a 32-bit operand, as FP32 and as an integer.
+pub fn operand_class(v: u32) -> &'static str {
+    let (e, m) = ((v >> 23) & 0xFF, v & 0x7F_FFFF);
+    match (v >> 31, e, m) {
+        (0, 0, 0) => "+0",
+        (1, 0, 0) => "-0",
+        (_, 0, _) if v & 0x7FFF_FFFF <= 0xFFFF => "small integer",
+        (_, 0, _) => "denormal",
+        (_, 255, 0) => "infinity",
+        (_, 255, m) if m & 0x40_0000 != 0 => "quiet NaN",
+        (_, 255, _) => "signalling NaN",
+        (_, _, _) if v >= 0xFFFF_0000 => "small negative integer",
+        _ => "normal",
+    }
+}
+
+/// How many source-operand lanes of the corpus's single-instruction vectors fall in each class.
+pub fn operand_coverage(corpus: &Corpus) -> Vec<OperandClass> {
+    let mut counts: BTreeMap<&'static str, u64> = BTreeMap::new();
+    for (file, v) in corpus.vectors() {
+        let Some(word) = v.program.first() else { continue };
+        let Ok(instr) = decode(file.arch, word.word.0) else { continue };
+        let reads = hazard::actual(Arch::Blackhole, &instr, &Ctx::REGULAR).reads;
+        let Ok(pre) = v.pre.to_state() else { continue };
+        for reg in 0..8 {
+            if (reads >> reg) & 1 != 0 {
+                for &x in &pre.LReg[reg] {
+                    *counts.entry(operand_class(x)).or_default() += 1;
+                }
+            }
+        }
+    }
+    counts.into_iter().map(|(class, lanes)| OperandClass { class: class.to_string(), lanes }).collect()
+}
+
+/// The operands the IEEE 754 characterisation examines, from the corpus's single-instruction
+/// vectors, lane by lane in the lanes the instruction writes (enabled lanes):
+///
+/// * `fma`: the `(x, y, z)` of `x * y + z` as SFPMAD, SFPADD and SFPMUL form it (`±LReg[VA]` or
+///   the register `LReg[7]` selects under `INDIRECT_VA`, `LReg[VB]`, `±LReg[VC]`), as SFPADDI
+///   forms it (`BF16(Imm16) * 1.0 ± LReg[VD]`) and as SFPMULI does (`BF16(Imm16) * ±LReg[VD] +
+///   0`);
+/// * `cast`: `LReg[VC]` of SFPCAST's int-to-float modes (`SM32_TO_FP32_RNE`, `_RNS`);
+/// * `stochrnd`: `LReg[VC]` of SFPSTOCHRND's `FP32_TO_FP16A` and `FP32_TO_FP16B`;
+/// * `store`: `LReg[VD]` (`VD < 12`) of SFPSTORE's FP16, BF16 and FP32 stores.
+pub fn vector_operands(corpus: &Corpus) -> Operands {
+    let mut out = Operands::default();
+    for (file, v) in corpus.vectors() {
+        let [word] = v.program.as_slice() else { continue };
+        let Ok(instr) = decode(file.arch, word.word.0) else { continue };
+        let Ok(pre) = v.pre.to_state() else { continue };
+        let lanes = (0..LANES).filter(|&l| pre.IsLaneEnabled(l));
+        let reg = |r: usize, l: usize| pre.LReg[r][l];
+        let neg = |mod1: u32, bit: u32, x: u32| if mod1 & bit != 0 { x ^ 0x8000_0000 } else { x };
+        match instr {
+            Instr::SFPMAD { VA, VB, VC, Mod1, .. }
+            | Instr::SFPADD { VA, VB, VC, Mod1, .. }
+            | Instr::SFPMUL { VA, VB, VC, Mod1, .. } => {
+                let m = Mod1.get();
+                for l in lanes {
+                    let va =
+                        if m & SFPMAD_MOD1_INDIRECT_VA != 0 { (reg(7, l) & 15) as usize } else { VA.idx() };
+                    out.fma.push((
+                        neg(m, SFPMAD_MOD1_NEGATE_VA, reg(va, l)),
+                        reg(VB.idx(), l),
+                        neg(m, SFPMAD_MOD1_NEGATE_VC, reg(VC.idx(), l)),
+                    ));
+                }
+            }
+            Instr::SFPADDI { Imm16, VD, Mod1 } => {
+                for l in lanes {
+                    let c = neg(Mod1.get(), SFPMAD_MOD1_NEGATE_VC, reg(VD.idx(), l));
+                    out.fma.push((Imm16.get() << 16, 0x3F80_0000, c));
+                }
+            }
+            Instr::SFPMULI { Imm16, VD, Mod1 } => {
+                for l in lanes {
+                    let c = neg(Mod1.get(), SFPMAD_MOD1_NEGATE_VC, reg(VD.idx(), l));
+                    out.fma.push((Imm16.get() << 16, c, 0));
+                }
+            }
+            Instr::SFPCAST { VC, Mod1, .. }
+                if matches!(Mod1.get(), SFPCAST_MOD1_SM32_TO_FP32_RNE | SFPCAST_MOD1_SM32_TO_FP32_RNS) =>
+            {
+                out.cast.extend(lanes.map(|l| reg(VC.idx(), l)));
+            }
+            Instr::SFPSTOCHRND { VC, Mod1, .. }
+                if matches!(Mod1.get(), SFPSTOCHRND_MOD1_FP32_TO_FP16A | SFPSTOCHRND_MOD1_FP32_TO_FP16B) =>
+            {
+                out.stochrnd.extend(lanes.map(|l| reg(VC.idx(), l)));
+            }
+            Instr::SFPSTORE { VD, Mod0, .. }
+                if VD.idx() < 12 && matches!(Mod0.get(), MOD0_FMT_FP16 | MOD0_FMT_BF16 | MOD0_FMT_FP32) =>
+            {
+                out.store.extend(lanes.map(|l| reg(VD.idx(), l)));
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn operand_classes_by_hand() {
+        assert_eq!(operand_class(0x8000_0000), "-0");
+        assert_eq!(operand_class(0x0000_0005), "small integer");
+        assert_eq!(operand_class(0x007F_FFFF), "denormal");
+        assert_eq!(operand_class(0x7FC0_0000), "quiet NaN");
+        assert_eq!(operand_class(0xFF80_0001), "signalling NaN");
+        assert_eq!(operand_class(0xFFFF_FFFF), "quiet NaN");
+        assert_eq!(operand_class(0x3F80_0000), "normal");
+    }
+
+    #[test]
+    fn the_matrix_has_every_mode() {
+        let rows = empty_matrix();
+        assert_eq!(rows.iter().filter(|r| r.instruction == "SFPCONFIG").count(), 256);
+        assert_eq!(rows.iter().filter(|r| r.instruction == "SFPSTOCHRND").count(), 32);
+        assert_eq!(rows.iter().filter(|r| r.instruction == "SFPNOT").count(), 1);
+        assert_eq!(SEED_DIFFERENCES.len(), 35);
+        // One row per SFPI kernel of the corpus, named after it.
+        assert!(rows.iter().any(|r| r.instruction == "kernels" && r.mode == "exp"));
+        assert_eq!(
+            rows.iter().filter(|r| r.instruction == "kernels").count(),
+            sfpi::kernels::registry().len()
+        );
+    }
+
+    #[test]
+    fn a_result_outside_the_matrix_gets_a_row_and_its_failure_counts() {
+        let mut rows = empty_matrix();
+        let before = rows.len();
+        let result = |id: &str, status| VectorResult {
+            id: id.to_string(),
+            file: "mine".to_string(),
+            mode: None,
+            tainted: false,
+            status,
+        };
+        let results = vec![
+            result("mine/a", Status::Pass),
+            result("mine/b", Status::Error("the model fell over".to_string())),
+        ];
+        add_vector_results(&mut rows, "dut", &Corpus::default(), &results, 3);
+        assert_eq!(rows.len(), before + 1);
+        let row = rows.last().unwrap();
+        assert_eq!((row.instruction.as_str(), row.mode.as_str()), ("mine", "-"));
+        let c = &row.per_model["dut"];
+        assert_eq!((c.vectors_run, c.passed, c.errors), (2, 1, 1));
+    }
+}
