@@ -10,8 +10,7 @@
 //! it, or an independent oracle (Rust's own integer-to-f32 conversion, f64 `exp`, CRC-32 and
 //! SHA-256 computed here).
 
-mod common;
-use common::*;
+use crate::common::*;
 
 use sfpu_reference::ops::blackhole::arecip::{exp_lut, recip_lut};
 use sfpu_reference::state::{LANES, LaneConfig, Misc};

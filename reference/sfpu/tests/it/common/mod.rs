@@ -4,8 +4,6 @@
 //! documentation's examples, from hand calculation written next to the assertion, or from an
 //! independent oracle (SoftFloat, Rust's own `f32`/`f64`).
 
-#![allow(dead_code, reason = "each test file uses a different subset")]
-
 use sfpu_reference::isa::{Arch, parse_instr};
 use sfpu_reference::state::LANES;
 use sfpu_reference::{Instr, Outcome, ResetValues, State, step};

@@ -6,8 +6,7 @@
 //! Every expected value is computed by hand next to its assertion (or by Rust's own `f32`
 //! arithmetic / `f32::total_cmp` where that is an exact oracle).
 
-mod common;
-use common::*;
+use crate::common::*;
 
 use sfpu_reference::state::addressing::data_format as fmt;
 use sfpu_reference::state::{AddrModSlot, LANES, LaneConfig, Rwc};

@@ -15,8 +15,7 @@
 //! SFPLOADMACRO in cycle `c` executes in cycle `c + 1`; delay `k` counts down once per cycle from
 //! `c + 1` on and executes the cycle after it reaches 0, i.e. in cycle `c + k + 1`.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 use sfpu_reference::isa::{Arch, Opcode, SubUnit, parse_program};
 use sfpu_reference::lint::lint;

@@ -8,9 +8,7 @@
 //! paragraphs). Blackhole stalls automatically in the MAD cases, so the same programs are clean
 //! there. Expected findings are written from the pages, per program.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use sfpu_reference::isa::{Arch, parse_program};
 use sfpu_reference::lint::lint;
 use sfpu_reference::{Clause, Machine};

@@ -11,8 +11,7 @@
 //! and (c) hand calculation written next to the assertion. SFPMUL24 uses Rust integer arithmetic
 //! for the page's multiply and hand calculation for `Mul24ShiftAdd`.
 
-mod common;
-use common::*;
+use crate::common::*;
 use sfpu_reference::state::{LANES, LaneConfig};
 use sfpu_reference::{Clause, Kind, State};
 

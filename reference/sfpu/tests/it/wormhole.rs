@@ -4,9 +4,7 @@
 //! `Miscellaneous/FMA/fma.c`), never from the code under test; and the no-panic property on both
 //! chips.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use proptest::prelude::*;
 use sfpu_reference::isa::{Arch, decode, decode_ignoring_undrawn};
 use sfpu_reference::state::{DstDecodeFP32, DstEncodeFP32, FlagStack, FlagStackEntry, LANES};

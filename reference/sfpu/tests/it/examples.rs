@@ -11,8 +11,7 @@
 //! Each example must also be clean for the scheduling-rule linter (`--lint`) and every instruction's
 //! effect must be defined.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 use sfpu_reference::isa::{Arch, ProgramLine, SubUnit, parse_program};
 use sfpu_reference::machine::TraceKind;

@@ -10,8 +10,7 @@
 //! are cross-checked against Rust's `f32::total_cmp` (IEEE totalOrder, which is exactly the
 //! documented order -NaN < -Inf < ... < -0 < +0 < ... < +Inf < +NaN on raw bits).
 
-mod common;
-use common::*;
+use crate::common::*;
 use sfpu_reference::state::{FlagStack, FlagStackEntry, LANES, LaneConfig};
 use sfpu_reference::{Clause, State};
 use std::cmp::Ordering;

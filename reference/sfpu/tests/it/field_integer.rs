@@ -14,8 +14,7 @@
 //! dropped (no G12 guard, so no backdoor write), disabled lanes untouched, which forms read VD
 //! implicitly, and VD = 16 (only reachable through SFPLOADMACRO) never touching LaneFlags.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 use sfpu_reference::isa::Arch;
 use sfpu_reference::state::{LANES, LaneConfig, Misc};
