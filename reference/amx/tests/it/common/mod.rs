@@ -1,8 +1,6 @@
 //! Helpers shared by the integration tests: a seeded generator, special values per format,
 //! operands from named fields, and lane access.
 
-#![allow(dead_code, reason = "each test file uses a different subset")]
-
 use amx_reference::fp::Format;
 use amx_reference::state::{lane, set_lane};
 use amx_reference::{Chip, Field, Operand, State, vecfp};

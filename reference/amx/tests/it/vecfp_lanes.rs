@@ -6,12 +6,10 @@
 //! each), never computed by the crate under test. Two ALU modes serve as probes: mode 4 with
 //! x > 0 copies y's raw bits, and on M2 mode 11 (z + x) with z = 0 copies x for positive x.
 
-mod common;
-
+use crate::common::{self, f32b, f64b, fill, get, op, put, run};
 use amx_reference::vecfp::fetch::shuffle;
 use amx_reference::vecfp::lanes::m4_alignment;
 use amx_reference::{Chip, Field, State};
-use common::{f32b, f64b, fill, get, op, put, run};
 
 const LW_F16: u64 = 2;
 const LW_F16_PAIR: u64 = 3;

@@ -7,10 +7,8 @@
 //! per format for each operation by default, plus the reference's generic integer FMA on every
 //! format; `AMX_ORACLE_CASES` raises the count for a longer run.
 
-mod common;
-
+use crate::common::{Rng, operand, specials};
 use amx_reference::fp::{self, Format};
-use common::{Rng, operand, specials};
 use rustc_apfloat::ieee::{BFloat, Double, Half, Single};
 use rustc_apfloat::{Float, Round};
 

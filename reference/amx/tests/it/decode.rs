@@ -1,13 +1,11 @@
 //! Decode per chip profile (§1.3, §1.4): the no-op classes and why, the lane-width table, the
 //! ALU validity per chip, bit 37, bit 31 on M1; decode and the text form on every 64-bit value.
 
-mod common;
-
+use crate::common::op;
 use amx_reference::isa::{ALWAYS_IGNORED, instruction_word};
 use amx_reference::{
     AluMode, Bmode, Chip, Decoded, Field, LaneWidth, Nop, Operand, Select, XY, decode, encode,
 };
-use common::op;
 use proptest::prelude::*;
 
 fn decoded(chip: Chip, o: Operand) -> amx_reference::Vecfp {

@@ -5,10 +5,8 @@
 //! Every expected pattern is derived by hand from the notes (the derivation is in the comment
 //! beside it), never computed by the crate under test.
 
-mod common;
-
+use crate::common::{bf16_int, f16_int, f32b, f64b, fill, get, op, put, run};
 use amx_reference::{Chip, Field, State};
-use common::{bf16_int, f16_int, f32b, f64b, fill, get, op, put, run};
 
 // Hand-encoded constants. f16: sign | exponent (bias 15) << 10 | fraction; bf16: the top half of
 // the f32 pattern; f32: bias 127.
