@@ -2,13 +2,11 @@
 //! the machine has, returns without panicking, never writes X or Y (§1.1), and leaves the state
 //! untouched when `Plan::is_nop` says so.
 
-mod common;
-
+use crate::common::Rng;
+use crate::common::raw_state;
 use amx_fastpath::Plan;
 use amx_fastpath::simd::Level;
 use amx_reference::{Chip, Operand};
-use common::Rng;
-use common::raw_state;
 use proptest::prelude::*;
 
 proptest! {

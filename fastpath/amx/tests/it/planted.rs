@@ -4,12 +4,10 @@
 //! the operand. The bugs are chosen to be the kind that slip through: a numeric one that only
 //! shows near bf16 ties, an M4-only mode one, and a permutation one.
 
-mod common;
-
+use crate::common::Rng;
+use crate::common::*;
 use amx_fastpath::{Plan, PlantedBug};
 use amx_reference::{Chip, Field, Operand};
-use common::Rng;
-use common::*;
 
 /// Runs random cases (operands from `operand`, states from [`state_for`]) on the planted model
 /// until the comparison reports a divergence; returns the case number and the report.

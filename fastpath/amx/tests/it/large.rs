@@ -10,20 +10,18 @@
 //! The default (100 000 cases, about 3 s) runs in `cargo test`. The large run of the brief:
 //!
 //! ```sh
-//! AMX_FAST_CASES=10000000 cargo test --release -p amx-fastpath --test large -- --nocapture
+//! AMX_FAST_CASES=10000000 cargo test --release -p amx-fastpath --test it large:: -- --nocapture
 //! ```
 //!
 //! `AMX_FAST_SEED` changes the seed (default 0x1A26E); `AMX_FAST_THREADS` the number of threads
 //! (default: the available cores, at most 2 on the shared machine).
 
-mod common;
-
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
+use crate::common::Rng;
+use crate::common::*;
 use amx_reference::Chip;
-use common::Rng;
-use common::*;
 
 #[test]
 fn large_random_comparison() {

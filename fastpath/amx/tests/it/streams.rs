@@ -11,11 +11,9 @@
 //!   reference as the model and the fast model as the system under test (STYLE "Tests"); a
 //!   failure shrinks to a minimal stream.
 
-mod common;
-
+use crate::common::Rng;
+use crate::common::*;
 use amx_reference::{Chip, Operand, State};
-use common::Rng;
-use common::*;
 use proptest::prelude::*;
 use proptest::test_runner::Config;
 use proptest_state_machine::{ReferenceStateMachine, StateMachineTest, prop_state_machine};

@@ -10,13 +10,11 @@
 //! random triples per format and mode from [`common::Fmt::value`] (special, near 1, short
 //! significands that make ties, subnormals, near overflow, random bits).
 
-mod common;
-
+use crate::common::Rng;
+use crate::common::*;
 use amx_fastpath::Plan;
 use amx_fastpath::simd::Level;
 use amx_reference::{AluMode, Chip, Field, Operand, State};
-use common::Rng;
-use common::*;
 use rustc_apfloat::ieee::{BFloat, Double, Half, Single};
 use rustc_apfloat::{Float, FloatConvert, Round};
 

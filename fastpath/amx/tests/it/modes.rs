@@ -10,13 +10,11 @@
 //! once, naming each class with its minimal case and the divergence report.
 //! `AMX_PROP_SCALE=N` multiplies every class's case count.
 
-mod common;
-
 use std::cell::Cell;
 
+use crate::common::*;
+use crate::common::{self, Rng};
 use amx_reference::{Chip, Field, Operand};
-use common::Rng;
-use common::*;
 use proptest::prelude::any;
 use proptest::test_runner::{Config, RngSeed, TestCaseError, TestRunner};
 

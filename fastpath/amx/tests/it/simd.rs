@@ -5,13 +5,11 @@
 //! other tests, which run with the level the machine selects (`oracle.rs` runs every level).
 //! `AMX_SIMD_CASES=N` sets the count (default 60 000).
 
-mod common;
-
+use crate::common::Rng;
+use crate::common::*;
 use amx_fastpath::Plan;
 use amx_fastpath::simd::{self, Level};
 use amx_reference::{Chip, Field};
-use common::Rng;
-use common::*;
 
 #[test]
 fn every_supported_level_equals_portable() {
