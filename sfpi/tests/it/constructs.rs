@@ -4,9 +4,7 @@
 //! model notes nothing undefined, and that the machine agrees with the kernel's meaning
 //! (`common::run_on`).
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use sfpi::*;
 
 const ONE: u32 = 0x3F80_0000;

@@ -5,9 +5,7 @@
 //! lowering rejects (more than eight live values, the flag stack) must be rejected with an error,
 //! never a panic.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use proptest::prelude::*;
 use sfpi::rng::Rng;
 use sfpi::run::{Engine, compare, lint_findings, run, undefined_notes};
@@ -207,7 +205,7 @@ fn most_random_kernels_lower() {
     assert!(lowered >= 80, "{lowered} of 100");
 }
 
-/// A longer run: `SFPI_RANDOM_KERNELS=20000 cargo test -p sfpi --test random_kernels -- --ignored`.
+/// A longer run: `SFPI_RANDOM_KERNELS=20000 cargo test -p sfpi --test it random_kernels:: -- --ignored`.
 #[test]
 #[ignore = "a longer campaign, run by hand"]
 fn many_random_kernels() {

@@ -6,12 +6,10 @@
 //! reference model (for both chips) and also check, every time, that the machine agrees with the
 //! kernel's meaning and that the program is clean under the scheduling linter.
 
-#![allow(dead_code, reason = "each test file uses a different subset")]
-
 use sfpi::run::{Engine, compare, lint_findings, run, undefined_notes};
 use sfpi::tile::{self, TileFormat};
 use sfpi::{Arch, Kernel, KernelError};
-use sfpu_reference::state::{LANES, ResetValues, State};
+use sfpu_reference::state::{ResetValues, State};
 
 /// Both chips.
 pub const CHIPS: [Arch; 2] = Arch::ALL;
@@ -118,6 +116,3 @@ pub fn frow(s: &State, n: u32) -> [f32; 32] {
 pub fn all(v: [u32; 32], want: u32) -> bool {
     v.iter().all(|&x| x == want)
 }
-
-/// The number of lanes.
-pub const N: usize = LANES;
