@@ -15,7 +15,7 @@
 //! a superset of what the instruction touches; too large a set only costs speed. Wormhole's
 //! SFPSHFT2 `vc0` latch is not a location here: only SFPSHFT2 reads or writes it, and only the
 //! round sub-unit executes SFPSHFT2, so at most one instruction of a cycle touches it. Whether it is
-//! large enough is checked directly by `tests/footprint_sound.rs` (on random instructions, states
+//! large enough is checked directly by `tests/it/footprint_sound.rs` (on random instructions, states
 //! and SFPLOADMACRO overrides: everything an instruction changes is in its writes, and no location
 //! outside its reads changes what it does), and indirectly by the differential tests (every
 //! multi-instruction cycle of the SFPLOADMACRO streams runs this way and is compared with the
@@ -107,7 +107,7 @@ pub fn footprint(instr: &Instr, cx: &Ctx, regular: bool, captures: bool) -> Foot
         SFPSTORE { VD, .. } => {
             // It reads Dst too: a write to some but not all columns of a row marked undefined is
             // undefined (spec §6.1 item 6), so its outcome depends on the rows' valid bits
-            // (`tests/footprint_sound.rs` found this).
+            // (`tests/it/footprint_sound.rs` found this).
             let d = vd(VD.get());
             if cx.scheduled {
                 (base | d | ADDR_CONFIG | DST, DST)

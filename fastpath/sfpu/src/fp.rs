@@ -35,7 +35,7 @@
 //! final select uses.
 //!
 //! Equality with `sfpu_reference::fp::fma_model_bh` and `fma_model_wh` is proven by
-//! `tests/fma_exact.rs` (millions of random and edge triples; the Wormhole run takes `10^7` or
+//! `tests/it/fma_exact.rs` (millions of random and edge triples; the Wormhole run takes `10^7` or
 //! more with `SFPU_FMA_WH_TRIPLES`), which uses the reference only as the oracle.
 
 use sfpu_reference::isa::Arch;

@@ -30,7 +30,7 @@
 //!   [`program::run_steps`] run it with one merged `Outcome`.
 //! * **Fast FMAs** ([`fp::fma_bh`], [`fp::fma_wh`]): branch-free reformulations of each chip's
 //!   partially fused multiply-add, written step for step alike, proven bit-exact against
-//!   `fma_model_bh` and `fma_model_wh` by `tests/fma_exact.rs`.
+//!   `fma_model_bh` and `fma_model_wh` by `tests/it/fma_exact.rs`.
 //! * **One transcription per shared page, one per chip where pages differ** ([`ops`],
 //!   [`ops::blackhole`], [`ops::wormhole`]); [`exec`] picks a chip's function, checking the chip
 //!   once per instruction (a copy of the dispatch per chip).
@@ -44,7 +44,7 @@
 //! reading `LReg[4..=7]`); `README.md` ("What the Wormhole work found in the reference") gives
 //! pages, lines and what the tests do about them.
 //!
-//! Blackhole: the differential tests (`tests/differential.rs`, `tests/machine_diff.rs`) found three places
+//! Blackhole: the differential tests (`tests/it/differential.rs`, `tests/it/machine_diff.rs`) found three places
 //! where the first reference model departed from the pages; each was decided from the page and
 //! both models now follow it: SFPLOADMACRO overrides the `VD` of a scheduled
 //! SFPCONFIG (`SFPLOADMACRO.md`); the stall logic never stalls SFPSWAP for data (`SFPMAD.md`) and

@@ -453,7 +453,7 @@ impl FastMachine {
     /// (its vectors and boxes, empty or not), about ten coverage counters that libFuzzer
     /// processes on every execution of the fuzz targets. The pattern names every field, so a new
     /// one cannot be forgotten here; `reset_machines_behave_as_new_ones`
-    /// (`fastpath/sfpu/tests/machine_diff.rs`) checks the values.
+    /// (`fastpath/sfpu/tests/it/machine_diff.rs`) checks the values.
     pub fn reset(&mut self) {
         let FastMachine {
             cycle,

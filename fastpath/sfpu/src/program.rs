@@ -9,7 +9,7 @@
 //! on Blackhole, the next-cycle rules' view on Wormhole) for a regular instruction. The
 //! functions are the same ones, called once:
 //! a decoded program runs exactly as its instructions issued one by one do (same state, same
-//! `Outcome`s, same cycles), which `tests/program.rs` checks on random programs of both chips.
+//! `Outcome`s, same cycles), which `tests/it/program.rs` checks on random programs of both chips.
 //!
 //! [`Program`] is a decoded instruction sequence; [`crate::FastMachine::run`] issues one on the
 //! cycle-level machine and [`run_steps`] runs each instruction as [`crate::step`] would. Both

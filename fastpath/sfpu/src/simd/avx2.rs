@@ -30,7 +30,7 @@
 //! in every lane skips the alignment (the sum is the product); the special lanes' results are
 //! merged per lane.
 //!
-//! `tests/simd.rs` checks both kernels lane by lane against `fma_model_bh` / `fma_model_wh` on
+//! `tests/it/simd.rs` checks both kernels lane by lane against `fma_model_bh` / `fma_model_wh` on
 //! the same triples and mixed batches as every other level's.
 
 use std::arch::x86_64::*;

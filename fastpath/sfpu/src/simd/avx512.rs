@@ -81,7 +81,7 @@
 //! compares into mask registers one per cycle; the 256-bit forms run at twice those rates, the
 //! same lanes per second, so 512-bit vectors halve the instruction count for nothing.
 //!
-//! `tests/simd.rs` checks both kernels lane by lane against `fma_model_bh` / `fma_model_wh` on
+//! `tests/it/simd.rs` checks both kernels lane by lane against `fma_model_bh` / `fma_model_wh` on
 //! random, cancelling, exponent-boundary and edge triples and on 32-lane batches mixing lane
 //! classes per vector (with a planted wrong lane per class that the batches catch);
 //! the unit test `blackhole_underflow_rule_without_a_slow_path` checks the underflow rule on

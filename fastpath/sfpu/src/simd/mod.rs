@@ -48,7 +48,7 @@
 //! and merges) has an AVX-512 copy (`simd::run_with_scheduled`); AVX2 runs the baseline copy, as its
 //! own was slower.
 //!
-//! Every copy computes the same function: `tests/simd.rs` checks each available copy of both
+//! Every copy computes the same function: `tests/it/simd.rs` checks each available copy of both
 //! chips' FMA kernels lane by lane against the FMA models of `fma.c` (the reference crate's
 //! `fma_model_bh` / `fma_model_wh`) on random, cancelling and edge triples and on batches mixing
 //! lane classes per vector, and `tests/simd_levels.rs` runs the differential checks of `step` and
@@ -1059,7 +1059,7 @@ mod tests {
     /// that no operand is subnormal and that no lane's `mul_add` of them is; for Blackhole
     /// (`wormhole` false) also that each special lane's `mul_add` is `fma_model_bh`'s result up
     /// to the NaN payload (Wormhole's special results are combined with its pending NaNs after
-    /// the FMA: `tests/simd.rs` checks those). Also asserts that the triples held subnormal
+    /// the FMA: `tests/it/simd.rs` checks those). Also asserts that the triples held subnormal
     /// operands and special lanes (so that the test can fail). x86 only: the NEON kernels'
     /// special lanes keep their operands (the assists are an x86 cost; not measured on AArch64).
     #[cfg(target_arch = "x86_64")]

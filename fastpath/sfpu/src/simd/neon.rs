@@ -24,7 +24,7 @@
 //!
 //! Advanced SIMD is part of every AArch64 CPU (the `aarch64-*` targets enable `neon`), so these
 //! kernels need no run-time check; the level exists so that the portable copy stays selectable.
-//! `tests/simd.rs` checks both kernels lane by lane against `fma_model_bh` / `fma_model_wh` on the
+//! `tests/it/simd.rs` checks both kernels lane by lane against `fma_model_bh` / `fma_model_wh` on the
 //! same triples and mixed batches as every other level's; on an x86-64 machine they run under
 //! `qemu-aarch64` (`fastpath/sfpu/README.md`, "AArch64").
 

@@ -1,7 +1,7 @@
 //! Shared helpers of the fast model's tests: a fixed-seed generator, random states of either chip
 //! with interesting values, random instruction words of either chip, and a readable state diff.
 
-#![allow(dead_code, reason = "each test binary uses a different subset")]
+#![allow(dead_code, reason = "tests/simd_levels.rs includes it too and uses a subset")]
 
 pub mod machine;
 

@@ -4,10 +4,8 @@
 //! each instruction is issued (or stepped) one by one and their outcomes merged. The per-call
 //! paths (`FastMachine::issue`, `step`) are `machine_diff.rs` and `differential.rs`.
 
-mod common;
-
-use common::machine::{pick, uniform_lmc};
-use common::{Rng, diff};
+use crate::common::machine::{pick, uniform_lmc};
+use crate::common::{Rng, diff};
 use sfpu_fastpath::program::run_steps;
 use sfpu_fastpath::{FastMachine, FastState, Program};
 use sfpu_reference::isa::{Arch, Instr};

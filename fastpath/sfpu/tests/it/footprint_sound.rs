@@ -23,9 +23,7 @@
 //! value (so that every value is one a state can hold). Wormhole's SFPSHFT2 `vc0` latch is not a
 //! location (`footprint.rs` says why) and is left out.
 
-mod common;
-
-use common::Rng;
+use crate::common::Rng;
 use sfpu_fastpath::FastState;
 use sfpu_fastpath::exec::{self, Ctx};
 use sfpu_fastpath::footprint::{
@@ -252,7 +250,7 @@ fn run_chip(arch: Arch, seed: u64) {
     assert!(
         failures.is_empty(),
         "{arch}: {} of {} cases with an unsound footprint (the first ones below; replay: \
-         FASTPATH_FOOTPRINT_CASES={} cargo test -p sfpu-fastpath --test footprint_sound):\n{}",
+         FASTPATH_FOOTPRINT_CASES={} cargo test -p sfpu-fastpath --test it footprint_sound):\n{}",
         failures.len(),
         cases(),
         cases(),

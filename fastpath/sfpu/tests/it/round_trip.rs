@@ -1,9 +1,7 @@
 //! `FastState::from_state` / `to_state` are lossless, and `FastState::reset` mirrors
 //! `State::reset`, on both chips.
 
-mod common;
-
-use common::Rng;
+use crate::common::Rng;
 use proptest::prelude::*;
 use sfpu_fastpath::FastState;
 use sfpu_reference::isa::Arch;

@@ -3,10 +3,8 @@
 //! interleaved with idle cycles, then drained, on both chips. Compares each call's `Outcome`, the
 //! cycle count, and the final state.
 
-mod common;
-
-use common::machine::{pick, programs, uniform_lmc};
-use common::{Rng, diff};
+use crate::common::machine::{pick, programs, uniform_lmc};
+use crate::common::{Rng, diff};
 use sfpu_fastpath::{FastMachine, FastState};
 use sfpu_reference::Machine;
 use sfpu_reference::isa::{Arch, Instr};

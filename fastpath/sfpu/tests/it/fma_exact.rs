@@ -7,7 +7,7 @@
 //! the denormal edge), about 1.3 million triples by default; the long run of at least 10^7 is
 //!
 //! ```text
-//! SFPU_FMA_WH_TRIPLES=10000000 cargo test --release -p sfpu-fastpath --test fma_exact wormhole -- --nocapture
+//! SFPU_FMA_WH_TRIPLES=10000000 cargo test --release -p sfpu-fastpath --test it fma_exact::wormhole -- --nocapture
 //! ```
 //!
 //! (`SFPU_FMA_WH_TRIPLES` is the number of random triples, spread over the generators; the edge

@@ -9,11 +9,9 @@
 //! excused. Anything else fails the test. (The disagreements this model's first version found
 //! with the reference were each decided from the pages, and the reference now follows them.)
 
-mod common;
-
 use std::collections::BTreeMap;
 
-use common::{Rng, diff};
+use crate::common::{Rng, diff};
 use sfpu_fastpath::FastState;
 use sfpu_reference::isa::{Arch, Instr, Opcode};
 
@@ -103,7 +101,7 @@ fn wormhole_random_instructions_random_states() {
             // An instruction Wormhole cannot express (Blackhole's opcodes, fields and values).
             // Except SFPLOADMACRO with AddrMod 4..7: the reference executes it on Wormhole
             // instead of reporting `not-on-chip` as for every other such instruction (reported in
-            // fastpath/sfpu/README.md); `tests/no_panic.rs` still runs it on the fast model.
+            // fastpath/sfpu/README.md); `tests/it/no_panic.rs` still runs it on the fast model.
             loop {
                 let i = r.instr();
                 if i.encode(Arch::Wormhole).is_err() && i.opcode() != Opcode::SFPLOADMACRO {

@@ -3,9 +3,7 @@
 //! either chip decodes (so on Wormhole also Blackhole's instructions, which Wormhole cannot
 //! express, and Wormhole's words read as Blackhole's on a Blackhole state).
 
-mod common;
-
-use common::Rng;
+use crate::common::Rng;
 use sfpu_fastpath::{FastMachine, FastState};
 use sfpu_reference::isa::{Arch, decode};
 use sfpu_reference::state::{AddrModSlot, State};
