@@ -769,6 +769,19 @@ impl Machine {
     }
 }
 
+/// Executes `instr` on `s` as if the thread issued it alone, and says what the specification
+/// promises about the effect.
+///
+/// An SFPLOADMACRO's scheduled instructions run to completion before this returns (so `step` on a
+/// lone SFPLOADMACRO is the load plus its whole sequence). Never panics, for any `Instr` and any
+/// `State`. (Also `crate::exec::step` and `crate::step`, where it is re-exported.)
+pub fn step(s: &mut State, instr: &Instr) -> Outcome {
+    let mut m = Machine::new();
+    let mut out = m.issue(s, instr);
+    out.merge(&m.drain(s));
+    out
+}
+
 /// The lanes (bit `l` for lane `l`) whose `LaneConfig` has the bit `bit` reads. A fold over every
 /// lane, without the early exit of `any`, so that the compiler makes it a few vector
 /// instructions: the machine asks on every cycle, and under the fuzzer each lane's branch would be a
