@@ -24,26 +24,9 @@
 use sfpu_reference::isa::Instr;
 
 use crate::exec::{Ctx, backdoor_vd};
-
-/// A set of coarse state locations (bit `r` for `LReg[r]`, then the named bits below).
-pub type Locations = u32;
-
-/// `LaneFlags`, `UseLaneFlagsForLaneEnable` and the flag stacks.
-pub const PREDICATION: Locations = 1 << 17;
-/// `LaneConfig` (and its derived masks).
-pub const LANE_CONFIG: Locations = 1 << 18;
-/// `LoadMacroConfig`.
-pub const MACRO_CONFIG: Locations = 1 << 19;
-/// The PRNG states.
-pub const PRNG: Locations = 1 << 20;
-/// The RWC counters (`Addressing::RWC`).
-pub const RWC: Locations = 1 << 21;
-/// The rest of the addressing configuration (formats, bases, address modifiers, remapping).
-pub const ADDR_CONFIG: Locations = 1 << 22;
-/// Dst (its cells and row-valid bits).
-pub const DST: Locations = 1 << 23;
-/// Everything.
-pub const EVERYTHING: Locations = (1 << 24) - 1;
+pub use crate::locations::{
+    ADDR_CONFIG, DST, EVERYTHING, LANE_CONFIG, Locations, MACRO_CONFIG, PREDICATION, PRNG, RWC,
+};
 
 /// `LReg[0..8]`.
 const GENERAL: Locations = 0xFF;

@@ -59,21 +59,34 @@
 //! thread's own next instruction.
 //!
 //! Module map: [`state`] (the state and its conversion), [`fp`] (FMA and numeric helpers),
-//! [`exec`] ([`step`] and dispatch), [`machine`] ([`FastMachine`]), [`hazard`] (what each chip's
+//! [`exec`] (one instruction: the entry points, and in `exec/models.rs` the dispatch to `ops`
+//! written once), [`machine`] ([`FastMachine`], and [`step`]), [`hazard`] (what each chip's
 //! scheduling rules read and write), [`footprint`] (what a multi-instruction cycle touches),
 //! [`ops`] (one module per instruction family; [`ops::blackhole`] and [`ops::wormhole`] for the
-//! pages that differ), [`program`] (decoded programs), [`simd`] (the per-level copies of the
-//! models and the FMA kernels).
+//! pages that differ), [`program`] (decoded programs), [`simd`] (the SIMD levels, the vector
+//! kernels, and the per-level copies of the models). Below them, private: `ctx` ([`exec::Ctx`]),
+//! `lanes` (lane masks as words), `locations` (the state locations footprints name).
+//!
+//! The files form no import circle (`.ci/import_cycles.py fastpath/sfpu`) except two, each a
+//! per-level copy and its selector: the one-opcode copies of the models fall back to the
+//! every-arm copy at the level in force (`exec/models.rs` <-> `simd/dispatch.rs`), and the
+//! machine's copy-and-merge cycle is compiled per level from the machine's own method
+//! (`machine.rs` <-> `simd/scheduled.rs`). A copy must name the code it copies and that code picks
+//! the copy; breaking either would take `unsafe` outside `simd` or a generic seam in the hottest
+//! paths.
 
 // The one exception, the calls of the per-level copies after CPU detection and the AVX-512
 // kernels' loads and stores, is in `simd`, with its reasons and its tests.
 #![deny(unsafe_code)]
 #![deny(missing_docs)]
 
+mod ctx;
 pub mod exec;
 pub mod footprint;
 pub mod fp;
 pub mod hazard;
+mod lanes;
+mod locations;
 pub mod machine;
 pub mod ops;
 pub mod program;

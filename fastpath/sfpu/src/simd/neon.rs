@@ -397,7 +397,7 @@ mod tests {
     /// 0, which take Blackhole's underflow rule both ways.
     #[test]
     fn blackhole_underflow_rule_without_a_slow_path() {
-        super::super::tests::check_underflow_rule::<4>(0x51AD_0004, 80_000, |v| {
+        crate::simd::check::check_underflow_rule::<4>(0x51AD_0004, 80_000, |v| {
             // SAFETY: every AArch64 CPU has Advanced SIMD; the loads read 4 `u32`s of `v`, the
             // store writes the 4 of `out`.
             unsafe {

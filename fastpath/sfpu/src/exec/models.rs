@@ -1,135 +1,16 @@
-//! Executing one instruction: the dispatch from [`Instr`] to the instruction families in
-//! [`ops`], the per-lane `VD < 12 || DISABLE_BACKDOOR_LOAD` guard, and the
-//! backdoor-load rule that sits outside the pages' functional models.
-//!
-//! Implements: `SFPCONFIG.md` (the `DISABLE_BACKDOOR_LOAD` row of the LaneConfig table and the
-//! comment in its `VD` 0..3 case; the same on both chips), `SFPLOADMACRO.md` (how scheduled
-//! instructions differ: `DISABLE_BACKDOOR_LOAD` reads as true, implicit `VB = VD` / `VC = VD`
-//! skipped, overridden `VB` / `VC` / `VD`), and spec §2.5 (which instructions carry the guard).
-//!
-//! The chip: [`execute`] is the one place that picks a chip's function for an instruction whose
-//! page differs between the chips ([`ops::blackhole`], [`ops::wormhole`]); the shared pages take
-//! the state, whose [`FastState::arch`] they consult where a page has a one-chip detail. An
-//! instruction the state's chip cannot encode (an opcode it lacks, a field it does not have, a value
-//! too wide for its field: `Instr` is the union of both chips' instructions) executes nothing and is
-//! reported as [`Clause::NotOnChip`] ([`on_chip`]).
-//!
-//! [`step`] is the single-instruction view used for differential testing: a regular instruction
-//! runs directly (nothing can stall it or collide with it when it is alone); a lone SFPLOADMACRO
-//! runs its load part and then its whole schedule on a fresh [`FastMachine`],
-//! as the reference's `step` contract says.
+//! The functional model of one instruction, written once: the dispatch from [`Instr`] to the
+//! instruction families in [`crate::ops`] (one arm per opcode, `execute_op`; every arm,
+//! `execute_on`), the per-lane `VD < 12 || DISABLE_BACKDOOR_LOAD` guard and the backdoor-load rule
+//! ([`regular_with`]), and whether a chip can express an instruction ([`on_chip`]). `crate::simd`
+//! compiles this body per chip, opcode and SIMD level; [`crate::exec`] (the entry points) runs
+//! the copy of the level in force. See [`crate::exec`] for the pages it implements.
 
 use sfpu_reference::isa::{Arch, Instr, Opcode};
 use sfpu_reference::outcome::{Clause, Outcome};
 
-use crate::machine::FastMachine;
+use crate::ctx::Ctx;
 use crate::ops::{self, blackhole as bh, wormhole as wh};
-use crate::state::{ALL, FastState};
-
-/// How an instruction is being executed: issued by the thread, or scheduled by SFPLOADMACRO with
-/// some fields overridden. Plain data, no allocation.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Ctx {
-    /// Scheduled by SFPLOADMACRO: `DISABLE_BACKDOOR_LOAD` reads as true, implicit `VB = VD` and
-    /// `VC = VD` assignments are skipped, and SFPSTORE uses the frozen address.
-    pub scheduled: bool,
-    /// The lanes this execution concerns. All lanes for regular instructions; for scheduled ones,
-    /// the lanes whose `LoadMacroConfig` scheduled exactly this instruction (see `machine.rs`).
-    pub lanes: u32,
-    /// `VB` as overridden by the SFPLOADMACRO logic.
-    pub vb: Option<u8>,
-    /// `VC` as overridden by the SFPLOADMACRO logic.
-    pub vc: Option<u8>,
-    /// `VD` as overridden by the SFPLOADMACRO logic (may be 16).
-    pub vd: Option<u8>,
-    /// Whether the SFPLOADMACRO logic did `Insn.VB = VD` (Sequence bit 7), which is what makes
-    /// SFPSHFT2 `SHFT_IMM` skip its `VB = Imm12 & 15` (`SFPLOADMACRO.md`).
-    pub vb_is_macro_vd: bool,
-    /// The `Addr` an SFPLOADMACRO computed, for the SFPSTORE it scheduled.
-    pub store_addr: u32,
-}
-
-impl Ctx {
-    /// A regular instruction issued by the thread.
-    pub const REGULAR: Ctx = Ctx {
-        scheduled: false,
-        lanes: ALL,
-        vb: None,
-        vc: None,
-        vd: None,
-        vb_is_macro_vd: false,
-        store_addr: 0,
-    };
-
-    /// The effective `VB` given the encoded field.
-    #[inline(always)]
-    pub fn vb(&self, field: u32) -> usize {
-        self.vb.map_or(field as usize, usize::from)
-    }
-
-    /// The effective `VC` given the encoded field.
-    #[inline(always)]
-    pub fn vc(&self, field: u32) -> usize {
-        self.vc.map_or(field as usize, usize::from)
-    }
-
-    /// The effective `VD` given the encoded field.
-    #[inline(always)]
-    pub fn vd(&self, field: u32) -> usize {
-        self.vd.map_or(field as usize, usize::from)
-    }
-
-    /// The `VB` of a simple-sub-unit instruction whose model says `unsigned VB = VD;`: that
-    /// assignment is skipped under SFPLOADMACRO, which supplies `VB` itself.
-    #[inline(always)]
-    pub fn implicit_vb(&self, vd_field: u32) -> usize {
-        if self.scheduled { self.vb.map_or(vd_field as usize, usize::from) } else { vd_field as usize }
-    }
-
-    /// The `VC` of SFPADDI / SFPMULI, whose model says `unsigned VC = VD;` (skipped under
-    /// SFPLOADMACRO).
-    #[inline(always)]
-    pub fn implicit_vc(&self, vd_field: u32) -> usize {
-        if self.scheduled { self.vc.map_or(vd_field as usize, usize::from) } else { vd_field as usize }
-    }
-
-    /// The lanes passing `VD < 12 || LaneConfig[Lane].DISABLE_BACKDOOR_LOAD` (`DISABLE_BACKDOOR_LOAD`
-    /// reads as true for scheduled instructions), restricted to [`lanes`](Ctx::lanes).
-    #[inline(always)]
-    pub fn g12(&self, s: &FastState, vd: usize) -> u32 {
-        if self.scheduled || vd < 12 { self.lanes } else { self.lanes & s.lc().dbl }
-    }
-}
-
-/// `VD < 8 || VD == 16`: whether a result register index is written at all (spec "W8").
-#[inline(always)]
-pub fn w8(vd: usize) -> bool {
-    vd < 8 || vd == 16
-}
-
-/// Executes `instr` on `s` as if the thread issued it alone, and says what the specification
-/// promises about the effect (same contract as `sfpu_reference::step`).
-///
-/// A lone SFPLOADMACRO runs its load part and then its whole schedule. Never panics.
-#[inline]
-pub fn step(s: &mut FastState, instr: &Instr) -> Outcome {
-    if let Instr::SFPLOADMACRO { .. } = instr {
-        return step_loadmacro(s, instr);
-    }
-    let mut out = Outcome::defined();
-    execute_regular(s, instr, &mut out);
-    out
-}
-
-/// [`step`] for SFPLOADMACRO: a fresh machine, the issue, and the drain. Kept out of line so that
-/// the machine's few KB of pending-instruction slots do not enlarge every `step`'s stack frame.
-#[inline(never)]
-fn step_loadmacro(s: &mut FastState, instr: &Instr) -> Outcome {
-    let mut m = FastMachine::new();
-    let mut out = m.issue(s, instr);
-    out.merge(&m.drain(s));
-    out
-}
+use crate::state::FastState;
 
 /// The instruction's `VD` field for the backdoor-load rule; `None` where `VD` is not an LReg
 /// index (SFPCONFIG's configuration selector, SFPLOADMACRO's 3-bit `VD`, SFPNOP).
@@ -168,42 +49,6 @@ pub fn has_g12(arch: Arch, instr: &Instr) -> bool {
     }
 }
 
-/// A regular (thread-issued) instruction: the backdoor-load rule, then the functional model.
-///
-/// Backdoor load (`SFPCONFIG.md`, spec §2.5, §6.3 item 14), interpretation recorded here: with
-/// `DISABLE_BACKDOOR_LOAD` clear in a lane, an instruction whose `VD` field is 12 or more is a
-/// write of its instruction word to `InstructionTemplate[VD - 12]` of that lane *instead of
-/// executing there*. The functional models express "instead of executing" with their `VD < 12 ||
-/// DISABLE_BACKDOOR_LOAD` guard, so the word is written in every lane where that guard fails
-/// (whether or not the lane is enabled: the guard sits outside `LaneEnabled`). Instructions whose
-/// model has no such guard write nothing (their own `VD < 8` / `VD < 8 || VD == 16` checks already
-/// make them do nothing to LRegs). Either way the lanes with `DISABLE_BACKDOOR_LOAD` clear are
-/// reported under [`Clause::BackdoorLoad`], because the pages do not say which instructions,
-/// lanes or side effects are involved.
-pub fn execute_regular(s: &mut FastState, instr: &Instr, out: &mut Outcome) {
-    if s.is_wormhole() { regular_wormhole(s, instr, out) } else { regular::<false>(s, instr, out) }
-}
-
-/// [`regular`] for Wormhole, kept out of line: with both copies inlined here, the Blackhole path
-/// paid for the larger function (a few instructions per call, measured with cachegrind).
-#[inline(never)]
-fn regular_wormhole(s: &mut FastState, instr: &Instr, out: &mut Outcome) {
-    regular::<true>(s, instr, out)
-}
-
-/// [`execute_regular`] on the chip of `WH` (`true`: Wormhole), which the caller has checked is the
-/// state's: one copy per chip, so that the chip is a constant inside.
-#[inline(always)]
-fn regular<const WH: bool>(s: &mut FastState, instr: &Instr, out: &mut Outcome) {
-    let arch = if WH { Arch::Wormhole } else { Arch::Blackhole };
-    let vd = || backdoor_vd(instr).filter(|&vd| vd >= 12).map(|vd| vd as usize);
-    // The instruction's own copy of its model (as decoded programs run it), not the dispatch
-    // over every model.
-    let handlers = crate::simd::Handlers::current(WH);
-    let execute = |s: &mut FastState, out: &mut Outcome| handlers.execute(s, instr, instr.opcode(), out);
-    regular_with(s, instr, on_chip(arch, instr), vd, execute, out);
-}
-
 /// The regular execution of `instr` given what it takes from the instruction alone (computed per
 /// call by [`regular`], once per program by `crate::program`): `on_chip` ([`on_chip`]), and, asked
 /// only when some lane has `DISABLE_BACKDOOR_LOAD` clear, `backdoor_vd`: its `VD` if 12 or more;
@@ -240,19 +85,6 @@ pub(crate) fn regular_with(
             }
         }
     }
-}
-
-/// Executes the functional model of `instr` once, as `cx` says (no pipeline), on the state's
-/// chip. SFPLOADMACRO here is only its SFPLOAD part; the scheduling is the machine's.
-///
-/// The models run in the copy compiled for the SIMD level in force (`simd::execute`): the copy
-/// with every arm, not the per-opcode table (`simd::Handlers`) that decoded programs and `step`
-/// use. The machine's scheduled instructions are this function's main callers, and sending them
-/// through the table (with this copy removed) made the mixed stream about 7% slower (scratch
-/// loop on the bench's program, 21.7-22.3 against 23.4-24.5 ns per instruction, alternating).
-#[inline]
-pub fn execute(s: &mut FastState, instr: &Instr, cx: &Ctx, out: &mut Outcome) {
-    crate::simd::execute(s, instr, cx, out)
 }
 
 /// [`execute`] on the chip of `WH` (`true`: Wormhole), which must be the state's: one copy per
@@ -474,14 +306,6 @@ pub(crate) fn execute_op<const WH: bool, const OP: u8, const L: u8>(
         // the copy for every opcode.
         _ => crate::simd::execute(s, instr, cx, out),
     }
-}
-
-/// The SFPLOAD of the state's chip (also the load part of SFPLOADMACRO). Returns the computed
-/// `Addr`, which an SFPLOADMACRO passes to the SFPSTORE it schedules. Runs the copy compiled for
-/// the SIMD level in force (`simd::sfpload`), as [`execute`] does.
-#[inline]
-pub fn sfpload(s: &mut FastState, vd: u32, mod0: u32, addr_mod: u32, imm10: u32, out: &mut Outcome) -> u32 {
-    crate::simd::sfpload(s, vd, mod0, addr_mod, imm10, out)
 }
 
 /// [`sfpload`]'s body, compiled into each SIMD level's copy.
