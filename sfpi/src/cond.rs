@@ -42,7 +42,7 @@ use std::ops::{BitAnd, BitOr, Not};
 use crate::error::KernelError;
 use crate::ir::{CmpOp, Cond, Rhs, Src};
 use crate::record::{self, with};
-use crate::vector::{FloatArg, IntArg, UIntArg, vFloat, vInt, vUInt};
+use crate::vector::{DReg, FloatArg, IntArg, UIntArg, vFloat, vInt, vUInt};
 
 /// A vector condition (SFPI's `vCond` / `vBool`): comparisons combined with `&` (SFPI's `&&`),
 /// `|` (`||`) and `!`.
@@ -185,6 +185,35 @@ fn src(v: impl crate::vector::Vector) -> Option<Src> {
 comparisons!(vFloat, FloatArg, true);
 comparisons!(vInt, IntArg, false);
 comparisons!(vUInt, UIntArg, false);
+
+/// The comparisons of `dst_reg[n]`, which reads it as a `vFloat` (as the seed's `dst_reg[n] < x`
+/// does).
+impl DReg {
+    /// `dst_reg[n] < x` and friends, reading `dst_reg[n]` as a `vFloat`.
+    pub fn lt(self, rhs: impl FloatArg) -> VCond {
+        vFloat::from(self).lt(rhs)
+    }
+    /// `dst_reg[n] <= x`.
+    pub fn le(self, rhs: impl FloatArg) -> VCond {
+        vFloat::from(self).le(rhs)
+    }
+    /// `dst_reg[n] > x`.
+    pub fn gt(self, rhs: impl FloatArg) -> VCond {
+        vFloat::from(self).gt(rhs)
+    }
+    /// `dst_reg[n] >= x`.
+    pub fn ge(self, rhs: impl FloatArg) -> VCond {
+        vFloat::from(self).ge(rhs)
+    }
+    /// `dst_reg[n] == x`.
+    pub fn eq(self, rhs: impl FloatArg) -> VCond {
+        vFloat::from(self).eq(rhs)
+    }
+    /// `dst_reg[n] != x`.
+    pub fn ne(self, rhs: impl FloatArg) -> VCond {
+        vFloat::from(self).ne(rhs)
+    }
+}
 
 /// An open `v_if` chain: continue it with [`v_elseif`](VIf::v_elseif) or
 /// [`v_else`](VIf::v_else), and close it with [`v_endif`](VIf::v_endif).

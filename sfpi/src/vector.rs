@@ -506,31 +506,6 @@ impl DReg {
         let Some(value) = src else { return };
         with(|r| r.push(Stmt::Store { offset: self.offset, value, kind }));
     }
-
-    /// `dst_reg[n] < x` and friends, reading `dst_reg[n]` as a `vFloat`.
-    pub fn lt(self, rhs: impl FloatArg) -> crate::cond::VCond {
-        vFloat::from(self).lt(rhs)
-    }
-    /// `dst_reg[n] <= x`.
-    pub fn le(self, rhs: impl FloatArg) -> crate::cond::VCond {
-        vFloat::from(self).le(rhs)
-    }
-    /// `dst_reg[n] > x`.
-    pub fn gt(self, rhs: impl FloatArg) -> crate::cond::VCond {
-        vFloat::from(self).gt(rhs)
-    }
-    /// `dst_reg[n] >= x`.
-    pub fn ge(self, rhs: impl FloatArg) -> crate::cond::VCond {
-        vFloat::from(self).ge(rhs)
-    }
-    /// `dst_reg[n] == x`.
-    pub fn eq(self, rhs: impl FloatArg) -> crate::cond::VCond {
-        vFloat::from(self).eq(rhs)
-    }
-    /// `dst_reg[n] != x`.
-    pub fn ne(self, rhs: impl FloatArg) -> crate::cond::VCond {
-        vFloat::from(self).ne(rhs)
-    }
 }
 
 impl FloatArg for DReg {

@@ -17,7 +17,7 @@
 //! round: on a shared machine the other rounds measure the neighbours' load. Ratios are within
 //! one run; absolute figures move with the machine.
 
-#[path = "../tests/common/mod.rs"]
+#[path = "../tests/it/common/mod.rs"]
 mod common;
 
 use std::hint::black_box;

@@ -120,7 +120,7 @@ pub struct Plan {
 }
 
 /// The planted divergences a test can build a [`Plan`] with, to show that the comparison with
-/// the reference catches a wrong fast model (`tests/planted.rs`). [`Plan::new`] never uses them.
+/// the reference catches a wrong fast model (`tests/it/planted.rs`). [`Plan::new`] never uses them.
 #[doc(hidden)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PlantedBug {

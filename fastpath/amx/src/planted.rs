@@ -1,5 +1,5 @@
 //! Deliberately wrong variants, for the test that shows the differential comparison with the
-//! reference catches a wrong fast model (`tests/planted.rs`). Only [`crate::Plan::planted`]
+//! reference catches a wrong fast model (`tests/it/planted.rs`). Only [`crate::Plan::planted`]
 //! reaches them; [`crate::vecfp`] and [`crate::Plan::new`] never do.
 
 use amx_reference::AluMode;

@@ -22,8 +22,8 @@
 //! each after (or under the contract of) the check that makes it sound, and the unaligned
 //! 32-byte loads and stores of the byte permute, each within a 64-byte array. Every result is
 //! the same at every level (the formats' IEEE results do not depend on the instructions chosen);
-//! `tests/simd.rs` checks every level the machine has against the portable one on random
-//! operations and states biased to every format's edge cases, and `tests/oracle.rs` checks every
+//! `tests/it/simd.rs` checks every level the machine has against the portable one on random
+//! operations and states biased to every format's edge cases, and `tests/it/oracle.rs` checks every
 //! level against rustc_apfloat. `AMX_FASTPATH_PORTABLE=1` (or [`set_level`]) forces the portable
 //! copy everywhere.
 

@@ -15,7 +15,7 @@
 //! a superset of what the instruction touches; too large a set only costs speed. Wormhole's
 //! SFPSHFT2 `vc0` latch is not a location here: only SFPSHFT2 reads or writes it, and only the
 //! round sub-unit executes SFPSHFT2, so at most one instruction of a cycle touches it. Whether it is
-//! large enough is checked directly by `tests/footprint_sound.rs` (on random instructions, states
+//! large enough is checked directly by `tests/it/footprint_sound.rs` (on random instructions, states
 //! and SFPLOADMACRO overrides: everything an instruction changes is in its writes, and no location
 //! outside its reads changes what it does), and indirectly by the differential tests (every
 //! multi-instruction cycle of the SFPLOADMACRO streams runs this way and is compared with the
@@ -24,26 +24,9 @@
 use sfpu_reference::isa::Instr;
 
 use crate::exec::{Ctx, backdoor_vd};
-
-/// A set of coarse state locations (bit `r` for `LReg[r]`, then the named bits below).
-pub type Locations = u32;
-
-/// `LaneFlags`, `UseLaneFlagsForLaneEnable` and the flag stacks.
-pub const PREDICATION: Locations = 1 << 17;
-/// `LaneConfig` (and its derived masks).
-pub const LANE_CONFIG: Locations = 1 << 18;
-/// `LoadMacroConfig`.
-pub const MACRO_CONFIG: Locations = 1 << 19;
-/// The PRNG states.
-pub const PRNG: Locations = 1 << 20;
-/// The RWC counters (`Addressing::RWC`).
-pub const RWC: Locations = 1 << 21;
-/// The rest of the addressing configuration (formats, bases, address modifiers, remapping).
-pub const ADDR_CONFIG: Locations = 1 << 22;
-/// Dst (its cells and row-valid bits).
-pub const DST: Locations = 1 << 23;
-/// Everything.
-pub const EVERYTHING: Locations = (1 << 24) - 1;
+pub use crate::locations::{
+    ADDR_CONFIG, DST, EVERYTHING, LANE_CONFIG, Locations, MACRO_CONFIG, PREDICATION, PRNG, RWC,
+};
 
 /// `LReg[0..8]`.
 const GENERAL: Locations = 0xFF;
@@ -107,7 +90,7 @@ pub fn footprint(instr: &Instr, cx: &Ctx, regular: bool, captures: bool) -> Foot
         SFPSTORE { VD, .. } => {
             // It reads Dst too: a write to some but not all columns of a row marked undefined is
             // undefined (spec §6.1 item 6), so its outcome depends on the rows' valid bits
-            // (`tests/footprint_sound.rs` found this).
+            // (`tests/it/footprint_sound.rs` found this).
             let d = vd(VD.get());
             if cx.scheduled {
                 (base | d | ADDR_CONFIG | DST, DST)

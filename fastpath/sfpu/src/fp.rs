@@ -35,10 +35,11 @@
 //! final select uses.
 //!
 //! Equality with `sfpu_reference::fp::fma_model_bh` and `fma_model_wh` is proven by
-//! `tests/fma_exact.rs` (millions of random and edge triples; the Wormhole run takes `10^7` or
+//! `tests/it/fma_exact.rs` (millions of random and edge triples; the Wormhole run takes `10^7` or
 //! more with `SFPU_FMA_WH_TRIPLES`), which uses the reference only as the oracle.
 
-use sfpu_reference::isa::Arch;
+mod wide;
+pub use wide::{fma32, fma32_of, fma32_wh};
 
 /// The canonical NaN every Blackhole FMA NaN result uses (`SFPMAD.md`).
 pub const CANONICAL_NAN: u32 = 0x7FC0_0000;
@@ -279,29 +280,6 @@ fn semi_sticky_shift(v: u32, s: u32) -> u32 {
     let r = (w >> 32) as u32;
     let lost = w as u32 != 0;
     r | ((r != 0) & lost) as u32
-}
-
-/// [`fma_bh`] over 32 lanes: `out[i] = a[i] * b[i] + c[i]`. Straight-line per lane, no branches;
-/// the AVX-512 or AVX2 copy where the CPU has it (see [`crate::simd`]).
-#[inline]
-pub fn fma32(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u32; 32]) {
-    crate::simd::fma32_bh(a, b, c, out)
-}
-
-/// [`fma_wh`] over 32 lanes: `out[i] = a[i] * b[i] + c[i]` with Wormhole's numerics (the AVX-512
-/// or AVX2 copy where the CPU has it, as for [`fma32`]).
-#[inline]
-pub fn fma32_wh(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u32; 32]) {
-    crate::simd::fma32_wh(a, b, c, out)
-}
-
-/// The FMA of chip `arch` over 32 lanes: [`fma32`] (Blackhole) or [`fma32_wh`] (Wormhole).
-#[inline]
-pub fn fma32_of(arch: Arch, a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], out: &mut [u32; 32]) {
-    match arch {
-        Arch::Blackhole => fma32(a, b, c, out),
-        Arch::Wormhole => fma32_wh(a, b, c, out),
-    }
 }
 
 /// `Lut8ToFp32` (BlackholeA0 `SFPLUT.md`): `0xFF` is 0, otherwise `±(1 + m/16) * 2^-e`.

@@ -30,7 +30,7 @@
 //!   [`program::run_steps`] run it with one merged `Outcome`.
 //! * **Fast FMAs** ([`fp::fma_bh`], [`fp::fma_wh`]): branch-free reformulations of each chip's
 //!   partially fused multiply-add, written step for step alike, proven bit-exact against
-//!   `fma_model_bh` and `fma_model_wh` by `tests/fma_exact.rs`.
+//!   `fma_model_bh` and `fma_model_wh` by `tests/it/fma_exact.rs`.
 //! * **One transcription per shared page, one per chip where pages differ** ([`ops`],
 //!   [`ops::blackhole`], [`ops::wormhole`]); [`exec`] picks a chip's function, checking the chip
 //!   once per instruction (a copy of the dispatch per chip).
@@ -44,7 +44,7 @@
 //! reading `LReg[4..=7]`); `README.md` ("What the Wormhole work found in the reference") gives
 //! pages, lines and what the tests do about them.
 //!
-//! Blackhole: the differential tests (`tests/differential.rs`, `tests/machine_diff.rs`) found three places
+//! Blackhole: the differential tests (`tests/it/differential.rs`, `tests/it/machine_diff.rs`) found three places
 //! where the first reference model departed from the pages; each was decided from the page and
 //! both models now follow it: SFPLOADMACRO overrides the `VD` of a scheduled
 //! SFPCONFIG (`SFPLOADMACRO.md`); the stall logic never stalls SFPSWAP for data (`SFPMAD.md`) and
@@ -59,21 +59,34 @@
 //! thread's own next instruction.
 //!
 //! Module map: [`state`] (the state and its conversion), [`fp`] (FMA and numeric helpers),
-//! [`exec`] ([`step`] and dispatch), [`machine`] ([`FastMachine`]), [`hazard`] (what each chip's
+//! [`exec`] (one instruction: the entry points, and in `exec/models.rs` the dispatch to `ops`
+//! written once), [`machine`] ([`FastMachine`], and [`step`]), [`hazard`] (what each chip's
 //! scheduling rules read and write), [`footprint`] (what a multi-instruction cycle touches),
 //! [`ops`] (one module per instruction family; [`ops::blackhole`] and [`ops::wormhole`] for the
-//! pages that differ), [`program`] (decoded programs), [`simd`] (the per-level copies of the
-//! models and the FMA kernels).
+//! pages that differ), [`program`] (decoded programs), [`simd`] (the SIMD levels, the vector
+//! kernels, and the per-level copies of the models). Below them, private: `ctx` ([`exec::Ctx`]),
+//! `lanes` (lane masks as words), `locations` (the state locations footprints name).
+//!
+//! The files form no import circle (`.ci/import_cycles.py fastpath/sfpu`) except two, each a
+//! per-level copy and its selector: the one-opcode copies of the models fall back to the
+//! every-arm copy at the level in force (`exec/models.rs` <-> `simd/dispatch.rs`), and the
+//! machine's copy-and-merge cycle is compiled per level from the machine's own method
+//! (`machine.rs` <-> `simd/scheduled.rs`). A copy must name the code it copies and that code picks
+//! the copy; breaking either would take `unsafe` outside `simd` or a generic seam in the hottest
+//! paths.
 
 // The one exception, the calls of the per-level copies after CPU detection and the AVX-512
 // kernels' loads and stores, is in `simd`, with its reasons and its tests.
 #![deny(unsafe_code)]
 #![deny(missing_docs)]
 
+mod ctx;
 pub mod exec;
 pub mod footprint;
 pub mod fp;
 pub mod hazard;
+mod lanes;
+mod locations;
 pub mod machine;
 pub mod ops;
 pub mod program;

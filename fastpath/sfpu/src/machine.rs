@@ -88,7 +88,7 @@ use sfpu_reference::outcome::{Clause, Outcome};
 use crate::exec::{self, Ctx, is_two_cycle_producer};
 use crate::footprint::{self, Footprint};
 use crate::hazard::{WormholeCycle, actual_writes, bit, first_cycle_reads};
-use crate::program::{self, Decoded, Program};
+use crate::program::{self, Decoded, LOAD, MAD, Program, ROUND, SIMPLE, STORE, vd_field};
 use crate::simd::Handlers;
 use crate::state::{ALL, Core, FastState};
 
@@ -96,13 +96,6 @@ use crate::state::{ALL, Core, FastState};
 /// four entries each, each living at most eight issued instructions (more only with lane-varying
 /// configuration, whose extra groups are dropped if the slots run out).
 const CAPACITY: usize = 64;
-
-/// The four sub-units SFPLOADMACRO schedules onto, in Sequence byte order.
-const SIMPLE: u8 = 0;
-const MAD: u8 = 1;
-const ROUND: u8 = 2;
-const STORE: u8 = 3;
-const LOAD: u8 = 4;
 
 /// [`FastMachine::finish_cycle`] flags: a scheduled SFPSWAP executed (`SFPLOADMACRO.md` (‡): Simple and
 /// Round quiet next cycle), a scheduled SFPSHFT2 in mode 2..4 executed (`SFPSHFT2.md`: an idle cycle).
@@ -155,17 +148,6 @@ fn can_execute(arch: Arch, unit: u8, op: Opcode) -> bool {
         ),
         ROUND => matches!(op, SFPNOP | SFPSHFT2 | SFPSTOCHRND),
         _ => op == SFPSTORE,
-    }
-}
-
-/// The sub-unit a regular instruction goes to.
-pub(crate) fn regular_unit(op: Opcode) -> u8 {
-    match op.sub_unit() {
-        SubUnit::Load => LOAD,
-        SubUnit::Simple => SIMPLE,
-        SubUnit::MAD => MAD,
-        SubUnit::Round => ROUND,
-        SubUnit::Store => STORE,
     }
 }
 
@@ -225,14 +207,6 @@ fn layout_bits(arch: Arch, op: Opcode) -> u8 {
         Arch::Wormhole => 1,
     };
     LAYOUT_BITS[a][op as usize]
-}
-
-/// The instruction's `VD` field, if it has one (SFPCONFIG's selector included).
-pub(crate) fn vd_field(i: &Instr) -> Option<u32> {
-    match *i {
-        Instr::SFPCONFIG { VD, .. } => Some(VD.get()),
-        _ => exec::backdoor_vd(i),
-    }
 }
 
 /// One instruction SFPLOADMACRO scheduled that has not executed yet.
@@ -389,6 +363,31 @@ struct CycleBuffers {
     run: Vec<usize>,
 }
 
+/// Executes `instr` on `s` as if the thread issued it alone, and says what the specification
+/// promises about the effect (same contract as `sfpu_reference::step`).
+///
+/// A lone SFPLOADMACRO runs its load part and then its whole schedule. Never panics. (Also
+/// `crate::exec::step` and `crate::step`, where it is re-exported.)
+#[inline]
+pub fn step(s: &mut FastState, instr: &Instr) -> Outcome {
+    if let Instr::SFPLOADMACRO { .. } = instr {
+        return step_loadmacro(s, instr);
+    }
+    let mut out = Outcome::defined();
+    exec::execute_regular(s, instr, &mut out);
+    out
+}
+
+/// [`step`] for SFPLOADMACRO: a fresh machine, the issue, and the drain. Kept out of line so that
+/// the machine's few KB of pending-instruction slots do not enlarge every `step`'s stack frame.
+#[inline(never)]
+fn step_loadmacro(s: &mut FastState, instr: &Instr) -> Outcome {
+    let mut m = FastMachine::new();
+    let mut out = m.issue(s, instr);
+    out.merge(&m.drain(s));
+    out
+}
+
 impl Default for FastMachine {
     fn default() -> Self {
         FastMachine::new()
@@ -453,7 +452,7 @@ impl FastMachine {
     /// (its vectors and boxes, empty or not), about ten coverage counters that libFuzzer
     /// processes on every execution of the fuzz targets. The pattern names every field, so a new
     /// one cannot be forgotten here; `reset_machines_behave_as_new_ones`
-    /// (`fastpath/sfpu/tests/machine_diff.rs`) checks the values.
+    /// (`fastpath/sfpu/tests/it/machine_diff.rs`) checks the values.
     pub fn reset(&mut self) {
         let FastMachine {
             cycle,

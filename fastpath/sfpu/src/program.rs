@@ -2,14 +2,14 @@
 //! the cycle-level machine ask of it that does not depend on the state, computed when the program
 //! is built instead of on every issue.
 //!
-//! What [`Decoded`] holds is what `exec.rs` and `machine.rs` otherwise derive per issue from the
+//! What [`Decoded`] holds is what `exec/models.rs` and `machine.rs` otherwise derive per issue from the
 //! instruction: its sub-unit, whether the state's chip can express it ([`exec::on_chip`]),
 //! whether it is a backdoor-load candidate (`VD` of 12 or more), and the scheduling footprints of
 //! [`crate::hazard`] (the stall logic's beliefs, the real first-cycle reads and two-cycle writes
 //! on Blackhole, the next-cycle rules' view on Wormhole) for a regular instruction. The
 //! functions are the same ones, called once:
 //! a decoded program runs exactly as its instructions issued one by one do (same state, same
-//! `Outcome`s, same cycles), which `tests/program.rs` checks on random programs of both chips.
+//! `Outcome`s, same cycles), which `tests/it/program.rs` checks on random programs of both chips.
 //!
 //! [`Program`] is a decoded instruction sequence; [`crate::FastMachine::run`] issues one on the
 //! cycle-level machine and [`run_steps`] runs each instruction as [`crate::step`] would. Both
@@ -17,7 +17,7 @@
 //! per-instruction calls ([`crate::FastMachine::issue_decoded`]) remain for callers that compare
 //! after each one.
 
-use sfpu_reference::isa::{Arch, Instr, Opcode};
+use sfpu_reference::isa::{Arch, Instr, Opcode, SubUnit};
 use sfpu_reference::outcome::Outcome;
 
 use crate::exec::{self, Ctx, is_two_cycle_producer};
@@ -26,6 +26,33 @@ use crate::hazard::{
 };
 use crate::simd::Handlers;
 use crate::state::FastState;
+
+/// The sub-unit codes of [`Decoded::unit`] and the machine: the four sub-units SFPLOADMACRO
+/// schedules onto, in Sequence byte order, and the load sub-unit.
+pub(crate) const SIMPLE: u8 = 0;
+pub(crate) const MAD: u8 = 1;
+pub(crate) const ROUND: u8 = 2;
+pub(crate) const STORE: u8 = 3;
+pub(crate) const LOAD: u8 = 4;
+
+/// The sub-unit a regular instruction goes to.
+pub(crate) fn regular_unit(op: Opcode) -> u8 {
+    match op.sub_unit() {
+        SubUnit::Load => LOAD,
+        SubUnit::Simple => SIMPLE,
+        SubUnit::MAD => MAD,
+        SubUnit::Round => ROUND,
+        SubUnit::Store => STORE,
+    }
+}
+
+/// The instruction's `VD` field, if it has one (SFPCONFIG's selector included).
+pub(crate) fn vd_field(i: &Instr) -> Option<u32> {
+    match *i {
+        Instr::SFPCONFIG { VD, .. } => Some(VD.get()),
+        _ => exec::backdoor_vd(i),
+    }
+}
 
 /// One instruction and what executing or issuing it needs that only depends on the instruction.
 #[derive(Clone, Copy, Debug)]
@@ -71,7 +98,7 @@ impl Decoded {
         Decoded {
             instr: *instr,
             op,
-            unit: crate::machine::regular_unit(op),
+            unit: regular_unit(op),
             on_wormhole: exec::on_chip(Arch::Wormhole, instr),
             stall_reads: stall_reads(instr),
             stall_writes: if two_cycle { stall_writes(instr) } else { 0 },
@@ -80,7 +107,7 @@ impl Decoded {
             two_cycle_writes: if two_cycle { actual_writes(instr, &Ctx::REGULAR) } else { 0 },
             wh_next,
             backdoor_vd,
-            vd_ge12_not_config: crate::machine::vd_field(instr).is_some_and(|vd| vd >= 12)
+            vd_ge12_not_config: vd_field(instr).is_some_and(|vd| vd >= 12)
                 && !matches!(instr, Instr::SFPCONFIG { .. }),
             plain: !matches!(op, Opcode::SFPLOADMACRO | Opcode::SFPSWAP | Opcode::SFPCONFIG),
         }

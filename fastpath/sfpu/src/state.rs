@@ -23,8 +23,11 @@
 //!   only Wormhole has (WormholeB0 `SFPSHFT2.md`'s `vc0` latch). Every instruction and the machine
 //!   follow it ([`FastState::arch`]).
 
-use crate::footprint::{self, Locations};
+use crate::locations::{self as footprint, Locations};
 use sfpu_reference::isa::Arch;
+
+pub(crate) use crate::lanes::blend_mask;
+pub use crate::lanes::expand;
 use sfpu_reference::state::{
     Addressing, Chip, Dst, FLAG_STACK_CAPACITY, FlagStack, FlagStackEntry, LaneConfig, LoadMacroConfig, Misc,
     ResetValues, State, WormholeState,
@@ -32,17 +35,6 @@ use sfpu_reference::state::{
 
 /// Every lane.
 pub const ALL: u32 = 0xFFFF_FFFF;
-
-/// Bit `i` set: lane `i`. Used to expand a lane mask into per-lane all-ones words.
-const LANE_BIT: [u32; 32] = {
-    let mut t = [0u32; 32];
-    let mut i = 0;
-    while i < 32 {
-        t[i] = 1 << i;
-        i += 1;
-    }
-    t
-};
 
 /// The words `f(0)`, ..., `f(N - 1)`: `std::array::from_fn` as a plain loop, inlined into its
 /// caller. `from_fn` may stay an out-of-line call, and that copy is compiled for the baseline
@@ -56,25 +48,6 @@ pub fn per_lane<const N: usize>(f: impl Fn(usize) -> u32) -> [u32; N] {
         *v = f(i);
     }
     r
-}
-
-/// Expands a lane mask into per-lane words: all ones where the lane's bit is set, else zero.
-#[inline(always)]
-pub fn expand(mask: u32) -> [u32; 32] {
-    let mut m = [0u32; 32];
-    for i in 0..32 {
-        m[i] = if mask & LANE_BIT[i] != 0 { !0 } else { 0 };
-    }
-    m
-}
-
-/// [`expand`] for a blend into memory: below AVX-512 the expanded mask is hidden from the
-/// optimiser, which would otherwise make the blend a masked store (`vpmaskmovd`, microcoded on
-/// AMD's cores: `simd::masked_stores_are_slow`), so that the register is blended and stored whole.
-#[inline(always)]
-pub(crate) fn blend_mask(mask: u32) -> [u32; 32] {
-    let m = expand(mask);
-    if crate::simd::masked_stores_are_slow() { std::hint::black_box(m) } else { m }
 }
 
 /// `dst[i] = new[i]` in the lanes of `mask`, unchanged elsewhere (a branch-free blend; the mask
@@ -109,16 +82,6 @@ pub fn nonzero_mask(v: &[u32; 32]) -> u32 {
 #[inline(always)]
 pub fn lanes_where(f: impl Fn(usize) -> bool) -> u32 {
     sign_mask(&per_lane(|i| if f(i) { !0 } else { 0 }))
-}
-
-/// [`sign_mask`] with the baseline target's instructions.
-#[inline(always)]
-pub(crate) fn sign_mask_portable(v: &[u32; 32]) -> u32 {
-    let mut acc = 0u32;
-    for i in 0..32 {
-        acc |= if (v[i] as i32) < 0 { LANE_BIT[i] } else { 0 };
-    }
-    acc
 }
 
 /// Replicates an 8-bit per-column mask (bit `c` for column `c`) to all four rows.

@@ -4,13 +4,19 @@
 //! for the whole run, on both chips. A level changes the FMA kernels and the compiled copy of every
 //! instruction's model (`simd::execute`), so: `step` on random states and instructions, half of
 //! them from the FMA family (whose kernels are hand-written per level), whole post-state and
-//! `Outcome` compared (`tests/differential.rs` runs the same check at the default level); and
+//! `Outcome` compared (`tests/it/differential.rs` runs the same check at the default level); and
 //! random programs on the cycle-level machines, SFPLOADMACRO schedules included
-//! (`common/machine.rs`, which `tests/machine_diff.rs` runs at the default level).
+//! (`tests/it/common/machine.rs`, which `tests/it/machine_diff.rs` runs at the default level).
 //!
 //! One test function, so that no other test of this binary changes the process-wide level while
-//! it runs.
+//! it runs; and its own test binary, apart from `tests/it` (the crate's other integration tests),
+//! for the same reason: the level is process-wide state (`simd::set_level`), set here for the
+//! whole run, so in one process with the other tests it would change the level they run at
+//! (`it/differential.rs` and `it/machine_diff.rs` check the default level), and it would race with
+//! `it/simd.rs`'s `the_level_follows_the_cpu_and_the_request`, which sets the level and asserts
+//! the value it reads back.
 
+#[path = "it/common/mod.rs"]
 mod common;
 
 use common::{Rng, diff, machine};

@@ -27,10 +27,11 @@
 //! * [`fp`]: the IEEE, Blackhole and Wormhole FMA models.
 //! * [`ops`]: one function per instruction page: `ops::shared` (pages both chips share),
 //!   `ops::blackhole` and `ops::wormhole` (each chip's own pages, side by side).
-//! * [`exec`]: [`step`], one instruction, and the per-chip dispatch to `ops` (`exec::blackhole`,
-//!   `exec::wormhole`: one arm per opcode).
+//! * [`exec`]: one instruction's functional model ([`exec::execute`]) and the per-chip dispatch
+//!   to `ops` (`exec::blackhole`, `exec::wormhole`: one arm per opcode).
 //! * [`machine`]: the cycle-level [`Machine`], SFPLOADMACRO scheduling, Blackhole's auto-stall
-//!   logic and Wormhole's one stall (after SFPSWAP).
+//!   logic and Wormhole's one stall (after SFPSWAP); [`step`], one instruction on a fresh machine
+//!   (also `exec::step`).
 //! * [`hazard`]: read/write sets, the stall logic's view of them, and Wormhole's software-managed
 //!   next-cycle rules; [`lint`] checks programs.
 //! * [`outcome`]: what the specification promises about an effect ([`Outcome`], [`Clause`]).

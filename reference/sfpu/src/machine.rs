@@ -233,7 +233,7 @@ impl Machine {
     /// Field by field, not `*self = ...`: replacing the whole value runs the old one's drop glue
     /// (its vectors and boxes), about fifteen coverage counters that libFuzzer processes on every
     /// execution of the fuzz targets. The pattern names every field, so a new one cannot be
-    /// forgotten here; `reset_machines_behave_as_new_ones` (`fastpath/sfpu/tests/machine_diff.rs`)
+    /// forgotten here; `reset_machines_behave_as_new_ones` (`fastpath/sfpu/tests/it/machine_diff.rs`)
     /// checks the values.
     pub fn reset(&mut self) {
         let Machine {
@@ -472,7 +472,7 @@ impl Machine {
             out.merge(&o);
         } else if items.len() > 1 {
             // Each item executes on its own copy of the start-of-cycle state. Only SFPSTORE
-            // writes Dst (`only_sfpstore_writes_dst`, tests/machine.rs), so in a cycle without one every
+            // writes Dst (`only_sfpstore_writes_dst`, tests/it/machine.rs), so in a cycle without one every
             // item reads the start-of-cycle Dst, which is the live one: it is lent to each copy
             // (swapped in and back, two pointers each way) rather than copied (32 KB per copy)
             // and compared by the merge.
@@ -767,6 +767,19 @@ impl Machine {
         }
         out
     }
+}
+
+/// Executes `instr` on `s` as if the thread issued it alone, and says what the specification
+/// promises about the effect.
+///
+/// An SFPLOADMACRO's scheduled instructions run to completion before this returns (so `step` on a
+/// lone SFPLOADMACRO is the load plus its whole sequence). Never panics, for any `Instr` and any
+/// `State`. (Also `crate::exec::step` and `crate::step`, where it is re-exported.)
+pub fn step(s: &mut State, instr: &Instr) -> Outcome {
+    let mut m = Machine::new();
+    let mut out = m.issue(s, instr);
+    out.merge(&m.drain(s));
+    out
 }
 
 /// The lanes (bit `l` for lane `l`) whose `LaneConfig` has the bit `bit` reads. A fold over every

@@ -1,8 +1,8 @@
 //! Activations and elementwise arithmetic: relu, leaky relu, elu, abs, sign, clamp, square, and
 //! powers by small integers.
 
+use super::def::{InputRange, KernelDef, Numeric, OutputKind, Ulp, both, fp32_in, out};
 use super::math::{exp_core, fit, horner};
-use super::{InputRange, KernelDef, Numeric, OutputKind, Ulp, both, fp32_in, out};
 use crate::tile::TileFormat;
 use crate::*;
 

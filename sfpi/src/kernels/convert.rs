@@ -1,7 +1,7 @@
 //! Conversions: int32 <-> float, and float to fp16a, fp16b, int8, uint8, int16, uint16 with the
 //! library's SFPSTOCHRND calls (round to nearest).
 
-use super::{InputRange, KernelDef, Numeric, OutputKind, TileInput, Ulp, both, fp32_in, out};
+use super::def::{InputRange, KernelDef, Numeric, OutputKind, TileInput, Ulp, both, fp32_in, out};
 use crate::tile::TileFormat;
 use crate::*;
 

@@ -1,7 +1,7 @@
 //! Data movement: the minimum and maximum of two tiles, a sorting network step with
 //! `vec_min_max`, and the cross-lane calls.
 
-use super::{InputRange, KernelDef, Numeric, OutputKind, TileInput, TileOutput, Ulp, both};
+use super::def::{InputRange, KernelDef, Numeric, OutputKind, TileInput, TileOutput, Ulp, both};
 use crate::tile::TileFormat;
 use crate::*;
 

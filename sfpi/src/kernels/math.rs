@@ -7,7 +7,7 @@
 
 use std::f64::consts::{FRAC_2_SQRT_PI, LN_2, LOG2_E, PI, SQRT_2};
 
-use super::{InputRange, KernelDef, Numeric, OutputKind, TileInput, Ulp, both, fp32_in, out};
+use super::def::{InputRange, KernelDef, Numeric, OutputKind, TileInput, Ulp, both, fp32_in, out};
 use crate::tile::TileFormat;
 use crate::*;
 

@@ -1,7 +1,7 @@
 //! Seed 003's example kernels, written as the seed writes them (see `sfpi/README.md` for the
 //! side-by-side), plus a three-deep `v_if` chain.
 
-use super::{InputRange, KernelDef, OutputKind, TileInput, both, fp32_in, out};
+use super::def::{InputRange, KernelDef, OutputKind, TileInput, both, fp32_in, out};
 use crate::tile::TileFormat;
 use crate::*;
 

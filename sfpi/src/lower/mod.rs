@@ -14,6 +14,7 @@
 //! scheduling linter (`sfpu_reference::lint`; the tests check every kernel of the corpus).
 
 pub(crate) mod emit;
+mod options;
 mod regalloc;
 mod schedule;
 mod select;
@@ -25,30 +26,11 @@ use sfpu_reference::isa::{Arch, Instr, ProgramLine};
 
 pub use emit::Emit;
 use emit::f;
+pub use options::{LowerOptions, PlantedBug};
 
 use crate::error::KernelError;
 use crate::ir::{ChipKernel, Op, Src, Stmt, ValueId, uses_predication, walk};
 use crate::vector::DST_REG_COUNT;
-
-/// A deliberately wrong lowering, for checking that the meaning-versus-machine tests catch
-/// lowering bugs. Never set outside tests.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PlantedBug {
-    /// `v_else` without its SFPCOMPC: the else body runs in the last arm's lanes.
-    ElseWithoutCompc,
-    /// A predicated assignment copies every lane (SFPMOV `Mod1 = 2`) instead of the enabled
-    /// ones.
-    MergeIgnoresPredication,
-    /// `>=` tested with SFPSETCC's `< 0` mode.
-    GreaterEqualAsLess,
-}
-
-/// Options of the lowering.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct LowerOptions {
-    /// A planted bug (tests only).
-    pub planted: Option<PlantedBug>,
-}
 
 /// A lowered kernel: its init instructions and its body, ready to be laid out for a number of
 /// rows.

@@ -27,7 +27,7 @@ use sfpu_reference::isa::Arch;
 use sfpu_reference::isa::mods::*;
 
 use super::emit::{DefC, MOp, Opnd, UseC, VInstr, VReg};
-use super::{LowerOptions, PlantedBug};
+use super::options::{LowerOptions, PlantedBug};
 use crate::error::KernelError;
 use crate::ir::{ChipKernel, CmpOp, Cond, DstKind, ImmForm, Op, Rhs, Src, Stmt, ValueId};
 

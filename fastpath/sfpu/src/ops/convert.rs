@@ -39,7 +39,7 @@ pub struct StochRnd {
 
 /// SFPSTOCHRND, all three flavours. On Wormhole `rounding_mode` is the one-bit
 /// `StochasticRounding` (0 nearest, 1 stochastic): the same two values, so the same code; its
-/// values 2 and 3 do not exist there (such an instruction is not executed, see `exec.rs`).
+/// values 2 and 3 do not exist there (such an instruction is not executed, see `exec/models.rs`).
 #[inline(always)]
 pub fn sfpstochrnd(s: &mut FastState, f: StochRnd, cx: &Ctx) {
     let vd = cx.vd(f.vd);

@@ -132,7 +132,7 @@ pub fn sfpmuli<const WH: bool, const L: u8>(
         return;
     };
     // `Imm16 * -VD` as `-Imm16 * VD`: both FMA models use the factors' signs only through their
-    // XOR (`x ^ y`; `tests/fma_exact.rs` `factor_signs_count_only_through_their_xor`), so either
+    // XOR (`x ^ y`; `tests/it/fma_exact.rs` `factor_signs_count_only_through_their_xor`), so either
     // flip gives the same bits, and the immediate's costs nothing.
     let a = [(imm16 << 16) ^ flip; 32];
     let zero = [0u32; 32];

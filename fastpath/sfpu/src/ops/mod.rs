@@ -14,7 +14,7 @@
 //!   (SFPLOAD, SFPSTORE, SFPSHFT, SFPAND, SFPOR, SFPPUSHC, SFPPOPC, SFPCAST, SFPSHFT2), in the same
 //!   shape, and Blackhole's own instructions (SFPGT, SFPLE, SFPMUL24, SFPARECIP).
 //!
-//! A third chip would be a third folder beside these two; `exec.rs` is the one place that picks a
+//! A third chip would be a third folder beside these two; `exec/models.rs` is the one place that picks a
 //! chip's function for an instruction.
 
 pub mod blackhole;
@@ -85,32 +85,6 @@ pub(crate) fn gather_indirect(s: &FastState) -> [u32; 32] {
     match indirect_register(s) {
         Some(r) => s.lreg[r],
         None => crate::simd::gather_indirect(&s.lreg),
-    }
-}
-
-/// [`gather_indirect`] one lane at a time (the copy for the levels without a gather).
-#[inline(always)]
-pub(crate) fn gather_indirect_portable(lreg: &[[u32; 32]; 17]) -> [u32; 32] {
-    let mut a = [0u32; 32];
-    for l in 0..32 {
-        a[l] = lreg[(lreg[7][l] & 15) as usize][l];
-    }
-    a
-}
-
-/// The `INDIRECT_VD` write of [`write_result`] (`simd::write_indirect`), a lane mask and blend
-/// per register: lane `l` of `d` goes to `LReg[LReg[7][l] & 15]` where that is 0 to 7, in the
-/// lanes of `m` (`LReg[7]` read before any write).
-#[inline(always)]
-pub(crate) fn write_indirect_portable(lreg: &mut [[u32; 32]; 17], d: &[u32; 32], m: u32) {
-    let sel = lreg[7];
-    let m = crate::state::blend_mask(m);
-    for r in 0..8u32 {
-        let dst = &mut lreg[r as usize];
-        for l in 0..32 {
-            let hit = if sel[l] & 15 == r { m[l] } else { 0 };
-            dst[l] = (d[l] & hit) | (dst[l] & !hit);
-        }
     }
 }
 

@@ -1,5 +1,5 @@
 //! SFPMOV: register moves, negation, all-lanes moves, and reads of configuration and PRNG.
-//! (SFPNOP, the other "move nothing" instruction, has no effect and is handled in `exec.rs`.)
+//! (SFPNOP, the other "move nothing" instruction, has no effect and is handled in `exec/models.rs`.)
 //!
 //! Implements WormholeB0 `SFPMOV.md` (the BlackholeA0 page is a stub pointing there) and
 //! `SFPNOP.md`; spec §3.19, §3.32.

@@ -9,7 +9,7 @@
 //! whose `DISABLE_BACKDOOR_LOAD` counts. When `VD < 12` (or under SFPLOADMACRO) the question does
 //! not arise. Otherwise this model reads the un-indexed `LaneConfig` as lane 0's (the same
 //! representative-lane convention as for lane-varying `LoadMacroConfig`), and reports
-//! [`Clause::GuardOutsideLaneLoop`] when the lanes disagree. (The backdoor-load rule in `exec.rs`
+//! [`Clause::GuardOutsideLaneLoop`] when the lanes disagree. (The backdoor-load rule in `exec/models.rs`
 //! still writes the instruction word in every lane whose bit is clear.)
 
 use sfpu_reference::outcome::{Clause, Outcome};

@@ -30,7 +30,7 @@
 //! in every lane skips the alignment (the sum is the product); the special lanes' results are
 //! merged per lane.
 //!
-//! `tests/simd.rs` checks both kernels lane by lane against `fma_model_bh` / `fma_model_wh` on
+//! `tests/it/simd.rs` checks both kernels lane by lane against `fma_model_bh` / `fma_model_wh` on
 //! the same triples and mixed batches as every other level's.
 
 use std::arch::x86_64::*;
@@ -467,11 +467,11 @@ mod tests {
     /// FMA of the special lanes (`simd::tests::check_special_operands`).
     #[test]
     fn special_fma_sees_no_subnormal() {
-        if !super::super::avx2_available() {
+        if !crate::simd::avx2_available() {
             return;
         }
         for wormhole in [false, true] {
-            super::super::tests::check_special_operands::<8>(0x5B0B_0008, 8_000, wormhole, |v| {
+            crate::simd::check::check_special_operands::<8>(0x5B0B_0008, 8_000, wormhole, |v| {
                 // SAFETY: the CPU has AVX2 and FMA (checked above); the loads read 8 `u32`s and
                 // the stores write 8 `f32`s.
                 unsafe {
@@ -498,10 +498,10 @@ mod tests {
     /// rule both ways. Without the conversion toward zero (`kunder` empty) this fails.
     #[test]
     fn blackhole_underflow_rule_without_a_slow_path() {
-        if !super::super::avx2_available() {
+        if !crate::simd::avx2_available() {
             return;
         }
-        super::super::tests::check_underflow_rule::<8>(0x51AD_0008, 40_000, |v| {
+        crate::simd::check::check_underflow_rule::<8>(0x51AD_0008, 40_000, |v| {
             // SAFETY: the CPU has AVX2 and FMA (checked above); the loads read 8 `u32`s.
             unsafe {
                 let [x, y, z] = v.map(|a| _mm256_loadu_si256(a.as_ptr().cast()));

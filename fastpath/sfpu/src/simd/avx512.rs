@@ -81,7 +81,7 @@
 //! compares into mask registers one per cycle; the 256-bit forms run at twice those rates, the
 //! same lanes per second, so 512-bit vectors halve the instruction count for nothing.
 //!
-//! `tests/simd.rs` checks both kernels lane by lane against `fma_model_bh` / `fma_model_wh` on
+//! `tests/it/simd.rs` checks both kernels lane by lane against `fma_model_bh` / `fma_model_wh` on
 //! random, cancelling, exponent-boundary and edge triples and on 32-lane batches mixing lane
 //! classes per vector (with a planted wrong lane per class that the batches catch);
 //! the unit test `blackhole_underflow_rule_without_a_slow_path` checks the underflow rule on
@@ -553,11 +553,11 @@ mod tests {
     /// subnormal result, on triples of every operand class (`simd::tests::check_special_operands`).
     #[test]
     fn special_fma_sees_no_subnormal() {
-        if !super::super::avx512_available() {
+        if !crate::simd::avx512_available() {
             return;
         }
         for wormhole in [false, true] {
-            super::super::tests::check_special_operands::<16>(0x5B0B_0016, 4_000, wormhole, |v| {
+            crate::simd::check::check_special_operands::<16>(0x5B0B_0016, 4_000, wormhole, |v| {
                 // SAFETY: the CPU runs the AVX-512 level (checked above); the loads read 16
                 // `u32`s and the stores write 16 `f32`s.
                 unsafe {
@@ -584,10 +584,10 @@ mod tests {
     /// conversion (`kunder` empty) this fails.
     #[test]
     fn blackhole_underflow_rule_without_a_slow_path() {
-        if !super::super::avx512_available() {
+        if !crate::simd::avx512_available() {
             return;
         }
-        super::super::tests::check_underflow_rule::<16>(0x51AD_0004, 20_000, |v| {
+        crate::simd::check::check_underflow_rule::<16>(0x51AD_0004, 20_000, |v| {
             // SAFETY: the CPU runs the AVX-512 level (checked above); the loads read 16 `u32`s.
             unsafe {
                 let [x, y, z] = v.map(|a| _mm512_loadu_epi32(a.as_ptr().cast()));

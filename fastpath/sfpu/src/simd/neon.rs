@@ -24,7 +24,7 @@
 //!
 //! Advanced SIMD is part of every AArch64 CPU (the `aarch64-*` targets enable `neon`), so these
 //! kernels need no run-time check; the level exists so that the portable copy stays selectable.
-//! `tests/simd.rs` checks both kernels lane by lane against `fma_model_bh` / `fma_model_wh` on the
+//! `tests/it/simd.rs` checks both kernels lane by lane against `fma_model_bh` / `fma_model_wh` on the
 //! same triples and mixed batches as every other level's; on an x86-64 machine they run under
 //! `qemu-aarch64` (`fastpath/sfpu/README.md`, "AArch64").
 
@@ -397,7 +397,7 @@ mod tests {
     /// 0, which take Blackhole's underflow rule both ways.
     #[test]
     fn blackhole_underflow_rule_without_a_slow_path() {
-        super::super::tests::check_underflow_rule::<4>(0x51AD_0004, 80_000, |v| {
+        crate::simd::check::check_underflow_rule::<4>(0x51AD_0004, 80_000, |v| {
             // SAFETY: every AArch64 CPU has Advanced SIMD; the loads read 4 `u32`s of `v`, the
             // store writes the 4 of `out`.
             unsafe {

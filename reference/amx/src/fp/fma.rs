@@ -9,7 +9,8 @@
 //! rounded once by [`round_pack`]. It is written for any [`Format`]; the reference uses it for
 //! bf16 only, and the tests check it for all four formats.
 
-use super::{Format, round_pack};
+use super::format::Format;
+use super::round::round_pack;
 
 /// The bit at which both terms' leading ones are placed: the sum of two such terms still fits
 /// (bit 126), and a product of two 53-bit significands (106 bits) fits below it.

@@ -5,7 +5,7 @@
 //! ±Inf) and §5 (the narrowing must round once, from the exact f64, which `half::f16::from_f64`
 //! does not).
 
-use super::Format;
+use super::format::Format;
 
 /// The pattern of `fmt` nearest to `(-1)^sign · sig · 2^exp`, ties to even; ±Inf past the
 /// largest finite value; subnormals kept.

@@ -2,33 +2,22 @@
 //! transcribes its page ([`blackhole`], [`wormhole`]), plus the backdoor-load rule that sits
 //! outside the pages' functional models.
 //!
-//! [`step`] is the single-instruction view: it issues one instruction to a fresh
-//! [`Machine`] and lets anything SFPLOADMACRO scheduled run to completion. Programs
-//! that interleave regular and scheduled instructions use the `Machine` directly.
+//! [`step`], the single-instruction view, is the cycle-level [`Machine`](crate::Machine)'s (it
+//! issues one instruction to a fresh machine and lets anything SFPLOADMACRO scheduled run to
+//! completion), and is re-exported here, where it has always been named: the machine is built on
+//! [`execute`], so this module does not use it.
 
 #![allow(non_snake_case, reason = "names follow the ISA documentation")]
 
 pub mod blackhole;
 pub mod wormhole;
 
+pub use crate::machine::step;
+
 use crate::isa::{Arch, Instr, Opcode};
-use crate::machine::Machine;
 use crate::ops::Ctx;
 use crate::outcome::{Clause, Outcome};
 use crate::state::{LANES, State};
-
-/// Executes `instr` on `s` as if the thread issued it alone, and says what the specification
-/// promises about the effect.
-///
-/// An SFPLOADMACRO's scheduled instructions run to completion before this returns (so `step` on a
-/// lone SFPLOADMACRO is the load plus its whole sequence). Never panics, for any `Instr` and any
-/// `State`.
-pub fn step(s: &mut State, instr: &Instr) -> Outcome {
-    let mut m = Machine::new();
-    let mut out = m.issue(s, instr);
-    out.merge(&m.drain(s));
-    out
-}
 
 /// Whether the instruction's functional model on `arch` guards its effect with
 /// `VD < 12 || LaneConfig[Lane].DISABLE_BACKDOOR_LOAD` (spec §2.5, "G12 present").
@@ -103,7 +92,8 @@ fn backdoor_load(s: &mut State, cx: &Ctx, instr: &Instr, out: &mut Outcome) {
 }
 
 /// Executes `instr` once on `s`'s chip, issued as `cx` says, without any pipeline: the functional
-/// model of its page. SFPLOADMACRO here is only its SFPLOAD part; scheduling is the [`Machine`]'s.
+/// model of its page. SFPLOADMACRO here is only its SFPLOAD part; scheduling is the
+/// [`Machine`](crate::Machine)'s.
 ///
 /// An instruction the chip cannot express (an `Instr` built in Rust with an opcode or a field
 /// value the chip's encoding lacks) executes nothing and is reported as [`Clause::NotOnChip`].

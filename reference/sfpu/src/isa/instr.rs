@@ -20,7 +20,7 @@
 
 #![allow(non_snake_case, reason = "field names follow the ISA documentation")]
 
-use super::Arch;
+use super::arch::Arch;
 use super::field::U;
 
 /// Which part of the Vector Unit executes an instruction (spec §1, `VectorUnit.md`, and the
@@ -481,6 +481,32 @@ pub const fn str_eq(a: &str, b: &str) -> bool {
         i += 1;
     }
     true
+}
+
+/// The opcodes of each chip (with the opcodes, as they are read from [`Opcode::layout`]).
+impl Arch {
+    /// The chip's SFPU opcodes, in numeric order: all 42 on Blackhole; on Wormhole the 38 without
+    /// `SFPLE`, `SFPGT`, `SFPMUL24` and `SFPARECIP` (0x96..=0x99).
+    pub fn opcodes(self) -> &'static [Opcode] {
+        const WORMHOLE: [Opcode; 38] = {
+            let mut out = [Opcode::SFPLOAD; 38];
+            let mut i = 0;
+            while i < 38 {
+                out[i] = Opcode::ALL[i];
+                i += 1;
+            }
+            out
+        };
+        match self {
+            Arch::Blackhole => Opcode::ALL,
+            Arch::Wormhole => &WORMHOLE,
+        }
+    }
+
+    /// Whether the chip has `op`.
+    pub const fn has(self, op: Opcode) -> bool {
+        op.layout(self).is_some()
+    }
 }
 
 #[cfg(test)]

@@ -8,77 +8,19 @@
 //! (instruction table and encoding families), `wormhole-vs-blackhole.md` §3.1 (the encoding
 //! differences).
 
+mod arch;
 mod field;
 mod instr;
 pub mod mods;
 mod text;
 
+pub use arch::Arch;
 pub use field::{FieldOverflow, U};
 pub use instr::{FieldSpec, Instr, Opcode, SubUnit, str_eq};
 pub use text::{
     InstrDisplay, MAX_NESTING, ParseError, ParseErrorKind, ParseWarning, ProgramLine, parse_instr,
     parse_instr_with_warnings, parse_program, parse_program_with_warnings,
 };
-
-use std::fmt;
-
-/// A Tensix architecture whose Vector Unit this crate models.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Arch {
-    /// Blackhole A0.
-    Blackhole,
-    /// Wormhole B0.
-    Wormhole,
-}
-
-impl Arch {
-    /// Every modelled chip.
-    pub const ALL: [Arch; 2] = [Arch::Blackhole, Arch::Wormhole];
-
-    /// The chip's SFPU opcodes, in numeric order: all 42 on Blackhole; on Wormhole the 38 without
-    /// `SFPLE`, `SFPGT`, `SFPMUL24` and `SFPARECIP` (0x96..=0x99).
-    pub fn opcodes(self) -> &'static [Opcode] {
-        const WORMHOLE: [Opcode; 38] = {
-            let mut out = [Opcode::SFPLOAD; 38];
-            let mut i = 0;
-            while i < 38 {
-                out[i] = Opcode::ALL[i];
-                i += 1;
-            }
-            out
-        };
-        match self {
-            Arch::Blackhole => Opcode::ALL,
-            Arch::Wormhole => &WORMHOLE,
-        }
-    }
-
-    /// Whether the chip has `op`.
-    pub const fn has(self, op: Opcode) -> bool {
-        op.layout(self).is_some()
-    }
-}
-
-impl fmt::Display for Arch {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Arch::Blackhole => "blackhole",
-            Arch::Wormhole => "wormhole",
-        })
-    }
-}
-
-impl std::str::FromStr for Arch {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Arch, String> {
-        match s.to_ascii_lowercase().as_str() {
-            "blackhole" | "bh" => Ok(Arch::Blackhole),
-            "wormhole" | "wh" => Ok(Arch::Wormhole),
-            _ => Err(format!("unknown architecture `{s}` (expected `blackhole` or `wormhole`)")),
-        }
-    }
-}
 
 /// Why an instruction word does not decode.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]

@@ -21,6 +21,7 @@
 
 pub mod addressing;
 mod dst;
+mod dst_views;
 mod serde_form;
 
 pub use addressing::{AddrModSlot, Addressing, Rwc};

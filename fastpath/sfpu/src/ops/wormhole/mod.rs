@@ -1,7 +1,7 @@
 //! The pages Wormhole B0 does not share with Blackhole A0: its own versions of pages both chips
 //! have. One module per instruction family, named as in [`crate::ops`] and in the same shape as
 //! [`super::blackhole`]. (Wormhole has no instructions of its own; it lacks SFPGT, SFPLE,
-//! SFPMUL24 and SFPARECIP, which `exec.rs` reports as [`Clause::NotOnChip`].)
+//! SFPMUL24 and SFPARECIP, which `exec/models.rs` reports as [`Clause::NotOnChip`].)
 //!
 //! * [`load_store`]: SFPLOAD, SFPSTORE (no `Sp`, INT8 ±127, `INT32_SM` / `INT8_COMP` conversions,
 //!   raw FP32 store).
