@@ -157,7 +157,7 @@ fn parse_duration(text: &str) -> Result<Duration, String> {
 pub fn main(args: Args) -> Result<ExitCode> {
     // `--time` (and the smoke budget) count from here: seeds and the build are part of the run.
     let started = Instant::now();
-    let root = crate::conform::workspace_root();
+    let root = crate::workspace_root();
     for t in &args.targets {
         if !TARGETS.contains(&t.as_str()) {
             bail!("unknown target `{t}` (targets: {})", TARGETS.join(", "));
@@ -1972,7 +1972,7 @@ artifact_prefix='/r/a/'; Test unit written to /r/a/crash-3
     /// added before them in the regressions file.
     #[test]
     fn triage_survives_panics_and_keeps_what_it_added() {
-        let root = crate::conform::workspace_root();
+        let root = crate::workspace_root();
         let dir = std::env::temp_dir().join(format!("sfpu-triage-test-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         let artifacts_dir = dir.join("diff_stream");

@@ -1,5 +1,7 @@
-//! The project's task runner (`cargo xtask <command>`), in the style of matklad's cargo-xtask: one
-//! module per subcommand, few dependencies.
+//! The project's task runner (`cargo xtask <command>`), in the style of matklad's cargo-xtask:
+//! developer chores, one module per subcommand (regenerate or check the golden vectors, the
+//! benchmarks, the fuzzing runner), and `conform`, the README's main job, which is the installed
+//! command's `conform` (`sfpu-conformance`, `cli/`).
 //!
 //! Exit status: 0 on success, 1 when the command ran but found a problem (a hazard under `--lint`,
 //! a divergence), 2 on a usage or input error.
@@ -10,21 +12,16 @@
 )]
 
 #[macro_use]
-mod out;
+extern crate sfpu_conformance;
 
 mod bench;
-mod conform;
-mod conform_amx;
 mod fuzz;
-mod interrupt;
-mod kernel;
-mod progress;
-mod reference_dut;
-mod run;
-mod run_amx;
 mod vectors;
 
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+
+use sfpu_conformance::interrupt;
 
 use clap::{Parser, Subcommand};
 
@@ -41,19 +38,10 @@ enum Command {
     /// native baselines, and check the speed targets.
     Bench(bench::Args),
     /// The main job: check the models (and any --dut) against the specification and write the
-    /// compliance report to target/conform.
-    Conform(conform::Args),
+    /// compliance report to target/conform (the installed command's `conform`).
+    Conform(sfpu_conformance::conform::Args),
     /// Coverage-guided fuzzing (cargo-fuzz): overnight runs, --smoke for CI, --triage ARTIFACT.
     Fuzz(fuzz::Args),
-    /// The SFPI kernel corpus: list it, print a kernel's lowered program (--listing) and its
-    /// accuracy against an f64 oracle (--accuracy), per chip.
-    Kernel(kernel::Args),
-    /// The reference model as a --dut (docs/dut-protocol.md), with a declaration of your choosing
-    /// and, for the harness's own tests, a bug planted in one feature (--ignore).
-    ReferenceDut(reference_dut::Args),
-    /// Run a program (tt-llk instruction text) on the Blackhole reference model and print the
-    /// final state.
-    Run(run::Args),
     /// Regenerate the golden vectors in vectors/ (or check them with --check).
     Vectors(vectors::Args),
 }
@@ -69,18 +57,21 @@ fn main() -> ExitCode {
     };
     let result = match cli.command {
         Command::Bench(args) => bench::main(args),
-        Command::Conform(args) => conform::main(args),
+        Command::Conform(args) => {
+            let context = sfpu_conformance::Context {
+                command: "cargo xtask conform".to_string(),
+                out: workspace_root().join("target").join("conform"),
+            };
+            sfpu_conformance::conform::main(args, &sfpu_conformance::registry(), &context)
+        }
         Command::Fuzz(args) => fuzz::main(args),
-        Command::Kernel(args) => kernel::main(args),
-        Command::ReferenceDut(args) => reference_dut::main(args),
-        Command::Run(args) => run::main(args),
         Command::Vectors(args) => vectors::main(args),
     };
-    match result {
-        Ok(code) => code,
-        Err(e) => {
-            errln!("error: {e:#}");
-            ExitCode::from(2)
-        }
-    }
+    sfpu_conformance::finish(result)
+}
+
+/// The repository's root (this crate's parent directory), canonical where possible.
+pub(crate) fn workspace_root() -> PathBuf {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    root.canonicalize().unwrap_or(root)
 }

@@ -16,11 +16,17 @@ use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use super::generate::{AmxCell, cells, random_state_of};
-use harness_core::isa::{Cell, Isa, Model, ModelError, Run};
+use crate::campaign::{self as streams, AmxCase};
+use crate::corpus::AmxCorpus;
+use crate::dut::AmxDut;
+use harness_core::campaign::{cell_job_case, cell_jobs};
+use harness_core::isa::{Cell, Isa, Job, Model, ModelError, Run, RunOutput, RunRequest, Strictness};
+use harness_core::report::SpecInfo;
 use harness_core::rng::Rng;
+use harness_core::vectors::VectorCase;
 
-/// A chip's cells and their index by (row, class).
-type ChipCells = (Vec<AmxCell>, HashMap<(String, String), usize>);
+/// A chip's cells, their index by (row, class), and the same as the harness's cells.
+type ChipCells = (Vec<AmxCell>, HashMap<(String, String), usize>, Vec<Cell>);
 
 /// The cells of `chip` ([`cells`]), built once per chip profile, with their index by (row, class):
 /// the random campaign asks for one per case.
@@ -34,7 +40,9 @@ fn cells_of(chip: Chip) -> &'static ChipCells {
     slot.get_or_init(|| {
         let all = cells(chip);
         let index = all.iter().enumerate().map(|(i, c)| ((c.axis.clone(), c.mode.clone()), i)).collect();
-        (all, index)
+        let harness =
+            all.iter().map(|c| Cell { instruction: c.axis.clone(), mode: c.mode.clone(), label: c.mode.clone() }).collect();
+        (all, index, harness)
     })
 }
 
@@ -90,6 +98,10 @@ impl Model<Amx> for AmxFast {
     }
 }
 
+/// How many random operand streams a campaign runs per case of a class (the `streams` job's
+/// cells).
+pub const STREAMS_PER_CASE: u64 = 16;
+
 impl Isa for Amx {
     const NAME: &'static str = "amx";
     type Chip = Chip;
@@ -98,6 +110,9 @@ impl Isa for Amx {
     type Locations = Registers;
     type Outcome = ();
     type Declaration = ();
+    type CaseMeta = ();
+    type Corpus = AmxCorpus;
+    type Protocol = AmxDut;
 
     fn chips() -> Vec<Chip> {
         Chip::ALL.to_vec()
@@ -173,18 +188,77 @@ impl Isa for Amx {
         &AmxFast
     }
 
+    fn spec(_: Chip) -> SpecInfo {
+        SpecInfo {
+            notes: "amx-vecfp.md (project specification notes) and seed 004".to_string(),
+            upstream: "corsix/amx @ 483714bb051da088d08a66724b22dd08a5db3c99 (vecfp.md, test.c); \
+                       IEEE-derived, not hardware-observed"
+                .to_string(),
+            ..SpecInfo::default()
+        }
+    }
+
     fn cells(chip: Chip) -> Vec<Cell> {
-        cells_of(chip)
-            .0
-            .iter()
-            .map(|c| Cell { instruction: c.axis.clone(), mode: c.mode.clone(), label: c.mode.clone() })
-            .collect()
+        cells_of(chip).2.clone()
     }
 
     /// The class's operand on a random state of its lane width (special values one lane in four).
     fn random_case(chip: Chip, cell: &Cell, rng: &mut Rng) -> Option<(State, Vec<Operand>)> {
-        let (all, index) = cells_of(chip);
+        let (all, index, _) = cells_of(chip);
         let c = &all[*index.get(&(cell.instruction.clone(), cell.mode.clone()))?];
         Some((random_state_of(rng, c.lw), vec![c.op]))
+    }
+
+    fn run_program(request: &RunRequest) -> Result<RunOutput, String> {
+        crate::run_command::run(request)
+    }
+
+    fn load(chip: Chip, dir: Option<&std::path::Path>) -> Result<AmxCorpus, String> {
+        AmxCorpus::load(chip, dir)
+    }
+
+    fn regression_file(chip: Chip) -> String {
+        format!("vectors/amx/{}.yaml", crate::generate::file_stem(chip))
+    }
+
+    /// One job per axis of classes (`source`, `shuffle`, ...: case `n` in the axis's class number
+    /// `n % m`), then the random operand streams ([`streams::nth_case`]: 16 operands, half of
+    /// them a class of the chip, on a random state, run as one program and compared at its end).
+    fn jobs(chip: Chip) -> Vec<Job> {
+        let mut jobs = cell_jobs::<Amx>(chip);
+        jobs.push(Job { name: "streams".to_string(), cells: STREAMS_PER_CASE });
+        jobs
+    }
+
+    fn job_case(chip: Chip, seed: u64, job: &Job, index: u64, _: Strictness) -> Option<VectorCase<Amx>> {
+        if job.name != "streams" {
+            return cell_job_case::<Amx>(chip, &cells_of(chip).2, seed, job, index);
+        }
+        let c = streams::nth_case(chip, seed, index);
+        let expected = AmxReference.run(chip, &c.pre, &c.program).map_or_else(|_| c.pre.clone(), |r| r.post);
+        Some(VectorCase {
+            id: c.id,
+            file: "streams".to_string(),
+            mode: Some("-".to_string()),
+            pre: c.pre,
+            program: c.program,
+            expected,
+            outcome: Some(()),
+            skip: Default::default(),
+            tainted: false,
+            meta: (),
+        })
+    }
+
+    /// The case as a regression vector with the reference's result.
+    fn job_snippet(chip: Chip, seed: u64, job: &Job, index: u64, _origin: &str) -> String {
+        match Self::job_case(chip, seed, job, index, Strictness::Architecture) {
+            Some(c) => {
+                let steps = c.program.len().saturating_sub(1);
+                let id = harness_core::campaign::case_id(&job.name, index);
+                streams::snippet(&AmxCase { id, chip, pre: c.pre, program: c.program }, steps)
+            }
+            None => String::new(),
+        }
     }
 }

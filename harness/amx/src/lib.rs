@@ -20,13 +20,14 @@
 #![deny(missing_docs)]
 
 pub mod campaign;
+pub mod corpus;
 pub mod dut;
 pub mod format;
 pub mod fuzz;
 pub mod generate;
 pub mod isa;
-pub mod report;
 pub mod run;
+pub mod run_command;
 
 pub use format::{AmxVector, AmxVectorFile, FORMAT, PROVENANCE};
 pub use isa::Amx;

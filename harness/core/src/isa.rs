@@ -3,16 +3,22 @@
 //!
 //! An instruction set gives the harness its chips, its instruction word and how to show one, its
 //! state, the locations of that state (for the taint of unpromised parts, for the `skip` lists of
-//! vectors and for differences), its reference and fast models, the cells of its coverage matrix
-//! (instruction × mode value, or semantic class), and how to draw a random case of a cell (its
-//! operand classes). The ISA-neutral core ([`crate::check`], [`crate::report`],
-//! [`crate::dut::process`]) is written against this trait only; `crate::sfpu` and `crate::amx`
-//! implement it. A third instruction set implements it in a folder of its own and adds itself to
-//! the command line's list.
+//! vectors and for differences), its reference and fast models, the rows of its coverage matrix
+//! (instruction × mode value, or semantic class), its golden vectors ([`Corpus`]), the jobs of
+//! its random campaign and how to draw case `n` of one, its external-implementation protocol,
+//! and, optionally, what it adds to the report ([`Isa::chip_extensions`],
+//! [`Isa::report_extensions`]). Everything else of the harness (the session, the campaign, the
+//! report and its renderers, the DUT envelope) is written against this trait only, in this crate,
+//! which depends on no instruction set.
 
 use std::fmt::Debug;
+use std::path::Path;
 
+use crate::check::NotApplicable;
+use crate::dut::Protocol;
+use crate::report::{Extension, SectionExtension, SpecInfo};
 use crate::rng::Rng;
+use crate::vectors::{Corpus, VectorCase};
 
 /// Why a model produced no result.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -39,7 +45,7 @@ pub struct Run<S, O> {
 /// What a model of instruction set `I` returns for one case.
 pub type RunResult<I> = Result<Run<<I as Isa>::State, <I as Isa>::Outcome>, ModelError>;
 
-/// One cell of an instruction set's coverage matrix: an instruction (or a file of multi-instruction
+/// One row of an instruction set's coverage matrix: an instruction (or a file of multi-instruction
 /// vectors, or an axis of semantic classes) and one mode value of it.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Cell {
@@ -51,10 +57,107 @@ pub struct Cell {
     pub label: String,
 }
 
+impl Cell {
+    /// The row of a file or job with no mode value (`sequences`, `streams`): mode and label `-`.
+    pub fn whole(instruction: &str) -> Cell {
+        Cell { instruction: instruction.to_string(), mode: "-".to_string(), label: "-".to_string() }
+    }
+}
+
+/// One job of the random campaign: a named family of random cases numbered `0, 1, 2, ...`, each a
+/// function of the seed, the chip, the job and its number alone (so any case replays by its id,
+/// `random/<job>/<n>`, in constant time). A campaign of `n` cases per cell runs cases
+/// `0 .. n * cells` of each job.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Job {
+    /// The job's name: the matrix row its cases fall in (`SFPMAD`, `source`), or `streams`.
+    pub name: String,
+    /// How many cells of the matrix the job's cases fall in (an instruction's mode values); with
+    /// `n` cases per cell the job runs `n * cells` cases.
+    pub cells: u64,
+}
+
+/// How strictly results are compared.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Strictness {
+    /// Compare everything but the locations the specification leaves unpromised, including
+    /// non-contractual ones (the documented behaviour of current silicon).
+    #[default]
+    Silicon,
+    /// Also skip the non-contractual locations: only what the architecture promises.
+    Architecture,
+}
+
+impl Strictness {
+    /// The name reports use (`silicon`, `architecture`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Strictness::Silicon => "silicon",
+            Strictness::Architecture => "architecture",
+        }
+    }
+}
+
+/// What a run restricts itself to (`--only`): names of campaign jobs and matrix rows, and
+/// patterns of vector ids and tags. Empty: everything.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Selection {
+    /// The names, as given.
+    pub only: Vec<String>,
+}
+
+impl Selection {
+    /// Whether the run is restricted.
+    pub fn is_restricted(&self) -> bool {
+        !self.only.is_empty()
+    }
+
+    /// Whether the job or row `name` is selected (every one when the run is not restricted;
+    /// names compare without regard to case).
+    pub fn selects(&self, name: &str) -> bool {
+        self.only.is_empty() || self.only.iter().any(|n| n.eq_ignore_ascii_case(name))
+    }
+}
+
+/// What the `run` command asks of an instruction set: a program (its text form, one instruction
+/// per line) run on the reference model from a state, and the final state printed.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RunRequest {
+    /// The program's name, for messages (its path).
+    pub program_name: String,
+    /// The program's text.
+    pub program: String,
+    /// The initial state's name and text (the instruction set's state document), if given.
+    pub state: Option<(String, String)>,
+    /// The chip, if given.
+    pub chip: Option<String>,
+    /// Print JSON instead of text.
+    pub json: bool,
+    /// Print every instruction as it executes.
+    pub trace: bool,
+    /// Check the instruction set's scheduling rules.
+    pub lint: bool,
+}
+
+/// What the `run` command prints.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RunOutput {
+    /// For standard output.
+    pub stdout: String,
+    /// Warnings, for standard error.
+    pub stderr: String,
+    /// Whether the run found a problem (a scheduling rule broken under `lint`): exit status 1.
+    pub failed: bool,
+}
+
 /// An instruction set the harness can check.
 pub trait Isa: Sized + Send + Sync + 'static {
     /// Its name on the command line, in case ids and in reports (`sfpu`, `amx`).
     const NAME: &'static str;
+    /// Whether some results are promised by current silicon only (non-contractual). An
+    /// instruction set without such results compares only what its architecture promises, whatever
+    /// the strictness asked for, and its report says `architecture`.
+    const NON_CONTRACTUAL: bool = false;
     /// A chip (or chip profile) of the instruction set.
     type Chip: Copy + Eq + Debug + Send + Sync + 'static;
     /// One instruction as programs carry it (the SFPU's 32-bit word, AMX's 64-bit operand).
@@ -69,6 +172,13 @@ pub trait Isa: Sized + Send + Sync + 'static {
     /// What an implementation declares it models (`()` when the instruction set has no such
     /// declarations).
     type Declaration: Debug + Send + Sync;
+    /// What a case carries for the instruction set's own use beyond the core's fields (the
+    /// SFPU: the features a vector requires); `()` when nothing.
+    type CaseMeta: Clone + Debug + Default + PartialEq + Send + Sync;
+    /// One chip's golden vectors, loaded.
+    type Corpus: Corpus<Self>;
+    /// The protocol external implementations of the instruction set speak.
+    type Protocol: Protocol<Isa = Self>;
 
     /// Every chip, in report order.
     fn chips() -> Vec<Self::Chip>;
@@ -98,11 +208,98 @@ pub trait Isa: Sized + Send + Sync + 'static {
     /// The optimised model.
     fn fast() -> &'static dyn Model<Self>;
 
-    /// The cells of `chip`'s coverage matrix, in report order.
+    /// The specification `chip`'s expected values come from, for the report.
+    fn spec(chip: Self::Chip) -> SpecInfo;
+
+    /// The cells random cases reach on `chip`, in report order.
     fn cells(chip: Self::Chip) -> Vec<Cell>;
+    /// The rows of `chip`'s coverage matrix, in report order: by default the [`Isa::cells`] and a
+    /// `streams` row for the random streams.
+    fn matrix(chip: Self::Chip) -> Vec<Cell> {
+        let mut rows = Self::cells(chip);
+        rows.push(Cell::whole("streams"));
+        rows
+    }
     /// A random case of `cell` (its operand classes), deterministic in `rng`: the state before
     /// and the program; `None` when the cell has no random cases (a file of fixed vectors).
     fn random_case(chip: Self::Chip, cell: &Cell, rng: &mut Rng) -> Option<(Self::State, Vec<Self::Word>)>;
+
+    /// Loads `chip`'s golden vectors from `dir`, or the built-in corpus (`None`: generated by the
+    /// reference model in memory, as the repository's `vectors/` holds it). The error names every
+    /// problem found.
+    fn load(chip: Self::Chip, dir: Option<&Path>) -> Result<Self::Corpus, String>;
+
+    /// The vector file a regression vector of `chip` is pasted into (`vectors/blackhole/regressions.yaml`).
+    fn regression_file(chip: Self::Chip) -> String;
+
+    /// The jobs of `chip`'s random campaign, in the order they run: one per instruction or axis,
+    /// then the streams.
+    fn jobs(chip: Self::Chip) -> Vec<Job>;
+    /// Case `index` of `job` on `chip` for `seed`, with what it expects (the reference model's
+    /// result, with the locations the specification leaves unpromised under `strictness`
+    /// skipped); `None` when the job draws no case at that number. Its `id` is set by the caller.
+    fn job_case(
+        chip: Self::Chip,
+        seed: u64,
+        job: &Job,
+        index: u64,
+        strictness: Strictness,
+    ) -> Option<VectorCase<Self>>;
+    /// The regression vector of case `index` of `job` (a YAML snippet for the instruction set's
+    /// vector files), `origin` naming where it was found (`campaign-5f9c0de5`).
+    fn job_snippet(chip: Self::Chip, seed: u64, job: &Job, index: u64, origin: &str) -> String;
+
+    /// Why `case` is not given to a model that declares `declaration` (`None`: it is).
+    fn not_applicable(
+        declaration: &Self::Declaration,
+        chip: Self::Chip,
+        case: &VectorCase<Self>,
+    ) -> Option<NotApplicable> {
+        let _ = (declaration, chip, case);
+        None
+    }
+    /// A declaration in words, for the report (`models the baseline; refuses SFPLOADMACRO`).
+    fn describe_declaration(declaration: &Self::Declaration) -> String {
+        format!("{declaration:?}")
+    }
+
+    /// What the instruction set adds to `chip`'s section, each under its key (the SFPU's IEEE 754
+    /// characterisation, specification notes and operand coverage), with the milliseconds it
+    /// took where that is worth a line of the report's timings; `stop` says when the run was
+    /// interrupted.
+    fn chip_extensions(
+        chip: Self::Chip,
+        corpus: &Self::Corpus,
+        selection: &Selection,
+        seed: u64,
+        stop: &(dyn Fn() -> bool + Sync),
+    ) -> Vec<(String, serde_json::Value, Option<u64>)> {
+        let _ = (chip, corpus, selection, seed, stop);
+        Vec::new()
+    }
+    /// What the instruction set adds to the whole report once its chips are checked (the SFPU's
+    /// kernel accuracy), each under its key.
+    fn report_extensions(chips: &[Self::Chip], selection: &Selection) -> Vec<(String, serde_json::Value)> {
+        let _ = (chips, selection);
+        Vec::new()
+    }
+    /// The file extension of programs in the instruction set's text form (`sfpu`, `amx`): `run`
+    /// picks the instruction set of a program by it.
+    const PROGRAM_EXTENSION: &'static str = Self::NAME;
+    /// The `run` command: `request`'s program on the reference model, its final state printed.
+    fn run_program(request: &RunRequest) -> Result<RunOutput, String> {
+        let _ = request;
+        Err(format!("`run` is not available for {}", Self::NAME))
+    }
+
+    /// The renderers of the instruction set's report extensions ([`Isa::report_extensions`]).
+    fn report_renderers() -> &'static [&'static dyn Extension] {
+        &[]
+    }
+    /// The renderers of the instruction set's section extensions ([`Isa::chip_extensions`]).
+    fn section_renderers() -> &'static [&'static dyn SectionExtension] {
+        &[]
+    }
 }
 
 /// An implementation of an instruction set that can be checked.

@@ -3,10 +3,16 @@
 //! that has a literal reference model and an optimised one.
 //!
 //! * [`isa`]: the seam an instruction set implements (its chips, words, state, locations,
-//!   models, matrix cells and random cases);
-//! * [`check`]: checking a model against expected states, the coverage matrix, and the random
-//!   campaign over that seam;
-//! * [`report`]: the compliance report's data model and its Markdown, HTML and JUnit renderers;
+//!   models, matrix, golden vectors, campaign jobs, protocol and report extensions);
+//! * [`session`]: checking one chip of any instruction set (its vectors on every model, the
+//!   random campaign, the extensions, the report section) and replaying one case; [`driver`]:
+//!   an instruction set as the command line sees it, and the main job over several;
+//! * [`vectors`] (a corpus, its selection and running it), [`campaign`] (the seeded random
+//!   campaign), [`check`] (the verdict on one case), [`matrix`] (the coverage matrix),
+//!   [`replay`] (the command lines that reproduce a failure), [`observe`] (progress and
+//!   interruption);
+//! * [`report`]: the compliance report's data model and its Markdown, HTML, JUnit and terminal
+//!   renderers, and the merging of shards' reports;
 //! * [`dut`]: external implementations behind the JSON-lines envelope, each a child process.
 //!
 //! This crate depends on no model crate: each instruction set implements [`isa::Isa`] in a crate
@@ -18,8 +24,15 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod campaign;
 pub mod check;
+pub mod driver;
 pub mod dut;
 pub mod isa;
+pub mod matrix;
+pub mod observe;
+pub mod replay;
 pub mod report;
 pub mod rng;
+pub mod session;
+pub mod vectors;

@@ -161,7 +161,7 @@ use sfpu_reference::state::LANES;
 use sfpu_reference::{ResetValues, State, step};
 use softfloat_wrapper::{F32, Float, RoundingMode};
 
-use harness_core::report::IeeeCategory;
+use crate::sections::IeeeCategory;
 use crate::generate::operands::Rng;
 
 /// The example text of a category no case fell into.

@@ -1,30 +1,65 @@
 //! The SFPU behind the harness's seam ([`harness_core::isa::Isa`]): chips Blackhole and Wormhole, the
 //! 32-bit instruction word in tt-llk text form, the state snapshot of `sfpu-reference`, the taint
 //! analysis's [`Locations`], the reference and fast models, the matrix of every (instruction,
-//! mode value) of the chip, and the generator's random case of a mode value.
+//! mode value) of the chip with the multi-instruction files and the SFPI kernels, the golden
+//! vectors ([`SfpuCorpus`]), the campaign's jobs (one per instruction, case `n` in mode value
+//! `n % m`, and the random streams), what a DUT declares, and the report's extensions (the IEEE
+//! 754 characterisation, the specification notes, the operand coverage, the kernel accuracy).
 
-use sfpu_reference::isa::{Arch, Opcode, decode};
+use std::path::Path;
+use std::time::Instant;
+
+use harness_core::check::NotApplicable;
+use harness_core::isa::{Cell, Isa, Job, Model, RunOutput, RunRequest, Selection, Strictness};
+use harness_core::report::{Extension, SectionExtension, SpecInfo};
+use harness_core::rng::Rng;
+use harness_core::vectors::VectorCase;
+use sfpu_reference::isa::{Arch, Instr, Opcode, decode};
 use sfpu_reference::{Outcome, State};
 
 use super::declaration::Declaration;
-use super::generate::{modes_for, random_case_in_mode_for};
+use super::generate::{modes_for, random_case_in_mode_for, to_vector};
 use super::model::{FastModel, Reference};
 use super::taint::{self, Locations};
-use harness_core::isa::{Cell, Isa, Model};
-use harness_core::rng::Rng;
+use crate::campaign::{STREAMS_PER_CASE, nth_case_for, nth_stream_for, regression_snippet};
+use crate::dut::SfpuDut;
+use crate::features::{FeatureSet, requires};
+use crate::vectors::corpus::{SfpuCorpus, case_of};
 
 /// The Tenstorrent Tensix Vector Unit.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Sfpu;
 
+/// Case `index` of campaign job `job` on `arch`, as the generator draws it (`None`: no such job).
+fn job_vector(arch: Arch, seed: u64, job: &Job, index: u64) -> Option<crate::vectors::Vector> {
+    let case = if job.name == "streams" {
+        nth_stream_for(arch, seed, index)
+    } else {
+        let op = Opcode::from_name(&job.name).filter(|&op| arch.has(op))?;
+        nth_case_for(arch, seed, op, index)
+    };
+    let mut v = to_vector(&job.name, &case);
+    v.id = harness_core::campaign::case_id(&job.name, index);
+    Some(v)
+}
+
+/// The upstream documentation the expected values follow: the tt-isa-documentation commits the
+/// reference model's modules cite (each module names its page and commit).
+pub const UPSTREAM: &str = "tenstorrent/tt-isa-documentation";
+
 impl Isa for Sfpu {
     const NAME: &'static str = "sfpu";
+    const NON_CONTRACTUAL: bool = true;
     type Chip = Arch;
     type Word = u32;
     type State = State;
     type Locations = Locations;
     type Outcome = Outcome;
     type Declaration = Declaration;
+    /// The features a vector lists as required (`None`: computed from its state and program).
+    type CaseMeta = Option<FeatureSet>;
+    type Corpus = SfpuCorpus;
+    type Protocol = SfpuDut;
 
     fn chips() -> Vec<Arch> {
         vec![Arch::Blackhole, Arch::Wormhole]
@@ -65,6 +100,145 @@ impl Isa for Sfpu {
 
     fn fast() -> &'static dyn Model<Sfpu> {
         &FastModel
+    }
+
+    fn spec(chip: Arch) -> SpecInfo {
+        let (notes, pages) = match chip {
+            Arch::Blackhole => ("blackhole-sfpu.md", "BlackholeA0"),
+            Arch::Wormhole => ("wormhole-vs-blackhole.md", "WormholeB0"),
+        };
+        let commits = crate::generate::SPEC_COMMITS;
+        SpecInfo {
+            notes: format!("{notes} (project specification notes)"),
+            upstream: format!(
+                "{UPSTREAM}, {pages} pages and Miscellaneous/FMA at the {} commits cited in reference/sfpu/src: {}",
+                commits.len(),
+                commits.iter().map(|c| &c[..12]).collect::<Vec<_>>().join(", ")
+            ),
+            notes_sha256: String::new(),
+            upstream_commits: commits.iter().map(|c| c.to_string()).collect(),
+        }
+    }
+
+    /// Every (instruction, mode value) of the chip, then the multi-instruction files (`sequences`,
+    /// `regressions`), the random streams (`streams`), and one row per SFPI kernel of the corpus.
+    fn matrix(chip: Arch) -> Vec<Cell> {
+        let mut rows = Self::cells(chip);
+        for file in ["sequences", "regressions", "streams"] {
+            rows.push(Cell::whole(file));
+        }
+        for def in sfpi::kernels::registry() {
+            rows.push(Cell {
+                instruction: crate::generate::kernels::FILE.to_string(),
+                mode: def.name.to_string(),
+                label: def.name.to_string(),
+            });
+        }
+        rows
+    }
+
+    fn load(chip: Arch, dir: Option<&Path>) -> Result<SfpuCorpus, String> {
+        SfpuCorpus::load(chip, dir)
+    }
+
+    fn regression_file(chip: Arch) -> String {
+        format!("vectors/{chip}/regressions.yaml")
+    }
+
+    /// One job per instruction of the chip (case `n` in mode value `n % m` of its `m`), then the
+    /// random streams of up to 64 instructions.
+    fn jobs(chip: Arch) -> Vec<Job> {
+        let mut jobs: Vec<Job> = chip
+            .opcodes()
+            .iter()
+            .map(|&op| Job {
+                name: op.name().to_string(),
+                cells: crate::generate::mode_table_for(chip, op).len().max(1) as u64,
+            })
+            .collect();
+        jobs.push(Job { name: "streams".to_string(), cells: STREAMS_PER_CASE });
+        jobs
+    }
+
+    fn job_case(chip: Arch, seed: u64, job: &Job, index: u64, strictness: Strictness) -> Option<VectorCase<Sfpu>> {
+        let v = job_vector(chip, seed, job, index)?;
+        let mut case = case_of(&job.name, &v, strictness).ok()?;
+        case.mode = case.mode.or_else(|| Some("-".to_string()));
+        Some(case)
+    }
+
+    fn job_snippet(chip: Arch, seed: u64, job: &Job, index: u64, origin: &str) -> String {
+        job_vector(chip, seed, job, index).map(|v| regression_snippet(&v, origin)).unwrap_or_default()
+    }
+
+    fn not_applicable(declaration: &Declaration, chip: Arch, case: &VectorCase<Sfpu>) -> Option<NotApplicable> {
+        let program: Vec<Instr> = case.program.iter().filter_map(|&w| decode(chip, w).ok()).collect();
+        let needed = case.meta.unwrap_or_else(|| requires(&case.pre, &program));
+        declaration.check(needed, &program).err()
+    }
+
+    fn describe_declaration(declaration: &Declaration) -> String {
+        declaration.describe()
+    }
+
+    fn chip_extensions(
+        chip: Arch,
+        corpus: &SfpuCorpus,
+        selection: &Selection,
+        seed: u64,
+        _stop: &(dyn Fn() -> bool + Sync),
+    ) -> Vec<(String, serde_json::Value, Option<u64>)> {
+        let opcodes: Vec<Opcode> =
+            chip.opcodes().iter().copied().filter(|op| selection.selects(op.name())).collect();
+        let ops: Vec<crate::ieee::Operation> = crate::ieee::Operation::ALL
+            .into_iter()
+            .filter(|op| op.opcodes().iter().any(|o| opcodes.contains(o)))
+            .collect();
+        let t = Instant::now();
+        let ieee = crate::ieee::characterise_only(
+            chip,
+            &crate::report::vector_operands(&corpus.corpus),
+            seed,
+            100_000,
+            &ops,
+        );
+        let ms = t.elapsed().as_millis() as u64;
+        let json = |v: serde_json::Result<serde_json::Value>| v.unwrap_or(serde_json::Value::Null);
+        vec![
+            (crate::sections::IEEE.to_string(), json(serde_json::to_value(ieee)), Some(ms)),
+            (
+                crate::sections::SPEC_NOTES.to_string(),
+                json(serde_json::to_value(crate::report::spec_notes(&corpus.corpus))),
+                None,
+            ),
+            (
+                crate::sections::OPERAND_COVERAGE.to_string(),
+                json(serde_json::to_value(crate::report::operand_coverage(&corpus.corpus))),
+                None,
+            ),
+        ]
+    }
+
+    /// The SFPI kernels' accuracy on the chips checked (not when a run is restricted to some
+    /// instructions).
+    fn report_extensions(chips: &[Arch], selection: &Selection) -> Vec<(String, serde_json::Value)> {
+        if selection.is_restricted() || chips.is_empty() {
+            return Vec::new();
+        }
+        let k = crate::accuracy::KernelAccuracy::measure(chips, crate::accuracy::DEFAULT_SEED);
+        serde_json::to_value(&k).map(|v| vec![(crate::accuracy::KEY.to_string(), v)]).unwrap_or_default()
+    }
+
+    fn run_program(request: &RunRequest) -> Result<RunOutput, String> {
+        crate::run_command::run(request)
+    }
+
+    fn report_renderers() -> &'static [&'static dyn Extension] {
+        crate::REPORT_EXTENSIONS
+    }
+
+    fn section_renderers() -> &'static [&'static dyn SectionExtension] {
+        crate::sections::RENDERERS
     }
 
     /// Every (instruction, mode value) of the chip, in opcode order (the rows of the matrix

@@ -23,6 +23,8 @@ pub mod isa;
 pub mod model;
 pub mod programs;
 pub mod report;
+pub mod run_command;
+pub mod sections;
 pub mod taint;
 pub mod vectors;
 

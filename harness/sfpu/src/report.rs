@@ -1,8 +1,9 @@
-//! Assembling a [`Report`](harness_core::report::Report) from what `cargo xtask conform` ran: the matrix of
-//! (instruction, mode value) cells, the spec notes, the operand-class coverage of the corpus, and
-//! the vector operands the IEEE 754 characterisation examines.
+//! What the SFPU's sections of the report are made of, from the corpus: the specification notes
+//! with the clauses' taint counts ([`spec_notes`]), the operand-class coverage
+//! ([`operand_coverage`]), and the vector operands the IEEE 754 characterisation examines
+//! ([`vector_operands`]).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 use sfpu_reference::hazard;
 use sfpu_reference::isa::mods::{
@@ -12,104 +13,12 @@ use sfpu_reference::isa::mods::{
 };
 use sfpu_reference::isa::{Arch, Instr, decode};
 use sfpu_reference::ops::Ctx;
-use sfpu_reference::outcome::{Clause, Kind};
+use sfpu_reference::outcome::Clause;
 use sfpu_reference::state::LANES;
 
-use harness_core::check::CaseInfo;
-use harness_core::report::{
-    ClauseTaint, FailureEntry, MatrixRow, NotesOverride, OperandClass, SeedDifference, SpecNotes,
-};
-use crate::Sfpu;
-use crate::campaign::{CampaignResult, regression_snippet};
 use crate::ieee::Operands;
-use crate::vectors::{Corpus, Status, Vector, VectorResult};
-
-/// The empty matrix of Blackhole (the only architecture modelled): every (instruction, mode
-/// value) in opcode order, then the multi-instruction files (`sequences`, `regressions`) and the
-/// random instruction streams (`streams`), each with mode `-`, then the SFPI kernel vectors
-/// (`kernels`), one row per kernel of the corpus with the kernel's name as its mode.
-pub fn empty_matrix() -> Vec<MatrixRow> {
-    empty_matrix_for(Arch::Blackhole)
-}
-
-/// [`empty_matrix`] of `arch`: its instructions and mode values.
-pub fn empty_matrix_for(arch: Arch) -> Vec<MatrixRow> {
-    let mut rows = harness_core::check::empty_rows(&<Sfpu as harness_core::isa::Isa>::cells(arch));
-    for file in ["sequences", "regressions", "streams"] {
-        rows.push(MatrixRow {
-            instruction: file.to_string(),
-            mode: "-".to_string(),
-            label: "-".to_string(),
-            per_model: BTreeMap::new(),
-            reasons: BTreeMap::new(),
-        });
-    }
-    for def in sfpi::kernels::registry() {
-        rows.push(MatrixRow {
-            instruction: crate::generate::kernels::FILE.to_string(),
-            mode: def.name.to_string(),
-            label: def.name.to_string(),
-            per_model: BTreeMap::new(),
-            reasons: BTreeMap::new(),
-        });
-    }
-    rows
-}
-
-/// Whether every note of the vector is undefined behaviour.
-fn only_undefined(v: &Vector) -> bool {
-    !v.outcome.is_empty() && v.outcome.iter().all(|n| n.kind == Kind::Undefined)
-}
-
-pub use harness_core::check::{Tally, coverage, totals};
-
-/// The one-line reason a case was not checked, for [`MatrixRow::reasons`], if it was not.
-pub fn status_reason(status: &Status) -> Option<String> {
-    status.reason()
-}
-
-/// What the matrix needs of the corpus's vectors: undefined-only, snippets, replay commands.
-struct CorpusInfo<'a> {
-    by_id: HashMap<&'a str, &'a Vector>,
-    origin: String,
-}
-
-impl CaseInfo for CorpusInfo<'_> {
-    fn only_undefined(&self, id: &str) -> bool {
-        self.by_id.get(id).is_some_and(|v| only_undefined(v))
-    }
-
-    fn snippet(&self, id: &str) -> String {
-        self.by_id.get(id).map(|v| regression_snippet(v, &self.origin)).unwrap_or_default()
-    }
-
-    fn replay(&self, id: &str) -> String {
-        format!("cargo xtask conform --replay {id}")
-    }
-}
-
-/// Adds one model's golden-vector results to the matrix; returns the failures to report (at most
-/// `keep` per cell): [`harness_core::check::add_vector_results`] with the corpus's snippets.
-pub fn add_vector_results(
-    rows: &mut Vec<MatrixRow>,
-    model: &str,
-    corpus: &Corpus,
-    results: &[VectorResult],
-    keep: usize,
-) -> Vec<FailureEntry> {
-    let info = CorpusInfo {
-        by_id: corpus.vectors().map(|(_, v)| (v.id.as_str(), v)).collect(),
-        origin: format!("conform-{}", model.replace(|c: char| !c.is_ascii_alphanumeric(), "-")),
-    };
-    harness_core::check::add_vector_results(rows, model, results, &info, keep)
-}
-
-/// Adds one model's random-campaign counts to the matrix: the cases it ran and compared to
-/// `random_cases` (those that differed or failed also to `random_failures`), the cases it
-/// declined to `random_unsupported` only.
-pub fn add_campaign(rows: &mut [MatrixRow], model: &str, campaign: &CampaignResult) {
-    harness_core::check::add_campaign(rows, model, &campaign.cells, &campaign.reasons_by_cell);
-}
+use crate::sections::{ClauseTaint, NotesOverride, OperandClass, SeedDifference, SpecNotes};
+use crate::vectors::Corpus;
 
 /// Spec §5: where the reference follows the upstream documentation against the seed summary.
 /// Each entry says, in short, what the model does.
@@ -407,7 +316,8 @@ mod tests {
 
     #[test]
     fn the_matrix_has_every_mode() {
-        let rows = empty_matrix();
+        use harness_core::isa::Isa;
+        let rows = crate::Sfpu::matrix(Arch::Blackhole);
         assert_eq!(rows.iter().filter(|r| r.instruction == "SFPCONFIG").count(), 256);
         assert_eq!(rows.iter().filter(|r| r.instruction == "SFPSTOCHRND").count(), 32);
         assert_eq!(rows.iter().filter(|r| r.instruction == "SFPNOT").count(), 1);
@@ -418,28 +328,5 @@ mod tests {
             rows.iter().filter(|r| r.instruction == "kernels").count(),
             sfpi::kernels::registry().len()
         );
-    }
-
-    #[test]
-    fn a_result_outside_the_matrix_gets_a_row_and_its_failure_counts() {
-        let mut rows = empty_matrix();
-        let before = rows.len();
-        let result = |id: &str, status| VectorResult {
-            id: id.to_string(),
-            file: "mine".to_string(),
-            mode: None,
-            tainted: false,
-            status,
-        };
-        let results = vec![
-            result("mine/a", Status::Pass),
-            result("mine/b", Status::Error("the model fell over".to_string())),
-        ];
-        add_vector_results(&mut rows, "dut", &Corpus::default(), &results, 3);
-        assert_eq!(rows.len(), before + 1);
-        let row = rows.last().unwrap();
-        assert_eq!((row.instruction.as_str(), row.mode.as_str()), ("mine", "-"));
-        let c = &row.per_model["dut"];
-        assert_eq!((c.vectors_run, c.passed, c.errors), (2, 1, 1));
     }
 }

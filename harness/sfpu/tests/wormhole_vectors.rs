@@ -22,7 +22,7 @@ use sfpu_reference::state::{FlagStackEntry, LANES, State};
 
 /// The vector `id` of `vectors/wormhole/{file}.yaml`.
 fn vector(file: &str, id: &str) -> Vector {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../vectors/wormhole/{file}.yaml"));
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../../vectors/wormhole/{file}.yaml"));
     let f = load_file(&path).unwrap_or_else(|e| panic!("{file}: {e:?}"));
     assert_eq!(f.arch, Arch::Wormhole);
     f.vectors.into_iter().find(|v| v.id == id).unwrap_or_else(|| panic!("no vector {id}"))

@@ -22,10 +22,10 @@
 use std::borrow::Cow;
 use std::fmt::{self, Write as _};
 
-use super::markdown::{describe_counts, human_ms, percent, strictness_meaning};
+use super::markdown::{describe_counts, human_ms, strictness_meaning};
 use std::collections::BTreeMap;
 
-use super::{CellStatus, ChipReport, Counts, Extension, MatrixRow, Report};
+use super::{CellStatus, ChipReport, Counts, MatrixRow, Renderers, Report};
 
 /// Every status, in the order the page lists them.
 const STATUSES: [CellStatus; 7] = CellStatus::ALL;
@@ -98,12 +98,12 @@ footer { margin-top: 36px; color: #57606a; font-size: 12px; border-top: 1px soli
 
 /// Renders the report as one self-contained HTML page.
 pub fn render(report: &Report) -> String {
-    render_with(report, &[])
+    render_with(report, &Renderers::default())
 }
 
-/// [`render`] with the instruction sets' renderers of [`Report::extensions`] (an extension
-/// without one is shown as its JSON).
-pub fn render_with(report: &Report, extensions: &[&dyn Extension]) -> String {
+/// [`render`] with the instruction sets' renderers of the report's and the sections' extensions
+/// (an extension without one is shown as its JSON).
+pub fn render_with(report: &Report, extensions: &Renderers<'_>) -> String {
     let mut out = String::new();
     write_page(&mut out, report, extensions).expect("writing to a String cannot fail");
     out
@@ -111,11 +111,11 @@ pub fn render_with(report: &Report, extensions: &[&dyn Extension]) -> String {
 
 /// The id of `what` in the section of `r`'s chip (`wormhole-matrix`): every id of a chip's
 /// section is prefixed with its chip, so two chips' sections never share one.
-fn id(r: &ChipReport, what: &str) -> String {
+pub fn id(r: &ChipReport, what: &str) -> String {
     escape_attr(&format!("{}-{what}", r.arch))
 }
 
-fn write_page(out: &mut String, r: &Report, extensions: &[&dyn Extension]) -> fmt::Result {
+fn write_page(out: &mut String, r: &Report, extensions: &Renderers<'_>) -> fmt::Result {
     let archs = r.arch_names().join(", ");
     writeln!(out, "<!DOCTYPE html>")?;
     writeln!(out, "<html lang=\"en\">")?;
@@ -158,18 +158,21 @@ fn write_page(out: &mut String, r: &Report, extensions: &[&dyn Extension]) -> fm
     for chip in &r.chips {
         write!(
             out,
-            "<a href=\"#{}\"><code>{}</code></a> (<a href=\"#{}\">matrix</a>, <a href=\"#{}\">failures: {}</a>, \
-             <a href=\"#{}\">IEEE 754</a>) ",
+            "<a href=\"#{}\"><code>{}</code></a> (<a href=\"#{}\">matrix</a>, <a href=\"#{}\">failures: {}</a>",
             id(chip, "chip"),
             escape(&chip.arch),
             id(chip, "matrix-section"),
             id(chip, "failures"),
             chip.failures.len(),
-            id(chip, "ieee")
         )?;
+        for key in chip.extensions.keys() {
+            let title = extensions.section_renderer(key).map_or(key.as_str(), |e| e.title());
+            write!(out, ", <a href=\"#{}\">{}</a>", id(chip, &super::anchor(key)), escape(title))?;
+        }
+        write!(out, ") ")?;
     }
     for key in r.extensions.keys() {
-        let title = extensions.iter().find(|e| e.key() == key).map_or(key.as_str(), |e| e.title());
+        let title = extensions.report_renderer(key).map_or(key.as_str(), |e| e.title());
         write!(out, "<a href=\"#{}\">{}</a>", escape_attr(&super::anchor(key)), escape(title))?;
     }
     writeln!(out, "<a href=\"#timings\">Timings</a></nav>")?;
@@ -198,28 +201,30 @@ fn write_page(out: &mut String, r: &Report, extensions: &[&dyn Extension]) -> fm
         summary(out, chip, &models)?;
         matrix(out, chip, &models)?;
         failures(out, chip)?;
-        ieee(out, chip)?;
-        spec_notes(out, chip)?;
-        coverage(out, chip)?;
+        for (key, data) in &chip.extensions {
+            let mut section = String::new();
+            let at = id(chip, &super::anchor(key));
+            let rendered = match extensions.section_renderer(key) {
+                Some(e) => e.html(&mut section, chip, data, &at),
+                None => Err("no renderer given".to_string()),
+            };
+            match rendered {
+                Ok(()) => out.push_str(&section),
+                Err(why) => as_json(out, &at, "h3", key, data, &why)?,
+            }
+        }
         timings(out, &id(chip, "timings"), "h3", &chip.timings_ms)?;
         writeln!(out, "</section>")?;
     }
     for (key, data) in &r.extensions {
         let mut section = String::new();
-        let rendered = match extensions.iter().find(|e| e.key() == key) {
+        let rendered = match extensions.report_renderer(key) {
             Some(e) => e.html(&mut section, data),
             None => Err("no renderer given".to_string()),
         };
         match rendered {
             Ok(()) => out.push_str(&section),
-            Err(why) => writeln!(
-                out,
-                "<section id=\"{}\"><h2>{}</h2><p>Shown as its JSON ({}):</p><pre>{}</pre></section>",
-                escape_attr(&super::anchor(key)),
-                escape(key),
-                escape(&why),
-                escape(&serde_json::to_string_pretty(data).unwrap_or_default())
-            )?,
+            Err(why) => as_json(out, &escape_attr(&super::anchor(key)), "h2", key, data, &why)?,
         }
     }
     timings(out, "timings", "h2", &r.timings_ms)?;
@@ -657,148 +662,16 @@ fn failures(out: &mut String, r: &ChipReport) -> fmt::Result {
     writeln!(out, "</section>")
 }
 
-fn ieee(out: &mut String, r: &ChipReport) -> fmt::Result {
-    writeln!(out, "<section id=\"{}\">", id(r, "ieee"))?;
-    writeln!(out, "<h3>IEEE 754 characterisation</h3>")?;
+/// An extension's data shown as its JSON in a section with id `at` under a heading `h`: what the
+/// page does with data it has no renderer for.
+fn as_json(out: &mut String, at: &str, h: &str, key: &str, data: &serde_json::Value, why: &str) -> fmt::Result {
     writeln!(
         out,
-        "<p>How <code>{}</code> departs from IEEE 754 (binary32, round to nearest even), measured.</p>",
-        escape(&r.arch)
-    )?;
-    if r.ieee.is_empty() {
-        writeln!(out, "<p>Not measured.</p>")?;
-        return writeln!(out, "</section>");
-    }
-    writeln!(out, "<table class=\"ieee\">")?;
-    writeln!(
-        out,
-        "<thead><tr><th>Operation</th><th>Category</th><th class=\"num\">Cases</th><th class=\"num\">Examined</th>\
-         <th class=\"num\">Share</th><th>Source</th><th>Example</th></tr></thead><tbody>"
-    )?;
-    for c in &r.ieee {
-        let class = if c.category == "agrees" { " class=\"agrees\"" } else { "" };
-        writeln!(
-            out,
-            "<tr{class}><td><code>{}</code></td><td><code>{}</code></td><td class=\"num\">{}</td>\
-             <td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td><td><code>{}</code></td></tr>",
-            escape(&c.operation),
-            escape(&c.category),
-            c.count,
-            c.examined,
-            percent(c.count, c.examined),
-            escape(&c.source),
-            escape(&c.example)
-        )?;
-    }
-    writeln!(out, "</tbody></table>")?;
-    writeln!(out, "</section>")
-}
-
-fn spec_notes(out: &mut String, r: &ChipReport) -> fmt::Result {
-    writeln!(out, "<section id=\"{}\">", id(r, "spec-notes"))?;
-    writeln!(out, "<h3>Spec notes</h3>")?;
-    writeln!(out, "<h4>Seed differences (spec §5)</h4>")?;
-    writeln!(out, "<p>Where the model follows upstream against the seed summary.</p>")?;
-    if r.spec_notes.seed_differences.is_empty() {
-        writeln!(out, "<p>None.</p>")?;
-    } else {
-        writeln!(out, "<table class=\"seed-differences\">")?;
-        writeln!(
-            out,
-            "<thead><tr><th class=\"num\">Row</th><th>Topic</th><th>What the model does</th></tr></thead><tbody>"
-        )?;
-        for d in &r.spec_notes.seed_differences {
-            writeln!(
-                out,
-                "<tr><td class=\"num\">{}</td><td>{}</td><td>{}</td></tr>",
-                d.row,
-                escape(&d.topic),
-                escape(&d.model)
-            )?;
-        }
-        writeln!(out, "</tbody></table>")?;
-    }
-    writeln!(out, "<h4>Where upstream overrides the spec notes</h4>")?;
-    if r.spec_notes.notes_overrides.is_empty() {
-        writeln!(out, "<p>None.</p>")?;
-    } else {
-        writeln!(out, "<table class=\"notes-overrides\">")?;
-        writeln!(
-            out,
-            "<thead><tr><th>Topic</th><th>Page</th><th>What the model does</th></tr></thead><tbody>"
-        )?;
-        for o in &r.spec_notes.notes_overrides {
-            writeln!(
-                out,
-                "<tr><td>{}</td><td>{}</td><td>{}</td></tr>",
-                escape(&o.topic),
-                escape(&o.page),
-                escape(&o.model)
-            )?;
-        }
-        writeln!(out, "</tbody></table>")?;
-    }
-    writeln!(out, "<h4>Clauses (spec §6)</h4>")?;
-    writeln!(out, "<p>Every clause, and how many vectors name it in their outcome.</p>")?;
-    if r.spec_notes.clauses.is_empty() {
-        writeln!(out, "<p>None.</p>")?;
-    } else {
-        writeln!(out, "<table class=\"clauses\">")?;
-        writeln!(
-            out,
-            "<thead><tr><th>Clause</th><th>Kind</th><th>Section</th><th>Summary</th>\
-             <th class=\"num\">Vectors</th></tr></thead><tbody>"
-        )?;
-        for c in &r.spec_notes.clauses {
-            writeln!(
-                out,
-                "<tr><td><code>{}</code></td><td>{}</td><td>{}</td><td>{}</td><td class=\"num\">{}</td></tr>",
-                escape(&c.clause),
-                escape(&c.kind),
-                escape(&c.section),
-                escape(&c.summary),
-                c.vectors
-            )?;
-        }
-        writeln!(out, "</tbody></table>")?;
-    }
-    writeln!(out, "</section>")
-}
-
-fn coverage(out: &mut String, r: &ChipReport) -> fmt::Result {
-    writeln!(out, "<section id=\"{}\">", id(r, "coverage"))?;
-    writeln!(out, "<h3>Operand coverage</h3>")?;
-    if r.operand_coverage.is_empty() {
-        writeln!(out, "<p>Not measured.</p>")?;
-        return writeln!(out, "</section>");
-    }
-    let total: u64 = r.operand_coverage.iter().map(|c| c.lanes).sum();
-    let max = r.operand_coverage.iter().map(|c| c.lanes).max().unwrap_or(0).max(1);
-    writeln!(out, "<p>Source-operand lanes over all vectors, by operand class ({total} lanes).</p>")?;
-    writeln!(out, "<table class=\"coverage\">")?;
-    writeln!(
-        out,
-        "<thead><tr><th>Class</th><th class=\"num\">Lanes</th><th class=\"num\">Share</th><th></th></tr></thead><tbody>"
-    )?;
-    for c in &r.operand_coverage {
-        let bar = if c.lanes == 0 {
-            "<span class=\"bar zero\"></span> not covered".to_string()
-        } else {
-            format!(
-                "<span class=\"bar\" style=\"width: {:.0}px\"></span>",
-                (c.lanes as f64 / max as f64) * 240.0
-            )
-        };
-        writeln!(
-            out,
-            "<tr><td><code>{}</code></td><td class=\"num\">{}</td><td class=\"num\">{}</td><td>{bar}</td></tr>",
-            escape(&c.class),
-            c.lanes,
-            percent(c.lanes, total)
-        )?;
-    }
-    writeln!(out, "</tbody></table>")?;
-    writeln!(out, "</section>")
+        "<section id=\"{at}\"><{h}>{}</{h}><p>Shown as its JSON ({}):</p><pre>{}</pre></section>",
+        escape(key),
+        escape(why),
+        escape(&serde_json::to_string_pretty(data).unwrap_or_default())
+    )
 }
 
 fn timings(out: &mut String, section_id: &str, h: &str, timings_ms: &BTreeMap<String, u64>) -> fmt::Result {
@@ -848,7 +721,8 @@ pub fn escape(s: &str) -> Cow<'_, str> {
 
 /// `s` for a quoted attribute value: [`escape`], with line feeds and tabs as character
 /// references so that they survive attribute-value normalisation.
-fn escape_attr(s: &str) -> String {
+/// `s` escaped for an attribute value (line breaks and tabs as character references).
+pub fn escape_attr(s: &str) -> String {
     escape(s).replace('\n', "&#10;").replace('\t', "&#9;")
 }
 

@@ -5,8 +5,10 @@
 //! campaign, strictness, models, totals per model, cells per status), the matrix (one compact
 //! table with a row per instruction, then, folded in a `<details>` element because `SFPCONFIG`
 //! alone has 256 mode values, one row per mode value with a status per model), the
-//! failures (replay command, details, YAML vector), the IEEE 754 characterisation, the kernel
-//! accuracy ([`accuracy`](crate::sfpu::accuracy)), the specification notes, the operand coverage and the timings.
+//! failures (replay command, details, YAML vector), what the instruction set adds to the section
+//! (the SFPU's IEEE 754 characterisation, specification notes and operand coverage, drawn by its
+//! [`SectionExtension`](super::SectionExtension)s), the timings; then what it adds to the whole
+//! report (the SFPU's kernel accuracy) and the run's timings.
 //!
 //! Every string taken from the report is escaped for where it goes: inline text has Markdown's
 //! punctuation backslash-escaped (so `<tag>` shows as text, not HTML), identifiers go in code spans
@@ -19,25 +21,25 @@ use std::fmt::{self, Write as _};
 use super::html::{escape, sanitize};
 use std::collections::BTreeMap;
 
-use super::{CellStatus, ChipReport, Counts, Extension, Report};
+use super::{CellStatus, ChipReport, Counts, Renderers, Report};
 
 /// Every status, in the order tables list them.
 const STATUSES: [CellStatus; 7] = CellStatus::ALL;
 
 /// Renders the report as GitHub-flavoured Markdown.
 pub fn render(report: &Report) -> String {
-    render_with(report, &[])
+    render_with(report, &Renderers::default())
 }
 
-/// [`render`] with the instruction sets' renderers of [`Report::extensions`] (an extension
-/// without one is shown as its JSON).
-pub fn render_with(report: &Report, extensions: &[&dyn Extension]) -> String {
+/// [`render`] with the instruction sets' renderers of the report's and the sections' extensions
+/// (an extension without one is shown as its JSON).
+pub fn render_with(report: &Report, extensions: &Renderers<'_>) -> String {
     let mut out = String::new();
     write_report(&mut out, report, extensions).expect("writing to a String cannot fail");
     out
 }
 
-fn write_report(out: &mut String, r: &Report, extensions: &[&dyn Extension]) -> fmt::Result {
+fn write_report(out: &mut String, r: &Report, extensions: &Renderers<'_>) -> fmt::Result {
     let archs: Vec<String> = r.arch_names().into_iter().map(code).collect();
     writeln!(out, "# {} conformance report: {}", r.isa_names().join(" and "), archs.join(", "))?;
     writeln!(out)?;
@@ -66,27 +68,28 @@ fn write_report(out: &mut String, r: &Report, extensions: &[&dyn Extension]) -> 
         summary(out, chip, &models)?;
         matrix(out, chip, &models)?;
         failures(out, chip)?;
-        ieee(out, chip)?;
-        spec_notes(out, chip)?;
-        coverage(out, chip)?;
+        for (key, data) in &chip.extensions {
+            let mut section = String::new();
+            let rendered = match extensions.section_renderer(key) {
+                Some(e) => e.markdown(&mut section, chip, data),
+                None => Err("no renderer given".to_string()),
+            };
+            match rendered {
+                Ok(()) => out.push_str(&section),
+                Err(why) => as_json(out, "###", key, data, &why)?,
+            }
+        }
         timings(out, "### Timings", &chip.timings_ms)?;
     }
     for (key, data) in &r.extensions {
         let mut section = String::new();
-        let rendered = match extensions.iter().find(|e| e.key() == key) {
+        let rendered = match extensions.report_renderer(key) {
             Some(e) => e.markdown(&mut section, data),
             None => Err("no renderer given".to_string()),
         };
         match rendered {
             Ok(()) => out.push_str(&section),
-            Err(why) => {
-                writeln!(out, "## {}", text(key))?;
-                writeln!(out)?;
-                writeln!(out, "Shown as its JSON ({}):", text(&why))?;
-                writeln!(out)?;
-                writeln!(out, "```json\n{}\n```", serde_json::to_string_pretty(data).unwrap_or_default())?;
-                writeln!(out)?;
-            }
+            Err(why) => as_json(out, "##", key, data, &why)?,
         }
     }
     timings(out, "## Timings (whole run)", &r.timings_ms)?;
@@ -418,106 +421,14 @@ fn failures(out: &mut String, r: &ChipReport) -> fmt::Result {
     Ok(())
 }
 
-fn ieee(out: &mut String, r: &ChipReport) -> fmt::Result {
-    writeln!(out, "### IEEE 754 characterisation")?;
+/// An extension's data shown as its JSON, under a heading of level `level` named after its key:
+/// what a rendering does with data it has no renderer for.
+fn as_json(out: &mut String, level: &str, key: &str, data: &serde_json::Value, why: &str) -> fmt::Result {
+    writeln!(out, "{level} {}", text(key))?;
     writeln!(out)?;
-    writeln!(
-        out,
-        "How {} departs from IEEE 754 (binary32, round to nearest even), measured.",
-        code(&r.arch)
-    )?;
+    writeln!(out, "Shown as its JSON ({}):", text(why))?;
     writeln!(out)?;
-    if r.ieee.is_empty() {
-        writeln!(out, "Not measured.")?;
-        return writeln!(out);
-    }
-    writeln!(out, "| Operation | Category | Cases | Examined | Share | Source | Example |")?;
-    writeln!(out, "|---|---|--:|--:|--:|---|---|")?;
-    for c in &r.ieee {
-        writeln!(
-            out,
-            "| {} | {} | {} | {} | {} | {} | {} |",
-            cell_code(&c.operation),
-            cell_code(&c.category),
-            c.count,
-            c.examined,
-            percent(c.count, c.examined),
-            text(&c.source),
-            if c.example.is_empty() { String::new() } else { cell_code(&c.example) }
-        )?;
-    }
-    writeln!(out)
-}
-
-fn spec_notes(out: &mut String, r: &ChipReport) -> fmt::Result {
-    writeln!(out, "### Spec notes")?;
-    writeln!(out)?;
-    writeln!(out, "#### Seed differences (spec §5)")?;
-    writeln!(out)?;
-    writeln!(out, "Where the model follows upstream against the seed summary.")?;
-    writeln!(out)?;
-    if r.spec_notes.seed_differences.is_empty() {
-        writeln!(out, "None.")?;
-    } else {
-        writeln!(out, "| Row | Topic | What the model does |")?;
-        writeln!(out, "|--:|---|---|")?;
-        for d in &r.spec_notes.seed_differences {
-            writeln!(out, "| {} | {} | {} |", d.row, text(&d.topic), text(&d.model))?;
-        }
-    }
-    writeln!(out)?;
-    writeln!(out, "#### Where upstream overrides the spec notes")?;
-    writeln!(out)?;
-    if r.spec_notes.notes_overrides.is_empty() {
-        writeln!(out, "None.")?;
-    } else {
-        writeln!(out, "| Topic | Page | What the model does |")?;
-        writeln!(out, "|---|---|---|")?;
-        for o in &r.spec_notes.notes_overrides {
-            writeln!(out, "| {} | {} | {} |", text(&o.topic), text(&o.page), text(&o.model))?;
-        }
-    }
-    writeln!(out)?;
-    writeln!(out, "#### Clauses (spec §6)")?;
-    writeln!(out)?;
-    writeln!(out, "Every clause, and how many vectors name it in their outcome.")?;
-    writeln!(out)?;
-    if r.spec_notes.clauses.is_empty() {
-        writeln!(out, "None.")?;
-    } else {
-        writeln!(out, "| Clause | Kind | Section | Summary | Vectors |")?;
-        writeln!(out, "|---|---|---|---|--:|")?;
-        for c in &r.spec_notes.clauses {
-            writeln!(
-                out,
-                "| {} | {} | {} | {} | {} |",
-                cell_code(&c.clause),
-                text(&c.kind),
-                text(&c.section),
-                text(&c.summary),
-                c.vectors
-            )?;
-        }
-    }
-    writeln!(out)
-}
-
-fn coverage(out: &mut String, r: &ChipReport) -> fmt::Result {
-    writeln!(out, "### Operand coverage")?;
-    writeln!(out)?;
-    if r.operand_coverage.is_empty() {
-        writeln!(out, "Not measured.")?;
-        return writeln!(out);
-    }
-    let total: u64 = r.operand_coverage.iter().map(|c| c.lanes).sum();
-    writeln!(out, "Source-operand lanes over all vectors, by operand class ({total} lanes).")?;
-    writeln!(out)?;
-    writeln!(out, "| Class | Lanes | Share |")?;
-    writeln!(out, "|---|--:|--:|")?;
-    for c in &r.operand_coverage {
-        let flag = if c.lanes == 0 { " ⚠️ not covered" } else { "" };
-        writeln!(out, "| {} | {}{flag} | {} |", cell_code(&c.class), c.lanes, percent(c.lanes, total))?;
-    }
+    write!(out, "{}", block(&serde_json::to_string_pretty(data).unwrap_or_default(), "json"))?;
     writeln!(out)
 }
 
@@ -621,7 +532,8 @@ pub fn text(s: &str) -> String {
 }
 
 /// An inline code span outside tables; `—` for an empty string.
-fn code(s: &str) -> String {
+/// `s` as an inline code span (its fence outgrows any backtick run inside).
+pub fn code(s: &str) -> String {
     code_span(&one_line(s))
 }
 

@@ -11,22 +11,31 @@
 //! Nothing here knows an instruction set: the sections are filled in by each one's code.
 //!
 //! Compatibility: a reader refuses a `format` other than [`REPORT_FORMAT`] (the one strict
-//! check; [`Report::from_json`] also reads [`REPORT_FORMAT_V2`], whose sections are all SFPU
-//! ones, and [`REPORT_FORMAT_V1`], one chip at the top level, as a one-chip report), and ignores fields it does not know, so that adding a field does not change
+//! check; [`Report::from_json`] also reads [`REPORT_FORMAT_V3`], [`REPORT_FORMAT_V2`], whose
+//! sections are all SFPU ones, and [`REPORT_FORMAT_V1`], one chip at the top level, as a
+//! one-chip report), and ignores fields it does not know, so that adding a field does not change
 //! the format number; fields added after a format's first version default when absent, so an
 //! older file still reads.
 
 pub mod html;
 pub mod junit;
 pub mod markdown;
+pub mod merge;
+pub mod terminal;
 
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
 /// The format identifier of `report.json`.
+/// Version 4: a section's instruction-set-specific fields ([`ChipReport::extensions`]) appear in
+/// that instruction set's sections only.
 /// Version 3 has AMX sections: each section names its instruction set (`isa`).
-pub const REPORT_FORMAT: &str = "conform-report/3";
+pub const REPORT_FORMAT: &str = "conform-report/4";
+
+/// The previous format identifier: the SFPU's section fields (`ieee`, `spec_notes`,
+/// `operand_coverage`) in every section, empty in the others. [`Report::from_json`] reads it.
+pub const REPORT_FORMAT_V3: &str = "conform-report/3";
 
 /// The previous format identifier: SFPU sections only (no `isa`). [`Report::from_json`] reads
 /// it, every section an SFPU one (`docs/report.md`, "Migration").
@@ -87,12 +96,13 @@ pub struct ChipReport {
     pub totals: BTreeMap<String, Counts>,
     /// The first failures of every (model, instruction, mode) cell, with how to replay them.
     pub failures: Vec<FailureEntry>,
-    /// How this chip departs from IEEE 754, measured ([`crate::sfpu::ieee`]).
-    pub ieee: Vec<IeeeCategory>,
-    /// Where the model follows upstream against the seed summary, and what each clause taints.
-    pub spec_notes: SpecNotes,
-    /// How many lanes of the vectors' operands fall in each operand class.
-    pub operand_coverage: Vec<OperandClass>,
+    /// What the chip's instruction set adds to its section, each under its key (the SFPU's
+    /// `ieee`, `spec_notes`, `operand_coverage`): data the core carries and does not interpret,
+    /// written as fields of the section and rendered by the instruction set's
+    /// [`SectionExtension`]s. Added in format 4 (format 3 had the SFPU's as fields of every
+    /// section).
+    #[serde(flatten)]
+    pub extensions: serde_json::Map<String, serde_json::Value>,
     /// Per model, in model order: how much of the corpus and of the matrix it was checked on
     /// (added during format 1; empty when absent).
     #[serde(default)]
@@ -122,6 +132,53 @@ pub trait Extension: Sync {
     fn markdown(&self, out: &mut String, data: &serde_json::Value) -> Result<(), String>;
     /// Appends the HTML section (a `<section>` whose `id` is [`anchor`] of the key).
     fn html(&self, out: &mut String, data: &serde_json::Value) -> Result<(), String>;
+    /// Appends what the terminal summary shows of it (a line or two, or nothing).
+    fn terminal(&self, out: &mut String, data: &serde_json::Value) -> Result<(), String> {
+        let _ = (out, data);
+        Ok(())
+    }
+}
+
+/// A part of a chip's section an instruction set adds (the SFPU's IEEE 754 characterisation),
+/// stored in [`ChipReport::extensions`] under [`SectionExtension::key`] and rendered by the
+/// instruction set. Data without a renderer (or that its renderer cannot read) is shown as its
+/// JSON, never dropped.
+pub trait SectionExtension: Sync {
+    /// Its key in the section (`ieee`).
+    fn key(&self) -> &'static str;
+    /// Its title (`IEEE 754 characterisation`), also the navigation link's text.
+    fn title(&self) -> &'static str;
+    /// Appends the Markdown subsection of `chip` (with its `###` heading).
+    fn markdown(&self, out: &mut String, chip: &ChipReport, data: &serde_json::Value) -> Result<(), String>;
+    /// Appends the HTML subsection of `chip` (a `<section>` with the given `id`).
+    fn html(&self, out: &mut String, chip: &ChipReport, data: &serde_json::Value, id: &str)
+    -> Result<(), String>;
+    /// Appends what the terminal summary shows of it for `chip` (a few lines, or nothing).
+    fn terminal(&self, out: &mut String, chip: &ChipReport, data: &serde_json::Value) -> Result<(), String> {
+        let _ = (out, chip, data);
+        Ok(())
+    }
+}
+
+/// The renderers of the instruction sets' extensions a rendering uses.
+#[derive(Clone, Copy, Default)]
+pub struct Renderers<'a> {
+    /// Of the report's extensions ([`Report::extensions`]).
+    pub report: &'a [&'a dyn Extension],
+    /// Of the sections' extensions ([`ChipReport::extensions`]).
+    pub sections: &'a [&'a dyn SectionExtension],
+}
+
+impl<'a> Renderers<'a> {
+    /// The renderer of report extension `key`, if there is one.
+    pub fn report_renderer(&self, key: &str) -> Option<&'a dyn Extension> {
+        self.report.iter().copied().find(|e| e.key() == key)
+    }
+
+    /// The renderer of section extension `key`, if there is one.
+    pub fn section_renderer(&self, key: &str) -> Option<&'a dyn SectionExtension> {
+        self.sections.iter().copied().find(|e| e.key() == key)
+    }
 }
 
 /// The HTML `id` of an extension's section: its key with `_` as `-` (`kernel-accuracy`).
@@ -509,89 +566,6 @@ pub struct FailureEntry {
     pub snippet: String,
 }
 
-/// One way Blackhole departs from IEEE 754 (binary32, round to nearest even).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct IeeeCategory {
-    /// What is compared: `fma` (the SFPMAD family's arithmetic), `cast` (SFPCAST int to FP32),
-    /// `stochrnd-bf16`, `stochrnd-fp16` (SFPSTOCHRND NEAREST to BF16 or FP16 precision),
-    /// `store-bf16`, `store-fp16`, `store-fp32` (SFPSTORE's conversions from an LReg's FP32).
-    pub operation: String,
-    /// The category, or `agrees` for the cases that agree. Per operation (`docs/report.md`,
-    /// [`crate::sfpu::ieee`]): `fma` has `nan-canonicalisation`, `denormal-input`, `product-overflow`,
-    /// `product-underflow`, `denormal-result`, `partial-fusion`; the conversions `nan-to-inf`,
-    /// `nan-not-quieted`, `negative-zero`, `denormal-flush`, `overflow`, `exponent-range`,
-    /// `ties-away`, `truncation`, `flush`, `saturation`; any operation may have `other`.
-    pub category: String,
-    /// Cases examined in this operation.
-    pub examined: u64,
-    /// Cases in this category.
-    pub count: u64,
-    /// Where the cases came from (`vector operands`, `random sample`).
-    pub source: String,
-    /// One example: inputs, Blackhole result and IEEE result, in hex with decoded values.
-    pub example: String,
-}
-
-/// The specification notes part of the report.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SpecNotes {
-    /// Where the model follows upstream against the seed summary (spec §5).
-    pub seed_differences: Vec<SeedDifference>,
-    /// Where the model follows an upstream page against the project's own specification notes
-    /// (found by the differential tests and decided from the page).
-    #[serde(default)]
-    pub notes_overrides: Vec<NotesOverride>,
-    /// Every clause of spec §6, and how many vectors it taints.
-    pub clauses: Vec<ClauseTaint>,
-}
-
-/// One row of spec §5.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SeedDifference {
-    /// The row number in spec §5.
-    pub row: u32,
-    /// What it concerns.
-    pub topic: String,
-    /// What the model does (following upstream).
-    pub model: String,
-}
-
-/// One place where an upstream page overrides the project's specification notes.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct NotesOverride {
-    /// What it concerns.
-    pub topic: String,
-    /// The upstream page that decides it.
-    pub page: String,
-    /// What the model does (following the page).
-    pub model: String,
-}
-
-/// One clause and the vectors it concerns.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ClauseTaint {
-    /// The clause id.
-    pub clause: String,
-    /// Its kind.
-    pub kind: String,
-    /// Where the spec states it.
-    pub section: String,
-    /// What it says.
-    pub summary: String,
-    /// How many vectors name it in their outcome.
-    pub vectors: u64,
-}
-
-/// One operand class and how many vector lanes carry it.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct OperandClass {
-    /// The class (`+0`, `-0`, `denormal`, `normal`, `inf`, `quiet-nan`, `signalling-nan`,
-    /// `int-small`, `int-negative`, ...).
-    pub class: String,
-    /// Lanes of source operands in this class, over all vectors.
-    pub lanes: u64,
-}
-
 /// Why a saved report cannot be read.
 #[derive(Debug, thiserror::Error)]
 pub enum ReadError {
@@ -600,7 +574,7 @@ pub enum ReadError {
     Json(#[from] serde_json::Error),
     /// A report of another format version.
     #[error(
-        "report format `{found}` is none of `{REPORT_FORMAT}`, `{REPORT_FORMAT_V2}`, `{REPORT_FORMAT_V1}`"
+        "report format `{found}` is none of `{REPORT_FORMAT}`, `{REPORT_FORMAT_V3}`, `{REPORT_FORMAT_V2}`, `{REPORT_FORMAT_V1}`"
     )]
     Format {
         /// The `format` the file has.
@@ -624,9 +598,11 @@ struct ReportV1 {
 
 impl Report {
     /// Reads a `report.json`: refuses a `format` other than [`REPORT_FORMAT`],
-    /// [`REPORT_FORMAT_V2`] or [`REPORT_FORMAT_V1`], keeps the top-level fields it does not know
-    /// in [`Report::extensions`], and defaults the fields added after the first version. A
-    /// format 2 report is a format 3 report whose sections are all SFPU ones; a format 1 report
+    /// [`REPORT_FORMAT_V3`], [`REPORT_FORMAT_V2`] or [`REPORT_FORMAT_V1`], keeps the fields it
+    /// does not know in the report's or the section's extensions, and defaults the fields added
+    /// after the first version. A format 3 report is a format 4 report whose non-SFPU sections
+    /// carry the SFPU's section fields empty (dropped when read); a format 2 report is a format 3
+    /// report whose sections are all SFPU ones; a format 1 report
     /// becomes a one-section report: its body is the chip's section, its timings stay the
     /// report's (`docs/report.md`, "Migration").
     pub fn from_json(text: &str) -> Result<Report, ReadError> {
@@ -640,6 +616,8 @@ impl Report {
             let v1: ReportV1 = serde_json::from_str(text)?;
             let mut chip = v1.chip;
             chip.timings_ms.clear();
+            // The section's extensions caught what the top level has beyond a section's fields.
+            chip.extensions.retain(|k, v| k != "format" && !is_empty_value(v));
             return Ok(Report {
                 format: REPORT_FORMAT.to_string(),
                 tool: v1.tool,
@@ -653,10 +631,17 @@ impl Report {
                 incomplete: v1.incomplete,
             });
         }
-        if head.format != REPORT_FORMAT && head.format != REPORT_FORMAT_V2 {
+        if head.format != REPORT_FORMAT && head.format != REPORT_FORMAT_V3 && head.format != REPORT_FORMAT_V2 {
             return Err(ReadError::Format { found: head.format });
         }
         let mut report: Report = serde_json::from_str(text)?;
+        if head.format != REPORT_FORMAT {
+            // Formats 2 and 3 wrote the SFPU's section fields in every section, empty where the
+            // instruction set had none.
+            for chip in &mut report.chips {
+                chip.extensions.retain(|_, v| !is_empty_value(v));
+            }
+        }
         if head.format == REPORT_FORMAT_V2 {
             // Format 2 kept the kernel accuracy at the top level.
             #[derive(Deserialize)]
@@ -838,4 +823,41 @@ impl MatrixRow {
     pub fn counts(&self, model: &str) -> Counts {
         self.per_model.get(model).copied().unwrap_or_default()
     }
+}
+
+/// Whether `v` holds nothing: an empty array or object, or an object of empty values.
+fn is_empty_value(v: &serde_json::Value) -> bool {
+    match v {
+        serde_json::Value::Array(a) => a.is_empty(),
+        serde_json::Value::Object(m) => m.values().all(is_empty_value),
+        _ => false,
+    }
+}
+
+/// The files a report is written as, in the order they are written: `report.json` (the source
+/// of truth), `report.md`, `report.html`, `junit.xml`.
+pub const FILES: [&str; 4] = ["report.json", "report.md", "report.html", "junit.xml"];
+
+/// Writes `report` into `dir` as [`FILES`], with `renderers` for the extensions. Each file is
+/// written whole to a temporary file in `dir` first, then renamed over the old one, so a reader
+/// never sees a file cut short; an error names the file.
+pub fn write_files(report: &Report, renderers: &Renderers<'_>, dir: &std::path::Path) -> Result<(), String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let json = serde_json::to_string_pretty(report).map_err(|e| format!("report.json: {e}"))?;
+    let contents = [
+        json,
+        markdown::render_with(report, renderers),
+        html::render_with(report, renderers),
+        junit::render(report),
+    ];
+    for (name, text) in FILES.iter().zip(contents) {
+        let path = dir.join(name);
+        let temporary = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+        let written = std::fs::write(&temporary, text).and_then(|()| std::fs::rename(&temporary, &path));
+        if let Err(e) = written {
+            let _ = std::fs::remove_file(&temporary);
+            return Err(format!("cannot write {}: {e}", path.display()));
+        }
+    }
+    Ok(())
 }

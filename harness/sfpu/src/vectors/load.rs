@@ -50,6 +50,9 @@ pub enum LoadError {
 pub struct Corpus {
     /// The files with their paths.
     pub files: Vec<(PathBuf, VectorFile)>,
+    /// The distinct generator lines of the files' headers, in file order (hand-written files have
+    /// none).
+    pub generators: Vec<String>,
 }
 
 impl Corpus {
@@ -212,15 +215,30 @@ pub fn load_corpus(dir: &Path, arch: Arch) -> Result<Corpus, Vec<LoadError>> {
         .filter(|p| p.extension().is_some_and(|x| x == "yaml"))
         .collect();
     paths.sort();
-    // Read and parse the files in parallel (the corpus is tens of MB of YAML), then gather them in
-    // path order so errors and vectors come out the same on every run.
-    type Parsed = Result<(String, VectorFile), Vec<LoadError>>;
-    let parsed: Vec<(PathBuf, Parsed)> = paths
+    // Read the files in parallel (the corpus is tens of MB of YAML).
+    let texts: Vec<(PathBuf, Result<String, LoadError>)> = paths
         .into_par_iter()
         .map(|path| {
-            let result = match std::fs::read_to_string(&path) {
+            let text = std::fs::read_to_string(&path)
+                .map_err(|e| LoadError::Io { path: path.clone(), message: e.to_string() });
+            (path, text)
+        })
+        .collect();
+    load_texts(arch, texts)
+}
+
+/// The corpus of `arch` made of `texts` (each named by its path, or why it could not be read),
+/// checked as [`load_corpus`] checks a directory's files. The files keep the order given.
+pub fn load_texts(arch: Arch, texts: Vec<(PathBuf, Result<String, LoadError>)>) -> Result<Corpus, Vec<LoadError>> {
+    // Parse the files in parallel, then gather them in the order given so errors and vectors
+    // come out the same on every run.
+    type Parsed = Result<(String, VectorFile), Vec<LoadError>>;
+    let parsed: Vec<(PathBuf, Parsed)> = texts
+        .into_par_iter()
+        .map(|(path, text)| {
+            let result = match text {
                 Ok(text) => parse_file(&path, &text).map(|file| (text, file)),
-                Err(e) => Err(vec![LoadError::Io { path: path.clone(), message: e.to_string() }]),
+                Err(e) => Err(vec![e]),
             };
             (path, result)
         })
@@ -238,6 +256,11 @@ pub fn load_corpus(dir: &Path, arch: Arch) -> Result<Corpus, Vec<LoadError>> {
                         message: format!("the file is for {}, expected {arch}", file.arch),
                     });
                 }
+                if let Some(line) = generator_line(&text)
+                    && !corpus.generators.contains(&line)
+                {
+                    corpus.generators.push(line);
+                }
                 texts.push(text);
                 corpus.files.push((path, file));
             }
@@ -246,6 +269,15 @@ pub fn load_corpus(dir: &Path, arch: Arch) -> Result<Corpus, Vec<LoadError>> {
     }
     errors.extend(cross_file_duplicates(&corpus.files, &texts));
     if errors.is_empty() { Ok(corpus) } else { Err(errors) }
+}
+
+/// The generator line of a file's header comment (`format: ...; generator: ...; seed: ...`), if
+/// it has one (hand-written files have none).
+fn generator_line(text: &str) -> Option<String> {
+    text.lines()
+        .take_while(|l| l.starts_with('#'))
+        .find(|l| l.contains("generator:"))
+        .map(|l| l.trim_start_matches('#').trim().to_string())
 }
 
 /// Ids that appear in more than one of `files` (whose texts are `texts`), each reported at the

@@ -6,11 +6,13 @@
 //! (`outcome`), and the locations the specification does not promise (`skip`,
 //! `non_contractual`).
 
+pub mod corpus;
 pub mod emit;
 pub mod format;
 pub mod load;
 pub mod run;
 
+pub use corpus::SfpuCorpus;
 pub use format::{FORMAT, FORMAT_V1, Note, Vector, VectorFile, Word};
-pub use load::{Corpus, LoadError, load_corpus, load_file, parse_file};
+pub use load::{Corpus, LoadError, load_corpus, load_file, load_texts, parse_file};
 pub use run::{Failure, Filter, Status, Strictness, VectorResult, expected_states, run_corpus, run_vector};

@@ -10,9 +10,11 @@ use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Which stream to write to.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug)]
 pub enum Stream {
+    /// Standard output.
     Stdout,
+    /// Standard error.
     Stderr,
 }
 
@@ -42,11 +44,13 @@ pub fn write(stream: Stream, args: fmt::Arguments<'_>) {
 }
 
 /// `print!` that survives a closed pipe.
+#[macro_export]
 macro_rules! out {
     ($($arg:tt)*) => { $crate::out::write($crate::out::Stream::Stdout, format_args!($($arg)*)) };
 }
 
 /// `println!` that survives a closed pipe.
+#[macro_export]
 macro_rules! outln {
     () => { $crate::out::write($crate::out::Stream::Stdout, format_args!("\n")) };
     ($($arg:tt)*) => {
@@ -55,6 +59,7 @@ macro_rules! outln {
 }
 
 /// `eprintln!` that survives a closed pipe.
+#[macro_export]
 macro_rules! errln {
     () => { $crate::out::write($crate::out::Stream::Stderr, format_args!("\n")) };
     ($($arg:tt)*) => {

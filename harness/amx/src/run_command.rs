@@ -1,6 +1,6 @@
-//! `cargo xtask run PROGRAM --isa amx [--chip M1|M2|M3|M4] [--state STATE] [--json] [--trace]`:
-//! execute AMX `vecfp` operands on the reference model (`amx-reference`) and print the registers
-//! the program changed and the final state.
+//! AMX's `run` command: `vecfp` operands executed on the reference model (`amx-reference`) for a
+//! chip profile (M2 by default), and the registers the program changed and the final state
+//! printed.
 //!
 //! The program has one operand per line, in the text form of `amx_reference::Operand`: `vecfp`
 //! followed by `NAME=VALUE` fields of the notes' §1.3 (`vecfp LW=4 ALU=1 XOFF=0x40`), or one number
@@ -9,14 +9,13 @@
 //! `amx_reference::state`); without `--state` the run starts from the all-zero state AMX `set`
 //! leaves.
 
-use std::path::Path;
-use std::process::ExitCode;
+use std::fmt::Write as _;
 
 use amx_reference::{Chip, Decoded, Operand, State, StateDoc, decode};
-use anyhow::{Context, Result, bail};
+use harness_core::isa::{RunOutput, RunRequest};
 
 /// Parses a program text: the operands with their line numbers.
-pub fn parse_program(name: &str, text: &str) -> Result<Vec<(usize, Operand)>> {
+pub fn parse_program(name: &str, text: &str) -> Result<Vec<(usize, Operand)>, String> {
     let mut out = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let line = raw.split('#').next().unwrap_or("");
@@ -24,28 +23,34 @@ pub fn parse_program(name: &str, text: &str) -> Result<Vec<(usize, Operand)>> {
         if line.is_empty() {
             continue;
         }
-        let op: Operand = line.parse().map_err(|e| anyhow::anyhow!("{name}:{}: {e}", i + 1))?;
+        let op: Operand = line.parse().map_err(|e| format!("{name}:{}: {e}", i + 1))?;
         out.push((i + 1, op));
     }
     if out.is_empty() {
-        bail!("{name}: no operand (one `vecfp ...` per line)");
+        return Err(format!("{name}: no operand (one `vecfp ...` per line)"));
     }
     Ok(out)
 }
 
-/// Runs the program at `program` with `state` on `chip`.
-pub fn main(program: &Path, chip: Chip, state: Option<&Path>, json: bool, trace: bool) -> Result<ExitCode> {
-    let name = program.display().to_string();
-    let text = std::fs::read_to_string(program).with_context(|| format!("cannot read program {name}"))?;
-    let ops = parse_program(&name, &text)?;
-    let initial = match state {
-        Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("cannot read state {}", path.display()))?;
+/// Runs `request`'s program on the chip profile it names (`m1`, `m2`, `m3` = `m2`, `m4`; M2 by
+/// default), from its state or the all-zero state AMX `set` leaves. `lint` is the SFPU's.
+pub fn run(request: &RunRequest) -> Result<RunOutput, String> {
+    if request.lint {
+        return Err("--lint checks the SFPU's scheduling rules; AMX `vecfp` has none".to_string());
+    }
+    let chip = match &request.chip {
+        Some(c) => <crate::Amx as harness_core::isa::Isa>::chip_named(c)
+            .ok_or_else(|| format!("--chip: `{c}` is not an AMX chip profile (m1, m2, m3, m4)"))?,
+        None => Chip::M2,
+    };
+    let name = &request.program_name;
+    let ops = parse_program(name, &request.program)?;
+    let initial = match &request.state {
+        Some((path, text)) => {
             if text.trim().is_empty() {
                 State::zeroed()
             } else {
-                State::from_yaml(&text).with_context(|| format!("invalid AMX state in {}", path.display()))?
+                State::from_yaml(text).map_err(|e| format!("invalid AMX state in {path}: {e}"))?
             }
         }
         None => State::zeroed(),
@@ -61,7 +66,9 @@ pub fn main(program: &Path, chip: Chip, state: Option<&Path>, json: bool, trace:
         };
         steps.push((line, op, what, StateDoc::changes(&before, &s)));
     }
-    if json {
+    let mut out = RunOutput::default();
+    let t = &mut out.stdout;
+    if request.json {
         let steps: Vec<serde_json::Value> = steps
             .iter()
             .map(|(line, op, what, changed)| {
@@ -76,27 +83,27 @@ pub fn main(program: &Path, chip: Chip, state: Option<&Path>, json: bool, trace:
             "changed": StateDoc::changes(&initial, &s),
             "state": StateDoc::from_state(&s),
         });
-        outln!("{}", serde_json::to_string_pretty(&doc)?);
-        return Ok(ExitCode::SUCCESS);
+        let _ = writeln!(t, "{}", serde_json::to_string_pretty(&doc).map_err(|e| e.to_string())?);
+        return Ok(out);
     }
-    outln!("# isa: amx, chip profile: {chip}");
-    if state.is_none() {
-        outln!("# initial state: all zero (as after AMX `set`)");
+    let _ = writeln!(t, "# isa: amx, chip profile: {chip}");
+    if request.state.is_none() {
+        let _ = writeln!(t, "# initial state: all zero (as after AMX `set`)");
     }
-    if trace {
+    if request.trace {
         for (line, op, what, changed) in &steps {
             let rows: Vec<String> = changed.Z.keys().map(|k| k.0.to_string()).collect();
             let rows =
                 if rows.is_empty() { "nothing".to_string() } else { format!("Z rows {}", rows.join(", ")) };
-            outln!("{name}:{line}: {op} ({:#018x}): {what}; changed {rows}", op.0);
+            let _ = writeln!(t, "{name}:{line}: {op} ({:#018x}): {what}; changed {rows}", op.0);
         }
-        outln!();
+        let _ = writeln!(t);
     }
-    outln!("changed:");
-    out!("{}", indent(&StateDoc::changes(&initial, &s)));
-    outln!("final state (registers not listed are zero):");
-    out!("{}", indent(&StateDoc::from_state(&s)));
-    Ok(ExitCode::SUCCESS)
+    let _ = writeln!(t, "changed:");
+    t.push_str(&indent(&StateDoc::changes(&initial, &s)));
+    let _ = writeln!(t, "final state (registers not listed are zero):");
+    t.push_str(&indent(&StateDoc::from_state(&s)));
+    Ok(out)
 }
 
 /// `doc` as YAML, indented by two spaces; `(none)` when empty.

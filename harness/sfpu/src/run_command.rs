@@ -1,115 +1,73 @@
-//! `cargo xtask run PROGRAM [--arch ARCH] [--state STATE] [--json] [--lint] [--trace]`: execute a
-//! program on the reference model's cycle-level machine for Blackhole (the default) or Wormhole and
-//! print the final state. With `--isa amx [--chip M1|M2|M3|M4]` (or a program named `*.amx`), the
-//! program is AMX `vecfp` operands instead, run by `run_amx`.
+//! The SFPU's `run` command: a program in tt-llk text form (one `TT_...`/`TTI_...` instruction or
+//! raw `0x...` word per line; `#` and `//` start comments) executed on the reference model's
+//! cycle-level machine for Blackhole (the default) or Wormhole, and the final state printed.
 
 use std::fmt::Write as _;
-use std::path::PathBuf;
-use std::process::ExitCode;
 
-use anyhow::{Context, Result, bail};
+use harness_core::isa::{RunOutput, RunRequest};
 use sfpu_reference::isa::{Arch, parse_program_with_warnings};
 use sfpu_reference::machine::TraceKind;
 use sfpu_reference::outcome::ALL_LANES;
 use sfpu_reference::state::{LANES, StateDoc};
 use sfpu_reference::{Machine, Outcome, ResetValues, State, lint};
 
-#[derive(clap::Args)]
-pub struct Args {
-    /// The program: one `TT_...`/`TTI_...` instruction (or raw `0x...` word) per line; `#` and
-    /// `//` start comments.
-    program: PathBuf,
-    /// The chip: `blackhole` (the default) or `wormhole` (also `bh`, `wh`). A `--state` document
-    /// that names a chip (`arch: wormhole`) chooses it too; the two must agree.
-    #[arg(long)]
-    arch: Option<Arch>,
-    /// The initial state, in the YAML/JSON state format (see vectors/README.md). Without it the
-    /// run starts from the documented reset state with zeros wherever the documentation leaves the
-    /// reset value unspecified.
-    #[arg(long)]
-    state: Option<PathBuf>,
-    /// Print the final state and the outcomes as JSON instead of a table.
-    #[arg(long)]
-    json: bool,
-    /// Check the documented scheduling rules and report each violation with its line (the
-    /// program still runs). Exit status 1 if any rule is violated.
-    #[arg(long)]
-    lint: bool,
-    /// Print every instruction as it executes, with its cycle and sub-unit.
-    #[arg(long)]
-    trace: bool,
-    /// The instruction set: `sfpu` (the default) or `amx` (Apple AMX `vecfp` operands, one per
-    /// line; the default for a program named `*.amx`).
-    #[arg(long, value_parser = ["sfpu", "amx"])]
-    isa: Option<String>,
-    /// With `--isa amx`: the chip profile, M1, M2 (M3 is M2) or M4. Default: M2.
-    #[arg(long, value_parser = |s: &str| s.parse::<amx_reference::Chip>())]
-    chip: Option<amx_reference::Chip>,
-}
-
-pub fn main(args: Args) -> Result<ExitCode> {
-    let amx = match args.isa.as_deref() {
-        Some(isa) => isa == "amx",
-        None => args.program.extension().is_some_and(|e| e == "amx"),
-    };
-    if amx {
-        if args.arch.is_some() || args.lint {
-            bail!("--arch and --lint are for the SFPU; AMX takes --chip M1|M2|M3|M4");
-        }
-        let chip = args.chip.unwrap_or(amx_reference::Chip::M2);
-        return crate::run_amx::main(&args.program, chip, args.state.as_deref(), args.json, args.trace);
-    }
-    if args.chip.is_some() {
-        bail!("--chip is for --isa amx; the SFPU's chip is --arch blackhole|wormhole");
-    }
-    let text = std::fs::read_to_string(&args.program)
-        .with_context(|| format!("cannot read program {}", args.program.display()))?;
-    let (initial, reset_note) = match &args.state {
-        Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("cannot read state {}", path.display()))?;
+/// Runs `request`'s program on the reference model's cycle-level machine of the chip it names
+/// (`--chip`, or the state document's `arch`; Blackhole by default) and prints the final state:
+/// a table, or JSON (the state document, the cycle count, the outcomes' notes and the lint
+/// findings). `lint` checks the documented scheduling rules (the program still runs) and fails
+/// the run when one is broken.
+pub fn run(request: &RunRequest) -> Result<RunOutput, String> {
+    let mut out = RunOutput::default();
+    let chip: Option<Arch> = request
+        .chip
+        .as_deref()
+        .map(|c| c.parse::<Arch>().map_err(|e| format!("--chip: {e}")))
+        .transpose()?;
+    let (initial, reset_note) = match &request.state {
+        Some((path, text)) => {
             let mut doc: StateDoc = if text.trim().is_empty() {
                 StateDoc::default()
             } else {
-                serde_yaml::from_str(&text).with_context(|| format!("invalid state in {}", path.display()))?
+                serde_yaml::from_str(text).map_err(|e| format!("invalid state in {path}: {e}"))?
             };
-            // A document without `arch` is Blackhole's unless --arch says otherwise.
-            if let (Some(flag), Some(named)) = (args.arch, doc.arch)
+            // A document without `arch` is Blackhole's unless --chip says otherwise.
+            if let (Some(flag), Some(named)) = (chip, doc.arch)
                 && flag != named
             {
-                bail!("--arch {flag}, but the state {} is for {named}", path.display());
+                return Err(format!("--chip {flag}, but the state {path} is for {named}"));
             }
-            doc.arch = args.arch.or(doc.arch);
-            (doc.to_state().with_context(|| format!("invalid state in {}", path.display()))?, None)
+            doc.arch = chip.or(doc.arch);
+            (doc.to_state().map_err(|e| format!("invalid state in {path}: {e}"))?, None)
         }
         None => (
-            State::reset(args.arch.unwrap_or(Arch::Blackhole), &ResetValues::ZEROS),
+            State::reset(chip.unwrap_or(Arch::Blackhole), &ResetValues::ZEROS),
             Some("initial state: documented reset, zeros where the documentation leaves it unspecified"),
         ),
     };
     let arch = initial.arch();
-    let program = match parse_program_with_warnings(arch, &text) {
+    let name = &request.program_name;
+    let program = match parse_program_with_warnings(arch, &request.program) {
         Ok((program, warnings)) => {
             for w in warnings {
-                errln!("{}:{}: warning: {}", args.program.display(), w.line, w.message);
+                let _ = writeln!(out.stderr, "{name}:{}: warning: {}", w.line, w.message);
             }
             program
         }
-        Err(e) => bail!("{}:{}: {}", args.program.display(), e.line.unwrap_or(0), e.kind),
+        Err(e) => return Err(format!("{name}:{}: {}", e.line.unwrap_or(0), e.kind)),
     };
 
-    let findings = if args.lint { lint::lint(&initial, &program) } else { Vec::new() };
+    let findings = if request.lint { lint::lint(&initial, &program) } else { Vec::new() };
 
     let mut s = initial;
     let mut m = Machine::new();
-    if args.trace {
+    if request.trace {
         m.enable_trace();
     }
     let mut outcomes: Vec<(usize, Outcome)> = Vec::new();
     for pl in &program {
-        let out = m.issue(&mut s, &pl.instr);
-        if !out.is_defined() {
-            outcomes.push((pl.line, out));
+        let o = m.issue(&mut s, &pl.instr);
+        if !o.is_defined() {
+            outcomes.push((pl.line, o));
         }
     }
     let tail = m.drain(&mut s);
@@ -117,11 +75,11 @@ pub fn main(args: Args) -> Result<ExitCode> {
         outcomes.push((program.last().map_or(0, |p| p.line), tail));
     }
 
-    if args.json {
+    if request.json {
         let notes: Vec<serde_json::Value> = outcomes
             .iter()
-            .flat_map(|(line, out)| {
-                out.notes().map(move |(clause, lanes)| {
+            .flat_map(|(line, o)| {
+                o.notes().map(move |(clause, lanes)| {
                     serde_json::json!({
                         "line": line, "clause": clause.id(), "kind": clause.kind().to_string(),
                         "section": clause.section(), "lanes": format!("0x{lanes:08x}"),
@@ -140,13 +98,14 @@ pub fn main(args: Args) -> Result<ExitCode> {
             "outcomes": notes,
             "lint": lint,
         });
-        outln!("{}", serde_json::to_string_pretty(&doc)?);
+        let _ = writeln!(out.stdout, "{}", serde_json::to_string_pretty(&doc).map_err(|e| e.to_string())?);
     } else {
-        outln!("# arch: {arch}");
+        let t = &mut out.stdout;
+        let _ = writeln!(t, "# arch: {arch}");
         if let Some(note) = reset_note {
-            outln!("# {note}");
+            let _ = writeln!(t, "# {note}");
         }
-        if args.trace {
+        if request.trace {
             for e in m.trace() {
                 let what = match e.what {
                     TraceKind::Issued => "issue",
@@ -154,7 +113,8 @@ pub fn main(args: Args) -> Result<ExitCode> {
                     TraceKind::Discarded => "DISCARDED",
                     TraceKind::Stalled => "stall",
                 };
-                outln!(
+                let _ = writeln!(
+                    t,
                     "cycle {:>4}  {:<6} {:<9} {}",
                     e.cycle,
                     format!("{:?}", e.unit),
@@ -162,24 +122,23 @@ pub fn main(args: Args) -> Result<ExitCode> {
                     e.instr.display(arch)
                 );
             }
-            outln!();
+            let _ = writeln!(t);
         }
         for f in &findings {
-            outln!(
-                "{}:{}: lint: {} ({}){}",
-                args.program.display(),
+            let _ = writeln!(
+                t,
+                "{name}:{}: lint: {} ({}){}",
                 f.line,
                 f.clause.summary(),
                 f.clause.section(),
                 lanes_suffix(f.lanes)
             );
         }
-        for (line, out) in &outcomes {
-            for (clause, lanes) in out.notes() {
-                outln!(
-                    "{}:{}: {}: {} ({}, `{}`){}",
-                    args.program.display(),
-                    line,
+        for (line, o) in &outcomes {
+            for (clause, lanes) in o.notes() {
+                let _ = writeln!(
+                    t,
+                    "{name}:{line}: {}: {} ({}, `{}`){}",
                     clause.kind(),
                     clause.summary(),
                     clause.section(),
@@ -188,9 +147,10 @@ pub fn main(args: Args) -> Result<ExitCode> {
                 );
             }
         }
-        out!("{}", state_table(&s, m.cycle()));
+        t.push_str(&state_table(&s, m.cycle()));
     }
-    Ok(if args.lint && !findings.is_empty() { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    out.failed = request.lint && !findings.is_empty();
+    Ok(out)
 }
 
 fn lanes_suffix(lanes: u32) -> String {
@@ -213,7 +173,7 @@ fn state_table(s: &State, cycles: u64) -> String {
                 "{:<9} all lanes     {:08x}  ({})",
                 format!("LReg[{reg}]"),
                 lanes[0],
-                harness_sfpu::vectors::emit::describe_u32(lanes[0])
+                crate::vectors::emit::describe_u32(lanes[0])
             );
             continue;
         }
