@@ -31,4 +31,4 @@ pub mod run_command;
 
 pub use format::{AmxVector, AmxVectorFile, FORMAT, PROVENANCE};
 pub use isa::Amx;
-pub use run::{AmxModel, AmxResult, run_file};
+pub use run::{AmxResult, run_file};

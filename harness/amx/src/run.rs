@@ -1,44 +1,16 @@
-//! Runs AMX vectors on a model and compares the whole state after them (X and Y must be
-//! unchanged, Z as the vector says), naming every register that differs.
+//! Runs AMX vectors on a model of the seam ([`Model`]`<`[`Amx`]`>`: the reference, the fast model,
+//! a DUT) and compares the whole state after them (X and Y must be unchanged, Z as the vector
+//! says), naming every register that differs.
 
 use std::fmt::Write as _;
 
 use amx_reference::state::reg_to_hex;
-use amx_reference::{Chip, Operand, State};
+use amx_reference::{Chip, State};
+use harness_core::isa::Model;
+
+use crate::Amx;
 
 use super::format::Checked;
-
-/// A model of `vecfp`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AmxModel {
-    /// The literal reference model (`amx-reference`).
-    Reference,
-    /// The fast model (`amx-fastpath`).
-    Fast,
-}
-
-impl AmxModel {
-    /// Both models, reference first.
-    pub const ALL: [AmxModel; 2] = [AmxModel::Reference, AmxModel::Fast];
-
-    /// The model's name in reports.
-    pub fn name(self) -> &'static str {
-        match self {
-            AmxModel::Reference => "reference",
-            AmxModel::Fast => "fastpath",
-        }
-    }
-
-    /// Runs `program` on `state`.
-    pub fn run(self, chip: Chip, state: &mut State, program: &[Operand]) {
-        for &op in program {
-            match self {
-                AmxModel::Reference => amx_reference::vecfp(state, chip, op),
-                AmxModel::Fast => amx_fastpath::vecfp(state, chip, op),
-            }
-        }
-    }
-}
 
 /// One vector's result on one model.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -70,14 +42,16 @@ pub fn differences(expected: &State, got: &State) -> Option<String> {
     (!out.is_empty()).then_some(out)
 }
 
-/// Runs every vector of one file on `model`.
-pub fn run_file(model: AmxModel, chip: Chip, vectors: &[Checked]) -> Vec<AmxResult> {
+/// Runs every vector of one file on `model` (a model that fails to run a vector fails it).
+pub fn run_file(model: &dyn Model<Amx>, chip: Chip, vectors: &[Checked]) -> Vec<AmxResult> {
     vectors
         .iter()
         .map(|v| {
-            let mut s = v.pre.clone();
-            model.run(chip, &mut s, &v.program);
-            AmxResult { id: v.id.clone(), mode: v.mode.clone(), failure: differences(&v.expected, &s) }
+            let failure = match model.run(chip, &v.pre, &v.program) {
+                Ok(run) => differences(&v.expected, &run.post),
+                Err(e) => Some(e.to_string()),
+            };
+            AmxResult { id: v.id.clone(), mode: v.mode.clone(), failure }
         })
         .collect()
 }

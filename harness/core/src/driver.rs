@@ -69,7 +69,7 @@ impl<I: Isa> IsaDriver<I> {
 
 struct StartedChip<I: Isa> {
     chip: I::Chip,
-    models: Vec<(Implementation<I>, crate::report::ModelInfo)>,
+    models: Vec<(Implementation<'static, I>, crate::report::ModelInfo)>,
 }
 
 impl<I: Isa> Started for StartedChip<I> {

@@ -110,16 +110,16 @@ impl Shard {
 }
 
 /// One implementation being checked.
-pub enum Implementation<I: Isa> {
-    /// The reference or the fast model.
-    Builtin(&'static dyn Model<I>),
+pub enum Implementation<'a, I: Isa> {
+    /// The reference, the fast model, or any model of the caller's.
+    Builtin(&'a dyn Model<I>),
     /// A `--dut` that accepted the hello.
     Dut(Box<ExternalModel<I::Protocol>>),
     /// A `--dut` that refused the hello: every case is unsupported.
     Refused(RefusedDut),
 }
 
-impl<I: Isa> Implementation<I> {
+impl<I: Isa> Implementation<'_, I> {
     /// The implementation as a model.
     pub fn model(&self) -> &dyn Model<I> {
         match self {
@@ -150,7 +150,7 @@ impl<I: Isa> Implementation<I> {
 pub fn implementations<I: Isa>(
     chip: I::Chip,
     options: &Options,
-) -> Result<Vec<(Implementation<I>, ModelInfo)>, String> {
+) -> Result<Vec<(Implementation<'static, I>, ModelInfo)>, String> {
     let builtin = |m: &'static dyn Model<I>, name: &str| {
         (Implementation::Builtin(m), ModelInfo { name: name.into(), kind: name.into(), ..ModelInfo::default() })
     };
@@ -248,7 +248,7 @@ impl<I: Isa> CaseInfo for VectorInfo<'_, I> {
 pub fn check_chip<I: Isa>(
     chip: I::Chip,
     options: &Options,
-    models: &[(Implementation<I>, ModelInfo)],
+    models: &[(Implementation<'_, I>, ModelInfo)],
     observer: &dyn Observer,
 ) -> Result<ChipRun, String> {
     let name = I::chip_name(chip);
@@ -294,7 +294,7 @@ pub fn check_chip<I: Isa>(
         let total = vectors + if with_campaign { campaign_cases } else { 0 };
         options.shard.map_or(0..total, |s| s.range(total))
     };
-    let has_campaign = |i: usize, m: &Implementation<I>| i > 0 && !jobs.is_empty() && !matches!(m, Implementation::Refused(_));
+    let has_campaign = |i: usize, m: &Implementation<'_, I>| i > 0 && !jobs.is_empty() && !matches!(m, Implementation::Refused(_));
     let mut timings: BTreeMap<String, u64> = BTreeMap::new();
     let mut rows = matrix::empty_rows(&I::matrix(chip));
     let mut failures = Vec::new();
@@ -504,7 +504,7 @@ enum Target<'a> {
 pub fn replay<I: Isa>(
     chip: I::Chip,
     options: &Options,
-    models: &[(Implementation<I>, ModelInfo)],
+    models: &[(Implementation<'_, I>, ModelInfo)],
     id: &str,
     out: &mut String,
 ) -> Result<bool, String> {

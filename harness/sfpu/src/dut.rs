@@ -14,14 +14,14 @@ use sfpu_reference::isa::Arch;
 use sfpu_reference::outcome::{Clause, Outcome};
 use sfpu_reference::state::{Hex, StateDoc};
 
+use crate::Sfpu;
+use crate::declaration::Declaration;
 pub use harness_core::dut::process::{MAX_LINE, split_command_line};
 pub use harness_core::dut::{
     MAX_CONSECUTIVE_FAULTS, MAX_CONSECUTIVE_TIMEOUTS, MAX_FAILED_STARTS, MIN_HELLO_TIMEOUT, ProtocolError,
     RefusedDut,
 };
 use harness_core::dut::{Protocol, process::quote};
-use crate::Sfpu;
-use crate::declaration::Declaration;
 
 /// The protocol identifier the harness sends in its hello and expects back.
 pub const PROTOCOL: &str = "sfpu-dut/1";

@@ -161,8 +161,8 @@ use sfpu_reference::state::LANES;
 use sfpu_reference::{ResetValues, State, step};
 use softfloat_wrapper::{F32, Float, RoundingMode};
 
-use crate::sections::IeeeCategory;
 use crate::generate::operands::Rng;
+use crate::sections::IeeeCategory;
 
 /// The example text of a category no case fell into.
 pub const NO_EXAMPLE: &str = "none observed";

@@ -160,7 +160,13 @@ impl Isa for Sfpu {
         jobs
     }
 
-    fn job_case(chip: Arch, seed: u64, job: &Job, index: u64, strictness: Strictness) -> Option<VectorCase<Sfpu>> {
+    fn job_case(
+        chip: Arch,
+        seed: u64,
+        job: &Job,
+        index: u64,
+        strictness: Strictness,
+    ) -> Option<VectorCase<Sfpu>> {
         let v = job_vector(chip, seed, job, index)?;
         let mut case = case_of(&job.name, &v, strictness).ok()?;
         case.mode = case.mode.or_else(|| Some("-".to_string()));
@@ -171,7 +177,11 @@ impl Isa for Sfpu {
         job_vector(chip, seed, job, index).map(|v| regression_snippet(&v, origin)).unwrap_or_default()
     }
 
-    fn not_applicable(declaration: &Declaration, chip: Arch, case: &VectorCase<Sfpu>) -> Option<NotApplicable> {
+    fn not_applicable(
+        declaration: &Declaration,
+        chip: Arch,
+        case: &VectorCase<Sfpu>,
+    ) -> Option<NotApplicable> {
         let program: Vec<Instr> = case.program.iter().filter_map(|&w| decode(chip, w).ok()).collect();
         let needed = case.meta.unwrap_or_else(|| requires(&case.pre, &program));
         declaration.check(needed, &program).err()

@@ -1065,9 +1065,7 @@ pub const PROGRAMS_FORMAT: &str = "sfpu-programs/1";
 
 /// Every vector of `corpus` with its program form or why it has none, in corpus order (computed
 /// in parallel): `(file stem, vector id, form)`.
-pub fn program_forms(
-    corpus: &crate::vectors::Corpus,
-) -> Vec<(String, String, Result<ProgramForm, String>)> {
+pub fn program_forms(corpus: &crate::vectors::Corpus) -> Vec<(String, String, Result<ProgramForm, String>)> {
     use rayon::prelude::*;
     let vectors: Vec<(&crate::vectors::VectorFile, &Vector)> = corpus.vectors().collect();
     vectors.par_iter().map(|(f, v)| (f.file.clone(), v.id.clone(), program_form(v))).collect()

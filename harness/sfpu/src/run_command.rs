@@ -18,11 +18,8 @@ use sfpu_reference::{Machine, Outcome, ResetValues, State, lint};
 /// the run when one is broken.
 pub fn run(request: &RunRequest) -> Result<RunOutput, String> {
     let mut out = RunOutput::default();
-    let chip: Option<Arch> = request
-        .chip
-        .as_deref()
-        .map(|c| c.parse::<Arch>().map_err(|e| format!("--chip: {e}")))
-        .transpose()?;
+    let chip: Option<Arch> =
+        request.chip.as_deref().map(|c| c.parse::<Arch>().map_err(|e| format!("--chip: {e}"))).transpose()?;
     let (initial, reset_note) = match &request.state {
         Some((path, text)) => {
             let mut doc: StateDoc = if text.trim().is_empty() {

@@ -101,6 +101,25 @@ pub struct OperandClass {
     pub lanes: u64,
 }
 
+/// The SFPU's part of a section: `ieee`, `spec_notes` and `operand_coverage`, in that order.
+pub fn extensions(
+    ieee: &[IeeeCategory],
+    notes: &SpecNotes,
+    classes: &[OperandClass],
+) -> serde_json::Map<String, serde_json::Value> {
+    let mut map = serde_json::Map::new();
+    // Structs of strings and numbers always serialise.
+    map.insert(IEEE.to_string(), serde_json::to_value(ieee).unwrap_or_default());
+    map.insert(SPEC_NOTES.to_string(), serde_json::to_value(notes).unwrap_or_default());
+    map.insert(OPERAND_COVERAGE.to_string(), serde_json::to_value(classes).unwrap_or_default());
+    map
+}
+
+/// The renderers of the SFPU's report and section extensions.
+pub fn renderers() -> harness_core::report::Renderers<'static> {
+    harness_core::report::Renderers { report: crate::REPORT_EXTENSIONS, sections: RENDERERS }
+}
+
 /// The renderers of the SFPU's section extensions.
 pub const RENDERERS: &[&dyn SectionExtension] = &[&IeeeSection, &SpecNotesSection, &OperandCoverageSection];
 
@@ -126,7 +145,13 @@ impl SectionExtension for IeeeSection {
         md_ieee(out, chip, &ieee).map_err(|e| e.to_string())
     }
 
-    fn html(&self, out: &mut String, chip: &ChipReport, data: &serde_json::Value, at: &str) -> Result<(), String> {
+    fn html(
+        &self,
+        out: &mut String,
+        chip: &ChipReport,
+        data: &serde_json::Value,
+        at: &str,
+    ) -> Result<(), String> {
         let ieee: Vec<IeeeCategory> = read(data)?;
         html_ieee(out, chip, &ieee, at).map_err(|e| e.to_string())
     }
@@ -176,7 +201,13 @@ impl SectionExtension for SpecNotesSection {
         md_spec_notes(out, &read(data)?).map_err(|e| e.to_string())
     }
 
-    fn html(&self, out: &mut String, _: &ChipReport, data: &serde_json::Value, at: &str) -> Result<(), String> {
+    fn html(
+        &self,
+        out: &mut String,
+        _: &ChipReport,
+        data: &serde_json::Value,
+        at: &str,
+    ) -> Result<(), String> {
         html_spec_notes(out, &read(data)?, at).map_err(|e| e.to_string())
     }
 }
@@ -198,7 +229,13 @@ impl SectionExtension for OperandCoverageSection {
         md_operand_coverage(out, &classes).map_err(|e| e.to_string())
     }
 
-    fn html(&self, out: &mut String, _: &ChipReport, data: &serde_json::Value, at: &str) -> Result<(), String> {
+    fn html(
+        &self,
+        out: &mut String,
+        _: &ChipReport,
+        data: &serde_json::Value,
+        at: &str,
+    ) -> Result<(), String> {
         let classes: Vec<OperandClass> = read(data)?;
         html_operand_coverage(out, &classes, at).map_err(|e| e.to_string())
     }
@@ -450,4 +487,3 @@ fn html_operand_coverage(out: &mut String, classes: &[OperandClass], at: &str) -
     writeln!(out, "</tbody></table>")?;
     writeln!(out, "</section>")
 }
-

@@ -17,11 +17,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use libtest_mimic::{Arguments, Trial};
 use harness_core::report::{html, junit, markdown};
-use harness_sfpu::REPORT_EXTENSIONS;
 use harness_sfpu::accuracy::KernelAccuracy;
+use libtest_mimic::{Arguments, Trial};
 
+#[path = "it/report_sample/mod.rs"]
 mod report_sample;
 use report_sample::*;
 
@@ -374,7 +374,7 @@ struct Bar {
 fn chromium_draws_the_kernel_accuracy_chart(chromium: &Path) {
     let r = sample_with_kernel_accuracy();
     let kernels = KernelAccuracy::of(&r).unwrap().kernels.len();
-    let page = html::render_with(&r, REPORT_EXTENSIONS);
+    let page = html::render_with(&r, &harness_sfpu::sections::renderers());
     let dir = TempDir::new();
     let csp_start = page.find("<meta http-equiv=\"Content-Security-Policy\"").expect("a CSP");
     let csp_end = csp_start + page[csp_start..].find("/>").unwrap() + 2;

@@ -616,8 +616,8 @@ impl Report {
             let v1: ReportV1 = serde_json::from_str(text)?;
             let mut chip = v1.chip;
             chip.timings_ms.clear();
-            // The section's extensions caught what the top level has beyond a section's fields.
-            chip.extensions.retain(|k, v| k != "format" && !is_empty_value(v));
+            // The section's extensions caught the top level's format.
+            chip.extensions.remove("format");
             return Ok(Report {
                 format: REPORT_FORMAT.to_string(),
                 tool: v1.tool,
@@ -636,10 +636,12 @@ impl Report {
         }
         let mut report: Report = serde_json::from_str(text)?;
         if head.format != REPORT_FORMAT {
-            // Formats 2 and 3 wrote the SFPU's section fields in every section, empty where the
-            // instruction set had none.
-            for chip in &mut report.chips {
-                chip.extensions.retain(|_, v| !is_empty_value(v));
+            // Formats 2 and 3 wrote the SFPU's section fields in every section, empty in the other
+            // instruction sets'.
+            for chip in report.chips.iter_mut().filter(|c| c.isa != "sfpu") {
+                chip.extensions.retain(|k, v| {
+                    !(["ieee", "spec_notes", "operand_coverage"].contains(&k.as_str()) && is_empty_value(v))
+                });
             }
         }
         if head.format == REPORT_FORMAT_V2 {

@@ -229,7 +229,10 @@ pub fn load_corpus(dir: &Path, arch: Arch) -> Result<Corpus, Vec<LoadError>> {
 
 /// The corpus of `arch` made of `texts` (each named by its path, or why it could not be read),
 /// checked as [`load_corpus`] checks a directory's files. The files keep the order given.
-pub fn load_texts(arch: Arch, texts: Vec<(PathBuf, Result<String, LoadError>)>) -> Result<Corpus, Vec<LoadError>> {
+pub fn load_texts(
+    arch: Arch,
+    texts: Vec<(PathBuf, Result<String, LoadError>)>,
+) -> Result<Corpus, Vec<LoadError>> {
     // Parse the files in parallel, then gather them in the order given so errors and vectors
     // come out the same on every run.
     type Parsed = Result<(String, VectorFile), Vec<LoadError>>;

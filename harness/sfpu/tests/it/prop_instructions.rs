@@ -24,20 +24,18 @@
 //! appended to `conformance/proptest-regressions/prop_instructions.txt` (commit it) and replayed
 //! first on every later run.
 
-mod prop_common;
-
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 
-use prop_common::*;
-use proptest::prelude::*;
-use proptest::test_runner::{TestCaseError, TestError, TestRunner};
-use rayon::prelude::*;
+use crate::prop_common::*;
 use harness_sfpu::FastModel;
 use harness_sfpu::campaign::regression_snippet;
 use harness_sfpu::generate::operands::{Rng, fma_edges};
 use harness_sfpu::generate::{Case, modes, per_lane_index, to_vector};
 use harness_sfpu::vectors::{FORMAT, Status, Strictness, Vector, VectorFile, run_vector};
+use proptest::prelude::*;
+use proptest::test_runner::{TestCaseError, TestError, TestRunner};
+use rayon::prelude::*;
 use sfpu_reference::isa::{Arch, Instr, Opcode};
 
 const PERSISTENCE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/proptest-regressions/prop_instructions.txt");

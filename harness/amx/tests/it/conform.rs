@@ -2,25 +2,23 @@
 //! class with vectors and random cases, both models pass it, and a planted bug in a model is found
 //! with replayable ids and pasteable regression vectors.
 
-use std::path::Path;
-
 use amx_fastpath::{Plan, PlantedBug};
 use amx_reference::{Chip, LaneWidth, Operand, State};
 use harness_amx::format::parse;
 use harness_amx::generate::cells;
 use harness_amx::isa::{Amx, AmxFast, AmxReference};
-use harness_amx::report::{Settings, section};
-use harness_core::check::{self, parse_random_id, random_id};
-use harness_core::isa::{Isa, Model, ModelError, Run};
+use harness_core::campaign::parse_case_id;
+use harness_core::isa::{Isa, Job, Model, ModelError, Run, Strictness};
 
-fn settings(cases: u64) -> Settings {
-    Settings {
-        vectors: Path::new(env!("CARGO_MANIFEST_DIR")).join("../../vectors/amx"),
-        seed: 0xA3C0,
-        cases_per_cell: cases,
-        streams: cases * 4,
-        keep: 2,
-    }
+use crate::section;
+
+/// The campaign's seed in these tests.
+const SEED: u64 = 0xA3C0;
+
+/// Case `index` of `job` of `chip`'s campaign: (pre, program).
+fn case(chip: Chip, job: &Job, index: u64) -> (State, Vec<Operand>) {
+    let c = Amx::job_case(chip, SEED, job, index, Strictness::Silicon).expect("a case");
+    (c.pre, c.program)
 }
 
 /// The fast model with one of its planted bugs (amx-fastpath's `PlantedBug`).
@@ -45,7 +43,7 @@ impl Model<Amx> for Planted {
 #[test]
 fn every_amx_cell_is_tested_and_both_models_pass() {
     for chip in Chip::ALL {
-        let r = section(chip, &[&AmxReference, &AmxFast], &settings(2)).unwrap();
+        let r = section(chip, &[&AmxReference, &AmxFast], SEED, 2, 2);
         assert_eq!(r.isa, "amx");
         assert_eq!(r.arch, Amx::chip_name(chip));
         assert!(r.failures.is_empty(), "{chip}: {:#?}", r.failures.first());
@@ -54,7 +52,7 @@ fn every_amx_cell_is_tested_and_both_models_pass() {
         for row in &r.matrix {
             let fast = row.per_model.get("fastpath").copied().unwrap_or_default();
             if row.instruction == "streams" {
-                assert_eq!(fast.random_cases, 8, "{chip}: the streams");
+                assert_eq!(fast.random_cases, 2 * 16, "{chip}: the streams, 16 per case of a class");
                 continue;
             }
             let reference = row.per_model.get("reference").copied().unwrap_or_default();
@@ -92,24 +90,38 @@ fn the_cells_are_the_notes_classes() {
 }
 
 /// A planted double rounding of bf16 (§5) is found on M2 in the random classes, each failure
-/// with a replay command whose id draws the same case, and a snippet that is an `amx-vectors/1`
+/// with a replay line whose id draws the same case, and a snippet that is an `amx-vectors/1`
 /// vector the reference passes and the planted model fails.
 #[test]
 fn a_planted_bug_is_found_and_replays() {
     let planted = Planted(PlantedBug::Bf16ViaF32);
-    let r = section(Chip::M2, &[&AmxReference, &planted], &settings(48)).unwrap();
+    let r = section(Chip::M2, &[&AmxReference, &planted], SEED, 48, 2);
     let random: Vec<_> =
         r.failures.iter().filter(|f| f.kind == "random" && f.instruction != "streams").collect();
     assert!(!random.is_empty(), "the planted bf16 double rounding is found");
     let cells_of_m2 = cells(Chip::M2);
+    let all_cells = Amx::cells(Chip::M2);
+    let jobs = Amx::jobs(Chip::M2);
+    // The case `index` of a job is the `index / m`-th case of the job's cell number `index % m`.
+    let cell_of = |job: &Job, index: u64| -> usize {
+        let in_job: Vec<usize> = (0..all_cells.len()).filter(|&i| all_cells[i].instruction == job.name).collect();
+        in_job[(index % in_job.len() as u64) as usize]
+    };
     for f in &random {
-        assert_eq!(f.replay, format!("cargo xtask conform --isa amx --replay {}", f.id));
-        let (chip, cell, n) = parse_random_id::<Amx>(&f.id).expect("a random id");
-        assert_eq!(chip, Chip::M2);
-        assert_eq!(random_id::<Amx>(chip, cell, n), f.id);
-        let cells = Amx::cells(chip);
         assert_eq!(
-            (cells[cell].instruction.as_str(), cells[cell].mode.as_str()),
+            f.replay,
+            format!(
+                "cargo xtask conform --isa amx --chip m2 --seed 0xa3c0 --vectors {} --replay {}",
+                crate::vectors_dir().display(),
+                f.id
+            )
+        );
+        let (name, index) = parse_case_id(&f.id).expect("a random id").expect("a valid one");
+        let job = jobs.iter().find(|j| j.name == name).expect("a job of the campaign");
+        assert_eq!(job.name, f.instruction, "the job is the failure's row");
+        let cell = cell_of(job, index);
+        assert_eq!(
+            (all_cells[cell].instruction.as_str(), all_cells[cell].mode.as_str()),
             (f.instruction.as_str(), f.mode.as_str())
         );
         let lw = cells_of_m2[cell].lw;
@@ -119,9 +131,9 @@ fn a_planted_bug_is_found_and_replays() {
             f.instruction,
             f.mode
         );
-        let (_, pre, program) = check::random_case::<Amx>(chip, &cells, cell, 0xA3C0, n).unwrap();
-        let good = AmxReference.run(chip, &pre, &program).unwrap().post;
-        let bad = planted.run(chip, &pre, &program).unwrap().post;
+        let (pre, program) = case(Chip::M2, job, index);
+        let good = AmxReference.run(Chip::M2, &pre, &program).unwrap().post;
+        let bad = planted.run(Chip::M2, &pre, &program).unwrap().post;
         assert_ne!(good, bad, "the replayed case fails again");
         let yaml = format!(
             "format: amx-vectors/1\nisa: amx\nchip: M2\nfile: m2\nprovenance: test\nvectors:\n{}",
@@ -129,29 +141,31 @@ fn a_planted_bug_is_found_and_replays() {
         );
         let (_, vectors) = parse("snippet.yaml", &yaml).expect("the snippet loads");
         let v = &vectors[0];
-        assert_eq!(AmxReference.run(chip, &v.pre, &v.program).unwrap().post, v.expected);
-        assert_ne!(planted.run(chip, &v.pre, &v.program).unwrap().post, v.expected);
+        assert_eq!(AmxReference.run(Chip::M2, &v.pre, &v.program).unwrap().post, v.expected);
+        assert_ne!(planted.run(Chip::M2, &v.pre, &v.program).unwrap().post, v.expected);
     }
-    // The cases run a window at a time (2,048 of the about 20,000 here); the failures a cell
-    // keeps are still its first ones in case order: found again by running the cell's cases one
-    // by one on both models.
-    let mut kept: std::collections::BTreeMap<usize, Vec<u64>> = Default::default();
+    // The cases run in windows of parallel chunks; the failures a cell keeps are still its first
+    // ones in case order: found again by running the cell's cases one by one on both models.
+    let mut kept: std::collections::BTreeMap<(String, String), Vec<u64>> = Default::default();
     for f in &random {
-        let (_, cell, n) = parse_random_id::<Amx>(&f.id).unwrap();
-        kept.entry(cell).or_default().push(n);
+        let (_, index) = parse_case_id(&f.id).unwrap().unwrap();
+        kept.entry((f.instruction.clone(), f.mode.clone())).or_default().push(index);
     }
-    let all_cells = Amx::cells(Chip::M2);
-    for (cell, ns) in &kept {
-        let first_failing: Vec<u64> = (0..48)
-            .filter(|&n| {
-                let (_, pre, program) =
-                    check::random_case::<Amx>(Chip::M2, &all_cells, *cell, 0xA3C0, n).unwrap();
+    for ((axis, mode), indices) in &kept {
+        let job = jobs.iter().find(|j| &j.name == axis).unwrap();
+        let first_failing: Vec<u64> = (0..48 * job.cells)
+            .filter(|&index| {
+                let cell = cell_of(job, index);
+                if &all_cells[cell].mode != mode {
+                    return false;
+                }
+                let (pre, program) = case(Chip::M2, job, index);
                 AmxReference.run(Chip::M2, &pre, &program).unwrap().post
                     != planted.run(Chip::M2, &pre, &program).unwrap().post
             })
             .take(2)
             .collect();
-        assert_eq!(ns, &first_failing, "cell {cell}: the first two failures, in case order");
+        assert_eq!(indices, &first_failing, "{axis} {mode}: the first two failures, in case order");
     }
     // A vector failure (if the corpus has a case the bug reaches) names the vector.
     for f in r.failures.iter().filter(|f| f.kind == "vector") {

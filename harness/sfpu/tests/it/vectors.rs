@@ -13,9 +13,7 @@ use harness_sfpu::generate::{
 };
 use harness_sfpu::taint::Locations;
 use harness_sfpu::vectors::emit::{write_file, write_json};
-use harness_sfpu::vectors::{
-    Filter, Status, Strictness, Vector, load_corpus, parse_file, run_corpus,
-};
+use harness_sfpu::vectors::{Filter, Status, Strictness, Vector, load_corpus, parse_file, run_corpus};
 use harness_sfpu::{FastModel, Reference};
 use sfpu_reference::isa::{Arch, Opcode, decode};
 use sfpu_reference::outcome::{ALL_LANES, Clause, Kind};
@@ -349,9 +347,8 @@ fn json_export_validates_and_round_trips() {
     let mut files = Vec::new();
     for arch in Arch::ALL {
         files.extend(generate(arch, DEFAULT_SEED));
-        let regressions =
-            harness_sfpu::vectors::load_file(&corpus_dir_of(arch).join("regressions.yaml"))
-                .unwrap_or_else(|e| panic!("{e:?}"));
+        let regressions = harness_sfpu::vectors::load_file(&corpus_dir_of(arch).join("regressions.yaml"))
+            .unwrap_or_else(|e| panic!("{e:?}"));
         files.push(regressions);
     }
     let mut problems = Vec::new();

@@ -20,19 +20,17 @@
 //!   Wormhole; `N=20000` for a long run, on both);
 //! * `SFPU_PROPTEST_SEED=S`: another base seed (decimal or `0x` hex).
 
-mod prop_common;
-
 use std::fmt::Write as _;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use prop_common::*;
-use proptest::prelude::*;
-use proptest::test_runner::{TestError, TestRunner};
-use proptest_state_machine::{ReferenceStateMachine, StateMachineTest};
+use crate::prop_common::*;
 use harness_sfpu::campaign::regression_snippet;
 use harness_sfpu::diff;
 use harness_sfpu::generate::{Case, to_vector};
 use harness_sfpu::taint::{Locations, Tracker, differing, footprint};
+use proptest::prelude::*;
+use proptest::test_runner::{TestError, TestRunner};
+use proptest_state_machine::{ReferenceStateMachine, StateMachineTest};
 use sfpu_fastpath::{FastMachine, FastState};
 use sfpu_reference::isa::{Arch, Instr, Opcode, parse_instr};
 use sfpu_reference::state::NUM_LREGS;

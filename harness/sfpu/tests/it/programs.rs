@@ -13,10 +13,10 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use rayon::prelude::*;
 use harness_sfpu::programs::{ProgramForm, mismatches, program_form, run_form};
 use harness_sfpu::vectors::{Corpus, Vector, load_corpus};
 use harness_sfpu::{FastModel, Model, Reference};
+use rayon::prelude::*;
 use sfpu_reference::ResetValues;
 use sfpu_reference::isa::Arch;
 

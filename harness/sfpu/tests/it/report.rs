@@ -2,14 +2,12 @@
 //! status and failures full of characters that need escaping (`report_sample`). The HTML in
 //! headless Chromium is `report_browser.rs`.
 
+use harness_core::report::{CellStatus, Counts, Report, html, junit, markdown};
+use harness_sfpu::accuracy::KernelAccuracy;
 use quick_xml::Reader;
 use quick_xml::events::{BytesStart, Event};
-use harness_core::report::{CellStatus, Counts, Report, html, junit, markdown};
-use harness_sfpu::REPORT_EXTENSIONS;
-use harness_sfpu::accuracy::KernelAccuracy;
 
-mod report_sample;
-use report_sample::*;
+use crate::report_sample::*;
 
 /// No character XML 1.0 forbids (nor any other control character but tab and line feed).
 fn assert_no_control_characters(what: &str, s: &str) {
@@ -60,7 +58,7 @@ fn gfm_cells(line: &str) -> usize {
 
 #[test]
 fn markdown_has_every_section_and_status() {
-    let md = markdown::render(&sample());
+    let md = markdown::render_with(&sample(), &harness_sfpu::sections::renderers());
     for heading in [
         "# SFPU conformance report: `blackhole`, `wormhole`",
         "## SFPU chip `blackhole`",
@@ -158,7 +156,7 @@ fn markdown_has_every_section_and_status() {
 
 #[test]
 fn markdown_failures_carry_replay_details_and_snippet() {
-    let md = markdown::render(&sample());
+    let md = markdown::render_with(&sample(), &harness_sfpu::sections::renderers());
     assert!(md.contains("4 failure(s)"), "{md}");
     assert!(md.contains("#### 1. `dut` · `SFPMAD` · `mod1=1` · `SFPMAD/mod1=1/denormal-a`"), "{md}");
     assert!(md.contains("#### 3. `dut` · `SFPMAD` · `mod1=4` · `SFPMAD/mod1=4/basic`"), "{md}");
@@ -187,7 +185,7 @@ fn markdown_failures_carry_replay_details_and_snippet() {
 
 #[test]
 fn markdown_tables_are_rectangular() {
-    let md = markdown::render(&sample());
+    let md = markdown::render_with(&sample(), &harness_sfpu::sections::renderers());
     // The fence of the code block we are in: a block closes on a line of at least as many
     // backticks and nothing else.
     let mut fence: Option<usize> = None;
@@ -523,7 +521,7 @@ fn parse_html(page: &str) -> Vec<Cell> {
 #[test]
 fn html_is_well_formed_self_contained_and_escaped() {
     let r = sample();
-    let page = html::render(&r);
+    let page = html::render_with(&r, &harness_sfpu::sections::renderers());
     assert!(page.starts_with("<!DOCTYPE html>\n<html lang=\"en\">"), "{page}");
     assert_no_control_characters("report.html", &page);
     for forbidden in ["<script", "http://", "https://", "url(", "@import", "\u{a0}"] {
@@ -561,7 +559,7 @@ fn html_is_well_formed_self_contained_and_escaped() {
     assert!(page.contains("RTL sim &lt;v2&gt; &amp; &quot;friends&quot; | nightly"));
     for arch in ["blackhole", "wormhole"] {
         assert!(page.contains(&format!("<section class=\"chip\" id=\"{arch}-chip\" data-arch=\"{arch}\">")));
-        for section in ["summary", "matrix-section", "failures", "ieee", "spec-notes", "coverage", "timings"]
+        for section in ["summary", "matrix-section", "failures", "ieee", "spec-notes", "operand-coverage", "timings"]
         {
             let id = format!("<section id=\"{arch}-{section}\">");
             assert_eq!(page.matches(&id).count(), 1, "no section {id}");
@@ -600,7 +598,7 @@ fn html_breaks_wide_instructions_into_lines() {
         })
         .collect();
     r.chips[0].failures.clear();
-    let page = html::render(&r);
+    let page = html::render_with(&r, &harness_sfpu::sections::renderers());
     let cells = parse_html(&page);
     assert_eq!(cells.len(), 40 * MODELS.len());
     assert!(
@@ -646,9 +644,14 @@ fn reading_a_report_is_tolerant_but_checks_the_format() {
     v["a_field_from_the_future"] = serde_json::json!({"x": 1});
     v["tool"]["build"] = serde_json::json!("nightly");
     v["chips"][0]["matrix"][0]["per_model"]["reference"]["random_retried"] = serde_json::json!(3);
-    v["chips"][1]["failures_by_severity"] = serde_json::json!({});
-    assert_eq!(Report::from_json(&v.to_string()).unwrap(), r, "unknown fields are ignored");
-    assert_eq!(v["format"], "conform-report/3");
+    v["chips"][1]["failures_by_severity"] = serde_json::json!({"high": 2});
+    // Unknown fields are ignored, but a section's are kept as its extensions: an instruction set's
+    // part of a section this build does not know is shown as its JSON, never dropped.
+    let read = Report::from_json(&v.to_string()).unwrap();
+    let mut want = r.clone();
+    want.chips[1].extensions.insert("failures_by_severity".into(), serde_json::json!({"high": 2}));
+    assert_eq!(read, want, "unknown fields are ignored, a section's kept");
+    assert_eq!(v["format"], "conform-report/4");
     assert_eq!(v["chips"][1]["arch"], "wormhole");
     assert_eq!(v["chips"][1]["isa"], "sfpu");
 
@@ -661,7 +664,7 @@ fn reading_a_report_is_tolerant_but_checks_the_format() {
     }
     v2["kernel_accuracy"] = serde_json::json!({"seed": 1, "chips": [], "kernels": [], "errors": []});
     let read2 = Report::from_json(&v2.to_string()).unwrap();
-    assert_eq!(read2.format, "conform-report/3");
+    assert_eq!(read2.format, "conform-report/4");
     assert!(read2.chips.iter().all(|c| c.isa == "sfpu"));
     assert_eq!(read2.extensions["kernel_accuracy"]["seed"], 1);
     assert_eq!(read2.chips, r.chips);
@@ -684,7 +687,7 @@ fn reading_a_report_is_tolerant_but_checks_the_format() {
         }
     }
     let read = Report::from_json(&serde_json::Value::Object(old).to_string()).unwrap();
-    assert_eq!(read.format, "conform-report/3");
+    assert_eq!(read.format, "conform-report/4");
     assert_eq!(read.chips[0].isa, "sfpu");
     assert_eq!(read.arch_names(), ["blackhole"]);
     assert_eq!(read.tool, r.tool);
@@ -699,12 +702,29 @@ fn reading_a_report_is_tolerant_but_checks_the_format() {
     // It renders like a one-chip report of format 2.
     assert!(markdown::render(&read).contains("## SFPU chip `blackhole`"));
 
+    // A format 3 file: every section carried the SFPU's fields, empty in an AMX one. They are
+    // dropped from the AMX section; the SFPU sections keep theirs.
+    let mut v3: serde_json::Value = serde_json::from_str(&json).unwrap();
+    v3["format"] = serde_json::json!("conform-report/3");
+    let mut amx = v3["chips"][1].clone();
+    amx["isa"] = serde_json::json!("amx");
+    amx["arch"] = serde_json::json!("m2");
+    amx["ieee"] = serde_json::json!([]);
+    amx["operand_coverage"] = serde_json::json!([]);
+    amx["spec_notes"] = serde_json::json!({"seed_differences": [], "notes_overrides": [], "clauses": []});
+    v3["chips"].as_array_mut().unwrap().push(amx);
+    let read3 = Report::from_json(&v3.to_string()).unwrap();
+    assert_eq!(read3.format, "conform-report/4");
+    assert_eq!(read3.chips[..2], r.chips[..]);
+    assert!(read3.chips[2].extensions.is_empty(), "{:?}", read3.chips[2].extensions);
+
     let mut other: serde_json::Value = serde_json::from_str(&json).unwrap();
-    other["format"] = serde_json::json!("conform-report/4");
+    other["format"] = serde_json::json!("conform-report/5");
     let e = Report::from_json(&other.to_string()).unwrap_err();
     assert!(
         e.to_string().contains(
-            "`conform-report/4` is none of `conform-report/3`, `sfpu-conform-report/2`, `sfpu-conform-report/1`"
+            "`conform-report/5` is none of `conform-report/4`, `conform-report/3`, `sfpu-conform-report/2`, \
+             `sfpu-conform-report/1`"
         ),
         "{e}"
     );
@@ -748,7 +768,7 @@ fn an_incomplete_report_says_so_everywhere() {
     let verdict = md.find("**Verdict").expect("a verdict");
     let incomplete = md.find("**INCOMPLETE**: interrupted by SIGINT").expect("the incomplete line");
     assert!(incomplete < verdict, "the incomplete line comes first");
-    let page = html::render(&r);
+    let page = html::render_with(&r, &harness_sfpu::sections::renderers());
     assert!(page.contains("INCOMPLETE</span> interrupted by SIGINT after 3.0 s"), "html");
     let xml = junit::render(&r);
     let (totals, suites) = parse_junit(&xml);
@@ -777,7 +797,7 @@ fn verdict_coverage_and_reasons_in_every_form() {
         *d = Counts { not_applicable: 4, random_not_applicable: 7, ..Counts::default() };
         row.reasons.insert(DUT_NAME.to_string(), "not applicable: requires dest-remap (not declared)".into());
     }
-    r.totals = harness_sfpu::report::totals(&r.matrix);
+    r.totals = harness_core::matrix::totals(&r.matrix);
     r.coverage = vec![
         ModelCoverage {
             model: "reference".into(),
@@ -876,7 +896,7 @@ fn kernel_accuracy_in_every_form() {
     );
     assert!(html::render(&r).contains("<section id=\"kernel-accuracy\"><h2>kernel_accuracy</h2>"));
 
-    let md = markdown::render_with(&r, REPORT_EXTENSIONS);
+    let md = markdown::render_with(&r, &harness_sfpu::sections::renderers());
     assert_no_control_characters("report.md", &md);
     let start = md.find("## Kernel accuracy").expect("a kernel accuracy section");
     let table: Vec<&str> =
@@ -892,9 +912,9 @@ fn kernel_accuracy_in_every_form() {
     let beyond = table.iter().filter(|l| l.contains("**beyond**")).count();
     assert_eq!(beyond, 1, "only the planted row is beyond its bound");
     assert!(md.contains("e^x \\<script\\>"), "the description is escaped");
-    assert!(!markdown::render(&sample()).contains("## Kernel accuracy"));
+    assert!(!markdown::render_with(&sample(), &harness_sfpu::sections::renderers()).contains("## Kernel accuracy"));
 
-    let page = html::render_with(&r, REPORT_EXTENSIONS);
+    let page = html::render_with(&r, &harness_sfpu::sections::renderers());
     assert_no_control_characters("report.html", &page);
     assert!(!page.contains("<script"));
     parse_html(&page);

@@ -10,13 +10,13 @@ use harness_core::isa::Model as _;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use proptest::prelude::*;
 use harness_sfpu::ModelError;
 use harness_sfpu::dut::{
     Answer, ExternalModel, MAX_CONSECUTIVE_FAULTS, MAX_CONSECUTIVE_TIMEOUTS, MAX_FAILED_STARTS, RefusedDut,
     parse_answer, split_command_line,
 };
 use harness_sfpu::vectors::{Status, Strictness, Vector, VectorFile, load_file, run_vector};
+use proptest::prelude::*;
 use sfpu_reference::isa::Arch;
 use sfpu_reference::outcome::Clause;
 use sfpu_reference::state::{Hex, PerLane};
@@ -221,12 +221,8 @@ fn start_up_problems() {
     // A refusal, as a model: every case unsupported with the DUT's reason.
     let refused = RefusedDut::new("the DUT refused the hello: wormhole only");
     let pre = sfpu_reference::State::reset(Arch::Blackhole, &sfpu_reference::ResetValues::ZEROS);
-    match harness_core::isa::Model::<harness_sfpu::Sfpu>::run(
-        &refused,
-        Arch::Blackhole,
-        &pre,
-        &[0x8F00_0000],
-    ) {
+    match harness_core::isa::Model::<harness_sfpu::Sfpu>::run(&refused, Arch::Blackhole, &pre, &[0x8F00_0000])
+    {
         Err(ModelError::Unsupported(m)) => assert!(m.contains("wormhole only"), "{m}"),
         other => panic!("{other:?}"),
     }

@@ -9,10 +9,10 @@
 
 #![allow(dead_code, reason = "each test file uses a different part of this module")]
 
+use harness_sfpu::generate::operands::{FP_SPECIALS, INT_SPECIALS, Rng};
 use proptest::prelude::*;
 use proptest::sample::select;
 use proptest::test_runner::{Config, FileFailurePersistence, RngSeed};
-use harness_sfpu::generate::operands::{FP_SPECIALS, INT_SPECIALS, Rng};
 use sfpu_reference::ResetValues;
 use sfpu_reference::isa::{Arch, Instr, Opcode, decode};
 use sfpu_reference::state::{

@@ -15,17 +15,23 @@ use std::time::Duration;
 use amx_reference::{Chip, Decoded, decode};
 use harness_amx::dut::ExternalModel;
 use harness_amx::isa::{Amx, AmxReference};
-use harness_amx::report::{Settings, load, section};
-use harness_core::check::{self, Status, VectorCase};
+use harness_amx::corpus::AmxCorpus;
+use harness_core::check::Status;
 use harness_core::isa::{Isa, Model, ModelError};
+use harness_core::vectors::{VectorCase, run_case};
+
+use crate::section;
+
+/// The checked-in vectors of `chip`, runnable.
+fn load(chip: Chip) -> Vec<VectorCase<Amx>> {
+    AmxCorpus::load(chip, Some(&vectors_dir())).unwrap_or_else(|e| panic!("{chip}: {e}")).cases
+}
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-fn vectors_dir() -> PathBuf {
-    repo().join("vectors/amx")
-}
+use crate::vectors_dir;
 
 /// The command line of the template with `flags`; panics (clearly) without `python3`.
 fn template(flags: &str) -> String {
@@ -58,10 +64,10 @@ fn declined_field(chip: Chip, v: &VectorCase<Amx>) -> Option<&'static str> {
 #[test]
 fn template_passes_every_amx_vector_it_does_not_decline() {
     for chip in [Chip::M2, Chip::M1, Chip::M4] {
-        let (_, vectors) = load(&vectors_dir(), chip).unwrap_or_else(|e| panic!("{chip}: {e}"));
+        let vectors = load(chip);
         let dut = spawn("", chip, Duration::from_secs(20));
         assert_eq!(dut.describe(), "amx-dut-python 0.1.0");
-        let results = check::run_vectors::<Amx>(&dut, chip, &vectors);
+        let results: Vec<_> = vectors.iter().map(|v| run_case::<Amx>(&dut, chip, v)).collect();
         let mut problems = Vec::new();
         let (mut passed, mut declined, mut numeric_f32_f64) = (0, 0, 0);
         for (v, r) in vectors.iter().zip(&results) {
@@ -98,11 +104,6 @@ fn template_passes_every_amx_vector_it_does_not_decline() {
     }
 }
 
-/// One random case per class and a few operand streams (a stream with an operand the DUT declines,
-/// an indexed one, is declined as a whole, not failed).
-fn settings() -> Settings {
-    Settings { vectors: vectors_dir(), seed: 0xD07, cases_per_cell: 1, streams: 24, keep: 3 }
-}
 
 /// In a report section of M2 next to the reference, the template fails nothing (declining is not
 /// failing), and its coverage counts the cells it was checked on.
@@ -110,7 +111,9 @@ fn settings() -> Settings {
 fn template_in_a_report_section() {
     let dut = spawn("", Chip::M2, Duration::from_secs(20));
     let models: [&dyn Model<Amx>; 2] = [&AmxReference, &dut];
-    let r = section(Chip::M2, &models, &settings()).unwrap();
+    // One random case per class and 16 operand streams (a stream with an operand the DUT declines,
+    // an indexed one, is declined as a whole, not failed).
+    let r = section(Chip::M2, &models, 0xD07, 1, 3);
     let name = dut.name();
     assert_eq!(name, "amx-dut-python");
     let mine: Vec<_> = r.failures.iter().filter(|f| f.model == name).collect();
@@ -121,7 +124,7 @@ fn template_in_a_report_section() {
     assert!(c.unsupported > 0, "the indexed vectors are declined: {c:#?}");
     assert_eq!(c.passed, c.compared, "{c:#?}");
     let streams = r.matrix.iter().find(|row| row.instruction == "streams").unwrap().counts(&name);
-    assert_eq!(streams.random_cases + streams.random_unsupported, 24, "{streams:?}");
+    assert_eq!(streams.random_cases + streams.random_unsupported, 16, "{streams:?}");
     assert!(streams.random_cases > 0 && streams.random_failures == 0, "{streams:?}");
     // No class row has a failure or an error.
     for row in &r.matrix {
@@ -141,8 +144,7 @@ fn template_in_a_report_section() {
 }
 
 fn vector(chip: Chip, id: &str) -> VectorCase<Amx> {
-    let (_, vectors) = load(&vectors_dir(), chip).unwrap();
-    vectors.into_iter().find(|v| v.id == id).unwrap_or_else(|| panic!("no vector {id}"))
+    load(chip).into_iter().find(|v| v.id == id).unwrap_or_else(|| panic!("no vector {id}"))
 }
 
 /// The injected faults, each recorded for its case: a wrong answer fails with the differing Z
@@ -153,7 +155,7 @@ fn injected_faults_are_recorded_and_the_run_goes_on() {
     let chip = Chip::M2;
     let v = vector(chip, "m2/base/f32/base");
     assert_eq!(declined_field(chip, &v), None);
-    let run = |m: &ExternalModel| check::run_vector::<Amx>(m, chip, &v).status;
+    let run = |m: &ExternalModel| run_case::<Amx>(m, chip, &v).status;
 
     let wrong = spawn("--wrong-on-case 1", chip, Duration::from_secs(20));
     match run(&wrong) {
@@ -195,5 +197,5 @@ fn injected_faults_are_recorded_and_the_run_goes_on() {
     let m1 = spawn("--chips m1", Chip::M1, Duration::from_secs(20));
     assert_eq!(Amx::chip_name(Chip::M1), "m1");
     let v1 = vector(Chip::M1, "m1/base/f32/base");
-    assert_eq!(check::run_vector::<Amx>(&m1, Chip::M1, &v1).status, Status::Pass);
+    assert_eq!(run_case::<Amx>(&m1, Chip::M1, &v1).status, Status::Pass);
 }

@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use harness_core::report::IeeeCategory;
+use harness_sfpu::sections::IeeeCategory;
 use harness_sfpu::ieee::{
     Category, NO_EXAMPLE, Operands, Operation, blackhole_conversion, characterise, characterise_fma,
     characterise_only, chip_conversion, classify_conversion, classify_fma, classify_fma_on,

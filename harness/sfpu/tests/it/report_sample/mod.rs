@@ -6,10 +6,13 @@
 
 use std::collections::BTreeMap;
 
+use harness_core::matrix::{coverage, totals};
 use harness_core::report::{
-    CampaignInfo, CellStatus, ChipReport, ClauseTaint, CorpusInfo, Counts, FailureEntry, IeeeCategory,
-    MatrixRow, ModelInfo, NotesOverride, OperandClass, REPORT_FORMAT, Report, SeedDifference, SpecInfo,
-    SpecNotes, Tool,
+    CampaignInfo, CellStatus, ChipReport, CorpusInfo, Counts, FailureEntry, MatrixRow, ModelInfo,
+    REPORT_FORMAT, Report, SpecInfo, Tool,
+};
+use harness_sfpu::sections::{
+    ClauseTaint, IeeeCategory, NotesOverride, OperandClass, SeedDifference, SpecNotes, extensions,
 };
 
 /// Details with everything an escaper can get wrong: markup, entities, quotes, a CDATA end, a
@@ -88,11 +91,8 @@ pub fn wormhole_chip() -> ChipReport {
         row("SFPSHFT2", "mod1=4", "mod1=SUBVEC_SHFLSHR1", &[("reference", pass), (DUT_NAME, refused)]),
         row("sequences", "-", "-", &[("reference", pass), (DUT_NAME, refused)]),
     ];
-    let totals = harness_sfpu::report::totals(&matrix);
-    let coverage = MODELS
-        .iter()
-        .map(|m| harness_sfpu::report::coverage(&matrix, m, 30, &Default::default()))
-        .collect();
+    let totals = totals(&matrix);
+    let coverage = MODELS.iter().map(|m| coverage(&matrix, m, 30, &Default::default())).collect();
     ChipReport {
         isa: "sfpu".to_string(),
         arch: "wormhole".to_string(),
@@ -133,17 +133,19 @@ pub fn wormhole_chip() -> ChipReport {
         matrix,
         totals,
         failures: Vec::new(),
-        ieee: vec![IeeeCategory {
-            operation: "fma".to_string(),
-            category: "positive-zero".to_string(),
-            examined: 10_000,
-            count: 7,
-            source: "random sample".to_string(),
-            example: "0x80000000 * 0x3F800000 + 0x80000000 -> WH 0x00000000 (+0), IEEE 0x80000000 (-0)"
-                .to_string(),
-        }],
-        spec_notes: SpecNotes::default(),
-        operand_coverage: vec![OperandClass { class: "+0".to_string(), lanes: 64 }],
+        extensions: extensions(
+            &[IeeeCategory {
+                operation: "fma".to_string(),
+                category: "positive-zero".to_string(),
+                examined: 10_000,
+                count: 7,
+                source: "random sample".to_string(),
+                example: "0x80000000 * 0x3F800000 + 0x80000000 -> WH 0x00000000 (+0), IEEE 0x80000000 (-0)"
+                    .to_string(),
+            }],
+            &SpecNotes::default(),
+            &[OperandClass { class: "+0".to_string(), lanes: 64 }],
+        ),
         coverage,
         reasons: Vec::new(),
         timings_ms: [("vectors/reference", 90)].into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
@@ -245,10 +247,7 @@ pub fn blackhole_chip() -> ChipReport {
         totals.insert(m.to_string(), t);
     }
     // 112 vectors selected: the reference's 102 and the 10 not applicable to the DUT.
-    let coverage = MODELS
-        .iter()
-        .map(|m| harness_sfpu::report::coverage(&matrix, m, 112, &Default::default()))
-        .collect();
+    let coverage = MODELS.iter().map(|m| coverage(&matrix, m, 112, &Default::default())).collect();
     ChipReport {
         isa: "sfpu".to_string(),
         arch: "blackhole".to_string(),
@@ -301,68 +300,70 @@ pub fn blackhole_chip() -> ChipReport {
             failure("mod1=4", "SFPMAD/mod1=4/basic", "error", "DUT exited: signal 11 (SIGSEGV)\u{7}\n"),
             failure("mod1=1", "SFPMAD/mod1=1/second", "vector", "the second failure of the cell\n"),
         ],
-        ieee: vec![
-            IeeeCategory {
-                operation: "fma".to_string(),
-                category: "agrees".to_string(),
-                examined: 10_000,
-                count: 9_000,
-                source: "random sample".to_string(),
-                example: String::new(),
-            },
-            IeeeCategory {
-                operation: "fma".to_string(),
-                category: "denormal-flush".to_string(),
-                examined: 10_000,
-                count: 1_000,
-                source: "random sample".to_string(),
-                example:
-                    "a=0x00000001 (1e-45) * b=0x3f800000 (1) + c=0 -> BH 0x00000000 (+0), IEEE 0x00000001"
-                        .to_string(),
-            },
-            IeeeCategory {
-                operation: "store-bf16".to_string(),
-                category: "rounding".to_string(),
-                examined: 500,
-                count: 250,
-                source: "vector operands".to_string(),
-                example: "0x3f808000 -> BH 0x3f80, IEEE 0x3f80 < 0x3f81".to_string(),
-            },
-        ],
-        spec_notes: SpecNotes {
-            seed_differences: vec![SeedDifference {
-                row: 3,
-                topic: "SFPMAD with <denormal> operands & flags".to_string(),
-                model: "flushes them to zero, as upstream says".to_string(),
-            }],
-            notes_overrides: vec![NotesOverride {
-                topic: "SFPABS | -Inf".to_string(),
-                page: "WormholeB0/SFPABS.md".to_string(),
-                model: "keeps <-Inf> & its sign".to_string(),
-            }],
-            clauses: vec![
-                ClauseTaint {
-                    clause: "sfppushc-full-stack".to_string(),
-                    kind: "undefined".to_string(),
-                    section: "spec §6.2".to_string(),
-                    summary: "pushing onto a full stack".to_string(),
-                    vectors: 4,
+        extensions: extensions(
+            &[
+                IeeeCategory {
+                    operation: "fma".to_string(),
+                    category: "agrees".to_string(),
+                    examined: 10_000,
+                    count: 9_000,
+                    source: "random sample".to_string(),
+                    example: String::new(),
                 },
-                ClauseTaint {
-                    clause: "backdoor-load".to_string(),
-                    kind: "non-contractual".to_string(),
-                    section: "spec §6.7".to_string(),
-                    summary: "loads via the \"backdoor\"".to_string(),
-                    vectors: 0,
+                IeeeCategory {
+                    operation: "fma".to_string(),
+                    category: "denormal-flush".to_string(),
+                    examined: 10_000,
+                    count: 1_000,
+                    source: "random sample".to_string(),
+                    example:
+                        "a=0x00000001 (1e-45) * b=0x3f800000 (1) + c=0 -> BH 0x00000000 (+0), IEEE 0x00000001"
+                            .to_string(),
+                },
+                IeeeCategory {
+                    operation: "store-bf16".to_string(),
+                    category: "rounding".to_string(),
+                    examined: 500,
+                    count: 250,
+                    source: "vector operands".to_string(),
+                    example: "0x3f808000 -> BH 0x3f80, IEEE 0x3f80 < 0x3f81".to_string(),
                 },
             ],
-        },
-        operand_coverage: vec![
-            OperandClass { class: "+0".to_string(), lanes: 512 },
-            OperandClass { class: "denormal".to_string(), lanes: 128 },
-            OperandClass { class: "normal".to_string(), lanes: 8192 },
-            OperandClass { class: "signalling-nan".to_string(), lanes: 0 },
-        ],
+            &SpecNotes {
+                seed_differences: vec![SeedDifference {
+                    row: 3,
+                    topic: "SFPMAD with <denormal> operands & flags".to_string(),
+                    model: "flushes them to zero, as upstream says".to_string(),
+                }],
+                notes_overrides: vec![NotesOverride {
+                    topic: "SFPABS | -Inf".to_string(),
+                    page: "WormholeB0/SFPABS.md".to_string(),
+                    model: "keeps <-Inf> & its sign".to_string(),
+                }],
+                clauses: vec![
+                    ClauseTaint {
+                        clause: "sfppushc-full-stack".to_string(),
+                        kind: "undefined".to_string(),
+                        section: "spec §6.2".to_string(),
+                        summary: "pushing onto a full stack".to_string(),
+                        vectors: 4,
+                    },
+                    ClauseTaint {
+                        clause: "backdoor-load".to_string(),
+                        kind: "non-contractual".to_string(),
+                        section: "spec §6.7".to_string(),
+                        summary: "loads via the \"backdoor\"".to_string(),
+                        vectors: 0,
+                    },
+                ],
+            },
+            &[
+                OperandClass { class: "+0".to_string(), lanes: 512 },
+                OperandClass { class: "denormal".to_string(), lanes: 128 },
+                OperandClass { class: "normal".to_string(), lanes: 8192 },
+                OperandClass { class: "signalling-nan".to_string(), lanes: 0 },
+            ],
+        ),
         coverage,
         reasons: Vec::new(),
         timings_ms: [("golden vectors", 812), ("random campaign", 62_000)]
