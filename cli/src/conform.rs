@@ -22,16 +22,16 @@ use std::time::Duration;
 
 use anyhow::{Context as _, Result, anyhow, bail};
 use harness_core::campaign::{DEFAULT_CASES_PER_CELL, Limit, MAX_CASES};
-use harness_core::driver::{Driver, conform};
+use harness_core::driver::{Driver, RegistryRenderers, conform};
 use harness_core::isa::{Selection, Strictness};
 use harness_core::observe::{Observer, Phase};
 use harness_core::report::terminal;
-use harness_core::report::{Renderers, Tool, write_files};
+use harness_core::report::{Tool, write_files};
 use harness_core::session::{Options, Shard};
 
 use crate::interrupt::Interrupt;
 use crate::progress::Progress;
-use crate::{Context, parse_seed};
+use crate::context::{Context, parse_seed};
 
 /// The seed of the random campaign when `--seed` is not given.
 pub const DEFAULT_SEED: u64 = 0x5F9C_0DE5_EED0_0001;
@@ -305,19 +305,13 @@ pub fn main(args: Args, registry: &[&dyn Driver], context: &Context) -> Result<E
     if let (Some(why), Some(signal)) = (&report.incomplete, interrupt.signal()) {
         report.incomplete = Some(why.replacen("interrupted", &format!("interrupted by {signal}"), 1));
     }
-    let mut report_renderers = Vec::new();
-    let mut section_renderers = Vec::new();
-    for d in registry {
-        report_renderers.extend(d.report_renderers());
-        section_renderers.extend(d.section_renderers());
-    }
-    let renderers = Renderers { report: &report_renderers, sections: &section_renderers };
-    write_files(&report, &renderers, &out_dir).map_err(|e| anyhow!(e))?;
+    let renderers = RegistryRenderers::new(registry);
+    renderers.with(|r| write_files(&report, r, &out_dir)).map_err(|e| anyhow!(e))?;
     let divergent = !report.failing().is_empty();
     if args.json {
         outln!("{}", serde_json::to_string_pretty(&report)?);
     } else if !args.quiet {
-        out!("{}", terminal::render(&report, &done.notes, &renderers, &out_dir));
+        out!("{}", renderers.with(|r| terminal::render(&report, &done.notes, r, &out_dir)));
     }
     if let Some(why) = &report.incomplete {
         errln!("incomplete: {why}; the report of what completed is in {}", out_dir.display());

@@ -64,8 +64,8 @@ impl Interrupt {
     }
 
     /// An `Interrupt` whose first signal has already arrived, for tests of what a run does then
-    /// (no handler installed).
-    #[cfg(test)]
+    /// (no handler installed). Not `cfg(test)`: xtask's unit tests (the fuzzing runner's) use it.
+    #[doc(hidden)]
     pub fn raised(signal: i32) -> Interrupt {
         let flag = |s: i32| Arc::new(AtomicBool::new(signal == s));
         Interrupt { int: flag(SIGINT), term: flag(SIGTERM), hup: flag(SIGHUP) }

@@ -17,6 +17,7 @@
 pub mod out;
 
 pub mod conform;
+pub mod context;
 pub mod interrupt;
 pub mod kernel;
 pub mod progress;
@@ -26,29 +27,13 @@ pub mod report;
 pub mod run;
 
 use std::ffi::OsString;
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use harness_core::driver::Driver;
 
+pub use context::{Context, parse_seed};
 pub use registry::registry;
-
-/// What differs between the front ends that run these commands.
-#[derive(Clone, Debug)]
-pub struct Context {
-    /// How a replay line starts (`sfpu-conformance conform`, `cargo xtask conform`).
-    pub command: String,
-    /// Where `conform` writes its report without `--out`.
-    pub out: PathBuf,
-}
-
-impl Context {
-    /// The installed command's: replay lines name it, the report goes to `./conform-report`.
-    pub fn installed() -> Context {
-        Context { command: "sfpu-conformance conform".to_string(), out: PathBuf::from("conform-report") }
-    }
-}
 
 #[derive(Parser)]
 #[command(
@@ -76,12 +61,6 @@ enum Command {
     Run(run::Args),
     /// Merge shards' reports, or re-render a report.
     Report(report::Args),
-}
-
-/// Parses a seed: decimal, or hexadecimal after `0x`; `_` separators allowed.
-pub fn parse_seed(s: &str) -> Result<u64, String> {
-    let t = s.trim_start_matches("0x").replace('_', "");
-    u64::from_str_radix(&t, if s.starts_with("0x") { 16 } else { 10 }).map_err(|e| format!("bad seed `{s}`: {e}"))
 }
 
 /// Runs the command line `args` (the program's name first) over `registry`.

@@ -9,9 +9,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context as _, Result, anyhow};
-use harness_core::driver::Driver;
+use harness_core::driver::{Driver, RegistryRenderers};
 use harness_core::report::merge::merge;
-use harness_core::report::{Renderers, Report, write_files};
+use harness_core::report::{Report, write_files};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -58,14 +58,7 @@ pub fn main(args: Args, registry: &[&dyn Driver]) -> Result<ExitCode> {
         }
         Command::Render { report, out } => (read(&report)?, out),
     };
-    let mut report_renderers = Vec::new();
-    let mut section_renderers = Vec::new();
-    for d in registry {
-        report_renderers.extend(d.report_renderers());
-        section_renderers.extend(d.section_renderers());
-    }
-    let renderers = Renderers { report: &report_renderers, sections: &section_renderers };
-    write_files(&report, &renderers, &out).map_err(|e| anyhow!(e))?;
+    RegistryRenderers::new(registry).with(|r| write_files(&report, r, &out)).map_err(|e| anyhow!(e))?;
     outln!("overall: {}", report.overall_verdict());
     outln!("report: {}", out.join("report.html").display());
     Ok(if report.failing().is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) })

@@ -112,7 +112,6 @@ impl Isa for Amx {
     type Declaration = ();
     type CaseMeta = ();
     type Corpus = AmxCorpus;
-    type Protocol = AmxDut;
 
     fn chips() -> Vec<Chip> {
         Chip::ALL.to_vec()
@@ -261,4 +260,8 @@ impl Isa for Amx {
             None => String::new(),
         }
     }
+}
+
+impl harness_core::dut::DutIsa for Amx {
+    type Protocol = AmxDut;
 }

@@ -3,31 +3,11 @@
 //! pass, a divergence with an account naming every differing location, a model's refusal or
 //! error, or a case not given to the model because its declaration does not cover it).
 
-use std::fmt::{self, Write as _};
+use std::fmt::Write as _;
 
 use crate::isa::{Isa, ModelError, Run};
 
-/// Why a case was not given to a model: its declaration does not cover what the case requires.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct NotApplicable {
-    /// The features the case requires that the model does not declare (their ids).
-    pub missing: Vec<String>,
-    /// The declared refusals that cover an instruction of the case.
-    pub refused: Vec<String>,
-}
-
-impl fmt::Display for NotApplicable {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut parts = Vec::new();
-        if !self.missing.is_empty() {
-            parts.push(format!("requires {} (not declared)", self.missing.join(", ")));
-        }
-        if !self.refused.is_empty() {
-            parts.push(format!("refused up front: {}", self.refused.join(", ")));
-        }
-        f.write_str(&parts.join("; "))
-    }
-}
+pub use crate::isa::NotApplicable;
 
 /// Why a case did not pass.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -7,7 +7,8 @@ use std::marker::PhantomData;
 use std::path::Path;
 use std::time::Instant;
 
-use crate::isa::{Isa, RunOutput, RunRequest, Selection};
+use crate::dut::DutIsa;
+use crate::isa::{RunOutput, RunRequest, Selection};
 use crate::observe::Observer;
 use crate::report::terminal::SectionNotes;
 use crate::report::{Extension, REPORT_FORMAT, Report, SectionExtension, Tool, anchor};
@@ -40,6 +41,8 @@ pub trait Driver: Sync {
     fn section_renderers(&self) -> Vec<&'static dyn SectionExtension>;
     /// Replays case `id` on `chip` ([`session::replay`]); returns whether a model failed it.
     fn replay(&self, chip: &str, options: &Options, id: &str, out: &mut String) -> Result<bool, String>;
+    /// The vector file `chip`'s regression vectors are pasted into.
+    fn regression_file(&self, chip: &str) -> String;
     /// The file extension of its programs (`run` picks the instruction set by it).
     fn program_extension(&self) -> &'static str;
     /// The `run` command ([`Isa::run_program`]).
@@ -55,7 +58,7 @@ pub trait Started {
 /// The [`Driver`] of instruction set `I`.
 pub struct IsaDriver<I>(PhantomData<fn() -> I>);
 
-impl<I: Isa> IsaDriver<I> {
+impl<I: DutIsa> IsaDriver<I> {
     /// The driver (a constant, so a registry can hold `&'static` ones).
     pub const NEW: IsaDriver<I> = IsaDriver(PhantomData);
 
@@ -67,18 +70,18 @@ impl<I: Isa> IsaDriver<I> {
     }
 }
 
-struct StartedChip<I: Isa> {
+struct StartedChip<I: DutIsa> {
     chip: I::Chip,
     models: Vec<(Implementation<'static, I>, crate::report::ModelInfo)>,
 }
 
-impl<I: Isa> Started for StartedChip<I> {
+impl<I: DutIsa> Started for StartedChip<I> {
     fn run(self: Box<Self>, options: &Options, observer: &dyn Observer) -> Result<ChipRun, String> {
         session::check_chip::<I>(self.chip, options, &self.models, observer)
     }
 }
 
-impl<I: Isa> Driver for IsaDriver<I> {
+impl<I: DutIsa> Driver for IsaDriver<I> {
     fn isa(&self) -> &'static str {
         I::NAME
     }
@@ -140,6 +143,10 @@ impl<I: Isa> Driver for IsaDriver<I> {
         session::replay::<I>(chip, options, &models, id, out)
     }
 
+    fn regression_file(&self, chip: &str) -> String {
+        Self::chip(chip).map_or_else(|_| format!("a vector file of {} {chip}", I::NAME), I::regression_file)
+    }
+
     fn program_extension(&self) -> &'static str {
         I::PROGRAM_EXTENSION
     }
@@ -151,7 +158,7 @@ impl<I: Isa> Driver for IsaDriver<I> {
 
 /// Whether any job of `chip` of `I` is selected by `selection`: used by front ends to decide
 /// which chips a restricted run checks.
-pub fn has_selected_jobs<I: Isa>(chip: I::Chip, selection: &Selection) -> bool {
+pub fn has_selected_jobs<I: DutIsa>(chip: I::Chip, selection: &Selection) -> bool {
     !selected_jobs::<I>(chip, selection).is_empty()
 }
 
@@ -230,4 +237,42 @@ pub fn conform(
         ));
     }
     Ok(Conformed { report, notes })
+}
+
+/// The renderers of every instruction set of `registry`, for [`crate::report::write_files`] and
+/// the terminal: their extensions' and where their regression vectors go.
+pub struct RegistryRenderers<'a> {
+    registry: &'a [&'a dyn Driver],
+    report: Vec<&'static dyn Extension>,
+    sections: Vec<&'static dyn SectionExtension>,
+}
+
+impl<'a> RegistryRenderers<'a> {
+    /// Gathers them from `registry`.
+    pub fn new(registry: &'a [&'a dyn Driver]) -> RegistryRenderers<'a> {
+        RegistryRenderers {
+            registry,
+            report: registry.iter().flat_map(|d| d.report_renderers()).collect(),
+            sections: registry.iter().flat_map(|d| d.section_renderers()).collect(),
+        }
+    }
+
+    /// The vector file a chip's regression vectors go into.
+    fn regression_file(&self, isa: &str, chip: &str) -> String {
+        match self.registry.iter().find(|d| d.isa() == isa) {
+            Some(d) => d.regression_file(chip),
+            None => format!("a vector file of {isa} {chip}"),
+        }
+    }
+
+    /// As the renderers take them.
+    pub fn with<T>(&self, f: impl FnOnce(&crate::report::Renderers<'_>) -> T) -> T {
+        let file = |isa: &str, chip: &str| self.regression_file(isa, chip);
+        let renderers = crate::report::Renderers {
+            report: &self.report,
+            sections: &self.sections,
+            regression_file: Some(&file),
+        };
+        f(&renderers)
+    }
 }

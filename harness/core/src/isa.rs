@@ -4,21 +4,21 @@
 //! An instruction set gives the harness its chips, its instruction word and how to show one, its
 //! state, the locations of that state (for the taint of unpromised parts, for the `skip` lists of
 //! vectors and for differences), its reference and fast models, the rows of its coverage matrix
-//! (instruction × mode value, or semantic class), its golden vectors ([`Corpus`]), the jobs of
-//! its random campaign and how to draw case `n` of one, its external-implementation protocol,
-//! and, optionally, what it adds to the report ([`Isa::chip_extensions`],
-//! [`Isa::report_extensions`]). Everything else of the harness (the session, the campaign, the
-//! report and its renderers, the DUT envelope) is written against this trait only, in this crate,
-//! which depends on no instruction set.
+//! (instruction × mode value, or semantic class), its golden vectors ([`Corpus`], each made
+//! runnable as a [`VectorCase`]), the jobs of its random campaign and how to draw case `n` of
+//! one, and, optionally, what it adds to the report ([`Isa::chip_extensions`],
+//! [`Isa::report_extensions`]); its external implementations' protocol is
+//! [`crate::dut::DutIsa`]'s. Everything else of the harness (the session, the campaign, the
+//! report and its renderers, the DUT envelope) is written against these traits only, in this
+//! crate, which depends on no instruction set.
 
 use std::fmt::Debug;
 use std::path::Path;
 
-use crate::check::NotApplicable;
-use crate::dut::Protocol;
-use crate::report::{Extension, SectionExtension, SpecInfo};
+use std::fmt;
+
+use crate::report::{CorpusInfo, Extension, SectionExtension, SpecInfo};
 use crate::rng::Rng;
-use crate::vectors::{Corpus, VectorCase};
 
 /// Why a model produced no result.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -150,6 +150,87 @@ pub struct RunOutput {
     pub failed: bool,
 }
 
+/// Why a case was not given to a model: its declaration does not cover what the case requires.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct NotApplicable {
+    /// The features the case requires that the model does not declare (their ids).
+    pub missing: Vec<String>,
+    /// The declared refusals that cover an instruction of the case.
+    pub refused: Vec<String>,
+}
+
+impl fmt::Display for NotApplicable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut parts = Vec::new();
+        if !self.missing.is_empty() {
+            parts.push(format!("requires {} (not declared)", self.missing.join(", ")));
+        }
+        if !self.refused.is_empty() {
+            parts.push(format!("refused up front: {}", self.refused.join(", ")));
+        }
+        f.write_str(&parts.join("; "))
+    }
+}
+
+/// One case ready to run: a golden vector, or a random case of the campaign.
+#[derive(Clone, Debug, PartialEq)]
+pub struct VectorCase<I: Isa> {
+    /// The case's id.
+    pub id: String,
+    /// Its matrix row (instruction, file or class axis).
+    pub file: String,
+    /// Its mode value or class, if any.
+    pub mode: Option<String>,
+    /// The state before.
+    pub pre: I::State,
+    /// The program.
+    pub program: Vec<I::Word>,
+    /// The state expected after.
+    pub expected: I::State,
+    /// The verdict expected, if the format records one.
+    pub outcome: Option<I::Outcome>,
+    /// The locations not compared (not promised).
+    pub skip: I::Locations,
+    /// Whether the specification leaves some of the case's result unpromised (undefined,
+    /// unspecified or non-contractual), compared or not: the matrix counts such cases as tainted.
+    pub tainted: bool,
+    /// What the instruction set's own hooks need of the case.
+    pub meta: I::CaseMeta,
+}
+
+/// One chip's golden vectors as an instruction set's loader holds them: the core reads them
+/// through this interface, vector by vector (index `0 .. len()` in corpus order), and makes each
+/// runnable only when a model runs it (a corpus's states would not all fit in memory at once).
+pub trait Corpus<I: Isa>: Send + Sync {
+    /// Where the vectors come from, their format, files and generator (with `vectors` the whole
+    /// corpus's count).
+    fn info(&self) -> CorpusInfo;
+    /// The number of vectors.
+    fn len(&self) -> usize;
+    /// Whether the corpus has no vector.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// Vector `i`'s id.
+    fn id(&self, i: usize) -> &str;
+    /// Vector `i`'s matrix row: (instruction, file or class axis; mode value, if any).
+    fn row(&self, i: usize) -> (String, Option<String>);
+    /// Vector `i`'s tags (what [`Filter`] patterns may name besides ids, rows and modes).
+    fn tags(&self, i: usize) -> &[String];
+    /// Vector `i` made runnable, the locations `strictness` does not compare skipped; the error
+    /// says why it cannot be (only vectors built in memory can fail so: loading checks them).
+    fn case(&self, i: usize, strictness: Strictness) -> Result<VectorCase<I>, String>;
+    /// Vector `i` as a regression vector to paste into a vector file, its id marked with `origin`
+    /// (`conform-dut`), or empty.
+    fn snippet(&self, i: usize, origin: &str) -> String;
+    /// Whether every note of vector `i` is undefined behaviour (nothing but the untouched state is
+    /// compared).
+    fn only_undefined(&self, i: usize) -> bool {
+        let _ = i;
+        false
+    }
+}
+
 /// An instruction set the harness can check.
 pub trait Isa: Sized + Send + Sync + 'static {
     /// Its name on the command line, in case ids and in reports (`sfpu`, `amx`).
@@ -177,8 +258,6 @@ pub trait Isa: Sized + Send + Sync + 'static {
     type CaseMeta: Clone + Debug + Default + PartialEq + Send + Sync;
     /// One chip's golden vectors, loaded.
     type Corpus: Corpus<Self>;
-    /// The protocol external implementations of the instruction set speak.
-    type Protocol: Protocol<Isa = Self>;
 
     /// Every chip, in report order.
     fn chips() -> Vec<Self::Chip>;

@@ -17,8 +17,8 @@ use std::time::{Duration, Instant};
 
 use crate::campaign::{self, CampaignConfig, Limit, Progress};
 use crate::check::Status;
-use crate::dut::{ExternalModel, RefusedDut};
-use crate::isa::{Isa, Job, Model, ModelError, Selection, Strictness};
+use crate::dut::{DutIsa, ExternalModel, RefusedDut};
+use crate::isa::{Job, Model, ModelError, Selection, Strictness};
 use crate::matrix::{self, CaseInfo, Tally};
 use crate::observe::Observer;
 use crate::replay::ReplayContext;
@@ -110,7 +110,7 @@ impl Shard {
 }
 
 /// One implementation being checked.
-pub enum Implementation<'a, I: Isa> {
+pub enum Implementation<'a, I: DutIsa> {
     /// The reference, the fast model, or any model of the caller's.
     Builtin(&'a dyn Model<I>),
     /// A `--dut` that accepted the hello.
@@ -119,7 +119,7 @@ pub enum Implementation<'a, I: Isa> {
     Refused(RefusedDut),
 }
 
-impl<I: Isa> Implementation<'_, I> {
+impl<I: DutIsa> Implementation<'_, I> {
     /// The implementation as a model.
     pub fn model(&self) -> &dyn Model<I> {
         match self {
@@ -147,7 +147,7 @@ impl<I: Isa> Implementation<'_, I> {
 /// reference, the fast model unless `no_fastpath`, and each `--dut` (started, its hello checked;
 /// one that refuses it is checked as a [`RefusedDut`], every case unsupported). A DUT that cannot
 /// start is an error.
-pub fn implementations<I: Isa>(
+pub fn implementations<I: DutIsa>(
     chip: I::Chip,
     options: &Options,
 ) -> Result<Vec<(Implementation<'static, I>, ModelInfo)>, String> {
@@ -190,7 +190,7 @@ pub fn implementations<I: Isa>(
 }
 
 /// The replay context of `model`'s failures on `chip` in a run with `options`.
-pub fn replay_context<I: Isa>(chip: I::Chip, options: &Options, model: &ModelInfo) -> ReplayContext {
+pub fn replay_context<I: DutIsa>(chip: I::Chip, options: &Options, model: &ModelInfo) -> ReplayContext {
     ReplayContext {
         command: options.command.clone(),
         isa: I::NAME.to_string(),
@@ -214,19 +214,19 @@ pub struct ChipRun {
 
 /// The campaign's jobs a run with `selection` runs on `chip`: those it names (every one when it
 /// names none; the streams only when unrestricted or named).
-pub fn selected_jobs<I: Isa>(chip: I::Chip, selection: &Selection) -> Vec<Job> {
+pub fn selected_jobs<I: DutIsa>(chip: I::Chip, selection: &Selection) -> Vec<Job> {
     I::jobs(chip).into_iter().filter(|j| selection.selects(&j.name)).collect()
 }
 
 /// Snippets and replay lines of one model's vector failures.
-struct VectorInfo<'a, I: Isa> {
+struct VectorInfo<'a, I: DutIsa> {
     corpus: &'a I::Corpus,
     index: HashMap<&'a str, usize>,
     origin: String,
     replay: ReplayContext,
 }
 
-impl<I: Isa> CaseInfo for VectorInfo<'_, I> {
+impl<I: DutIsa> CaseInfo for VectorInfo<'_, I> {
     fn only_undefined(&self, id: &str) -> bool {
         self.index.get(id).is_some_and(|&i| self.corpus.only_undefined(i))
     }
@@ -245,7 +245,7 @@ impl<I: Isa> CaseInfo for VectorInfo<'_, I> {
 /// would only decline every case), and the instruction set's extensions of the section. An
 /// interruption (`observer.stopped()`) ends it early: the section then holds what completed and
 /// [`ChipRun::skipped`] says what did not.
-pub fn check_chip<I: Isa>(
+pub fn check_chip<I: DutIsa>(
     chip: I::Chip,
     options: &Options,
     models: &[(Implementation<'_, I>, ModelInfo)],
@@ -501,7 +501,7 @@ enum Target<'a> {
 /// verdict is written to `out` with what differs, then a regression vector to paste into the
 /// instruction set's vector files. Returns whether some model failed it. An id that names no
 /// vector of the corpus and no case of the campaign is an error.
-pub fn replay<I: Isa>(
+pub fn replay<I: DutIsa>(
     chip: I::Chip,
     options: &Options,
     models: &[(Implementation<'_, I>, ModelInfo)],

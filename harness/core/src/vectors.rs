@@ -1,72 +1,15 @@
-//! Golden vectors as the core runs them, whatever their instruction set's file format: a loaded
-//! corpus ([`Corpus`], the instruction set's), the selection of a run ([`Filter`]), one vector
-//! made runnable ([`VectorCase`]), and running a selection on a model ([`run_selected`]: in
-//! parallel on a built-in model, in corpus order on an external one, stoppable).
+//! Golden vectors as the core runs them, whatever their instruction set's file format (a loaded
+//! corpus is the instruction set's [`Corpus`], a vector made runnable a [`VectorCase`], both part
+//! of the seam): the selection of a run ([`Filter`]) and running a selection on a model
+//! ([`run_selected`]: in parallel on a built-in model, in corpus order on an external one,
+//! stoppable).
 
 use rayon::prelude::*;
 
 use crate::check::{CaseResult, Expected, Status, compare};
 use crate::isa::{Isa, Model, Strictness};
-use crate::report::CorpusInfo;
 
-/// One case ready to run: a golden vector, or a random case of the campaign.
-#[derive(Clone, Debug, PartialEq)]
-pub struct VectorCase<I: Isa> {
-    /// The case's id.
-    pub id: String,
-    /// Its matrix row (instruction, file or class axis).
-    pub file: String,
-    /// Its mode value or class, if any.
-    pub mode: Option<String>,
-    /// The state before.
-    pub pre: I::State,
-    /// The program.
-    pub program: Vec<I::Word>,
-    /// The state expected after.
-    pub expected: I::State,
-    /// The verdict expected, if the format records one.
-    pub outcome: Option<I::Outcome>,
-    /// The locations not compared (not promised).
-    pub skip: I::Locations,
-    /// Whether the specification leaves some of the case's result unpromised (undefined,
-    /// unspecified or non-contractual), compared or not: the matrix counts such cases as tainted.
-    pub tainted: bool,
-    /// What the instruction set's own hooks need of the case.
-    pub meta: I::CaseMeta,
-}
-
-/// One chip's golden vectors as an instruction set's loader holds them: the core reads them
-/// through this interface, vector by vector (index `0 .. len()` in corpus order), and makes each
-/// runnable only when a model runs it (a corpus's states would not all fit in memory at once).
-pub trait Corpus<I: Isa>: Send + Sync {
-    /// Where the vectors come from, their format, files and generator (with `vectors` the whole
-    /// corpus's count).
-    fn info(&self) -> CorpusInfo;
-    /// The number of vectors.
-    fn len(&self) -> usize;
-    /// Whether the corpus has no vector.
-    fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-    /// Vector `i`'s id.
-    fn id(&self, i: usize) -> &str;
-    /// Vector `i`'s matrix row: (instruction, file or class axis; mode value, if any).
-    fn row(&self, i: usize) -> (String, Option<String>);
-    /// Vector `i`'s tags (what [`Filter`] patterns may name besides ids, rows and modes).
-    fn tags(&self, i: usize) -> &[String];
-    /// Vector `i` made runnable, the locations `strictness` does not compare skipped; the error
-    /// says why it cannot be (only vectors built in memory can fail so: loading checks them).
-    fn case(&self, i: usize, strictness: Strictness) -> Result<VectorCase<I>, String>;
-    /// Vector `i` as a regression vector to paste into a vector file, its id marked with `origin`
-    /// (`conform-dut`), or empty.
-    fn snippet(&self, i: usize, origin: &str) -> String;
-    /// Whether every note of vector `i` is undefined behaviour (nothing but the untouched state is
-    /// compared).
-    fn only_undefined(&self, i: usize) -> bool {
-        let _ = i;
-        false
-    }
-}
+pub use crate::isa::{Corpus, VectorCase};
 
 /// Which vectors to run: `SFPMAD,-SFPLUT` style. A vector is selected if some include pattern
 /// matches (or there is none) and no exclude pattern does; a pattern matches an id equal to it or

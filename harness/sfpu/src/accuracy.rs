@@ -21,7 +21,7 @@ use sfpi::accuracy::{self, Accuracy, ChipDifference};
 use sfpi::kernels::{Ulp, registry};
 use sfpu_reference::isa::Arch;
 
-use harness_core::report::html::escape;
+use harness_core::report::text::escape;
 use harness_core::report::{Extension, Report};
 
 /// The seed of the accuracy tiles unless told otherwise (`cargo xtask kernel` uses it too).
@@ -232,7 +232,7 @@ impl KernelAccuracy {
 
 /// The Markdown section (a `##` heading and what follows).
 pub fn markdown(out: &mut String, k: &KernelAccuracy) -> fmt::Result {
-    use harness_core::report::markdown::{cell_code, text};
+    use harness_core::report::text::{cell_code, text};
     writeln!(out, "## Kernel accuracy")?;
     writeln!(out)?;
     writeln!(

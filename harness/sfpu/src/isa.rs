@@ -59,7 +59,6 @@ impl Isa for Sfpu {
     /// The features a vector lists as required (`None`: computed from its state and program).
     type CaseMeta = Option<FeatureSet>;
     type Corpus = SfpuCorpus;
-    type Protocol = SfpuDut;
 
     fn chips() -> Vec<Arch> {
         vec![Arch::Blackhole, Arch::Wormhole]
@@ -273,6 +272,10 @@ impl Isa for Sfpu {
         let words = case.program.iter().map(|i| i.encode(chip)).collect::<Result<Vec<u32>, _>>().ok()?;
         Some((case.pre, words))
     }
+}
+
+impl harness_core::dut::DutIsa for Sfpu {
+    type Protocol = SfpuDut;
 }
 
 #[cfg(test)]

@@ -5,8 +5,8 @@
 
 use std::fmt::{self, Write as _};
 
-use harness_core::report::html::escape;
-use harness_core::report::markdown::{cell_code, code, percent, text};
+use harness_core::report::text::escape;
+use harness_core::report::text::{cell_code, code, percent, text};
 use harness_core::report::{ChipReport, SectionExtension};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -117,7 +117,16 @@ pub fn extensions(
 
 /// The renderers of the SFPU's report and section extensions.
 pub fn renderers() -> harness_core::report::Renderers<'static> {
-    harness_core::report::Renderers { report: crate::REPORT_EXTENSIONS, sections: RENDERERS }
+    harness_core::report::Renderers {
+        report: crate::REPORT_EXTENSIONS,
+        sections: RENDERERS,
+        regression_file: Some(&regression_file),
+    }
+}
+
+/// The vector file an SFPU chip's regression vectors are pasted into.
+fn regression_file(_isa: &str, chip: &str) -> String {
+    format!("vectors/{chip}/regressions.yaml")
 }
 
 /// The renderers of the SFPU's section extensions.

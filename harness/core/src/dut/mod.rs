@@ -109,6 +109,12 @@ impl ProtocolError {
     }
 }
 
+/// An instruction set whose external implementations speak a protocol of this envelope.
+pub trait DutIsa: Isa {
+    /// The protocol.
+    type Protocol: Protocol<Isa = Self>;
+}
+
 /// What an instruction set's protocol adds to the envelope.
 pub trait Protocol: Send + Sync + 'static {
     /// The instruction set.

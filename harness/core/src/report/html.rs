@@ -22,10 +22,10 @@
 use std::borrow::Cow;
 use std::fmt::{self, Write as _};
 
-use super::markdown::{describe_counts, human_ms, strictness_meaning};
+use super::text::{escape, escape_attr, human_ms, strictness_meaning};
 use std::collections::BTreeMap;
 
-use super::{CellStatus, ChipReport, Counts, MatrixRow, Renderers, Report};
+use super::model::{CellStatus, ChipReport, Counts, MatrixRow, Renderers, Report};
 
 /// Every status, in the order the page lists them.
 const STATUSES: [CellStatus; 7] = CellStatus::ALL;
@@ -200,7 +200,7 @@ fn write_page(out: &mut String, r: &Report, extensions: &Renderers<'_>) -> fmt::
         verdict(out, chip)?;
         summary(out, chip, &models)?;
         matrix(out, chip, &models)?;
-        failures(out, chip)?;
+        failures(out, chip, extensions)?;
         for (key, data) in &chip.extensions {
             let mut section = String::new();
             let at = id(chip, &super::anchor(key));
@@ -597,7 +597,7 @@ fn matrix_cell(out: &mut String, r: &ChipReport, row: &MatrixRow, model: &str) -
     if !row.label.is_empty() && row.label != row.mode {
         write!(title, " ({})", row.label)?;
     }
-    write!(title, "\n{model}: {}\n{}", status.name(), describe_counts(&counts))?;
+    write!(title, "\n{model}: {}\n{}", status.name(), counts.describe())?;
     if let Some((_, f)) = first {
         write!(title, "\nfirst failure: {} ({})", f.id, f.kind)?;
     }
@@ -621,7 +621,7 @@ fn matrix_cell(out: &mut String, r: &ChipReport, row: &MatrixRow, model: &str) -
     write!(out, "</td>")
 }
 
-fn failures(out: &mut String, r: &ChipReport) -> fmt::Result {
+fn failures(out: &mut String, r: &ChipReport, extensions: &Renderers<'_>) -> fmt::Result {
     writeln!(out, "<section id=\"{}\">", id(r, "failures"))?;
     writeln!(out, "<h3>Failures</h3>")?;
     if r.failures.is_empty() {
@@ -633,7 +633,7 @@ fn failures(out: &mut String, r: &ChipReport) -> fmt::Result {
         "<p>{} failure(s): the first failures of every failing (model, instruction, mode) cell.</p>",
         r.failures.len()
     )?;
-    let target = escape(&format!("vectors/{}/regressions.yaml", r.arch)).into_owned();
+    let target = escape(&extensions.regression_file_of(r)).into_owned();
     for (i, f) in r.failures.iter().enumerate() {
         writeln!(out, "<article class=\"failure\" id=\"{}\">", id(r, &format!("failure-{}", i + 1)))?;
         writeln!(
@@ -698,60 +698,3 @@ fn timings(out: &mut String, section_id: &str, h: &str, timings_ms: &BTreeMap<St
     writeln!(out, "</section>")
 }
 
-/// `s` for HTML text or a quoted attribute value: [`sanitize`]d, then `&`, `<`, `>`, `"` and `'`
-/// written as character references.
-pub fn escape(s: &str) -> Cow<'_, str> {
-    let clean = sanitize(s);
-    if !clean.contains(['&', '<', '>', '"', '\'']) {
-        return clean;
-    }
-    let mut out = String::with_capacity(clean.len() + 16);
-    for c in clean.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    Cow::Owned(out)
-}
-
-/// `s` for a quoted attribute value: [`escape`], with line feeds and tabs as character
-/// references so that they survive attribute-value normalisation.
-/// `s` escaped for an attribute value (line breaks and tabs as character references).
-pub fn escape_attr(s: &str) -> String {
-    escape(s).replace('\n', "&#10;").replace('\t', "&#9;")
-}
-
-/// `s` with the characters no rendering should carry replaced by visible ones: C0 control
-/// characters other than tab and line feed become their Unicode control pictures (U+0000 `␀` to
-/// U+001F `␟`, so ESC shows as `␛`), DEL becomes `␡`, C1 control characters and Unicode
-/// noncharacters (U+FDD0 to U+FDEF, U+xFFFE, U+xFFFF) become U+FFFD `�`; a carriage return
-/// followed by a line feed is dropped (CRLF becomes LF), a lone one becomes `␍`. The result is
-/// valid in XML 1.0, HTML and Markdown.
-pub fn sanitize(s: &str) -> Cow<'_, str> {
-    if !s.chars().any(|c| (c.is_control() && c != '\t' && c != '\n') || is_noncharacter(c)) {
-        return Cow::Borrowed(s);
-    }
-    let mut out = String::with_capacity(s.len() + 8);
-    let mut chars = s.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '\r' if chars.peek() == Some(&'\n') => {}
-            '\t' | '\n' => out.push(c),
-            '\u{0}'..='\u{1f}' => out.push(char::from_u32(0x2400 + c as u32).unwrap_or('\u{fffd}')),
-            '\u{7f}' => out.push('\u{2421}'),
-            c if c.is_control() || is_noncharacter(c) => out.push('\u{fffd}'),
-            c => out.push(c),
-        }
-    }
-    Cow::Owned(out)
-}
-
-fn is_noncharacter(c: char) -> bool {
-    let u = c as u32;
-    (0xfdd0..=0xfdef).contains(&u) || u & 0xfffe == 0xfffe
-}

@@ -22,9 +22,8 @@
 
 use std::fmt::{self, Write as _};
 
-use super::html::sanitize;
-use super::markdown::{describe_counts, strictness_meaning};
-use super::{CellStatus, ChipReport, Counts, FailureEntry, Report};
+use super::model::{CellStatus, ChipReport, Counts, FailureEntry, MatrixRow, Renderers, Report};
+use super::text::{sanitize, strictness_meaning};
 
 /// What a test case turns into.
 enum Outcome<'a> {
@@ -36,12 +35,17 @@ enum Outcome<'a> {
 
 /// Renders the report as JUnit XML.
 pub fn render(report: &Report) -> String {
+    render_with(report, &Renderers::default())
+}
+
+/// [`render`] knowing where the instruction sets' regression vectors go.
+pub fn render_with(report: &Report, renderers: &Renderers<'_>) -> String {
     let mut out = String::new();
-    write_junit(&mut out, report).expect("writing to a String cannot fail");
+    write_junit(&mut out, report, renderers).expect("writing to a String cannot fail");
     out
 }
 
-fn outcome<'a>(r: &'a ChipReport, model: &str, row: &crate::report::MatrixRow, c: &Counts) -> Outcome<'a> {
+fn outcome<'a>(r: &'a ChipReport, model: &str, row: &MatrixRow, c: &Counts) -> Outcome<'a> {
     let (instruction, mode) = (row.instruction.as_str(), row.mode.as_str());
     let why = row.reason(model).map(|w| format!("; the first: {w}")).unwrap_or_default();
     match c.status() {
@@ -94,11 +98,11 @@ impl Tally {
     }
 }
 
-fn write_junit(out: &mut String, report: &Report) -> fmt::Result {
+fn write_junit(out: &mut String, report: &Report, renderers: &Renderers<'_>) -> fmt::Result {
     let mut all = Tally::default();
     let mut suites = String::new();
     for r in &report.chips {
-        chip_suites(&mut suites, report, r, &mut all)?;
+        chip_suites(&mut suites, report, r, &mut all, renderers)?;
     }
     if let Some(why) = &report.incomplete {
         // An interrupted run is an error of the run itself, whatever the cells say.
@@ -125,7 +129,13 @@ fn write_junit(out: &mut String, report: &Report) -> fmt::Result {
 }
 
 /// The test suites of one chip: one per model, named `{arch}/{model}`.
-fn chip_suites(suites: &mut String, report: &Report, r: &ChipReport, all: &mut Tally) -> fmt::Result {
+fn chip_suites(
+    suites: &mut String,
+    report: &Report,
+    r: &ChipReport,
+    all: &mut Tally,
+    renderers: &Renderers<'_>,
+) -> fmt::Result {
     let models = r.model_names();
     for model in &models {
         let mut tally = Tally::default();
@@ -134,7 +144,7 @@ fn chip_suites(suites: &mut String, report: &Report, r: &ChipReport, all: &mut T
             let counts = row.counts(model);
             let o = outcome(r, model, row, &counts);
             tally.count(&o);
-            testcase(&mut cases, r, model, &row.instruction, &row.mode, &row.label, &counts, &o)?;
+            testcase(&mut cases, r, model, &row.instruction, &row.mode, &row.label, &counts, &o, renderers)?;
         }
         // Every reason the model gave for declining cases, and every error, aggregated: one
         // skipped test case each, with the reason, its count and example ids.
@@ -218,6 +228,7 @@ fn testcase(
     label: &str,
     c: &Counts,
     o: &Outcome<'_>,
+    renderers: &Renderers<'_>,
 ) -> fmt::Result {
     writeln!(
         out,
@@ -252,10 +263,10 @@ fn testcase(
                     let first_line = f.details.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
                     write!(message, "; first: {} ({}): {}", f.id, f.kind, first_line)?;
                     format!(
-                        "{}\n\nReplay:\n{}\n\nRegression vector (for vectors/{}/regressions.yaml):\n{}",
+                        "{}\n\nReplay:\n{}\n\nRegression vector (for {}):\n{}",
                         f.details.trim_end(),
                         f.replay,
-                        r.arch,
+                        renderers.regression_file_of(r),
                         f.snippet.trim_end()
                     )
                 }
@@ -271,7 +282,7 @@ fn testcase(
             )?;
         }
     }
-    let mut counts = format!("{model}: {}\n{}", c.status().name(), describe_counts(c));
+    let mut counts = format!("{model}: {}\n{}", c.status().name(), c.describe());
     if !label.is_empty() && label != mode {
         counts = format!("{instruction} {mode} ({label})\n{counts}");
     }

@@ -18,10 +18,10 @@
 
 use std::fmt::{self, Write as _};
 
-use super::html::{escape, sanitize};
 use std::collections::BTreeMap;
 
-use super::{CellStatus, ChipReport, Counts, Renderers, Report};
+use super::model::{CellStatus, ChipReport, Counts, Renderers, Report};
+use super::text::{block, cell_code, code, escape, human_ms, one_line, strictness_meaning, text};
 
 /// Every status, in the order tables list them.
 const STATUSES: [CellStatus; 7] = CellStatus::ALL;
@@ -52,7 +52,7 @@ fn write_report(out: &mut String, r: &Report, extensions: &Renderers<'_>) -> fmt
         writeln!(out)?;
     }
     let glyph_of = if r.failing().is_empty() { CellStatus::Pass } else { CellStatus::Fail };
-    writeln!(out, "**Overall: {} {}**", glyph(glyph_of), text(&r.overall_verdict()))?;
+    writeln!(out, "**Overall: {} {}**", glyph_of.glyph(), text(&r.overall_verdict()))?;
     writeln!(out)?;
     writeln!(out, "| | |")?;
     writeln!(out, "|---|---|")?;
@@ -67,7 +67,7 @@ fn write_report(out: &mut String, r: &Report, extensions: &Renderers<'_>) -> fmt
         verdict(out, chip)?;
         summary(out, chip, &models)?;
         matrix(out, chip, &models)?;
-        failures(out, chip)?;
+        failures(out, chip, extensions)?;
         for (key, data) in &chip.extensions {
             let mut section = String::new();
             let rendered = match extensions.section_renderer(key) {
@@ -99,13 +99,13 @@ fn write_report(out: &mut String, r: &Report, extensions: &Renderers<'_>) -> fmt
 fn verdict(out: &mut String, r: &ChipReport) -> fmt::Result {
     let failing = r.failing_models();
     if failing.is_empty() {
-        writeln!(out, "**Verdict: {} PASS** on what each model was checked on:", glyph(CellStatus::Pass))?;
+        writeln!(out, "**Verdict: {} PASS** on what each model was checked on:", CellStatus::Pass.glyph())?;
     } else {
         let list: Vec<String> = failing.iter().map(|m| code(m)).collect();
         writeln!(
             out,
             "**Verdict: {} FAIL**: failing model(s): {}. What each model was checked on:",
-            glyph(CellStatus::Fail),
+            CellStatus::Fail.glyph(),
             list.join(", ")
         )?;
     }
@@ -242,7 +242,7 @@ fn summary(out: &mut String, r: &ChipReport, models: &[&str]) -> fmt::Result {
             out,
             "| {} | {} {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             cell_code(name),
-            glyph(t.status()),
+            t.status().glyph(),
             t.status().name(),
             t.vectors_run,
             t.passed,
@@ -267,7 +267,7 @@ fn summary(out: &mut String, r: &ChipReport, models: &[&str]) -> fmt::Result {
     writeln!(out)?;
     write!(out, "| Model |")?;
     for s in STATUSES {
-        write!(out, " {} {} |", glyph(s), s.name())?;
+        write!(out, " {} {} |", s.glyph(), s.name())?;
     }
     writeln!(out, " Cells |")?;
     writeln!(out, "|---|{}--:|", "--:|".repeat(STATUSES.len()))?;
@@ -285,7 +285,7 @@ fn summary(out: &mut String, r: &ChipReport, models: &[&str]) -> fmt::Result {
 fn matrix(out: &mut String, r: &ChipReport, models: &[&str]) -> fmt::Result {
     writeln!(out, "### Matrix")?;
     writeln!(out)?;
-    let legend: Vec<String> = STATUSES.iter().map(|s| format!("{} {}", glyph(*s), s.name())).collect();
+    let legend: Vec<String> = STATUSES.iter().map(|s| format!("{} {}", s.glyph(), s.name())).collect();
     writeln!(
         out,
         "Legend: {}. A cell is one (instruction, mode value) for one model; the status is derived \
@@ -313,7 +313,7 @@ fn matrix(out: &mut String, r: &ChipReport, models: &[&str]) -> fmt::Result {
                 .iter()
                 .filter_map(|s| {
                     let n = rows.iter().filter(|row| row.counts(m).status() == *s).count();
-                    (n > 0).then(|| format!("{} {n}", glyph(*s)))
+                    (n > 0).then(|| format!("{} {n}", s.glyph()))
                 })
                 .collect();
             write!(out, " {} |", parts.join(" "))?;
@@ -357,7 +357,7 @@ fn matrix(out: &mut String, r: &ChipReport, models: &[&str]) -> fmt::Result {
 /// The short text of a matrix cell: glyph, status and, for a failing cell, what failed.
 fn status_cell(c: &Counts) -> String {
     let s = c.status();
-    let mut text = format!("{} {}", glyph(s), s.name());
+    let mut text = format!("{} {}", s.glyph(), s.name());
     if s == CellStatus::Fail {
         let mut what = Vec::new();
         if c.failed > 0 {
@@ -381,7 +381,7 @@ fn status_cell(c: &Counts) -> String {
     text
 }
 
-fn failures(out: &mut String, r: &ChipReport) -> fmt::Result {
+fn failures(out: &mut String, r: &ChipReport, extensions: &Renderers<'_>) -> fmt::Result {
     writeln!(out, "### Failures")?;
     writeln!(out)?;
     if r.failures.is_empty() {
@@ -411,7 +411,7 @@ fn failures(out: &mut String, r: &ChipReport) -> fmt::Result {
         writeln!(out, "Details:")?;
         writeln!(out)?;
         writeln!(out, "{}", block(&f.details, "text"))?;
-        let target = escape(&format!("vectors/{}/regressions.yaml", r.arch)).into_owned();
+        let target = escape(&extensions.regression_file_of(r)).into_owned();
         writeln!(out, "<details><summary>YAML vector for <code>{target}</code></summary>")?;
         writeln!(out)?;
         writeln!(out, "{}", block(&f.snippet, "yaml"))?;
@@ -447,124 +447,3 @@ fn timings(out: &mut String, heading: &str, timings_ms: &BTreeMap<String, u64>) 
     writeln!(out)
 }
 
-/// The glyph a status is shown with in Markdown.
-pub fn glyph(s: CellStatus) -> &'static str {
-    match s {
-        CellStatus::Pass => "✅",
-        CellStatus::Fail => "❌",
-        CellStatus::Partial => "🌓",
-        CellStatus::Unsupported => "🚫",
-        CellStatus::Undefined => "⚠️",
-        CellStatus::Untested => "⬜",
-        CellStatus::NotApplicable => "➖",
-    }
-}
-
-/// What a strictness value means.
-pub fn strictness_meaning(s: &str) -> &'static str {
-    match s {
-        "silicon" => "non-contractual locations compared",
-        "architecture" => "non-contractual locations skipped",
-        _ => "unknown strictness",
-    }
-}
-
-/// A duration for people: `850 ms`, `12.3 s`, `3 min 12 s`.
-pub fn human_ms(ms: u64) -> String {
-    if ms < 1000 {
-        format!("{ms} ms")
-    } else if ms < 60_000 {
-        format!("{:.1} s", ms as f64 / 1000.0)
-    } else {
-        let s = ms / 1000;
-        if s < 3600 {
-            format!("{} min {} s", s / 60, s % 60)
-        } else {
-            format!("{} h {} min", s / 3600, s % 3600 / 60)
-        }
-    }
-}
-
-/// `part` as a percentage of `whole`, one decimal; `-` when `whole` is zero.
-pub fn percent(part: u64, whole: u64) -> String {
-    if whole == 0 { "-".to_string() } else { format!("{:.1} %", part as f64 * 100.0 / whole as f64) }
-}
-
-/// The counts of a cell in words, for tooltips and test-case output.
-pub fn describe_counts(c: &Counts) -> String {
-    format!(
-        "vectors: {} run, {} passed, {} failed, {} tainted, {} undefined, {} unsupported, {} errors, \
-         {} not applicable; random: {} compared, {} differed, {} errors, {} declined, {} not applicable",
-        c.vectors_run,
-        c.passed,
-        c.failed,
-        c.tainted,
-        c.undefined,
-        c.unsupported,
-        c.errors,
-        c.not_applicable,
-        c.random_cases,
-        c.random_failures,
-        c.random_errors,
-        c.random_unsupported,
-        c.random_not_applicable
-    )
-}
-
-/// `s` on one line (line breaks and tabs become spaces), sanitised.
-fn one_line(s: &str) -> String {
-    sanitize(s).chars().map(|c| if c == '\n' || c == '\t' { ' ' } else { c }).collect()
-}
-
-/// Inline text with Markdown's active punctuation backslash-escaped.
-pub fn text(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in one_line(s).chars() {
-        if matches!(
-            c,
-            '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '|' | '~' | '&' | '$' | '#' | '!' | '{' | '}'
-        ) {
-            out.push('\\');
-        }
-        out.push(c);
-    }
-    out
-}
-
-/// An inline code span outside tables; `—` for an empty string.
-/// `s` as an inline code span (its fence outgrows any backtick run inside).
-pub fn code(s: &str) -> String {
-    code_span(&one_line(s))
-}
-
-/// An inline code span inside a table cell: `|` must be escaped even there.
-pub fn cell_code(s: &str) -> String {
-    code_span(&one_line(s)).replace('|', "\\|")
-}
-
-fn code_span(s: &str) -> String {
-    if s.is_empty() {
-        return "—".to_string();
-    }
-    let fence = "`".repeat(longest_run(s, '`') + 1);
-    let pad = s.starts_with('`') || s.ends_with('`') || (s.starts_with(' ') && s.ends_with(' '));
-    let sp = if pad { " " } else { "" };
-    format!("{fence}{sp}{s}{sp}{fence}")
-}
-
-/// A fenced code block, ending with a line break.
-fn block(s: &str, lang: &str) -> String {
-    let body = sanitize(s);
-    let fence = "`".repeat((longest_run(&body, '`') + 1).max(3));
-    let nl = if body.ends_with('\n') || body.is_empty() { "" } else { "\n" };
-    format!("{fence}{lang}\n{body}{nl}{fence}\n")
-}
-
-fn longest_run(s: &str, ch: char) -> usize {
-    let (mut best, mut run) = (0, 0);
-    for c in s.chars() {
-        run = if c == ch { run + 1 } else { 0 };
-        best = best.max(run);
-    }
-    best
-}

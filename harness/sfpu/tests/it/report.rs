@@ -377,7 +377,7 @@ fn junit_parses_with_the_right_counts() {
 
 #[test]
 fn junit_failures_carry_the_first_failure_escaped() {
-    let xml = junit::render(&sample());
+    let xml = junit::render_with(&sample(), &harness_sfpu::sections::renderers());
     let (_, suites) = parse_junit(&xml);
     let dut = &suites[1];
     let case =

@@ -1,4 +1,4 @@
-//! `cargo xtask run --isa amx` end to end, through the built binary.
+//! `sfpu-conformance run --isa amx` end to end, through the built binary.
 //!
 //! Expected values by hand: `examples/amx/fma-f32.amx` on `fma-f32.state.yaml` is two f32 FMAs
 //! (LW 4): z[0][0] = 0.25 + 1.5 × 2 = 3.25 (0x40500000) and z[1][0] = 0 + 1.5 × 2 = 3.0
@@ -6,26 +6,16 @@
 //! (amx-vecfp.md §1.2): with x = 0x3c00 and y = 0x4000, f16 gives 1 × 2 = 2 (0x4000) and bf16 gives
 //! 2^-7 × 2 = 2^-6 (0x3c80).
 
-use std::path::Path;
-use std::process::{Command, Output};
-
 use serde_json::Value;
 
-mod common;
-use common::Scratch;
-
-fn xtask(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_xtask")).args(args).output().expect("run the xtask binary")
-}
+use crate::common::{Scratch, cli, repo};
 
 fn example(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/amx").join(name).display().to_string()
+    repo().join("examples/amx").join(name).display().to_string()
 }
 
 fn scratch(name: &str, text: &str) -> Scratch {
-    let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("run_amx_{}_{name}", std::process::id()));
-    std::fs::write(&path, text).unwrap();
-    Scratch(path)
+    crate::common::scratch_file("run_amx", name, text)
 }
 
 /// Lane 0 (4 bytes, little-endian) of a register's hex text in memory order.
@@ -37,7 +27,7 @@ fn lane0_u32(hex: &str) -> u32 {
 
 #[test]
 fn the_f32_example_by_hand() {
-    let o = xtask(&["run", &example("fma-f32.amx"), "--state", &example("fma-f32.state.yaml"), "--json"]);
+    let o = cli(&["run", &example("fma-f32.amx"), "--state", &example("fma-f32.state.yaml"), "--json"]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let v: Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["isa"], "amx");
@@ -49,7 +39,7 @@ fn the_f32_example_by_hand() {
     assert_eq!(v["steps"][1]["operand"], "0x0000100000100000");
     assert_eq!(v["steps"][1]["text"], "vecfp LW=4 ZROW=1");
     // The text form shows the same.
-    let o = xtask(&["run", &example("fma-f32.amx"), "--state", &example("fma-f32.state.yaml"), "--trace"]);
+    let o = cli(&["run", &example("fma-f32.amx"), "--state", &example("fma-f32.state.yaml"), "--trace"]);
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(text.contains("fma-f32.amx:4: vecfp LW=4 ZROW=1 (0x0000100000100000)"), "{text}");
     assert!(text.contains("0: 00005040 00000000"), "{text}");
@@ -63,7 +53,7 @@ fn operand_zero_differs_between_m1_and_m2() {
         &format!("X:\n  0: \"003c{}\"\nY:\n  0: \"0040{}\"\n", "0".repeat(124), "0".repeat(124)),
     );
     for (chip, want) in [("M1", 0x4000), ("M2", 0x3c80), ("m3", 0x3c80), ("M4", 0x3c80)] {
-        let o = xtask(&[
+        let o = cli(&[
             "run",
             program.to_str().unwrap(),
             "--isa",
@@ -94,12 +84,20 @@ fn bad_amx_input_says_where() {
         ),
         (vec!["run", empty.to_str().unwrap()], "no operand".to_string()),
         (vec!["run", &program, "--state", state.to_str().unwrap()], "invalid AMX state".to_string()),
-        (vec!["run", &program, "--arch", "wormhole"], "AMX takes --chip".to_string()),
-        (vec!["run", &program, "--chip", "M9"], "unknown chip profile `M9`".to_string()),
-        (vec!["run", &saxpy, "--chip", "M2"], "--chip is for --isa amx".to_string()),
+        // --arch is --chip's other name: an SFPU chip is no AMX chip profile.
+        (
+            vec!["run", &program, "--arch", "wormhole"],
+            "--chip: `wormhole` is not an AMX chip profile (m1, m2, m3, m4)".to_string(),
+        ),
+        (vec!["run", &program, "--chip", "M9"], "`M9` is not an AMX chip profile".to_string()),
+        // A `.sfpu` program runs on the SFPU, whose chips --chip names too.
+        (
+            vec!["run", &saxpy, "--chip", "M2"],
+            "--chip: unknown architecture `M2` (expected `blackhole` or `wormhole`)".to_string(),
+        ),
     ];
     for (args, want) in cases {
-        let o = xtask(&args);
+        let o = cli(&args);
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
         assert!(err.contains(&want), "{args:?}: {err} should say {want:?}");

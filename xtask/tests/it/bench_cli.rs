@@ -9,6 +9,8 @@ use std::process::Command;
 
 use serde_json::Value;
 
+use crate::common::{XTASK, xtask};
+
 const CLASSES: [&str; 8] =
     ["integer", "fp_field", "fma", "conversion", "cross_lane", "predication", "loadmacro", "mixed"];
 
@@ -61,7 +63,7 @@ fn target_names() -> Vec<String> {
 
 #[test]
 fn bench_json_has_every_chip_class_model_and_target() {
-    let o = Command::new(env!("CARGO_BIN_EXE_xtask"))
+    let o = Command::new(XTASK)
         .args(["bench", "--quiet", "--json", "--time", "0.05", "--in-process"])
         .output()
         .expect("run the xtask binary");
@@ -169,7 +171,7 @@ fn bench_json_has_every_chip_class_model_and_target() {
 
 #[test]
 fn bench_text_names_the_native_features_and_every_verdict() {
-    let o = Command::new(env!("CARGO_BIN_EXE_xtask"))
+    let o = Command::new(XTASK)
         .args([
             "bench",
             "--quiet",
@@ -203,7 +205,7 @@ fn bench_text_names_the_native_features_and_every_verdict() {
 
 #[test]
 fn bench_rejects_a_bad_time() {
-    let o = Command::new(env!("CARGO_BIN_EXE_xtask"))
+    let o = Command::new(XTASK)
         .args(["bench", "--quiet", "--time", "0", "--in-process"])
         .output()
         .expect("run the xtask binary");
@@ -220,7 +222,7 @@ fn targets_left_out_by_only_are_not_measured() {
         if json {
             args.push("--json");
         }
-        let o = Command::new(env!("CARGO_BIN_EXE_xtask")).args(&args).output().expect("run the xtask binary");
+        let o = Command::new(XTASK).args(&args).output().expect("run the xtask binary");
         assert!(o.status.success(), "stderr:\n{}", String::from_utf8_lossy(&o.stderr));
         String::from_utf8_lossy(&o.stdout).into_owned()
     };
@@ -252,10 +254,6 @@ fn targets_left_out_by_only_are_not_measured() {
 fn field_pairs<'v>(v: &'v Value, a: &str, b: &str) -> Vec<(&'v str, &'v str)> {
     let items = v.as_array().unwrap_or_else(|| panic!("not an array: {v}"));
     items.iter().map(|e| (e[a].as_str().unwrap_or(""), e[b].as_str().unwrap_or(""))).collect()
-}
-
-fn xtask(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_xtask")).args(args).output().expect("run the xtask binary")
 }
 
 /// `--fast-only`: the fast model's rate of each selected class on each selected chip, in that
@@ -316,7 +314,7 @@ fn indirect_index_is_said_and_kept_from_the_targets() {
     let o = xtask(&[&fast[..], &["--fast-only"]].concat());
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(text.contains("every lane's LReg[7] names LReg[5]"), "{text}");
-    let o = xtask(&[&fast[..], &["--ab", env!("CARGO_BIN_EXE_xtask"), "--rounds", "1", "--json"]].concat());
+    let o = xtask(&[&fast[..], &["--ab", XTASK, "--rounds", "1", "--json"]].concat());
     assert!(o.status.success(), "stderr:\n{}", String::from_utf8_lossy(&o.stderr));
     let v: Value = serde_json::from_slice(&o.stdout).expect("JSON");
     assert_eq!(v["indirect_index"], 5, "{v}");
@@ -361,7 +359,7 @@ fn sfpi_kernels_are_chosen_by_name() {
         field_pairs(&v["results"], "class", "title"),
         [("sfpi/exp", "SFPI exp"), ("sfpi/relu", "SFPI relu")]
     );
-    let me = env!("CARGO_BIN_EXE_xtask");
+    let me = XTASK;
     let o = xtask(
         &[&base[..], &["--only", "sfpi", "--kernels", "relu", "--ab", me, "--rounds", "1", "--json"]]
             .concat(),
@@ -389,7 +387,7 @@ fn sfpi_kernels_are_chosen_by_name() {
 /// their ranges, the ratio within its range; the text names both builds.
 #[test]
 fn ab_compares_two_builds_round_by_round() {
-    let me = env!("CARGO_BIN_EXE_xtask");
+    let me = XTASK;
     let args = [
         "bench",
         "--quiet",
@@ -432,7 +430,7 @@ fn ab_rejects_bad_input() {
     let check = |args: &[&str], says: &str| {
         let mut all = vec!["bench", "--quiet", "--time", "0.02", "--in-process", "--only", "integer"];
         all.extend_from_slice(args);
-        let o = Command::new(env!("CARGO_BIN_EXE_xtask"))
+        let o = Command::new(XTASK)
             .args(&all)
             .env("SFPU_BENCH_AB_TIMEOUT", "3")
             .output()
@@ -442,9 +440,9 @@ fn ab_rejects_bad_input() {
         assert!(err.contains(says), "{args:?}: stderr does not say {says:?}:\n{err}");
     };
     check(&["--ab", "/nonexistent/xtask-base"], "is not a file");
-    check(&["--ab", env!("CARGO_BIN_EXE_xtask"), "--rounds", "0"], "--rounds must be 1 to");
+    check(&["--ab", XTASK, "--rounds", "0"], "--rounds must be 1 to");
     check(&["--rounds", "3"], "--ab");
-    check(&["--fast-only", "--ab", env!("CARGO_BIN_EXE_xtask")], "cannot be used with");
+    check(&["--fast-only", "--ab", XTASK], "cannot be used with");
     check(&["--fast-only", "--only", "amx"], "--fast-only and --ab measure the SFPU fast model only");
 
     #[cfg(unix)]
@@ -498,9 +496,9 @@ fn ab_runs_copies_and_removes_them() {
     std::fs::create_dir_all(&tmp).unwrap();
     let base =
         ["bench", "--quiet", "--time", "0.02", "--in-process", "--only", "integer", "--arch", "wormhole"];
-    let o = Command::new(env!("CARGO_BIN_EXE_xtask"))
+    let o = Command::new(XTASK)
         .args(base)
-        .args(["--ab", env!("CARGO_BIN_EXE_xtask"), "--rounds", "1"])
+        .args(["--ab", XTASK, "--rounds", "1"])
         .env("TMPDIR", &tmp)
         .output()
         .expect("run the xtask binary");
@@ -510,7 +508,7 @@ fn ab_runs_copies_and_removes_them() {
     let hanging = tmp.join("hanging");
     std::fs::write(&hanging, "#!/bin/sh\nexec sleep 600\n").unwrap();
     std::fs::set_permissions(&hanging, std::fs::Permissions::from_mode(0o755)).unwrap();
-    let child = Command::new(env!("CARGO_BIN_EXE_xtask"))
+    let child = Command::new(XTASK)
         .args(base)
         .arg("--ab")
         .arg(&hanging)

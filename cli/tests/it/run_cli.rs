@@ -1,36 +1,21 @@
-//! `cargo xtask run` end to end, through the built binary.
+//! `sfpu-conformance run` end to end, through the built binary.
 //!
 //! Expected values: `examples/saxpy.sfpu` computes `LReg[3] = 2.0 * (2 * lane) + 1.0 = 4 * lane + 1`
 //! in FP32 (exact for these small integers, so Rust's `f32` is an exact oracle), and its SFPSTORE
 //! of LReg[3] directly after the SFPMAD that writes it stalls one cycle (BlackholeA0 `SFPMAD.md`
 //! "Instruction scheduling"): 9 instructions, 10 cycles.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::PathBuf;
 
-mod common;
-use common::Scratch;
-
-fn xtask(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_xtask")).args(args).output().expect("run the xtask binary")
-}
+use crate::common::{Scratch, cli, repo, stderr, stdout};
 
 fn saxpy() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/saxpy.sfpu")
+    repo().join("examples/saxpy.sfpu")
 }
 
 /// Writes `text` to a file of its own in the test scratch directory (removed when the test passes).
 fn scratch(name: &str, text: &str) -> Scratch {
-    let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("run_cli_{}_{name}", std::process::id()));
-    std::fs::write(&path, text).unwrap();
-    Scratch(path)
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
+    crate::common::scratch_file("run_cli", name, text)
 }
 
 /// `4 * lane + 1` as FP32 bits, e.g. lane 0: 1.0 = 0x3f800000, lane 1: 5.0 = 0x40a00000,
@@ -50,7 +35,7 @@ fn saxpy_lane_values_by_hand() {
 
 #[test]
 fn run_saxpy_prints_lreg3() {
-    let o = xtask(&["run", saxpy().to_str().unwrap()]);
+    let o = cli(&["run", saxpy().to_str().unwrap()]);
     let out = stdout(&o);
     assert!(o.status.success(), "status {:?}\nstdout:\n{out}\nstderr:\n{}", o.status, stderr(&o));
     // LReg[3] differs between lanes, so it is printed as 4 rows of 8 lanes of 8 hex digits.
@@ -69,7 +54,7 @@ fn run_saxpy_prints_lreg3() {
 
 #[test]
 fn run_saxpy_json_has_the_state() {
-    let o = xtask(&["run", saxpy().to_str().unwrap(), "--json"]);
+    let o = cli(&["run", saxpy().to_str().unwrap(), "--json"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let doc: serde_json::Value = serde_json::from_slice(&o.stdout).expect("stdout is JSON");
     let state = doc.get("state").and_then(|v| v.as_object()).expect("a `state` object");
@@ -87,7 +72,7 @@ fn run_saxpy_json_has_the_state() {
 #[test]
 fn run_bad_program_exits_2_naming_file_and_line() {
     let path = scratch("bad.sfpu", "TTI_SFPNOP\nTTI_SFPMAD(1)\n");
-    let o = xtask(&["run", path.to_str().unwrap()]);
+    let o = cli(&["run", path.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2), "stdout:\n{}\nstderr:\n{}", stdout(&o), stderr(&o));
     let where_ = format!("{}:2", path.display());
     assert!(stderr(&o).contains(&where_), "stderr should name {where_}:\n{}", stderr(&o));
@@ -100,7 +85,7 @@ fn run_lint_reports_a_documented_hazard_with_its_line() {
     // SFPIADD reads from VD").
     let path =
         scratch("hazard.sfpu", "# hazard\nTTI_SFPMAD(2, 3, 4, 5, 0)\nTTI_SFPIADD(0, 6, 5, 4)\nTTI_SFPNOP\n");
-    let o = xtask(&["run", path.to_str().unwrap(), "--lint"]);
+    let o = cli(&["run", path.to_str().unwrap(), "--lint"]);
     let out = stdout(&o);
     assert_eq!(o.status.code(), Some(1), "stdout:\n{out}\nstderr:\n{}", stderr(&o));
     let where_ = format!("{}:3:", path.display());
@@ -112,7 +97,7 @@ fn run_lint_reports_a_documented_hazard_with_its_line() {
 
     // The same program with an SFPNOP gap is clean: exit 0.
     let path = scratch("clean.sfpu", "TTI_SFPMAD(2, 3, 4, 5, 0)\nTTI_SFPNOP\nTTI_SFPIADD(0, 6, 5, 4)\n");
-    let o = xtask(&["run", path.to_str().unwrap(), "--lint"]);
+    let o = cli(&["run", path.to_str().unwrap(), "--lint"]);
     assert_eq!(o.status.code(), Some(0), "stdout:\n{}", stdout(&o));
 }
 
@@ -122,7 +107,7 @@ fn run_lint_reports_a_documented_hazard_with_its_line() {
 /// scheduling"). The values are the same: 4 * lane + 1 is exact on both FMA models.
 #[test]
 fn run_arch_wormhole_lints_the_missing_sfpnop() {
-    let o = xtask(&["run", saxpy().to_str().unwrap(), "--arch", "wormhole", "--lint", "--json"]);
+    let o = cli(&["run", saxpy().to_str().unwrap(), "--arch", "wormhole", "--lint", "--json"]);
     let out = stdout(&o);
     assert_eq!(o.status.code(), Some(1), "the lint finding makes the exit status 1\n{out}\n{}", stderr(&o));
     let doc: serde_json::Value = serde_json::from_str(&out).expect("JSON");
@@ -137,7 +122,7 @@ fn run_arch_wormhole_lints_the_missing_sfpnop() {
     let store_line = text.lines().position(|l| l.trim_start().starts_with("TTI_SFPMAD")).unwrap() + 2;
     assert_eq!(lint[0]["line"], store_line as u64);
 
-    let bh = xtask(&["run", saxpy().to_str().unwrap(), "--lint", "--json"]);
+    let bh = cli(&["run", saxpy().to_str().unwrap(), "--lint", "--json"]);
     let doc: serde_json::Value = serde_json::from_str(&stdout(&bh)).expect("JSON");
     assert!(bh.status.success());
     assert_eq!(doc["arch"], "blackhole");
@@ -150,18 +135,17 @@ fn run_arch_wormhole_lints_the_missing_sfpnop() {
 fn run_takes_the_chip_from_the_state_document() {
     let prog = scratch("wh_prog.sfpu", "TTI_SFPSHFT2(0, 3, 4, 4)\n");
     let state = scratch("wh_state.yaml", "arch: wormhole\nSFPSHFT2_vc0: 0x77\nLReg: {3: 0x5}\n");
-    let o = xtask(&["run", prog.to_str().unwrap(), "--state", state.to_str().unwrap(), "--json"]);
+    let o = cli(&["run", prog.to_str().unwrap(), "--state", state.to_str().unwrap(), "--json"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let doc: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON");
     // Lane 0 of each group of 8 gets vc0[Lane + 7] = 0x77 (the SHFLSHR1 bug), the others L3[lane - 1].
     assert_eq!(doc["state"]["LReg"]["4"][0], "0x00000077");
     assert_eq!(doc["state"]["LReg"]["4"][1], "0x00000005");
     let bad = scratch("wh_bad.yaml", "arch: wormhole\nAddressing: {DEST_SP_BASE_Base: 4}\n");
-    let o = xtask(&["run", prog.to_str().unwrap(), "--state", bad.to_str().unwrap()]);
+    let o = cli(&["run", prog.to_str().unwrap(), "--state", bad.to_str().unwrap()]);
     assert!(!o.status.success());
     assert!(stderr(&o).contains("only blackhole has this location"), "{}", stderr(&o));
-    let o =
-        xtask(&["run", prog.to_str().unwrap(), "--state", state.to_str().unwrap(), "--arch", "blackhole"]);
+    let o = cli(&["run", prog.to_str().unwrap(), "--state", state.to_str().unwrap(), "--arch", "blackhole"]);
     assert!(!o.status.success());
     assert!(stderr(&o).contains("is for wormhole"), "{}", stderr(&o));
 }

@@ -2,59 +2,34 @@
 //! alone covers every (instruction, mode value), and a bug in one feature fails the vectors that
 //! require that feature and no other.
 //!
-//! The DUT is `cargo xtask reference-dut` (the reference model behind the `sfpu-dut/1` protocol),
-//! declaring what each test says, and for the planted bugs running as if one part of the state
-//! were at its baseline value, as an implementation without that feature would. A forwarding DUT
-//! is used, rather than the partial Python template, because it has no bug of its own: whatever
-//! the reports say about it comes from the corpus and the harness alone (the Python template
-//! implements ten instructions; its own declaration is tested in conform_cli.rs).
+//! The DUT is `sfpu-conformance reference-dut` (the reference model behind the `sfpu-dut/1`
+//! protocol), declaring what each test says, and for the planted bugs running as if one part of
+//! the state were at its baseline value, as an implementation without that feature would. A
+//! forwarding DUT is used, rather than the partial Python template, because it has no bug of its
+//! own: whatever the reports say about it comes from the corpus and the harness alone (the Python
+//! template implements ten instructions; its own declaration is tested in conform_cli.rs).
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 use std::time::Duration;
 
-use serde_json::Value;
 use harness_sfpu::dut::ExternalModel;
 use harness_sfpu::features::Feature;
 use harness_sfpu::generate::modes;
 use harness_sfpu::vectors::{Filter, Status, Strictness, load_corpus, run_corpus};
+use serde_json::Value;
 use sfpu_reference::isa::{Arch, Opcode};
 
-mod common;
-use common::Scratch;
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn xtask(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_xtask")).args(args).current_dir(repo()).output().expect("run xtask")
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "stdout:\n{}\nstderr:\n{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
-}
-
-/// The reference DUT's command line, with `args`.
-fn reference_dut(args: &str) -> String {
-    format!("{} reference-dut {args}", env!("CARGO_BIN_EXE_xtask"))
-}
+use crate::common::{BIN, Scratch, cli, python, reference_dut, repo, scratch_path, text};
 
 /// Part 4's criterion: a DUT declaring only the baseline features runs (and passes) at least one
 /// vector of every (instruction, mode value), SFPLOADMACRO's included; the report.json says so,
 /// with everything else not applicable, counted by feature.
 #[test]
 fn a_baseline_only_dut_runs_every_instruction_and_mode() {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("decl_{}_baseline", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let dir = Scratch(dir);
-    let o = xtask(&[
+    let dir = scratch_path("decl", "baseline");
+    let o = cli(&[
         "conform",
-        "--arch",
+        "--chip",
         "blackhole",
         "--dut",
         &reference_dut("--features ''"),
@@ -120,12 +95,8 @@ fn a_bug_in_one_feature_fails_only_the_vectors_that_require_it() {
     for (arch, feature) in runs {
         let corpus =
             load_corpus(&repo().join("vectors").join(arch.to_string()), arch).expect("the corpus loads");
-        let argv: Vec<String> = vec![
-            env!("CARGO_BIN_EXE_xtask").into(),
-            "reference-dut".into(),
-            "--ignore".into(),
-            feature.id().into(),
-        ];
+        let argv: Vec<String> =
+            vec![BIN.into(), "reference-dut".into(), "--ignore".into(), feature.id().into()];
         let dut = ExternalModel::spawn_argv(&argv, arch, Duration::from_secs(30)).expect("the DUT starts");
         let results = run_corpus(&dut, &corpus, &Filter::default(), Strictness::Silicon);
         let requires: std::collections::HashMap<&str, bool> =
@@ -159,12 +130,10 @@ fn a_bug_in_one_feature_fails_only_the_vectors_that_require_it() {
 fn a_dut_may_refuse_one_chip_and_be_checked_on_the_other() {
     // Each run's output directory is returned with its results, to live until the test ends.
     let run = |name: &str, arch: &str, dut: &str| -> (Scratch, Output, Value) {
-        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("decl_{}_{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        let dir = Scratch(dir);
-        let o = xtask(&[
+        let dir = scratch_path("decl", name);
+        let o = cli(&[
             "conform",
-            "--arch",
+            "--chip",
             arch,
             "--dut",
             dut,
@@ -179,7 +148,7 @@ fn a_dut_may_refuse_one_chip_and_be_checked_on_the_other() {
         ]);
         let json = std::fs::read_to_string(dir.join("report.json")).unwrap_or_default();
         let whole: Value = serde_json::from_str(&json).unwrap_or(Value::Null);
-        // --arch narrows the report to that chip's section.
+        // --chip narrows the report to that chip's section.
         (dir, o, whole["chips"][0].clone())
     };
     for arch in ["blackhole", "wormhole"] {
@@ -205,8 +174,7 @@ fn a_dut_may_refuse_one_chip_and_be_checked_on_the_other() {
         "{description}"
     );
     // The Python template claims one chip in its hello: Blackhole by default.
-    let python = if Command::new("python3").arg("--version").output().is_ok() { "python3" } else { "python" };
-    let template = format!("{python} examples/dut-python/dut.py");
+    let template = format!("{} examples/dut-python/dut.py", python());
     let (_python_on_wh, o, r) = run("python-on-wh", "wormhole", &template);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let description = r["models"][1]["description"].as_str().unwrap();

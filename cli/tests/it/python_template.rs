@@ -4,32 +4,17 @@
 //! instructions and answers `unsupported` to the rest; those it implements pass.
 //! (`--refuse-nothing` keeps it from refusing the other instructions up front.)
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
 use serde_json::Value;
 
-mod common;
-use common::Scratch;
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn xtask(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_xtask")).current_dir(repo()).args(args).output().expect("run xtask")
-}
+use crate::common::{cli, python, scratch_path, text};
 
 #[test]
 fn the_python_template_with_the_baseline_declaration_gets_every_cell() {
-    let python = if Command::new("python3").arg("--version").output().is_ok() { "python3" } else { "python" };
-    let dut = format!("{python} examples/dut-python/dut.py --features '' --refuse-nothing");
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("python_template_{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let dir = Scratch(dir);
-    let o = xtask(&[
+    let dut = format!("{} examples/dut-python/dut.py --features '' --refuse-nothing", python());
+    let dir = scratch_path("python_template", "baseline");
+    let o = cli(&[
         "conform",
-        "--arch",
+        "--chip",
         "blackhole",
         "--dut",
         &dut,
@@ -41,10 +26,10 @@ fn the_python_template_with_the_baseline_declaration_gets_every_cell() {
         dir.to_str().unwrap(),
     ]);
     // Unsupported cases are not failures: the run passes.
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let whole: Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("report.json")).unwrap()).unwrap();
-    // --arch narrows the report (format 2) to the Blackhole section.
+    // --chip narrows the report to the Blackhole section.
     let r = &whole["chips"][0];
     assert_eq!(r["arch"], "blackhole");
     let rows = r["matrix"].as_array().unwrap();

@@ -1,100 +1,26 @@
-//! `cargo xtask conform` end to end, through the built binary: the report files, the exit
+//! `sfpu-conformance conform` end to end, through the built binary: the report files, the exit
 //! statuses, `--replay`, and an external implementation (`examples/dut-python`) through `--dut`,
 //! with crashes, hangs, garbage and wrong answers injected, a DUT given up on, a DUT that declines
 //! everything and one that refuses the hello.
 //!
 //! Expected counts come from the golden-vector files themselves (read here as plain YAML, not
-//! with the library's loader or filter: `--only NAME` runs the vectors of `NAME.yaml`), and from
-//! what the example DUT documents it implements: SFPIADD, SFPNOT, SFPXOR and SFPNOP fully, SFPMAD
-//! not at all. The DUT receives the vectors one at a time in corpus order (files by name), its
-//! cases numbered `1`, `2`, ... (docs/dut-protocol.md), which the case-id faults rely on.
+//! with the library's loader or filter: `--only NAME` runs the vectors of `NAME.yaml`; the
+//! built-in corpus is the same as `vectors/`), and from what the example DUT documents it
+//! implements: SFPIADD, SFPNOT, SFPXOR and SFPNOP fully, SFPMAD not at all. The DUT receives the
+//! vectors one at a time in corpus order (files by name), its cases numbered `1`, `2`, ...
+//! (docs/dut-protocol.md), which the case-id faults rely on.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
 use serde_json::Value;
 
-mod common;
-use common::Scratch;
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn xtask(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_xtask"))
-        .args(args)
-        .current_dir(repo())
-        .output()
-        .expect("run the xtask binary")
-}
+use crate::common::{
+    BIN, Scratch, blackhole as report, cell_sum, cli, ids_of, python, repo, section, text, vectors_of, whole,
+};
 
 /// A fresh output directory for one test.
 fn out_dir(name: &str) -> Scratch {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("conform_{}_{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    Scratch(dir)
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "stdout:\n{}\nstderr:\n{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
-}
-
-/// The whole report.json.
-fn whole(dir: &Path) -> Value {
-    let json = std::fs::read_to_string(dir.join("report.json")).expect("report.json written");
-    serde_json::from_str(&json).expect("report.json is JSON")
-}
-
-/// The section of `arch` in a report.json (format 2: `chips: [...]`).
-fn section(r: &Value, arch: &str) -> Value {
-    r["chips"]
-        .as_array()
-        .expect("chips")
-        .iter()
-        .find(|c| c["arch"] == arch)
-        .unwrap_or_else(|| panic!("no {arch} section in {}", r["chips"]))
-        .clone()
-}
-
-/// The Blackhole section of report.json: the tests below run `--arch blackhole` unless they say
-/// otherwise.
-fn report(dir: &Path) -> Value {
-    section(&whole(dir), "blackhole")
-}
-
-/// The ids of the vectors of `vectors/blackhole/NAME.yaml`, in file order, read as plain YAML.
-fn ids_of(name: &str) -> Vec<String> {
-    let path = repo().join("vectors/blackhole").join(format!("{name}.yaml"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let doc: serde_yaml::Value =
-        serde_yaml::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    doc["vectors"]
-        .as_sequence()
-        .unwrap_or_else(|| panic!("{}: no `vectors` list", path.display()))
-        .iter()
-        .map(|v| v["id"].as_str().expect("every vector has an id").to_string())
-        .collect()
-}
-
-/// How many golden vectors `--only NAME` selects: those of `NAME.yaml`.
-fn vectors_of(name: &str) -> u64 {
-    ids_of(name).len() as u64
-}
-
-/// The counts of `model` summed over the matrix rows of `instruction`.
-fn cell_sum(r: &Value, instruction: &str, model: &str, field: &str) -> u64 {
-    r["matrix"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|row| row["instruction"] == instruction)
-        .map(|row| row["per_model"][model][field].as_u64().unwrap_or(0))
-        .sum()
+    crate::common::scratch_path("conform", name)
 }
 
 /// The ids of the failures of `model` in the report.
@@ -108,18 +34,10 @@ fn failure_ids(r: &Value, model: &str) -> Vec<String> {
         .collect()
 }
 
-fn python() -> &'static str {
-    if Command::new("python3").arg("--version").output().is_ok_and(|o| o.status.success()) {
-        "python3"
-    } else {
-        panic!("python3 is needed to run the example DUT (examples/dut-python)")
-    }
-}
-
 #[test]
 fn both_models_on_a_subset_write_all_four_files() {
     let dir = out_dir("subset");
-    let o = xtask(&[
+    let o = cli(&[
         "conform",
         "--arch",
         "blackhole",
@@ -136,8 +54,12 @@ fn both_models_on_a_subset_write_all_four_files() {
         assert!(dir.join(f).is_file(), "{f} not written");
     }
     let all = whole(&dir);
-    assert_eq!(all["format"], "conform-report/3");
-    assert_eq!(all["chips"].as_array().unwrap().len(), 1, "--arch narrows the report to one section");
+    assert_eq!(all["format"], "conform-report/4");
+    assert_eq!(
+        all["chips"].as_array().unwrap().len(),
+        1,
+        "--arch (--chip's alias) narrows the report to one section"
+    );
     let r = report(&dir);
     assert_eq!(r["arch"], "blackhole");
     let models: Vec<&str> =
@@ -172,9 +94,9 @@ fn both_models_on_a_subset_write_all_four_files() {
 
     // The same run again gives the same matrix (the campaign is seeded and counted).
     let dir2 = out_dir("subset-again");
-    let o = xtask(&[
+    let o = cli(&[
         "conform",
-        "--arch",
+        "--chip",
         "blackhole",
         "--only",
         "SFPIADD,SFPAND",
@@ -191,8 +113,7 @@ fn both_models_on_a_subset_write_all_four_files() {
 #[test]
 fn json_summary_and_usage_errors() {
     let dir = out_dir("json");
-    let o =
-        xtask(&["conform", "--only", "SFPNOT", "--budget", "0", "--json", "--out", dir.to_str().unwrap()]);
+    let o = cli(&["conform", "--only", "SFPNOT", "--budget", "0", "--json", "--out", dir.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let printed: Value = serde_json::from_slice(&o.stdout).expect("--json prints the report");
     // SFPNOT is on both chips: both are checked.
@@ -210,7 +131,7 @@ fn json_summary_and_usage_errors() {
         &["conform", "--timeout", "0", "--only", "SFPNOT"],
         &["conform", "--timeout", "-1", "--only", "SFPNOT"],
     ] {
-        let o = xtask(bad);
+        let o = cli(bad);
         assert_eq!(o.status.code(), Some(2), "{bad:?}: {}", text(&o));
         assert!(!o.stderr.is_empty(), "{bad:?} explains itself");
     }
@@ -227,32 +148,44 @@ fn replay_runs_one_vector_and_prints_a_snippet() {
         serde_yaml::Value::String(s) => u32::from_str_radix(s.trim_start_matches("0x"), 16).unwrap(),
         other => panic!("{other:?}"),
     };
-    let o = xtask(&["conform", "--replay", &id]);
+    let words = v["program"].as_sequence().expect("a program").len();
+    // Without --isa and --chip: the first chip whose corpus has the vector, Blackhole's.
+    let o = cli(&["conform", "--replay", &id]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.starts_with(&format!("{id} on sfpu blackhole ({words} word(s))\n")), "{out}");
     assert!(out.contains("reference: pass") && out.contains("fastpath: pass"), "{out}");
     assert!(out.contains("TTI_SFPIADD("), "the program in tt-llk form: {out}");
     let snippet = out.split("regressions.yaml):").nth(1).expect("a regression snippet follows");
     assert!(snippet.trim_start().starts_with("- id: regressions/replay/"), "a snippet: {out}");
     assert!(snippet.contains(&format!("{word:#010x}")), "the snippet has the program: {out}");
 
-    // A random case is replayed from its id and the seed.
-    let o = xtask(&["conform", "--seed", "7", "--replay", "random/SFPMAD/3"]);
+    // A random case is replayed from its id and the seed (on the first instruction set's first
+    // chip when neither is named).
+    let o = cli(&["conform", "--seed", "7", "--replay", "random/SFPMAD/3"]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
-    assert!(String::from_utf8_lossy(&o.stdout).contains("TTI_SFPMAD("), "{}", text(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.starts_with("random/SFPMAD/3 on sfpu blackhole ("), "{out}");
+    assert!(out.contains("TTI_SFPMAD("), "{out}");
 
-    // On Wormhole (--arch names the chip): its corpus, and a snippet for its regressions file.
+    // On Wormhole (--arch, --chip's alias, names the chip): its corpus, and a snippet for its
+    // regressions file. The first line names the instruction set and the chip.
     let yaml = std::fs::read_to_string(repo().join("vectors/wormhole/SFPIADD.yaml")).unwrap();
     let doc: serde_yaml::Value = serde_yaml::from_str(&yaml).unwrap();
     let id = doc["vectors"][0]["id"].as_str().unwrap().to_string();
-    let o = xtask(&["conform", "--arch", "wormhole", "--replay", &id]);
+    let words = doc["vectors"][0]["program"].as_sequence().expect("a program").len();
+    let o = cli(&["conform", "--arch", "wormhole", "--replay", &id]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let out = String::from_utf8_lossy(&o.stdout);
-    assert!(out.contains(&format!("{id} on wormhole")), "{out}");
+    assert!(out.starts_with(&format!("{id} on sfpu wormhole ({words} word(s))\n")), "{out}");
     assert!(out.contains("paste under `vectors:` in vectors/wormhole/regressions.yaml"), "{out}");
-    let o = xtask(&["conform", "--arch", "wormhole", "--seed", "7", "--replay", "random/SFPMAD/3"]);
+    let o = cli(&["conform", "--arch", "wormhole", "--seed", "7", "--replay", "random/SFPMAD/3"]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
-    assert!(String::from_utf8_lossy(&o.stdout).contains("random/SFPMAD/3 on wormhole"), "{}", text(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stdout).starts_with("random/SFPMAD/3 on sfpu wormhole ("),
+        "{}",
+        text(&o)
+    );
 }
 
 /// The example DUT through `--dut`, with a crash, a hang and a garbage answer injected on
@@ -275,9 +208,9 @@ fn python_dut_recovers_after_each_fault() {
         "{} examples/dut-python/dut.py --crash-on-case {crash} --hang-on-case {hang} --garbage-on-case {garbage}",
         python()
     );
-    let o = xtask(&[
+    let o = cli(&[
         "conform",
-        "--arch",
+        "--chip",
         "blackhole",
         "--dut",
         &dut,
@@ -320,12 +253,19 @@ fn python_dut_recovers_after_each_fault() {
     assert_eq!(cell_sum(&r, "SFPMAD", "dut", "vectors_run"), 0);
     assert_eq!(cell_sum(&r, "SFPMAD", "dut", "errors"), 0);
 
-    // Each fault is described, and its replay command names the DUT.
+    // Each fault is described, and its replay command names the DUT with its timeout (not the
+    // default 10 s), and no seed (a vector is not a random case).
     let failures = r["failures"].as_array().unwrap();
     let details_of = |id: &str| -> String {
         let f = failures.iter().find(|f| f["id"] == id).unwrap_or_else(|| panic!("{id}"));
         assert_eq!(f["kind"], "error", "{f}");
-        assert!(f["replay"].as_str().unwrap().contains("--dut"), "{f}");
+        assert_eq!(
+            f["replay"],
+            format!(
+                "sfpu-conformance conform --isa sfpu --chip blackhole --dut '{dut}' --timeout 1 --replay {id}"
+            ),
+            "{f}"
+        );
         f["details"].as_str().unwrap().to_string()
     };
     let crashed = details_of(&order[crash - 1]);
@@ -352,9 +292,9 @@ fn python_dut_given_up_after_consecutive_timeouts() {
     let dir = out_dir("dut-give-up");
     let dut = format!("{} examples/dut-python/dut.py --hang-on SFPNOP", python());
     let started = std::time::Instant::now();
-    let o = xtask(&[
+    let o = cli(&[
         "conform",
-        "--arch",
+        "--chip",
         "blackhole",
         "--dut",
         &dut,
@@ -405,9 +345,9 @@ fn python_dut_given_up_after_consecutive_timeouts() {
 fn python_dut_declining_everything_is_unsupported_not_passed() {
     let dir = out_dir("dut-declines");
     let dut = format!("{} examples/dut-python/dut.py --no-declaration", python());
-    let o = xtask(&[
+    let o = cli(&[
         "conform",
-        "--arch",
+        "--chip",
         "blackhole",
         "--dut",
         &dut,
@@ -488,9 +428,9 @@ fn python_dut_declining_everything_is_unsupported_not_passed() {
 fn python_dut_declaration_makes_cases_not_applicable() {
     let dir = out_dir("dut-declares");
     let dut = format!("{} examples/dut-python/dut.py", python());
-    let o = xtask(&[
+    let o = cli(&[
         "conform",
-        "--arch",
+        "--chip",
         "blackhole",
         "--dut",
         &dut,
@@ -535,9 +475,9 @@ fn python_dut_declaration_makes_cases_not_applicable() {
 fn python_dut_refusing_the_hello_is_reported_unsupported() {
     let dir = out_dir("dut-refuses");
     let dut = format!("{} examples/dut-python/dut.py --arch wormhole", python());
-    let o = xtask(&[
+    let o = cli(&[
         "conform",
-        "--arch",
+        "--chip",
         "blackhole",
         "--dut",
         &dut,
@@ -569,7 +509,7 @@ fn python_dut_refusing_the_hello_is_reported_unsupported() {
 fn python_dut_declaring_one_chip_is_checked_on_it_and_refused_on_the_other() {
     let dir = out_dir("dut-one-chip");
     let dut = format!("{} examples/dut-python/dut.py", python());
-    let o = xtask(&[
+    let o = cli(&[
         "conform",
         "--dut",
         &dut,
@@ -617,9 +557,9 @@ fn python_dut_random_failure_in_every_report_file() {
     std::fs::create_dir_all(&vectors).unwrap();
     std::fs::copy(repo().join("vectors/blackhole/SFPNOP.yaml"), vectors.join("SFPNOP.yaml")).unwrap();
     let dut = format!("{} examples/dut-python/dut.py --wrong-on SFPIADD", python());
-    let o = xtask(&[
+    let o = cli(&[
         "conform",
-        "--arch",
+        "--chip",
         "blackhole",
         "--dut",
         &dut,
@@ -641,13 +581,24 @@ fn python_dut_random_failure_in_every_report_file() {
     assert!(t["random_failures"].as_u64().unwrap() > 0, "{t}");
     let failures = r["failures"].as_array().unwrap();
     assert!(!failures.is_empty());
+    let seed = r["campaign"]["seed"].as_str().expect("the campaign's seed");
     for f in failures {
         assert_eq!(f["model"], "dut", "filed under the column, not the hello name: {f}");
         assert_eq!(f["kind"], "random", "{f}");
         let replay = f["replay"].as_str().unwrap();
-        assert!(replay.contains("--replay random/SFPIADD/") && replay.contains("--dut"), "{replay}");
-        assert!(replay.contains("--vectors"), "{replay}");
-        assert!(replay.contains("--arch blackhole"), "the replay command names the chip: {replay}");
+        let id = f["id"].as_str().unwrap();
+        assert!(id.starts_with("random/SFPIADD/"), "{f}");
+        // The whole command: the installed command's name, the instruction set and the chip,
+        // the seed (a random case), the corpus, the DUT as one shell word (it has spaces; the
+        // default timeout is left out), the case.
+        assert_eq!(
+            replay,
+            format!(
+                "sfpu-conformance conform --isa sfpu --chip blackhole --seed {seed} --vectors {} --dut '{dut}' --replay {id}",
+                vectors.display()
+            ),
+            "{f}"
+        );
         assert!(f["snippet"].as_str().unwrap().starts_with("- id: regressions/"), "{f}");
     }
     let replay = failures[0]["replay"].as_str().unwrap();
@@ -667,7 +618,7 @@ fn python_dut_random_failure_in_every_report_file() {
     // The replay command reproduces it.
     let o = Command::new("sh")
         .arg("-c")
-        .arg(replay.replacen("cargo xtask", env!("CARGO_BIN_EXE_xtask"), 1))
+        .arg(format!("'{BIN}' {}", replay.strip_prefix("sfpu-conformance ").expect("the command first")))
         .current_dir(repo())
         .output()
         .unwrap();
@@ -680,9 +631,9 @@ fn python_dut_random_failure_in_every_report_file() {
 fn python_dut_random_campaign() {
     let dir = out_dir("dut-random");
     let dut = format!("{} examples/dut-python/dut.py", python());
-    let o = xtask(&[
+    let o = cli(&[
         "conform",
-        "--arch",
+        "--chip",
         "blackhole",
         "--dut",
         &dut,
@@ -709,9 +660,9 @@ fn two_duts_side_by_side() {
     let dir = out_dir("two-duts");
     let good = format!("{} examples/dut-python/dut.py", python());
     let crashing = format!("{} examples/dut-python/dut.py --crash-on SFPNOP", python());
-    let o = xtask(&[
+    let o = cli(&[
         "conform",
-        "--arch",
+        "--chip",
         "blackhole",
         "--dut",
         &good,
@@ -745,7 +696,7 @@ fn two_duts_side_by_side() {
     assert!(r["failures"].as_array().unwrap().iter().all(|f| f["model"] == "dut2"));
 }
 
-/// The default run is deterministic. Two default `cargo xtask conform` runs (every vector, the
+/// The default run is deterministic. Two default `sfpu-conformance conform` runs (every vector, the
 /// default counted campaign, the IEEE characterisation) write the same report.json apart from the
 /// timings.
 #[test]
@@ -753,7 +704,7 @@ fn two_default_runs_write_the_same_report() {
     let mut reports = Vec::new();
     for run in ["default-1", "default-2"] {
         let dir = out_dir(run);
-        let o = xtask(&["conform", "--quiet", "--out", dir.to_str().unwrap()]);
+        let o = cli(&["conform", "--quiet", "--out", dir.to_str().unwrap()]);
         assert_eq!(o.status.code(), Some(0), "{}", text(&o));
         let mut r = whole(&dir);
         assert!(r["timings_ms"]["total"].as_u64().is_some());
@@ -797,13 +748,35 @@ fn untested_cells(r: &Value) -> Vec<String> {
     untested
 }
 
-/// `--arch wormhole` narrows the run to Wormhole: one section, the Wormhole corpus and campaign,
+/// How many vectors the YAML files at `vectors/PATH` hold (a chip's directory, or one file), read
+/// as plain YAML.
+fn yaml_vectors(path: &str) -> u64 {
+    let path = repo().join("vectors").join(path);
+    let files: Vec<std::path::PathBuf> = if path.is_dir() {
+        std::fs::read_dir(&path)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "yaml"))
+            .collect()
+    } else {
+        vec![path]
+    };
+    files
+        .iter()
+        .map(|f| {
+            let doc: serde_yaml::Value = serde_yaml::from_str(&std::fs::read_to_string(f).unwrap()).unwrap();
+            doc["vectors"].as_sequence().map_or(0, |v| v.len() as u64)
+        })
+        .sum()
+}
+
+/// `--arch wormhole` (`--chip`'s alias) narrows the run to Wormhole: one section, the Wormhole corpus and campaign,
 /// every vector and random case passing on both models, no untested cell, and the kernel
 /// accuracy of Wormhole alone.
 #[test]
 fn wormhole_conform_passes_with_no_untested_cell() {
     let dir = out_dir("wormhole");
-    let o = xtask(&["conform", "--arch", "wormhole", "--quiet", "--out", dir.to_str().unwrap()]);
+    let o = cli(&["conform", "--arch", "wormhole", "--quiet", "--out", dir.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let all = whole(&dir);
     assert_eq!(all["chips"].as_array().unwrap().len(), 1);
@@ -814,7 +787,10 @@ fn wormhole_conform_passes_with_no_untested_cell() {
         .collect();
     assert_eq!(chips, [&Value::from("wormhole")]);
     let r = section(&all, "wormhole");
-    assert!(r["corpus"]["path"].as_str().unwrap().ends_with("vectors/wormhole"), "{}", r["corpus"]);
+    // The built-in corpus: generated in memory, the same as vectors/wormhole.
+    let path = r["corpus"]["path"].as_str().unwrap();
+    assert!(path.starts_with("built-in") && path.contains("vectors/wormhole"), "{}", r["corpus"]);
+    assert_eq!(r["corpus"]["vectors"].as_u64(), Some(yaml_vectors("wormhole")), "{}", r["corpus"]);
     let rows = r["matrix"].as_array().unwrap();
     // Wormhole's instructions only: no SFPGT, SFPLE, SFPMUL24 or SFPARECIP rows.
     for absent in ["SFPGT", "SFPLE", "SFPMUL24", "SFPARECIP"] {
@@ -827,7 +803,7 @@ fn wormhole_conform_passes_with_no_untested_cell() {
     assert!(t["random_cases"].as_u64().unwrap() > 40_000, "{t}");
 }
 
-/// `cargo xtask conform` with no option checks both SFPU chips and the three AMX chip profiles in
+/// `sfpu-conformance conform` with no option checks both SFPU chips and the three AMX chip profiles in
 /// one run and writes one report with a section per instruction set and chip: each chip's corpus
 /// and campaign, no untested cell in any, Wormhole's IEEE 754 departures in its own section, the
 /// kernel accuracy of both SFPU chips with their difference; every form of the report has every
@@ -835,10 +811,10 @@ fn wormhole_conform_passes_with_no_untested_cell() {
 #[test]
 fn default_run_checks_every_isa_and_chip_in_one_report() {
     let dir = out_dir("both");
-    let o = xtask(&["conform", "--out", dir.to_str().unwrap()]);
+    let o = cli(&["conform", "--out", dir.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let all = whole(&dir);
-    assert_eq!(all["format"], "conform-report/3");
+    assert_eq!(all["format"], "conform-report/4");
     let sections: Vec<(&str, &str)> = all["chips"]
         .as_array()
         .unwrap()
@@ -851,7 +827,17 @@ fn default_run_checks_every_isa_and_chip_in_one_report() {
     );
     for (_, chip) in sections.iter().filter(|(isa, _)| *isa == "amx") {
         let r = section(&all, chip);
-        assert!(r["corpus"]["path"].as_str().unwrap().ends_with(&format!("vectors/amx/{chip}.yaml")));
+        let path = r["corpus"]["path"].as_str().unwrap();
+        assert!(path.starts_with("built-in") && path.contains(&format!("vectors/amx/{chip}.yaml")), "{path}");
+        assert_eq!(
+            r["corpus"]["vectors"].as_u64(),
+            Some(yaml_vectors(&format!("amx/{chip}.yaml"))),
+            "{chip}"
+        );
+        // The SFPU's own parts of a section are not in an AMX one.
+        for key in ["ieee", "spec_notes", "operand_coverage"] {
+            assert!(r.get(key).is_none(), "{chip} has {key}");
+        }
         let untested = untested_cells(&r);
         assert!(untested.is_empty(), "{chip}: untested cells: {untested:?}");
         assert!(r["failures"].as_array().unwrap().is_empty(), "{chip}");
@@ -860,11 +846,12 @@ fn default_run_checks_every_isa_and_chip_in_one_report() {
     let archs: Vec<&str> = sections.iter().filter(|(isa, _)| *isa == "sfpu").map(|(_, a)| *a).collect();
     for arch in archs {
         let r = section(&all, arch);
-        assert!(
-            r["corpus"]["path"].as_str().unwrap().ends_with(&format!("vectors/{arch}")),
-            "{}",
-            r["corpus"]
-        );
+        let path = r["corpus"]["path"].as_str().unwrap();
+        assert!(path.starts_with("built-in") && path.contains(&format!("vectors/{arch}")), "{}", r["corpus"]);
+        assert_eq!(r["corpus"]["vectors"].as_u64(), Some(yaml_vectors(arch)), "{arch}");
+        for key in ["spec_notes", "operand_coverage"] {
+            assert!(r[key].is_object() || r[key].is_array(), "{arch} has no {key}: {}", r[key]);
+        }
         let untested = untested_cells(&r);
         assert!(untested.is_empty(), "{arch}: untested cells: {untested:?}");
         for model in ["reference", "fastpath"] {
@@ -893,11 +880,16 @@ fn default_run_checks_every_isa_and_chip_in_one_report() {
     let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
     assert!(md.contains("## SFPU chip `blackhole`") && md.contains("## SFPU chip `wormhole`"), "report.md");
     let html = std::fs::read_to_string(dir.join("report.html")).unwrap();
-    for arch in ["blackhole", "wormhole"] {
+    for arch in ["blackhole", "wormhole", "m1", "m2", "m4"] {
         assert!(
             html.contains(&format!("<table class=\"matrix\" id=\"{arch}-matrix\"")),
             "report.html: {arch}"
         );
+        // The SFPU's sections of a chip, by their ids; none of them on an AMX chip.
+        for part in ["ieee", "spec-notes", "operand-coverage"] {
+            let id = format!("id=\"{arch}-{part}\"");
+            assert_eq!(html.contains(&id), ["blackhole", "wormhole"].contains(&arch), "report.html: {id}");
+        }
     }
     let junit = std::fs::read_to_string(dir.join("junit.xml")).unwrap();
     assert!(
@@ -915,4 +907,22 @@ fn default_run_checks_every_isa_and_chip_in_one_report() {
         .expect("the overall verdict");
     assert!(bh < wh && wh < m4 && m4 < overall, "{out}");
     assert!(out.contains("where wormhole departs from IEEE 754"), "{out}");
+}
+
+/// Without `--out`, the installed command writes its report to `conform-report` in the current
+/// directory.
+#[test]
+fn without_out_the_report_goes_to_conform_report() {
+    let cwd = out_dir("default-out");
+    std::fs::create_dir_all(&cwd).unwrap();
+    let o = crate::common::command(["conform", "--only", "SFPNOT", "--cases", "1", "--quiet"])
+        .current_dir(&cwd)
+        .output()
+        .expect("run the sfpu-conformance binary");
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    for f in ["report.json", "report.md", "report.html", "junit.xml"] {
+        assert!(cwd.join("conform-report").join(f).is_file(), "{f} not written");
+    }
+    let r = whole(&cwd.join("conform-report"));
+    assert_eq!(r["chips"][0]["totals"]["fastpath"]["vectors_run"].as_u64(), Some(vectors_of("SFPNOT")));
 }

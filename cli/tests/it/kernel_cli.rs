@@ -1,40 +1,24 @@
-//! `cargo xtask kernel` end to end, through the built binary.
+//! `sfpu-conformance kernel` end to end, through the built binary.
 //!
 //! Expected values come from hand calculation and from independent paths, not from the command's
 //! own code: the listing is parsed back with the reference's text parser and linted by
-//! `cargo xtask run --lint`; `abs` is exact (|x| only clears the sign bit, SFPABS.md), so its error
-//! is zero everywhere; the SFPI lowering of `dst_reg[0] = abs(dst_reg[0])` is SFPLOAD, SFPABS,
-//! SFPSTORE per row, 32 rows.
-
-use std::path::Path;
-use std::process::{Command, Output};
+//! `sfpu-conformance run --lint`; `abs` is exact (|x| only clears the sign bit, SFPABS.md), so its
+//! error is zero everywhere; the SFPI lowering of `dst_reg[0] = abs(dst_reg[0])` is SFPLOAD,
+//! SFPABS, SFPSTORE per row, 32 rows.
 
 use sfpu_reference::isa::{Arch, parse_program};
 
-mod common;
-use common::Scratch;
-
-fn xtask(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_xtask")).args(args).output().expect("run the xtask binary")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use crate::common::{cli, scratch_path, stderr, stdout};
 
 #[test]
 fn lists_the_corpus() {
-    let o = xtask(&["kernel"]);
+    let o = cli(&["kernel"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
     for name in ["exp", "reciprocal", "seed/nested3", "sort4", "gelu_erf"] {
         assert!(out.lines().any(|l| l.split_whitespace().next() == Some(name)), "{name} in\n{out}");
     }
-    let o = xtask(&["kernel", "--json"]);
+    let o = cli(&["kernel", "--json"]);
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
     assert!(v.as_array().is_some_and(|a| a.len() >= 40), "{v}");
 }
@@ -42,7 +26,7 @@ fn lists_the_corpus() {
 #[test]
 fn listing_of_abs_parses_back_and_lints_clean_on_both_chips() {
     for (arch, flag) in [(Arch::Blackhole, "blackhole"), (Arch::Wormhole, "wormhole")] {
-        let o = xtask(&["kernel", "abs", "--arch", flag, "--listing", "--json"]);
+        let o = cli(&["kernel", "abs", "--arch", flag, "--listing", "--json"]);
         assert!(o.status.success(), "{}", stderr(&o));
         let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
         let listing = v["chips"][0]["listing"].as_str().expect("listing").to_string();
@@ -58,19 +42,17 @@ fn listing_of_abs_parses_back_and_lints_clean_on_both_chips() {
         }
         assert_eq!(v["chips"][0]["lint"], serde_json::json!([]), "{arch}");
 
-        // The same listing through `cargo xtask run --lint`: clean (exit 0).
-        let path = Path::new(env!("CARGO_TARGET_TMPDIR"))
-            .join(format!("kernel_cli_{}_{flag}.sfpu", std::process::id()));
-        let path = Scratch(path);
+        // The same listing through `sfpu-conformance run --lint`: clean (exit 0).
+        let path = scratch_path("kernel_cli", &format!("{flag}.sfpu"));
         std::fs::write(&path, &listing).unwrap();
-        let o = xtask(&["run", path.to_str().unwrap(), "--arch", flag, "--lint"]);
+        let o = cli(&["run", path.to_str().unwrap(), "--arch", flag, "--lint"]);
         assert!(o.status.success(), "{arch}: {}{}", stdout(&o), stderr(&o));
     }
 }
 
 #[test]
 fn accuracy_of_abs_is_exact_and_chips_agree() {
-    let o = xtask(&["kernel", "abs", "--accuracy", "--json"]);
+    let o = cli(&["kernel", "abs", "--accuracy", "--json"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
     let chips = v["chips"].as_array().expect("chips");
@@ -85,7 +67,7 @@ fn accuracy_of_abs_is_exact_and_chips_agree() {
 
 #[test]
 fn text_form_has_bounds_histogram_and_worst_inputs() {
-    let o = xtask(&["kernel", "reciprocal", "--arch", "wh", "--accuracy"]);
+    let o = cli(&["kernel", "reciprocal", "--arch", "wh", "--accuracy"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
     for want in ["## wormhole: accuracy over 5120 inputs", "bound", "histogram", "worst inputs:", "ULP"] {
@@ -102,8 +84,27 @@ fn errors_are_clear_and_exit_2() {
         (&["kernel", "--listing"][..], "need a kernel name"),
         (&["kernel", "abs", "--arch", "grayskull"][..], "grayskull"),
     ] {
-        let o = xtask(args);
+        let o = cli(args);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
         assert!(stderr(&o).contains(want), "{args:?}: {}", stderr(&o));
+        // A message that names a command names one that exists (`kernel` is no xtask chore).
+        assert!(!stderr(&o).contains("cargo xtask kernel"), "{args:?}: {}", stderr(&o));
+    }
+}
+
+/// The report's kernel accuracy section says which command prints one kernel's numbers: this
+/// command's `kernel`, not the `cargo xtask kernel` of before (which no longer exists).
+#[test]
+fn the_report_names_the_kernel_command_that_exists() {
+    let dir = scratch_path("kernel_cli", "report");
+    let o =
+        cli(&["conform", "--chip", "wormhole", "--cases", "0", "--quiet", "--out", dir.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    let r = crate::common::whole(&dir);
+    assert!(r["extensions"]["kernel_accuracy"].is_object(), "a kernel accuracy section: {}", r["extensions"]);
+    for f in ["report.md", "report.html"] {
+        let text = std::fs::read_to_string(dir.join(f)).unwrap();
+        assert!(text.contains("sfpu-conformance kernel NAME --accuracy"), "{f} names the command");
+        assert!(!text.contains("cargo xtask kernel"), "{f} names a command that no longer exists");
     }
 }

@@ -7,8 +7,10 @@ use std::process::Command;
 
 use serde_json::Value;
 
+use crate::common::XTASK;
+
 fn bench(args: &[&str]) -> Value {
-    let o = Command::new(env!("CARGO_BIN_EXE_xtask"))
+    let o = Command::new(XTASK)
         .args(["bench", "--in-process", "--quiet", "--json", "--time", "0.01"])
         .args(args)
         .output()

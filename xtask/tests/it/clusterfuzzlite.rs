@@ -5,22 +5,15 @@
 //! input. Skipped, with the reason printed, only when cargo-fuzz is not installed, and then only
 //! without `SFPU_REQUIRE_CARGO_FUZZ=1` (which CI sets).
 
-use std::path::{Path, PathBuf};
 use std::process::Command;
 
-#[path = "common/cargo_fuzz.rs"]
-mod cargo_fuzz;
-use cargo_fuzz::clean;
+use crate::common::{cargo_fuzz_available, clean, root};
 
 const TARGETS: [&str; 5] = ["diff_stream", "decode", "vectors_load", "dut_protocol", "amx_diff"];
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("the repository root").to_path_buf()
-}
-
 #[test]
 fn build_sh_installs_every_target_into_out() {
-    if !cargo_fuzz::available() {
+    if !cargo_fuzz_available() {
         return;
     }
     let tmp = std::env::temp_dir().join(format!("sfpu-cfl-test-{}", std::process::id()));

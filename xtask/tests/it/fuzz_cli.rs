@@ -4,7 +4,6 @@
 //! `--rate` likewise reports the chip it was measuring and removes its scratch corpus.
 //! Skipped, with the reason printed, only when cargo-fuzz is not installed, and then only without
 //! `SFPU_REQUIRE_CARGO_FUZZ=1` (which CI sets). Unix only (signals, process groups, `/proc`).
-#![cfg(unix)]
 
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
@@ -12,12 +11,7 @@ use std::process::{Command, ExitStatus, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-#[path = "common/cargo_fuzz.rs"]
-mod cargo_fuzz;
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("the repository root").to_path_buf()
-}
+use crate::common::{XTASK, cargo_fuzz_available, root};
 
 /// The processes whose command line contains `needle` (other than this one).
 fn processes_with(needle: &str) -> Vec<u32> {
@@ -88,7 +82,7 @@ struct Stopped {
 /// starts with `started` (the build of the fuzz targets may take minutes on a cold cache), and
 /// waits up to 60 s for it to end.
 fn stop_with_sigint(args: &[&str], started: &'static str) -> (Stopped, u32) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_xtask"))
+    let mut child = Command::new(XTASK)
         .args(args)
         .current_dir(root())
         .stdout(Stdio::piped())
@@ -137,7 +131,7 @@ fn none_left(needle: &str) {
 
 #[test]
 fn a_fuzzing_run_stopped_by_sigint_prints_its_summary() {
-    if !cargo_fuzz::available() {
+    if !cargo_fuzz_available() {
         return;
     }
     let corpus = root().join("fuzz/corpus/decode");
@@ -165,7 +159,7 @@ fn a_fuzzing_run_stopped_by_sigint_prints_its_summary() {
 /// removed.
 #[test]
 fn a_rate_measurement_stopped_by_sigint_reports_what_it_measured() {
-    if !cargo_fuzz::available() {
+    if !cargo_fuzz_available() {
         return;
     }
     // The scratch folders are named after the runner's process id, known only once it runs.
@@ -201,7 +195,7 @@ fn a_rate_measurement_stopped_by_sigint_reports_what_it_measured() {
 /// cargo-fuzz.
 #[test]
 fn a_throughput_measurement_stopped_by_sigint_keeps_its_finished_rows() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_xtask"))
+    let mut child = Command::new(XTASK)
         .args(["fuzz", "--throughput-inner"])
         .current_dir(root())
         .stdout(Stdio::piped())

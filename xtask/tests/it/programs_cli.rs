@@ -1,36 +1,16 @@
 //! `cargo xtask vectors --programs DIR` end to end: the files it writes, and a program form run
-//! with `cargo xtask run` from reset leaves its signature in Dst (read from the JSON form, with
-//! no help from the library).
+//! with `sfpu-conformance run` (this build's) from reset leaves its signature in Dst (read from
+//! the JSON form, with no help from the library).
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
 use serde_json::Value;
 
-mod common;
-use common::Scratch;
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn xtask(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_xtask")).args(args).current_dir(repo()).output().expect("run xtask")
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "stdout:\n{}\nstderr:\n{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
-}
+use crate::common::{root, scratch_path, sfpu_conformance, text, xtask};
 
 #[test]
 fn programs_are_written_as_text_and_words_with_an_index() {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("programs_{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let dir = Scratch(dir);
+    let dir = scratch_path("programs", "out");
     let o = xtask(&["vectors", "--programs", dir.to_str().unwrap(), "--only", "SFPIADD,SFPSTOCHRND"]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let index: Value =
@@ -56,11 +36,16 @@ fn programs_are_written_as_text_and_words_with_an_index() {
         .find(|p| p["id"] == "SFPIADD/mod1=ARG_IMM/mix-a")
         .unwrap();
 
-    // The text form runs with `cargo xtask run` from reset (its configuration is the default, as
-    // this vector's is); the final Dst holds the signature wherever it promises a value.
+    // The text form runs with `sfpu-conformance run` from reset (its configuration is the
+    // default, as this vector's is); the final Dst holds the signature wherever it promises a
+    // value.
     assert!(form["before_program"].is_null(), "{}", form["before_program"]);
     let sfpu = dir.join("SFPIADD/mod1=ARG_IMM/mix-a.sfpu");
-    let o = xtask(&["run", sfpu.to_str().unwrap(), "--json"]);
+    let o = Command::new(sfpu_conformance())
+        .args(["run", sfpu.to_str().unwrap(), "--json"])
+        .current_dir(root())
+        .output()
+        .expect("run sfpu-conformance");
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let out: Value = serde_json::from_slice(&o.stdout).expect("run --json prints JSON");
     let rows = &out["state"]["Dst"]["rows"];
