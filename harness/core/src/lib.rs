@@ -13,7 +13,8 @@
 //!   interruption);
 //! * [`report`]: the compliance report's data model and its Markdown, HTML, JUnit and terminal
 //!   renderers, and the merging of shards' reports;
-//! * [`dut`]: external implementations behind the JSON-lines envelope, each a child process.
+//! * [`dut`]: external implementations behind the JSON-lines envelope, each a child process;
+//!   [`fuzz`]: a differential fuzz oracle for any instruction set.
 //!
 //! This crate depends on no model crate: each instruction set implements [`isa::Isa`] in a crate
 //! of its own (`harness/sfpu`, `harness/amx`), and the command line lists them.
@@ -28,6 +29,7 @@ pub mod campaign;
 pub mod check;
 pub mod driver;
 pub mod dut;
+pub mod fuzz;
 pub mod isa;
 pub mod matrix;
 pub mod observe;
