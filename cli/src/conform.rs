@@ -29,9 +29,9 @@ use harness_core::report::terminal;
 use harness_core::report::{Tool, write_files};
 use harness_core::session::{Options, Shard};
 
+use crate::context::{Context, parse_seed};
 use crate::interrupt::Interrupt;
 use crate::progress::Progress;
-use crate::context::{Context, parse_seed};
 
 /// The seed of the random campaign when `--seed` is not given.
 pub const DEFAULT_SEED: u64 = 0x5F9C_0DE5_EED0_0001;
@@ -154,7 +154,11 @@ fn driver<'a>(registry: &[&'a dyn Driver], isa: &str) -> Result<&'a dyn Driver> 
 
 /// Every chip of every instruction set, as `isa chip` (for messages).
 fn all_chips(registry: &[&dyn Driver]) -> String {
-    registry.iter().flat_map(|d| d.chips().into_iter().map(move |c| format!("{} {c}", d.isa()))).collect::<Vec<_>>().join(", ")
+    registry
+        .iter()
+        .flat_map(|d| d.chips().into_iter().map(move |c| format!("{} {c}", d.isa())))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// The instruction sets and chips a run checks: `--isa`, `--chip`, narrowed to the chips whose
@@ -179,30 +183,21 @@ fn plan<'a>(args: &Args, registry: &[&'a dyn Driver]) -> Result<Vec<(&'a dyn Dri
         match &args.chip {
             Some(chip) => {
                 let c = d.chip_named(chip).ok_or_else(|| {
-                    anyhow!("--chip: `{chip}` is not a chip of {} ({})", d.isa(), d.chips().join(", "))
+                    let owner: Vec<&str> =
+                        registry.iter().filter(|o| o.chip_named(chip).is_some()).map(|o| o.isa()).collect();
+                    let whose = if owner.is_empty() {
+                        String::new()
+                    } else {
+                        format!(": it is {}'s", owner.join(", "))
+                    };
+                    anyhow!("--chip: `{chip}` is not a chip of {} ({}){whose}", d.isa(), d.chips().join(", "))
                 })?;
                 plan.push((d, c));
             }
             None => plan.extend(d.chips().into_iter().map(|c| (d, c))),
         }
     }
-    if let (Some(dir), None) = (&args.vectors, &args.chip) {
-        let mut errors = Vec::new();
-        plan.retain(|(d, c)| match d.check_vectors(c, dir) {
-            Ok(()) => true,
-            Err(e) => {
-                errors.push(e);
-                false
-            }
-        });
-        if plan.is_empty() {
-            bail!(
-                "--vectors: {} holds no golden vectors of a chip checked; {}",
-                dir.display(),
-                errors.first().map_or("nothing loads", String::as_str)
-            );
-        }
-    }
+    // The arguments first: --only names something of a chip asked for.
     if !args.only.is_empty() {
         let names = |d: &dyn Driver, c: &str| d.names(c);
         for name in &args.only {
@@ -218,6 +213,31 @@ fn plan<'a>(args: &Args, registry: &[&'a dyn Driver]) -> Result<Vec<(&'a dyn Dri
             let known = names(*d, c);
             args.only.iter().any(|name| known.iter().any(|n| n.eq_ignore_ascii_case(name)))
         });
+    }
+    // Then, without --chip, the chips whose vectors --vectors holds. When it holds none, the first
+    // chip is kept and its corpus's errors are reported when it is loaded, after the DUTs' hellos
+    // (an error of a DUT comes first); unless the directory holds another instruction set's
+    // vectors, which --isa would select.
+    if let (Some(dir), None) = (&args.vectors, &args.chip) {
+        let first = plan.first().cloned();
+        plan.retain(|(d, c)| d.check_vectors(c, dir).is_ok());
+        if plan.is_empty() {
+            let elsewhere: Vec<String> = registry
+                .iter()
+                .flat_map(|d| d.chips().into_iter().map(move |c| (*d, c)))
+                .filter(|(d, c)| d.check_vectors(c, dir).is_ok())
+                .map(|(d, c)| format!("{} {c}", d.isa()))
+                .collect();
+            if !elsewhere.is_empty() {
+                bail!(
+                    "--vectors: {} holds vectors of {}, not of a chip checked: name the instruction set \
+                     with --isa (or the chip with --chip)",
+                    dir.display(),
+                    elsewhere.join(", ")
+                );
+            }
+            plan.extend(first);
+        }
     }
     Ok(plan)
 }
@@ -278,7 +298,12 @@ fn replay(args: &Args, registry: &[&dyn Driver], options: &Options, id: &str) ->
     } else {
         let dir = options.vectors.as_deref();
         candidates.into_iter().find(|(d, c)| d.has_vector(c, dir, id)).ok_or_else(|| {
-            anyhow!("--replay: no golden vector `{id}` (give --isa and --chip for a vector of another corpus)")
+            let hint = if args.isa.is_none() || args.chip.is_none() {
+                " (--isa and --chip name the corpus to look in)"
+            } else {
+                ""
+            };
+            anyhow!("--replay: no golden vector `{id}` in the corpus of {}{hint}", all_chips(&drivers))
         })?
     };
     let (driver, chip) = target;

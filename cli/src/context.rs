@@ -22,5 +22,6 @@ impl Context {
 /// Parses a seed: decimal, or hexadecimal after `0x`; `_` separators allowed.
 pub fn parse_seed(s: &str) -> Result<u64, String> {
     let t = s.trim_start_matches("0x").replace('_', "");
-    u64::from_str_radix(&t, if s.starts_with("0x") { 16 } else { 10 }).map_err(|e| format!("bad seed `{s}`: {e}"))
+    u64::from_str_radix(&t, if s.starts_with("0x") { 16 } else { 10 })
+        .map_err(|e| format!("bad seed `{s}`: {e}"))
 }

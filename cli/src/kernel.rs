@@ -1,4 +1,4 @@
-//! `cargo xtask kernel [NAME] [--arch ARCH] [--listing] [--accuracy] [--json] [--seed N]`: the
+//! `sfpu-conformance kernel [NAME] [--arch ARCH] [--listing] [--accuracy] [--json] [--seed N]`: the
 //! SFPI kernel corpus (`sfpi::kernels`) from the command line.
 //!
 //! Without a name it lists the corpus. With one it prints, for each chip the kernel supports (or
@@ -23,7 +23,7 @@ use harness_sfpu::accuracy::{DEFAULT_SEED, unit_name};
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// The kernel (`cargo xtask kernel` lists them).
+    /// The kernel (`sfpu-conformance kernel` lists them).
     name: Option<String>,
     /// Only this chip: `blackhole` or `wormhole` (also `bh`, `wh`). Default: every chip the
     /// kernel supports.
@@ -46,7 +46,7 @@ pub struct Args {
 pub fn main(args: Args) -> Result<ExitCode> {
     let Some(name) = &args.name else {
         if args.listing || args.accuracy {
-            bail!("--listing and --accuracy need a kernel name (`cargo xtask kernel` lists them)");
+            bail!("--listing and --accuracy need a kernel name (`sfpu-conformance kernel` lists them)");
         }
         return list(args.json);
     };

@@ -64,7 +64,11 @@ enum Command {
 }
 
 /// Runs the command line `args` (the program's name first) over `registry`.
-pub fn main_with(registry: &[&dyn Driver], args: impl IntoIterator<Item = OsString>, context: &Context) -> ExitCode {
+pub fn main_with(
+    registry: &[&dyn Driver],
+    args: impl IntoIterator<Item = OsString>,
+    context: &Context,
+) -> ExitCode {
     let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
         Err(e) => {

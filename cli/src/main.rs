@@ -3,5 +3,9 @@
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    sfpu_conformance::main_with(&sfpu_conformance::registry(), std::env::args_os(), &sfpu_conformance::Context::installed())
+    sfpu_conformance::main_with(
+        &sfpu_conformance::registry(),
+        std::env::args_os(),
+        &sfpu_conformance::Context::installed(),
+    )
 }

@@ -1,6 +1,6 @@
 //! Standard output and standard error that survive a closed pipe.
 //!
-//! `println!` panics when its reader has gone (`cargo xtask run prog.sfpu --trace | head -3`). The
+//! `println!` panics when its reader has gone (`sfpu-conformance run prog.sfpu --trace | head -3`). The
 //! macros here write through [`write()`] instead: a closed pipe (or any other write error) silences
 //! that stream for the rest of the run and nothing else changes, so the command still finishes its
 //! work, writes its report files and exits with the status its result deserves.

@@ -1,4 +1,4 @@
-//! `cargo xtask reference-dut`: the reference model as a `--dut`, speaking `sfpu-dut/1` on its
+//! `sfpu-conformance reference-dut`: the reference model as a `--dut`, speaking `sfpu-dut/1` on its
 //! standard input and output (docs/dut-protocol.md), with a declaration of your choosing and,
 //! for the harness's own tests, a bug planted in exactly one feature.
 //!
@@ -9,18 +9,18 @@
 //! and reports the configuration it was given unchanged).
 //!
 //! ```sh
-//! cargo xtask conform --dut "target/debug/xtask reference-dut --features ''"        # baseline only
-//! cargo xtask conform --dut "target/debug/xtask reference-dut --ignore dest-remap"  # a planted bug
+//! cargo xtask conform --dut "target/debug/sfpu-conformance reference-dut --features ''"        # baseline only
+//! cargo xtask conform --dut "target/debug/sfpu-conformance reference-dut --ignore dest-remap"  # a planted bug
 //! ```
 
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
 
 use anyhow::{Result, bail};
-use serde_json::{Value, json};
 use harness_core::isa::Model as _;
 use harness_sfpu::Reference;
 use harness_sfpu::features::Feature;
+use serde_json::{Value, json};
 use sfpu_reference::State;
 use sfpu_reference::isa::Arch;
 use sfpu_reference::state::{FlagStack, FlagStackEntry, LANES, LaneConfig, StateDoc};

@@ -42,10 +42,12 @@ pub struct Args {
 /// Runs `args` on the instruction set it names.
 pub fn main(args: Args, registry: &[&dyn Driver]) -> Result<ExitCode> {
     let driver: &dyn Driver = match &args.isa {
-        Some(isa) => registry.iter().copied().find(|d| d.isa().eq_ignore_ascii_case(isa)).ok_or_else(|| {
-            let all: Vec<&str> = registry.iter().map(|d| d.isa()).collect();
-            anyhow!("--isa: `{isa}` is not an instruction set of this harness ({})", all.join(", "))
-        })?,
+        Some(isa) => {
+            registry.iter().copied().find(|d| d.isa().eq_ignore_ascii_case(isa)).ok_or_else(|| {
+                let all: Vec<&str> = registry.iter().map(|d| d.isa()).collect();
+                anyhow!("--isa: `{isa}` is not an instruction set of this harness ({})", all.join(", "))
+            })?
+        }
         None => {
             let ext = args.program.extension().and_then(|e| e.to_str()).unwrap_or("");
             registry

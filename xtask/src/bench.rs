@@ -87,74 +87,25 @@
 
 use std::hint::black_box;
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 mod ab;
 mod amx;
+mod common;
 mod sfpi;
-use serde_json::json;
 use harness_sfpu::generate::operands::Rng;
 use harness_sfpu::generate::random_case;
 use harness_sfpu::generate::streams::{random_state, random_stream};
+use serde_json::json;
 use sfpu_fastpath::{FastMachine, FastState, Program, simd};
 use sfpu_reference::isa::{Arch, Instr, Opcode, decode, parse_instr};
 use sfpu_reference::state::{LANES, LaneConfig, Misc};
 use sfpu_reference::{Machine, ResetValues, State};
 
-/// `cargo xtask bench` arguments.
-#[derive(clap::Args, Debug)]
-pub struct Args {
-    /// Seconds per measurement (warm-up included); the whole run takes about 20 times this.
-    #[arg(long, default_value_t = 0.25)]
-    time: f64,
-    /// Print the results as JSON on stdout instead of the table.
-    #[arg(long)]
-    json: bool,
-    /// No progress bar.
-    #[arg(long)]
-    quiet: bool,
-    /// Measure only these classes (comma-separated keys: integer, fp_field, fma, conversion,
-    /// cross_lane, predication, loadmacro, mixed; sfpi: the SFPI kernels; amx: AMX vecfp); the
-    /// native baselines always run.
-    #[arg(long, value_delimiter = ',')]
-    only: Vec<String>,
-    /// The SFPI kernels to measure a whole tile of (comma-separated names, as `cargo xtask
-    /// kernel` lists them, or `all`); default: exp, log, reciprocal, sigmoid, gelu_tanh, relu.
-    /// With --fast-only or --ab only when --only names sfpi.
-    #[arg(long, value_delimiter = ',', value_name = "LIST")]
-    kernels: Vec<String>,
-    /// Measure only these chips (comma-separated: blackhole, wormhole); both by default.
-    #[arg(long, value_delimiter = ',')]
-    arch: Vec<Arch>,
-    /// Measure this binary as built, without re-executing an optimised build (figures of an
-    /// unoptimised build are not representative).
-    #[arg(long)]
-    in_process: bool,
-    /// The fast model only, at the SIMD level in force, with its samples' range: no reference,
-    /// lower SIMD levels, per-call rows, FMA kernel alone, native baselines, targets or AMX (what
-    /// `--ab` runs of each build).
-    #[arg(long)]
-    fast_only: bool,
-    /// Compare this build's fast model with another build of xtask (BASELINE, e.g. a copy of
-    /// `target/release/xtask` built at the base commit) in alternating runs of `--fast-only`
-    /// (module `bench::ab`): each class's rates and the median of the per-round ratios.
-    #[arg(long, value_name = "BASELINE", conflicts_with = "fast_only")]
-    ab: Option<std::path::PathBuf>,
-    /// Rounds of `--ab`: each runs both builds once, the first of them alternating.
-    #[arg(long, default_value_t = 5, requires = "ab")]
-    rounds: u32,
-    /// With --fast-only or --ab: every lane of the state's `LReg[7]` names register R (its low 4
-    /// bits) for the indirect modes of SFPMAD, SFPADDI, SFPMULI and the others, as kernels set it;
-    /// by default each lane names its own (the state's random words). Not the targets' state.
-    #[arg(long, value_name = "R", value_parser = clap::value_parser!(u32).range(0..=15))]
-    indirect_index: Option<u32>,
-}
-
-/// Samples per measurement.
-const SAMPLES: usize = 5;
+pub use common::Args;
+use common::{Rate, SAMPLES, measure, measure_samples, progress_bar};
 
 /// Instructions per class program.
 const PROGRAM_LEN: usize = 512;
@@ -259,10 +210,7 @@ fn program(class: Class, rng: &mut Rng) -> Result<Vec<Instr>> {
                     &[("VC", rng.below(8)), ("Mod1", rng.pick(&[0, 1, 2, 4, 6, 8])), ("Imm1", rng.below(2))],
                 ));
                 p.push(text("TTI_SFPPUSHC(0, 0, 0, 0)")?);
-                p.push(harness_sfpu::generate::build(
-                    Opcode::SFPSETCC,
-                    &[("VC", rng.below(8)), ("Mod1", 4)],
-                ));
+                p.push(harness_sfpu::generate::build(Opcode::SFPSETCC, &[("VC", rng.below(8)), ("Mod1", 4)]));
                 p.push(text("TTI_SFPCOMPC(0, 0, 0, 0)")?);
                 p.push(text("TTI_SFPPOPC(0, 0, 0, 0)")?);
                 p.push(text("TTI_SFPCOMPC(0, 0, 0, 0)")?);
@@ -346,61 +294,9 @@ fn bench_state(rng: &mut Rng, indirect_index: Option<u32>) -> Result<State> {
     Ok(s)
 }
 
-/// One measurement in instructions per second: the median of its samples, and the slowest and
-/// fastest sample (how far this machine's noise moved it within the measurement).
-#[derive(Clone, Copy, Debug, PartialEq)]
-struct Rate {
-    median: f64,
-    lo: f64,
-    hi: f64,
-}
-
-impl Rate {
-    /// The median of `samples` (the mean of the middle two for an even count), the smallest and
-    /// the largest; `None` for no samples.
-    fn of(samples: &[f64]) -> Option<Rate> {
-        if samples.is_empty() {
-            return None;
-        }
-        let mut s = samples.to_vec();
-        s.sort_by(f64::total_cmp);
-        let n = s.len();
-        let median = if n % 2 == 1 { s[n / 2] } else { (s[n / 2 - 1] + s[n / 2]) / 2.0 };
-        Some(Rate { median, lo: s[0], hi: s[n - 1] })
-    }
-}
-
 /// Whether this xtask was optimised, as the output says it.
 fn build_kind() -> &'static str {
     if cfg!(debug_assertions) { "unoptimised (not representative)" } else { "release" }
-}
-
-/// Instructions per second of one measurement: the median of the samples.
-fn measure(time: Duration, pass: impl FnMut() -> u64) -> f64 {
-    measure_samples(time, pass).median
-}
-
-/// [`measure`] with the samples' range.
-fn measure_samples(time: Duration, mut pass: impl FnMut() -> u64) -> Rate {
-    let warm_until = Instant::now() + time / 5;
-    while Instant::now() < warm_until {
-        pass();
-    }
-    let per_sample = (time * 4 / 5) / SAMPLES as u32;
-    let rates: Vec<f64> = (0..SAMPLES)
-        .map(|_| {
-            let start = Instant::now();
-            let mut n = 0u64;
-            loop {
-                n += pass();
-                let e = start.elapsed();
-                if e >= per_sample {
-                    break n as f64 / e.as_secs_f64();
-                }
-            }
-        })
-        .collect();
-    Rate::of(&rates).expect("SAMPLES is not 0")
 }
 
 fn reference_rate(class: Class, prog: &[Instr], state: &State, time: Duration) -> f64 {
@@ -942,18 +838,6 @@ fn reexec_release() -> Result<ExitCode> {
 
 /// Each class's program for one chip.
 type Programs = Vec<(Class, Vec<Instr>)>;
-
-/// The progress bar of `len` steps on standard error (hidden with `--quiet`).
-fn progress_bar(quiet: bool, len: u64) -> ProgressBar {
-    if quiet {
-        return ProgressBar::hidden();
-    }
-    let b = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
-    if let Ok(style) = ProgressStyle::with_template("{bar:30} {pos}/{len} {msg}") {
-        b.set_style(style);
-    }
-    b
-}
 
 /// `--fast-only`: each selected class's fast-model rate on each chip, at the SIMD level in force.
 fn fast_only(

@@ -47,7 +47,6 @@ use std::process::{Command, ExitCode, Stdio};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use harness_sfpu::fuzz::{
     Appended, MAX_STREAM, StreamInput, all_arches, append_regression, decode_oracle, diff_stream_counted,
     diff_stream_with_origin, dut_protocol_oracle, encode_stream_input, input_arch, input_tag,
@@ -57,6 +56,7 @@ use harness_sfpu::generate::operands::Rng;
 use harness_sfpu::generate::streams::random_stream_for;
 use harness_sfpu::vectors::emit::write_file;
 use harness_sfpu::vectors::{FORMAT, Vector, VectorFile, load_corpus, load_file, parse_file};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use sfpu_reference::isa::{Arch, decode};
 use sfpu_reference::state::StateDoc;
 
@@ -157,7 +157,7 @@ fn parse_duration(text: &str) -> Result<Duration, String> {
 pub fn main(args: Args) -> Result<ExitCode> {
     // `--time` (and the smoke budget) count from here: seeds and the build are part of the run.
     let started = Instant::now();
-    let root = crate::workspace_root();
+    let root = crate::paths::workspace_root();
     for t in &args.targets {
         if !TARGETS.contains(&t.as_str()) {
             bail!("unknown target `{t}` (targets: {})", TARGETS.join(", "));
@@ -1972,7 +1972,7 @@ artifact_prefix='/r/a/'; Test unit written to /r/a/crash-3
     /// added before them in the regressions file.
     #[test]
     fn triage_survives_panics_and_keeps_what_it_added() {
-        let root = crate::workspace_root();
+        let root = crate::paths::workspace_root();
         let dir = std::env::temp_dir().join(format!("sfpu-triage-test-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         let artifacts_dir = dir.join("diff_stream");

@@ -16,9 +16,9 @@ extern crate sfpu_conformance;
 
 mod bench;
 mod fuzz;
+mod paths;
 mod vectors;
 
-use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use sfpu_conformance::interrupt;
@@ -60,7 +60,7 @@ fn main() -> ExitCode {
         Command::Conform(args) => {
             let context = sfpu_conformance::Context {
                 command: "cargo xtask conform".to_string(),
-                out: workspace_root().join("target").join("conform"),
+                out: paths::workspace_root().join("target").join("conform"),
             };
             sfpu_conformance::conform::main(args, &sfpu_conformance::registry(), &context)
         }
@@ -68,10 +68,4 @@ fn main() -> ExitCode {
         Command::Vectors(args) => vectors::main(args),
     };
     sfpu_conformance::finish(result)
-}
-
-/// The repository's root (this crate's parent directory), canonical where possible.
-pub(crate) fn workspace_root() -> PathBuf {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    root.canonicalize().unwrap_or(root)
 }

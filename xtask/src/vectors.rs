@@ -54,7 +54,7 @@ pub fn parse_seed(s: &str) -> Result<u64, String> {
 
 /// `vectors/<arch>` under the workspace root.
 pub fn corpus_dir(arch: Arch) -> PathBuf {
-    crate::workspace_root().join("vectors").join(arch.to_string())
+    crate::paths::workspace_root().join("vectors").join(arch.to_string())
 }
 
 /// How a stale vector file differs from what the generator writes, by vector id.
@@ -195,7 +195,7 @@ fn one_chip(arch: Arch, args: &Args, started: std::time::Instant) -> Result<Exit
         // A summary per file (which vectors differ), and the diff of the first difference only:
         // a different seed changes every vector, and 76 KB of diff helps nobody.
         const SHOWN_FILES: usize = 10;
-        let root = crate::workspace_root();
+        let root = crate::paths::workspace_root();
         let mut vectors = 0;
         for (i, (path, old, new)) in stale.iter().enumerate() {
             let shown = path.strip_prefix(&root).unwrap_or(path);
@@ -399,7 +399,7 @@ fn amx_main(args: &Args) -> Result<ExitCode> {
     let started = std::time::Instant::now();
     let seed = if args.seed == DEFAULT_SEED { generate::DEFAULT_SEED } else { args.seed };
     let files = generate::files(seed);
-    let dir = crate::workspace_root().join("vectors").join("amx");
+    let dir = crate::paths::workspace_root().join("vectors").join("amx");
     if let Some(out) = &args.json {
         let out = out.join("amx");
         std::fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;

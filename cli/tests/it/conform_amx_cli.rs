@@ -214,3 +214,97 @@ fn amx_cases_replay() {
         assert!(text.contains("  program:\n  - operand: '0x"), "{text}");
     }
 }
+
+/// The template AMX DUT (examples/amx/dut-python) through `--dut`, with a wrong answer injected
+/// on its third case: the vectors go one at a time in corpus order (the DUT numbers them 1, 2,
+/// ...), so the third `zrow` vector of vectors/amx/m2.yaml fails, and nothing else; its replay
+/// line names AMX, the chip and the DUT (as one shell word; the default timeout left out).
+#[test]
+fn the_amx_template_dut_through_dut() {
+    let dir = out_dir("dut");
+    let dut = format!("{} examples/amx/dut-python/dut.py --wrong-on-case 3", crate::common::python());
+    let o = cli(&[
+        "conform",
+        "--isa",
+        "amx",
+        "--chip",
+        "m2",
+        "--dut",
+        &dut,
+        "--only",
+        "zrow",
+        "--cases",
+        "1",
+        "--no-fastpath",
+        "--quiet",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let r = crate::common::section(&crate::common::whole(&dir), "m2");
+    let models: Vec<&str> =
+        r["models"].as_array().unwrap().iter().map(|m| m["name"].as_str().unwrap()).collect();
+    assert_eq!(models, ["reference", "dut"]);
+    let zrow: Vec<String> = amx_ids("m2").into_iter().filter(|id| id.starts_with("m2/zrow/")).collect();
+    let rows =
+        r["matrix"].as_array().unwrap().iter().filter(|row| row["instruction"] == "zrow").count() as u64;
+    let t = &r["totals"]["dut"];
+    assert_eq!(t["vectors_run"].as_u64(), Some(zrow.len() as u64), "{t}");
+    assert_eq!(t["passed"].as_u64(), Some(zrow.len() as u64 - 1), "{t}");
+    assert_eq!(t["failed"].as_u64(), Some(1), "{t}");
+    assert_eq!(t["random_cases"].as_u64(), Some(rows), "one per class: {t}");
+    assert_eq!(t["random_failures"].as_u64(), Some(0), "{t}");
+    let failures = r["failures"].as_array().unwrap();
+    assert_eq!(failures.len(), 1, "{failures:?}");
+    let f = &failures[0];
+    assert_eq!(f["id"], zrow[2].as_str(), "{f}");
+    assert_eq!(f["model"], "dut", "{f}");
+    assert_eq!(
+        f["replay"],
+        format!("sfpu-conformance conform --isa amx --chip m2 --dut '{dut}' --replay {}", zrow[2]),
+        "{f}"
+    );
+}
+
+/// An AMX DUT failure's replay line, run as printed, fails the same way: the template DUT
+/// answering its first case wrongly fails the first `zrow` vector of M4, and the replay (one case,
+/// the DUT's first again) fails it again, naming the DUT's column.
+#[test]
+fn an_amx_dut_failure_replays_as_printed() {
+    let dir = out_dir("replay-dut");
+    let dut = format!("{} examples/amx/dut-python/dut.py --wrong-on-case 1", crate::common::python());
+    let o = cli(&[
+        "conform",
+        "--isa",
+        "amx",
+        "--chip",
+        "m4",
+        "--dut",
+        &dut,
+        "--only",
+        "zrow",
+        "--cases",
+        "0",
+        "--quiet",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let r = crate::common::section(&crate::common::whole(&dir), "m4");
+    let failures = r["failures"].as_array().unwrap();
+    assert_eq!(failures.len(), 1, "{failures:?}");
+    let replay = failures[0]["replay"].as_str().unwrap();
+    let o = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "'{}' {}",
+            crate::common::BIN,
+            replay.strip_prefix("sfpu-conformance ").expect("the command")
+        ))
+        .current_dir(repo())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("dut: FAIL") && out.contains("reference: pass"), "{}", text(&o));
+}

@@ -7,7 +7,9 @@
 use std::path::Path;
 
 use harness_core::dut::{DutIsa, Protocol, ProtocolError, ResultParts};
-use harness_core::isa::{Cell, Corpus, Isa, Job, Model, ModelError, Run, RunOutput, RunRequest, Strictness, VectorCase};
+use harness_core::isa::{
+    Cell, Corpus, Isa, Job, Model, ModelError, Run, RunOutput, RunRequest, Strictness, VectorCase,
+};
 use harness_core::report::{CorpusInfo, SpecInfo};
 use harness_core::rng::Rng;
 use serde::{Deserialize, Serialize};
@@ -65,7 +67,9 @@ impl Model<Toy> for Fast {
 /// A state as documents carry it: eight registers of four `0x%08x` lanes.
 pub fn to_doc(s: &State) -> Value {
     Value::Array(
-        s.R.iter().map(|r| Value::Array(r.iter().map(|x| Value::String(format!("{x:#010x}"))).collect())).collect(),
+        s.R.iter()
+            .map(|r| Value::Array(r.iter().map(|x| Value::String(format!("{x:#010x}"))).collect()))
+            .collect(),
     )
 }
 
@@ -74,7 +78,8 @@ pub fn from_doc(doc: &Value) -> Result<State, String> {
     let regs = doc.as_array().filter(|r| r.len() == REGS).ok_or("a state is an array of 8 registers")?;
     let mut s = State::default();
     for (r, lanes) in regs.iter().enumerate() {
-        let lanes = lanes.as_array().filter(|l| l.len() == LANES).ok_or("a register is an array of 4 lanes")?;
+        let lanes =
+            lanes.as_array().filter(|l| l.len() == LANES).ok_or("a register is an array of 4 lanes")?;
         for (l, x) in lanes.iter().enumerate() {
             let text = x.as_str().ok_or("a lane is a string `0x%08x`")?;
             s.R[r][l] = text
@@ -133,7 +138,8 @@ fn random_state(rng: &mut Rng) -> State {
     let mut s = State::default();
     for r in 0..REGS {
         for l in 0..LANES {
-            s.R[r][l] = if rng.below(4) == 0 { rng.pick(&[0, 1, u32::MAX, 0x8000_0000, 31, 32]) } else { rng.u32() };
+            s.R[r][l] =
+                if rng.below(4) == 0 { rng.pick(&[0, 1, u32::MAX, 0x8000_0000, 31, 32]) } else { rng.u32() };
         }
     }
     s
@@ -192,11 +198,16 @@ pub fn generate() -> VectorFile {
     for n in 0..4 {
         let pre = random_state(&mut rng);
         let rows = rows();
-        let program: Vec<u32> =
-            (0..6).filter_map(|_| random_instr(&rows[rng.below(rows.len() as u32) as usize], &mut rng)).collect();
+        let program: Vec<u32> = (0..6)
+            .filter_map(|_| random_instr(&rows[rng.below(rows.len() as u32) as usize], &mut rng))
+            .collect();
         vectors.push(vector(format!("programs/{n}"), pre, &program));
     }
-    VectorFile { format: FORMAT.to_string(), generator: format!("toy-isa generator, seed {SEED:#x}"), vectors }
+    VectorFile {
+        format: FORMAT.to_string(),
+        generator: format!("toy-isa generator, seed {SEED:#x}"),
+        vectors,
+    }
 }
 
 /// The file as the repository keeps it (`examples/toy-isa/vectors/toy.json`).
@@ -413,8 +424,9 @@ impl Isa for Toy {
         let pre = random_state(&mut rng);
         let rows = rows();
         let len = 1 + rng.below(8);
-        let program: Vec<u32> =
-            (0..len).filter_map(|_| random_instr(&rows[rng.below(rows.len() as u32) as usize], &mut rng)).collect();
+        let program: Vec<u32> = (0..len)
+            .filter_map(|_| random_instr(&rows[rng.below(rows.len() as u32) as usize], &mut rng))
+            .collect();
         let mut expected = pre;
         crate::reference::run(&mut expected, &program);
         Some(VectorCase {

@@ -63,8 +63,20 @@ pub enum Op {
 
 impl Op {
     /// The defined operations, in code order.
-    pub const DEFINED: [Op; 12] =
-        [Op::NOP, Op::LDI, Op::ADD, Op::SUB, Op::MUL, Op::AND, Op::OR, Op::XOR, Op::SHL, Op::SHR, Op::MIN, Op::ROT];
+    pub const DEFINED: [Op; 12] = [
+        Op::NOP,
+        Op::LDI,
+        Op::ADD,
+        Op::SUB,
+        Op::MUL,
+        Op::AND,
+        Op::OR,
+        Op::XOR,
+        Op::SHL,
+        Op::SHR,
+        Op::MIN,
+        Op::ROT,
+    ];
 
     /// The operation of code `code` (the low 4 bits).
     pub fn from_code(code: u32) -> Op {
@@ -131,7 +143,11 @@ pub fn meaning(word: u32) -> Instr {
 
 /// Encodes an instruction (the ignored bits zero).
 pub fn encode(i: &Instr) -> u32 {
-    i.op.code() << 28 | (i.rd as u32 & 7) << 25 | (i.ra as u32 & 7) << 22 | (i.rb as u32 & 7) << 19 | (i.imm & 0xFFFF)
+    i.op.code() << 28
+        | (i.rd as u32 & 7) << 25
+        | (i.ra as u32 & 7) << 22
+        | (i.rb as u32 & 7) << 19
+        | (i.imm & 0xFFFF)
 }
 
 impl fmt::Display for Instr {
@@ -154,11 +170,15 @@ pub fn parse(line: &str) -> Result<u32, String> {
         return u32::from_str_radix(hex, 16).map_err(|e| format!("`{line}`: {e}"));
     }
     let (name, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
-    let op = (0..16).map(Op::from_code).find(|op| op.name().eq_ignore_ascii_case(name))
+    let op = (0..16)
+        .map(Op::from_code)
+        .find(|op| op.name().eq_ignore_ascii_case(name))
         .ok_or_else(|| format!("`{name}` is not an instruction"))?;
     let args: Vec<&str> = rest.split(',').map(str::trim).filter(|a| !a.is_empty()).collect();
     let reg = |a: &str| -> Result<usize, String> {
-        a.strip_prefix('r').and_then(|n| n.parse::<usize>().ok()).filter(|&n| n < REGS)
+        a.strip_prefix('r')
+            .and_then(|n| n.parse::<usize>().ok())
+            .filter(|&n| n < REGS)
             .ok_or_else(|| format!("`{a}` is not a register r0..r7"))
     };
     let num = |a: &str| -> Result<u32, String> {

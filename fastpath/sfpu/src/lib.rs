@@ -67,13 +67,13 @@
 //! kernels, and the per-level copies of the models). Below them, private: `ctx` ([`exec::Ctx`]),
 //! `lanes` (lane masks as words), `locations` (the state locations footprints name).
 //!
-//! The files form no import circle (`.ci/import_cycles.py fastpath/sfpu`) except two, each a
-//! per-level copy and its selector: the one-opcode copies of the models fall back to the
-//! every-arm copy at the level in force (`exec/models.rs` <-> `simd/dispatch.rs`), and the
-//! machine's copy-and-merge cycle is compiled per level from the machine's own method
-//! (`machine.rs` <-> `simd/scheduled.rs`). A copy must name the code it copies and that code picks
-//! the copy; breaking either would take `unsafe` outside `simd` or a generic seam in the hottest
-//! paths.
+//! The files form no import circle (`.ci/import_cycles.py fastpath/sfpu`). Where a per-level copy
+//! and the code it copies would name each other, the side below takes the other as a generic
+//! parameter with one instantiation, so every call stays static and is compiled as if named: the
+//! one-opcode copies of the models are given the every-arm copy at the level in force to fall back
+//! to, a function item, by `simd/dispatch.rs` (`exec/models.rs` does not name `simd`), and
+//! `simd/scheduled.rs` compiles the machine's copy-and-merge cycle per level through the
+//! `ScheduledCycle` trait, which the machine implements (`simd` does not name the machine).
 
 // The one exception, the calls of the per-level copies after CPU detection and the AVX-512
 // kernels' loads and stores, is in `simd`, with its reasons and its tests.

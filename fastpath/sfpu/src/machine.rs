@@ -89,7 +89,7 @@ use crate::exec::{self, Ctx, is_two_cycle_producer};
 use crate::footprint::{self, Footprint};
 use crate::hazard::{WormholeCycle, actual_writes, bit, first_cycle_reads};
 use crate::program::{self, Decoded, LOAD, MAD, Program, ROUND, SIMPLE, STORE, vd_field};
-use crate::simd::Handlers;
+use crate::simd::{Handlers, ScheduledCycle};
 use crate::state::{ALL, Core, FastState};
 
 /// Most instructions that can be pending at once: at most one SFPLOADMACRO per issued instruction,
@@ -386,6 +386,23 @@ fn step_loadmacro(s: &mut FastState, instr: &Instr) -> Outcome {
     let mut out = m.issue(s, instr);
     out.merge(&m.drain(s));
     out
+}
+
+/// The copy-and-merge cycle as `simd::run_with_scheduled` compiles it per SIMD level (through
+/// this trait, so that `simd` need not name the machine).
+impl ScheduledCycle for FastMachine {
+    #[inline(always)]
+    fn run_scheduled_cycle(
+        &mut self,
+        s: &mut FastState,
+        due: u64,
+        issued: Option<&Decoded>,
+        executes: Option<&Decoded>,
+        issued_hazard: bool,
+        out: &mut Outcome,
+    ) {
+        self.run_with_scheduled_on(s, due, issued, executes, issued_hazard, out)
+    }
 }
 
 impl Default for FastMachine {

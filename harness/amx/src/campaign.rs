@@ -184,7 +184,7 @@ mod tests {
             d.snippet
         );
         let (_, vectors) = super::super::format::parse("snippet.yaml", &yaml).expect("the snippet loads");
-        let pass = crate::run_file(&crate::isa::AmxReference, Chip::M2, &vectors);
+        let pass = crate::run_file(&crate::model::AmxReference, Chip::M2, &vectors);
         assert!(pass[0].failure.is_none());
         let mut s = vectors[0].pre.clone();
         for &op in &vectors[0].program {

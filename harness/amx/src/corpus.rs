@@ -10,9 +10,9 @@ use harness_core::isa::Strictness;
 use harness_core::report::CorpusInfo;
 use harness_core::vectors::VectorCase;
 
+use crate::Amx;
 use crate::format::{AmxVectorFile, Checked, parse, to_yaml};
 use crate::generate::{DEFAULT_SEED, cell_of, file, file_stem};
-use crate::isa::Amx;
 
 /// One chip profile's vectors, each made runnable when loaded (a few hundred 5 KB states).
 #[derive(Clone, Debug)]

@@ -14,7 +14,7 @@ pub use harness_core::dut::ProtocolError;
 use harness_core::dut::{Protocol, process::quote};
 use harness_core::isa::Isa;
 
-use super::isa::Amx;
+use crate::Amx;
 
 /// The protocol identifier the harness sends in its hello and expects back.
 pub const PROTOCOL: &str = "amx-dut/1";

@@ -1,8 +1,8 @@
 //! Apple AMX `vecfp` behind the harness's seam ([`harness_core::isa::Isa`]): chip profiles M1, M2 (= M3)
 //! and M4, the 64-bit operand in its `vecfp NAME=VALUE ...` text form, the 5120-byte X/Y/Z state
-//! of `amx-reference`, locations as sets of registers, the reference and fast models, the
-//! semantic classes of `amx-vecfp.md` §4.2 as matrix cells ([`super::generate::cells`]) and a
-//! random state for a class's lane width as its random case.
+//! of `amx-reference`, locations as sets of registers, the reference and fast models
+//! ([`crate::model`]), the semantic classes of `amx-vecfp.md` §4.2 as matrix cells
+//! ([`super::generate::cells`]) and a random state for a class's lane width as its random case.
 //!
 //! Every `vecfp` result is promised (the notes list no undefined case: invalid encodings are
 //! no-ops, §4.2), so the outcome is `()` and no vector skips a location.
@@ -20,10 +20,13 @@ use crate::campaign::{self as streams, AmxCase};
 use crate::corpus::AmxCorpus;
 use crate::dut::AmxDut;
 use harness_core::campaign::{cell_job_case, cell_jobs};
-use harness_core::isa::{Cell, Isa, Job, Model, ModelError, Run, RunOutput, RunRequest, Strictness};
+use harness_core::isa::{Cell, Isa, Job, Model, RunOutput, RunRequest, Strictness};
 use harness_core::report::SpecInfo;
 use harness_core::rng::Rng;
 use harness_core::vectors::VectorCase;
+
+pub use crate::amx::Amx;
+pub use crate::model::{AmxFast, AmxReference};
 
 /// A chip's cells, their index by (row, class), and the same as the harness's cells.
 type ChipCells = (Vec<AmxCell>, HashMap<(String, String), usize>, Vec<Cell>);
@@ -40,15 +43,13 @@ fn cells_of(chip: Chip) -> &'static ChipCells {
     slot.get_or_init(|| {
         let all = cells(chip);
         let index = all.iter().enumerate().map(|(i, c)| ((c.axis.clone(), c.mode.clone()), i)).collect();
-        let harness =
-            all.iter().map(|c| Cell { instruction: c.axis.clone(), mode: c.mode.clone(), label: c.mode.clone() }).collect();
+        let harness = all
+            .iter()
+            .map(|c| Cell { instruction: c.axis.clone(), mode: c.mode.clone(), label: c.mode.clone() })
+            .collect();
         (all, index, harness)
     })
 }
-
-/// Apple AMX `vecfp`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Amx;
 
 /// A set of registers: bit `i` of `X`, `Y` for register `i`, of `Z` for row `i`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -60,42 +61,6 @@ pub struct Registers {
     pub Y: u8,
     /// Z rows.
     pub Z: u64,
-}
-
-/// The literal reference model (`amx-reference`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct AmxReference;
-
-/// The fast model (`amx-fastpath`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct AmxFast;
-
-impl Model<Amx> for AmxReference {
-    fn name(&self) -> String {
-        "reference".to_string()
-    }
-
-    fn run(&self, chip: Chip, pre: &State, program: &[Operand]) -> Result<Run<State, ()>, ModelError> {
-        let mut s = pre.clone();
-        for &op in program {
-            amx_reference::vecfp(&mut s, chip, op);
-        }
-        Ok(Run { post: s, outcome: Some(()) })
-    }
-}
-
-impl Model<Amx> for AmxFast {
-    fn name(&self) -> String {
-        "fastpath".to_string()
-    }
-
-    fn run(&self, chip: Chip, pre: &State, program: &[Operand]) -> Result<Run<State, ()>, ModelError> {
-        let mut s = pre.clone();
-        for &op in program {
-            amx_fastpath::vecfp(&mut s, chip, op);
-        }
-        Ok(Run { post: s, outcome: Some(()) })
-    }
 }
 
 /// How many random operand streams a campaign runs per case of a class (the `streams` job's

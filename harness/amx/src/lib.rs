@@ -15,10 +15,10 @@
 //! reach Apple hardware (§4.1); every expected value is the reference model's, which is
 //! cross-checked against `rustc_apfloat` and hand derivations in its own tests. Each file says so.
 
-
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+mod amx;
 pub mod campaign;
 pub mod corpus;
 pub mod dut;
@@ -26,9 +26,10 @@ pub mod format;
 pub mod fuzz;
 pub mod generate;
 pub mod isa;
+pub mod model;
 pub mod run;
 pub mod run_command;
 
+pub use amx::Amx;
 pub use format::{AmxVector, AmxVectorFile, FORMAT, PROVENANCE};
-pub use isa::Amx;
 pub use run::{AmxResult, run_file};

@@ -80,7 +80,9 @@ pub fn parse_case_id(id: &str) -> Option<Result<(&str, u64), String>> {
     Some(match n.parse::<u64>() {
         Ok(n) if n < MAX_CASES => Ok((job, n)),
         Ok(n) => Err(format!("case {n} is out of range: the campaign numbers cases 0 to {}", MAX_CASES - 1)),
-        Err(_) => Err(format!("`{n}` is not a case number (the campaign numbers cases 0 to {})", MAX_CASES - 1)),
+        Err(_) => {
+            Err(format!("`{n}` is not a case number (the campaign numbers cases 0 to {})", MAX_CASES - 1))
+        }
     })
 }
 
@@ -144,6 +146,9 @@ pub fn job_cases(limit: Limit, job: &Job) -> Option<u64> {
     }
 }
 
+/// A shard's share of a job's cases: from the job and its number of cases, the numbers to run.
+pub type Share<'a> = &'a (dyn Fn(&Job, u64) -> Range<u64> + Sync);
+
 /// What to run.
 pub struct CampaignConfig<'a> {
     /// The seed.
@@ -160,7 +165,7 @@ pub struct CampaignConfig<'a> {
     /// giving it the cases one after the other keeps their order fixed.
     pub parallel: bool,
     /// Of each job's cases, only these numbers (a shard's share); `None`: all.
-    pub share: Option<&'a (dyn Fn(&Job, u64) -> Range<u64> + Sync)>,
+    pub share: Option<Share<'a>>,
     /// The one-line command that replays a case, from its id.
     pub replay: &'a (dyn Fn(&str) -> String + Sync),
 }
@@ -486,7 +491,11 @@ mod tests {
                     part.add_case(c, "dut", keep, &replay);
                 }
                 merged.absorb(part, keep);
-                assert_eq!(format!("{merged:?}"), format!("{whole:?}"), "seed {seed}, keep {keep}, cut {cut}");
+                assert_eq!(
+                    format!("{merged:?}"),
+                    format!("{whole:?}"),
+                    "seed {seed}, keep {keep}, cut {cut}"
+                );
             }
         }
     }

@@ -35,16 +35,14 @@ pub fn diff_cases<I: Isa>(data: &[u8]) -> Result<(), String> {
         let Some(mut case) = I::job_case(chip, seed, job, index, Strictness::Silicon) else { continue };
         case.id = crate::campaign::case_id(&job.name, index);
         let result = run_case(I::fast(), chip, &case);
-        let replay = format!(
-            "--isa {} --chip {} --seed {seed:#x} --replay {}",
-            I::NAME,
-            I::chip_name(chip),
-            case.id
-        );
+        let replay =
+            format!("--isa {} --chip {} --seed {seed:#x} --replay {}", I::NAME, I::chip_name(chip), case.id);
         match result.status {
             Status::Pass | Status::Unsupported(_) | Status::NotApplicable(_) => {}
             Status::Fail(f) => return Err(format!("{}\nreplay: conform {replay}", f.report)),
-            Status::Error(e) => return Err(format!("{}: the fast model failed: {e}\nreplay: conform {replay}", case.id)),
+            Status::Error(e) => {
+                return Err(format!("{}: the fast model failed: {e}\nreplay: conform {replay}", case.id));
+            }
         }
     }
     Ok(())

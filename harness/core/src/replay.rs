@@ -40,7 +40,8 @@ impl ReplayContext {
     /// The replay line of case `id` (`random` says whether it is a random case, whose seed then
     /// matters).
     pub fn line(&self, id: &str, random: bool) -> String {
-        let mut out = format!("{} --isa {} --chip {}", self.command, shell_quote(&self.isa), shell_quote(&self.chip));
+        let mut out =
+            format!("{} --isa {} --chip {}", self.command, shell_quote(&self.isa), shell_quote(&self.chip));
         if random {
             out += &format!(" --seed {:#x}", self.seed);
         }
@@ -84,7 +85,10 @@ mod tests {
             seed: 0x2a,
             ..ReplayContext::default()
         };
-        assert_eq!(c.line("SFPMAD/x", false), "cargo xtask conform --isa sfpu --chip wormhole --replay SFPMAD/x");
+        assert_eq!(
+            c.line("SFPMAD/x", false),
+            "cargo xtask conform --isa sfpu --chip wormhole --replay SFPMAD/x"
+        );
         c.vectors = Some("my dir".into());
         c.architecture = true;
         c.dut = Some(("python3 dut.py --flag 'x'".into(), 30));

@@ -152,7 +152,10 @@ pub fn implementations<I: DutIsa>(
     options: &Options,
 ) -> Result<Vec<(Implementation<'static, I>, ModelInfo)>, String> {
     let builtin = |m: &'static dyn Model<I>, name: &str| {
-        (Implementation::Builtin(m), ModelInfo { name: name.into(), kind: name.into(), ..ModelInfo::default() })
+        (
+            Implementation::Builtin(m),
+            ModelInfo { name: name.into(), kind: name.into(), ..ModelInfo::default() },
+        )
     };
     let mut out = vec![builtin(I::reference(), "reference")];
     if !options.no_fastpath {
@@ -288,13 +291,16 @@ pub fn check_chip<I: DutIsa>(
     // job), the shard's contiguous part; the reference and a DUT that refused the hello have no
     // campaign.
     let vectors = selected.len() as u64;
-    let job_counts: Vec<u64> = jobs.iter().map(|j| campaign::job_cases(options.limit, j).unwrap_or(0)).collect();
+    let job_counts: Vec<u64> =
+        jobs.iter().map(|j| campaign::job_cases(options.limit, j).unwrap_or(0)).collect();
     let campaign_cases: u64 = job_counts.iter().sum();
     let share_of = |with_campaign: bool| -> Range<u64> {
         let total = vectors + if with_campaign { campaign_cases } else { 0 };
         options.shard.map_or(0..total, |s| s.range(total))
     };
-    let has_campaign = |i: usize, m: &Implementation<'_, I>| i > 0 && !jobs.is_empty() && !matches!(m, Implementation::Refused(_));
+    let has_campaign = |i: usize, m: &Implementation<'_, I>| {
+        i > 0 && !jobs.is_empty() && !matches!(m, Implementation::Refused(_))
+    };
     let mut timings: BTreeMap<String, u64> = BTreeMap::new();
     let mut rows = matrix::empty_rows(&I::matrix(chip));
     let mut failures = Vec::new();
@@ -400,30 +406,31 @@ pub fn check_chip<I: DutIsa>(
                 keep_failures: options.keep_failures,
                 strictness: options.strictness,
                 parallel: !implementation.is_external(),
-                share: options.shard.is_some().then_some(&share as &(dyn Fn(&Job, u64) -> Range<u64> + Sync)),
+                share: options.shard.is_some().then_some(&share as campaign::Share<'_>),
                 replay: &replay_line,
             };
             let phase = observer.phase(jobs.len() as u64, &format!("{name} random: {}", info.name));
             let budget = matches!(options.limit, Limit::Budget(_));
-            let result = campaign::run::<I>(implementation.model(), &info.name, chip, &config, &|p| match p {
-                Progress::Case { job, n } => {
-                    if n == 1 {
-                        phase.message(job.to_string());
+            let result =
+                campaign::run::<I>(implementation.model(), &info.name, chip, &config, &|p| match p {
+                    Progress::Case { job, n } => {
+                        if n == 1 {
+                            phase.message(job.to_string());
+                        }
+                        // Stop on an interruption; and stop spending a time budget on a DUT given up
+                        // on (counted campaigns record every case, as an error, so the counts stay
+                        // exact).
+                        if stop() || (budget && implementation.given_up().is_some()) {
+                            ControlFlow::Break(())
+                        } else {
+                            ControlFlow::Continue(())
+                        }
                     }
-                    // Stop on an interruption; and stop spending a time budget on a DUT given up
-                    // on (counted campaigns record every case, as an error, so the counts stay
-                    // exact).
-                    if stop() || (budget && implementation.given_up().is_some()) {
-                        ControlFlow::Break(())
-                    } else {
+                    Progress::JobDone { .. } => {
+                        phase.inc(1);
                         ControlFlow::Continue(())
                     }
-                }
-                Progress::JobDone { .. } => {
-                    phase.inc(1);
-                    ControlFlow::Continue(())
-                }
-            });
+                });
             let per_s = (result.cases + result.streams) as f64 / t.elapsed().as_secs_f64().max(1e-9);
             phase.finish(format!("{} cases, {} streams ({per_s:.0} cases/s)", result.cases, result.streams));
             if stop() {
@@ -467,7 +474,8 @@ pub fn check_chip<I: DutIsa>(
         .collect();
     let in_corpus = corpus_info.vectors;
     // The vectors of the run (of a shard: its reference's share, so the shards' counts add up).
-    corpus_info.vectors = share_of(false).end.min(vectors) as usize - share_of(false).start.min(vectors) as usize;
+    corpus_info.vectors =
+        share_of(false).end.min(vectors) as usize - share_of(false).start.min(vectors) as usize;
     let report = ChipReport {
         isa: I::NAME.to_string(),
         arch: name,
@@ -514,13 +522,14 @@ pub fn replay<I: DutIsa>(
         Some(parsed) => {
             let (job_name, index) = parsed.map_err(|e| format!("--replay: {e}"))?;
             let jobs = I::jobs(chip);
-            let job = jobs.iter().find(|j| j.name.eq_ignore_ascii_case(job_name)).cloned().ok_or_else(|| {
-                format!(
-                    "--replay: `{job_name}` is not a job of the {} {name} campaign (they are {})",
-                    I::NAME,
-                    jobs.iter().map(|j| j.name.as_str()).collect::<Vec<_>>().join(", ")
-                )
-            })?;
+            let job =
+                jobs.iter().find(|j| j.name.eq_ignore_ascii_case(job_name)).cloned().ok_or_else(|| {
+                    format!(
+                        "--replay: `{job_name}` is not a job of the {} {name} campaign (they are {})",
+                        I::NAME,
+                        jobs.iter().map(|j| j.name.as_str()).collect::<Vec<_>>().join(", ")
+                    )
+                })?;
             Target::Random(job, index, id)
         }
         None => {

@@ -72,16 +72,17 @@ pub fn run_case<I: Isa>(model: &dyn Model<I>, chip: I::Chip, c: &VectorCase<I>) 
         Some(na) => Status::NotApplicable(Box::new(na)),
         None => {
             let expected = Expected::<I> { state: &c.expected, outcome: c.outcome.as_ref(), skip: &c.skip };
-            compare::<I>(&c.id, &model.name(), chip, &c.program, expected, model.run(chip, &c.pre, &c.program))
+            compare::<I>(
+                &c.id,
+                &model.name(),
+                chip,
+                &c.program,
+                expected,
+                model.run(chip, &c.pre, &c.program),
+            )
         }
     };
-    CaseResult {
-        id: c.id.clone(),
-        file: c.file.clone(),
-        mode: c.mode.clone(),
-        tainted: c.tainted,
-        status,
-    }
+    CaseResult { id: c.id.clone(), file: c.file.clone(), mode: c.mode.clone(), tainted: c.tainted, status }
 }
 
 /// Runs vector `i` of `corpus` on `model`: made runnable, run, compared. A vector that cannot be

@@ -6,7 +6,7 @@
 //!
 //! The numbers are the reference model's: they tell a kernel author what the kernel computes on
 //! each chip, not whether an implementation under test is right (the kernel vectors in
-//! `kernels.yaml` check that, bit for bit). `cargo xtask kernel NAME --accuracy` prints the same
+//! `kernels.yaml` check that, bit for bit). `sfpu-conformance kernel NAME --accuracy` prints the same
 //! numbers for one kernel, with the same default seed.
 //!
 //! Three renderings: [`markdown`] (a table, then the worst inputs and histograms folded in a
@@ -24,7 +24,7 @@ use sfpu_reference::isa::Arch;
 use harness_core::report::text::escape;
 use harness_core::report::{Extension, Report};
 
-/// The seed of the accuracy tiles unless told otherwise (`cargo xtask kernel` uses it too).
+/// The seed of the accuracy tiles unless told otherwise (`sfpu-conformance kernel` uses it too).
 pub const DEFAULT_SEED: u64 = 0x5F91;
 
 /// The kernel accuracy section of a report.
@@ -238,7 +238,7 @@ pub fn markdown(out: &mut String, k: &KernelAccuracy) -> fmt::Result {
     writeln!(
         out,
         "The reference model running each numerical SFPI kernel of the corpus over its documented input \
-         range (seed `{:#x}`), against the kernel's f64 oracle. `cargo xtask kernel NAME --accuracy` \
+         range (seed `{:#x}`), against the kernel's f64 oracle. `sfpu-conformance kernel NAME --accuracy` \
          shows one kernel.",
         k.seed
     )?;
@@ -467,7 +467,7 @@ pub fn html(out: &mut String, k: &KernelAccuracy) -> fmt::Result {
         "<p>The reference model running each numerical SFPI kernel over its documented input range (seed \
          <code>{:#x}</code>), against the kernel's f64 oracle. Bars: the largest error (green within the \
          kernel's documented bound, red beyond it; the black tick is the bound), the mean as the dark inner \
-         bar; log scale. <code>cargo xtask kernel NAME --accuracy</code> shows one kernel.</p>",
+         bar; log scale. <code>sfpu-conformance kernel NAME --accuracy</code> shows one kernel.</p>",
         k.seed
     )?;
     if k.kernels.is_empty() {

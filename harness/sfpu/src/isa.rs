@@ -26,9 +26,7 @@ use crate::dut::SfpuDut;
 use crate::features::{FeatureSet, requires};
 use crate::vectors::corpus::{SfpuCorpus, case_of};
 
-/// The Tenstorrent Tensix Vector Unit.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Sfpu;
+pub use crate::sfpu::Sfpu;
 
 /// Case `index` of campaign job `job` on `arch`, as the generator draws it (`None`: no such job).
 fn job_vector(arch: Arch, seed: u64, job: &Job, index: u64) -> Option<crate::vectors::Vector> {

@@ -25,11 +25,12 @@ pub mod programs;
 pub mod report;
 pub mod run_command;
 pub mod sections;
+mod sfpu;
 pub mod taint;
 pub mod vectors;
 
-pub use isa::Sfpu;
 pub use model::{FastModel, Model, ModelError, Reference, Run};
+pub use sfpu::Sfpu;
 
 /// The SFPU's additions to the whole report, for the renderers' `render_with`.
 pub const REPORT_EXTENSIONS: &[&dyn harness_core::report::Extension] = &[&accuracy::KernelAccuracyExtension];

@@ -4,7 +4,7 @@
 use sfpu_reference::isa::{Arch, decode};
 use sfpu_reference::{Machine, Outcome, State};
 
-use super::isa::Sfpu;
+use crate::Sfpu;
 
 pub use harness_core::isa::ModelError;
 

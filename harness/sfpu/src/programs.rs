@@ -1111,7 +1111,7 @@ pub fn json_form(form: &ProgramForm) -> serde_json::Value {
     v
 }
 
-/// The program form as tt-llk text, pastable into a kernel and runnable with `cargo xtask run`:
+/// The program form as tt-llk text, pastable into a kernel and runnable with `sfpu-conformance run`:
 /// the three parts with the configuration writes between them as comments.
 pub fn text_form(form: &ProgramForm) -> String {
     use std::fmt::Write as _;

@@ -35,7 +35,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result, bail};
 use serde_json::{Value, json};
 
-use super::{Args, Rate, progress_bar};
+use super::common::{Args, Rate, progress_bar};
 use crate::interrupt::Interrupt;
 
 /// The most rounds `--rounds` accepts (each takes two runs of about `8 x --time` per class).

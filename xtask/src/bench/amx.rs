@@ -59,7 +59,7 @@ pub fn run(time: Duration, mut tick: impl FnMut(&str)) -> Vec<AmxResult> {
         let state: State = random_state_of(&mut rng, LaneWidth::F32);
         for (class, ops) in streams(chip) {
             let mut s = state.clone();
-            let reference = super::measure(time, || {
+            let reference = super::common::measure(time, || {
                 for &op in &ops {
                     amx_reference::vecfp(&mut s, chip, op);
                 }
@@ -67,7 +67,7 @@ pub fn run(time: Duration, mut tick: impl FnMut(&str)) -> Vec<AmxResult> {
             });
             tick(&format!("amx {chip} {class}: reference"));
             let mut s = state.clone();
-            let fast = super::measure(time, || {
+            let fast = super::common::measure(time, || {
                 amx_fastpath::vecfp_stream(&mut s, chip, &ops);
                 ops.len() as u64
             });

@@ -26,7 +26,7 @@ use sfpu_reference::isa::{Arch, Instr, Opcode};
 use sfpu_reference::state::Dst;
 use sfpu_reference::{Machine, State};
 
-use super::{Rate, measure_samples};
+use super::common::{Rate, measure_samples};
 
 /// The kernels measured when `--kernels` is not given: the transcendental, activation and
 /// division kernels that models spend their SFPU time in.
@@ -64,7 +64,7 @@ pub fn select(list: &[String]) -> Result<Vec<String>> {
     for w in &wanted {
         if !registry.iter().any(|k| k.name == *w) {
             bail!(
-                "--kernels: unknown kernel `{w}` (`cargo xtask kernel` lists them; `all` selects every one)"
+                "--kernels: unknown kernel `{w}` (`sfpu-conformance kernel` lists them; `all` selects every one)"
             );
         }
     }
@@ -225,6 +225,6 @@ mod tests {
         let all = select(&list(&["all"])).expect("all");
         assert_eq!(all.len(), sfpi::kernels::registry().len());
         let err = select(&list(&["exp", "nope"])).expect_err("unknown").to_string();
-        assert!(err.contains("`nope`") && err.contains("cargo xtask kernel"), "{err}");
+        assert!(err.contains("`nope`") && err.contains("sfpu-conformance kernel"), "{err}");
     }
 }

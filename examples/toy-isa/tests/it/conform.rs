@@ -50,8 +50,18 @@ fn the_toy_has_a_section_and_its_models_agree() {
 fn the_template_dut_passes() {
     let out = tmp("dut");
     let d = dut("");
-    let code =
-        command(&["conform", "--isa", "toy", "--cases", "4", "--dut", &d, "--quiet", "--out", out.to_str().unwrap()]);
+    let code = command(&[
+        "conform",
+        "--isa",
+        "toy",
+        "--cases",
+        "4",
+        "--dut",
+        &d,
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
     assert_eq!(code, ExitCode::SUCCESS);
     let r = report(&out);
     let dut = &r["chips"][0]["totals"]["dut"];
@@ -67,13 +77,29 @@ fn the_template_dut_passes() {
 fn a_planted_bug_is_found_and_each_replay_line_fails_again() {
     let out = tmp("bug");
     let d = dut("--bug");
-    let code =
-        command(&["conform", "--isa", "toy", "--cases", "8", "--dut", &d, "--quiet", "--out", out.to_str().unwrap()]);
+    let code = command(&[
+        "conform",
+        "--isa",
+        "toy",
+        "--cases",
+        "8",
+        "--dut",
+        &d,
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
     assert_eq!(code, ExitCode::from(1));
     let r = report(&out);
     let failures = r["chips"][0]["failures"].as_array().unwrap().clone();
-    assert!(failures.iter().any(|f| f["instruction"] == "MIN" && f["kind"] == "vector"), "a MIN vector fails");
-    assert!(failures.iter().any(|f| f["instruction"] == "MIN" && f["kind"] == "random"), "a random MIN case fails");
+    assert!(
+        failures.iter().any(|f| f["instruction"] == "MIN" && f["kind"] == "vector"),
+        "a MIN vector fails"
+    );
+    assert!(
+        failures.iter().any(|f| f["instruction"] == "MIN" && f["kind"] == "random"),
+        "a random MIN case fails"
+    );
     for f in &failures {
         assert_eq!(f["model"], "dut");
         assert!(["MIN", "programs", "streams"].contains(&f["instruction"].as_str().unwrap()), "{f}");

@@ -29,7 +29,8 @@ pub fn context() -> sfpu_conformance::Context {
 
 /// Runs the command with `args` (without the program's name) over [`registry`].
 pub fn command(args: &[&str]) -> ExitCode {
-    let argv: Vec<OsString> = std::iter::once("toy-conform").chain(args.iter().copied()).map(OsString::from).collect();
+    let argv: Vec<OsString> =
+        std::iter::once("toy-conform").chain(args.iter().copied()).map(OsString::from).collect();
     sfpu_conformance::main_with(&registry(), argv, &context())
 }
 

@@ -16,7 +16,11 @@ fn the_checked_in_vectors_are_current() {
         std::fs::write(&path, &want).expect("write the vectors");
     }
     let have = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(have == want, "{} is stale: run `TOY_BLESS=1 cargo test -p toy-isa` and commit it", path.display());
+    assert!(
+        have == want,
+        "{} is stale: run `TOY_BLESS=1 cargo test -p toy-isa` and commit it",
+        path.display()
+    );
 }
 
 #[test]
@@ -27,11 +31,20 @@ fn both_models_pass_every_vector_and_every_row_has_some() {
         let case = corpus.case(i, Strictness::Silicon).unwrap();
         for model in [Toy::reference(), Toy::fast()] {
             let r = run_case(model, T4, &case);
-            assert!(r.status.reason().is_none() && !matches!(r.status, harness_core::check::Status::Fail(_)), "{}: {:?}", case.id, r.status);
+            assert!(
+                r.status.reason().is_none() && !matches!(r.status, harness_core::check::Status::Fail(_)),
+                "{}: {:?}",
+                case.id,
+                r.status
+            );
         }
     }
     for cell in Toy::matrix(T4).iter().filter(|c| c.instruction != "streams") {
-        assert!((0..corpus.len()).any(|i| corpus.row(i).0 == cell.instruction), "no vector of {}", cell.instruction);
+        assert!(
+            (0..corpus.len()).any(|i| corpus.row(i).0 == cell.instruction),
+            "no vector of {}",
+            cell.instruction
+        );
     }
 }
 

@@ -89,15 +89,19 @@ pub(crate) fn regular_with(
 
 /// [`execute`] on the chip of `WH` (`true`: Wormhole), which must be the state's: one copy per
 /// chip, the chip a constant in each, and one per SIMD level (`crate::simd` compiles this body,
-/// with every instruction's model inlined, for each level's target features).
+/// with every instruction's model inlined, for each level's target features). `any` is as in
+/// [`execute_op`] (which never calls it here: every arm is kept).
+///
+/// [`execute`]: crate::exec::execute
 #[inline(always)]
 pub(crate) fn execute_on<const WH: bool, const L: u8>(
     s: &mut FastState,
     instr: &Instr,
     cx: &Ctx,
     out: &mut Outcome,
+    any: impl FnOnce(&mut FastState, &Instr, &Ctx, &mut Outcome),
 ) {
-    execute_op::<WH, ANY_OP, L>(s, instr, cx, out)
+    execute_op::<WH, ANY_OP, L>(s, instr, cx, out, any)
 }
 
 /// SFPAND (`or == false`) / SFPOR on the chip `WH` names (Wormhole's have no `VB` or `Mod1`).
@@ -125,13 +129,16 @@ const fn arm(op_filter: u8, op: Opcode) -> bool {
 /// table, so that each instruction runs a small function of its own (its own few registers and
 /// stack) instead of the dispatch over every model. The arms are written once, here; an
 /// instruction of another opcode given to a one-opcode copy (which the tables never do) goes to
-/// the copy with every arm.
+/// `any`, the copy with every arm at the level in force (`simd::execute`). `crate::simd` passes
+/// it in, a function item (zero-sized, so nothing is passed at run time, and the call is the
+/// direct call it would be if named here): this file, below `simd`, does not name it.
 #[inline(always)]
 pub(crate) fn execute_op<const WH: bool, const OP: u8, const L: u8>(
     s: &mut FastState,
     instr: &Instr,
     cx: &Ctx,
     out: &mut Outcome,
+    any: impl FnOnce(&mut FastState, &Instr, &Ctx, &mut Outcome),
 ) {
     use Instr::*;
     match *instr {
@@ -304,7 +311,7 @@ pub(crate) fn execute_op<const WH: bool, const OP: u8, const L: u8>(
         }
         // A copy for one opcode given another instruction (never, as `simd` builds its tables):
         // the copy for every opcode.
-        _ => crate::simd::execute(s, instr, cx, out),
+        _ => any(s, instr, cx, out),
     }
 }
 

@@ -5,8 +5,8 @@
 //! picks the copy of the level in force (`simd/level.rs`). Above the models (`exec/models.rs`),
 //! below the entry points of `crate::exec`, the machine and decoded programs, which call it. The
 //! models' one-opcode copies fall back to [`execute`] for an instruction of another opcode (which
-//! the tables never give them), the one way back from the models to this file: one of the two
-//! import circles the crate docs list.
+//! the tables never give them); each copy here passes it to the models as a function item, so
+//! that the models need not name this file.
 
 use sfpu_reference::isa::{Instr, Opcode};
 use sfpu_reference::outcome::Outcome;
@@ -138,7 +138,7 @@ static PORTABLE_WH: Handlers = handler_table!(execute_op_portable, true);
 
 /// [`Handlers`]' copies for the baseline target.
 fn execute_op_portable<const WH: bool, const OP: u8>(s: &mut FastState, instr: &Instr, out: &mut Outcome) {
-    crate::exec::execute_op::<WH, OP, PORTABLE_ID>(s, instr, &Ctx::REGULAR, out)
+    crate::exec::execute_op::<WH, OP, PORTABLE_ID>(s, instr, &Ctx::REGULAR, out, execute)
 }
 
 /// `exec::sfpload` (the load part of SFPLOADMACRO, which the machine runs itself) in the copy of
@@ -179,7 +179,7 @@ fn sfpload_portable(
 /// [`execute`]'s copy for the baseline target.
 #[inline(never)]
 fn execute_portable<const WH: bool>(s: &mut FastState, instr: &Instr, cx: &Ctx, out: &mut Outcome) {
-    crate::exec::execute_on::<WH, PORTABLE_ID>(s, instr, cx, out)
+    crate::exec::execute_on::<WH, PORTABLE_ID>(s, instr, cx, out, execute)
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -198,14 +198,14 @@ mod x86 {
     )]
     #[inline(never)]
     pub fn execute_avx512<const WH: bool>(s: &mut FastState, instr: &Instr, cx: &Ctx, out: &mut Outcome) {
-        crate::exec::execute_on::<WH, { AVX512_ID }>(s, instr, cx, out)
+        crate::exec::execute_on::<WH, { AVX512_ID }>(s, instr, cx, out, super::execute)
     }
 
     /// [`super::execute`]'s AVX2 copy (every feature [`super::avx2_available`] checks).
     #[target_feature(enable = "avx2,fma,bmi1,bmi2,lzcnt,popcnt")]
     #[inline(never)]
     pub fn execute_avx2<const WH: bool>(s: &mut FastState, instr: &Instr, cx: &Ctx, out: &mut Outcome) {
-        crate::exec::execute_on::<WH, { AVX2_ID }>(s, instr, cx, out)
+        crate::exec::execute_on::<WH, { AVX2_ID }>(s, instr, cx, out, super::execute)
     }
 
     /// [`super::Handlers`]' AVX-512 copies (features as [`execute_avx512`]).
@@ -213,13 +213,13 @@ mod x86 {
         enable = "avx512f,avx512cd,avx512bw,avx512vl,avx512dq,avx512vbmi2,avx2,fma,bmi1,bmi2,lzcnt,popcnt"
     )]
     fn execute_op_avx512<const WH: bool, const OP: u8>(s: &mut FastState, instr: &Instr, out: &mut Outcome) {
-        crate::exec::execute_op::<WH, OP, { AVX512_ID }>(s, instr, &Ctx::REGULAR, out)
+        crate::exec::execute_op::<WH, OP, { AVX512_ID }>(s, instr, &Ctx::REGULAR, out, super::execute)
     }
 
     /// [`super::Handlers`]' AVX2 copies (features as [`execute_avx2`]).
     #[target_feature(enable = "avx2,fma,bmi1,bmi2,lzcnt,popcnt")]
     fn execute_op_avx2<const WH: bool, const OP: u8>(s: &mut FastState, instr: &Instr, out: &mut Outcome) {
-        crate::exec::execute_op::<WH, OP, { AVX2_ID }>(s, instr, &Ctx::REGULAR, out)
+        crate::exec::execute_op::<WH, OP, { AVX2_ID }>(s, instr, &Ctx::REGULAR, out, super::execute)
     }
 
     const TRANSP: u8 = sfpu_reference::isa::Opcode::SFPTRANSP as u8;

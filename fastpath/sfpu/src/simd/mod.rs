@@ -85,4 +85,4 @@ pub use kernels::{Kernel, fma32_bh, fma32_portable, fma32_wh, fma32_wh_portable,
 pub(crate) use kernels::{fma32_at, gather_indirect, load_word, sign_bits, write_indirect};
 pub(crate) use level::masked_stores_are_slow;
 pub use level::{Level, avx2_available, avx512_available, level, neon_available, set_level};
-pub(crate) use scheduled::run_with_scheduled;
+pub(crate) use scheduled::{ScheduledCycle, run_with_scheduled};

@@ -2,26 +2,43 @@
 //! which SFPLOADMACRO's scheduled instructions execute) at the SIMD level in force: an AVX-512
 //! copy, else the baseline one.
 //!
-//! One of the two import circles left in the crate (the crate docs say which): this copy names
-//! the machine's method and the machine calls this selector (`crate::machine` <-> here), as a
-//! per-level copy of a method must name its type. Breaking it would take `unsafe` outside `simd`
-//! or a generic seam in the machine's hottest path.
+//! The copies reach the machine's method through [`ScheduledCycle`], which the machine implements
+//! (the one implementation, so every call is static and the method, `#[inline(always)]`, is
+//! compiled into each copy as it would be if named here): this file, below the machine, does not
+//! name it.
 
 use sfpu_reference::outcome::Outcome;
 
 #[cfg(target_arch = "x86_64")]
 use super::level::{Level, level};
+use crate::program::Decoded;
 use crate::state::FastState;
 
-/// `FastMachine::run_with_scheduled_on` (a machine cycle in which scheduled SFPLOADMACRO
-/// instructions execute: the copy-and-merge path) compiled for AVX-512 when that is the level in
-/// force, else the baseline copy.
-pub(crate) fn run_with_scheduled(
-    m: &mut crate::machine::FastMachine,
+/// A machine whose copy-and-merge cycle [`run_with_scheduled`] compiles per level:
+/// `FastMachine` (`crate::machine`), whose implementation must be `#[inline(always)]` so that
+/// each level's copy has the body inlined with its features.
+pub(crate) trait ScheduledCycle {
+    /// A machine cycle in which scheduled SFPLOADMACRO instructions execute (the copy-and-merge
+    /// path): `FastMachine::run_with_scheduled_on`.
+    fn run_scheduled_cycle(
+        &mut self,
+        s: &mut FastState,
+        due: u64,
+        issued: Option<&Decoded>,
+        executes: Option<&Decoded>,
+        issued_hazard: bool,
+        out: &mut Outcome,
+    );
+}
+
+/// The machine `m`'s copy-and-merge cycle ([`ScheduledCycle::run_scheduled_cycle`]) compiled for
+/// AVX-512 when that is the level in force, else the baseline copy.
+pub(crate) fn run_with_scheduled<M: ScheduledCycle>(
+    m: &mut M,
     s: &mut FastState,
     due: u64,
-    issued: Option<&crate::program::Decoded>,
-    executes: Option<&crate::program::Decoded>,
+    issued: Option<&Decoded>,
+    executes: Option<&Decoded>,
     issued_hazard: bool,
     out: &mut Outcome,
 ) {
@@ -37,13 +54,15 @@ pub(crate) fn run_with_scheduled(
         // stores; see `masked_stores_are_slow`), so AVX2 runs the baseline copy.
         Level::Avx2 | Level::Portable | Level::Neon => {}
     }
-    m.run_with_scheduled_on(s, due, issued, executes, issued_hazard, out)
+    m.run_scheduled_cycle(s, due, issued, executes, issued_hazard, out)
 }
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
     use sfpu_reference::outcome::Outcome;
 
+    use super::ScheduledCycle;
+    use crate::program::Decoded;
     use crate::state::FastState;
 
     /// [`super::run_with_scheduled`]'s AVX-512 copy (features as [`execute_avx512`]).
@@ -51,15 +70,15 @@ mod x86 {
         enable = "avx512f,avx512cd,avx512bw,avx512vl,avx512dq,avx512vbmi2,avx2,fma,bmi1,bmi2,lzcnt,popcnt"
     )]
     #[inline(never)]
-    pub fn run_with_scheduled_avx512(
-        m: &mut crate::machine::FastMachine,
+    pub fn run_with_scheduled_avx512<M: ScheduledCycle>(
+        m: &mut M,
         s: &mut FastState,
         due: u64,
-        issued: Option<&crate::program::Decoded>,
-        executes: Option<&crate::program::Decoded>,
+        issued: Option<&Decoded>,
+        executes: Option<&Decoded>,
         issued_hazard: bool,
         out: &mut Outcome,
     ) {
-        m.run_with_scheduled_on(s, due, issued, executes, issued_hazard, out)
+        m.run_scheduled_cycle(s, due, issued, executes, issued_hazard, out)
     }
 }

@@ -104,7 +104,8 @@ fn a_planted_bug_is_found_and_replays() {
     let jobs = Amx::jobs(Chip::M2);
     // The case `index` of a job is the `index / m`-th case of the job's cell number `index % m`.
     let cell_of = |job: &Job, index: u64| -> usize {
-        let in_job: Vec<usize> = (0..all_cells.len()).filter(|&i| all_cells[i].instruction == job.name).collect();
+        let in_job: Vec<usize> =
+            (0..all_cells.len()).filter(|&i| all_cells[i].instruction == job.name).collect();
         in_job[(index % in_job.len() as u64) as usize]
     };
     for f in &random {

@@ -13,9 +13,9 @@ use std::process::Command;
 use std::time::Duration;
 
 use amx_reference::{Chip, Decoded, decode};
+use harness_amx::corpus::AmxCorpus;
 use harness_amx::dut::ExternalModel;
 use harness_amx::isa::{Amx, AmxReference};
-use harness_amx::corpus::AmxCorpus;
 use harness_core::check::Status;
 use harness_core::isa::{Isa, Model, ModelError};
 use harness_core::vectors::{VectorCase, run_case};
@@ -103,7 +103,6 @@ fn template_passes_every_amx_vector_it_does_not_decline() {
         eprintln!("{chip}: {passed} passed, {declined} declined of {} vectors", vectors.len());
     }
 }
-
 
 /// In a report section of M2 next to the reference, the template fails nothing (declining is not
 /// failing), and its coverage counts the cells it was checked on.

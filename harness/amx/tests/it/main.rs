@@ -35,9 +35,12 @@ pub fn section(chip: Chip, models: &[&dyn Model<Amx>], seed: u64, cases: u64, ke
         .iter()
         .map(|m| {
             let name = m.name();
-            let kind = if name == "reference" || name == "fastpath" { name.clone() } else { "dut".to_string() };
+            let kind =
+                if name == "reference" || name == "fastpath" { name.clone() } else { "dut".to_string() };
             (Implementation::Builtin(*m), ModelInfo { name, kind, ..ModelInfo::default() })
         })
         .collect();
-    check_chip::<Amx>(chip, &options, &implementations, &Silent).unwrap_or_else(|e| panic!("{chip}: {e}")).report
+    check_chip::<Amx>(chip, &options, &implementations, &Silent)
+        .unwrap_or_else(|e| panic!("{chip}: {e}"))
+        .report
 }

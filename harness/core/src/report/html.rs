@@ -664,7 +664,14 @@ fn failures(out: &mut String, r: &ChipReport, extensions: &Renderers<'_>) -> fmt
 
 /// An extension's data shown as its JSON in a section with id `at` under a heading `h`: what the
 /// page does with data it has no renderer for.
-fn as_json(out: &mut String, at: &str, h: &str, key: &str, data: &serde_json::Value, why: &str) -> fmt::Result {
+fn as_json(
+    out: &mut String,
+    at: &str,
+    h: &str,
+    key: &str,
+    data: &serde_json::Value,
+    why: &str,
+) -> fmt::Result {
     writeln!(
         out,
         "<section id=\"{at}\"><{h}>{}</{h}><p>Shown as its JSON ({}):</p><pre>{}</pre></section>",
@@ -697,4 +704,3 @@ fn timings(out: &mut String, section_id: &str, h: &str, timings_ms: &BTreeMap<St
     writeln!(out, "</tbody></table>")?;
     writeln!(out, "</section>")
 }
-

@@ -446,4 +446,3 @@ fn timings(out: &mut String, heading: &str, timings_ms: &BTreeMap<String, u64>) 
     }
     writeln!(out)
 }
-

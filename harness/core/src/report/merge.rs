@@ -10,7 +10,7 @@
 
 use std::collections::BTreeMap;
 
-use super::{ChipReport, Counts, FailureEntry, MatrixRow, ModelCoverage, ReasonEntry, Report};
+use super::{ChipReport, FailureEntry, MatrixRow, ModelCoverage, ReasonEntry, Report};
 use crate::matrix::{self, Tally};
 
 /// The failures a section keeps per cell, model and phase (the session's
@@ -108,7 +108,7 @@ fn merge_sections(sections: &[&ChipReport]) -> Result<ChipReport, String> {
                 rows.len() - 1
             });
             for (model, c) in &row.per_model {
-                rows[i].per_model.entry(model.clone()).or_insert_with(Counts::default).add(c);
+                rows[i].per_model.entry(model.clone()).or_default().add(c);
             }
             for (model, why) in &row.reasons {
                 rows[i].reasons.entry(model.clone()).or_insert_with(|| why.clone());

@@ -131,14 +131,22 @@ pub trait SectionExtension: Sync {
     /// Appends the Markdown subsection of `chip` (with its `###` heading).
     fn markdown(&self, out: &mut String, chip: &ChipReport, data: &serde_json::Value) -> Result<(), String>;
     /// Appends the HTML subsection of `chip` (a `<section>` with the given `id`).
-    fn html(&self, out: &mut String, chip: &ChipReport, data: &serde_json::Value, id: &str)
-    -> Result<(), String>;
+    fn html(
+        &self,
+        out: &mut String,
+        chip: &ChipReport,
+        data: &serde_json::Value,
+        id: &str,
+    ) -> Result<(), String>;
     /// Appends what the terminal summary shows of it for `chip` (a few lines, or nothing).
     fn terminal(&self, out: &mut String, chip: &ChipReport, data: &serde_json::Value) -> Result<(), String> {
         let _ = (out, chip, data);
         Ok(())
     }
 }
+
+/// The vector file a section's regression vectors go into, from its instruction set and chip.
+pub type RegressionFile<'a> = &'a (dyn Fn(&str, &str) -> String + Sync);
 
 /// What a rendering knows of the instruction sets: the renderers of their extensions and where
 /// their regression vectors go.
@@ -150,7 +158,7 @@ pub struct Renderers<'a> {
     pub sections: &'a [&'a dyn SectionExtension],
     /// The vector file a section's regression vectors are pasted into, from its instruction set
     /// and chip (`vectors/blackhole/regressions.yaml`).
-    pub regression_file: Option<&'a (dyn Fn(&str, &str) -> String + Sync)>,
+    pub regression_file: Option<RegressionFile<'a>>,
 }
 
 impl<'a> Renderers<'a> {
@@ -658,7 +666,8 @@ impl Report {
                 incomplete: v1.incomplete,
             });
         }
-        if head.format != REPORT_FORMAT && head.format != REPORT_FORMAT_V3 && head.format != REPORT_FORMAT_V2 {
+        if head.format != REPORT_FORMAT && head.format != REPORT_FORMAT_V3 && head.format != REPORT_FORMAT_V2
+        {
             return Err(ReadError::Format { found: head.format });
         }
         let mut report: Report = serde_json::from_str(text)?;

@@ -53,7 +53,8 @@ pub fn render(report: &Report, notes: &[SectionNotes], renderers: &Renderers<'_>
     }
     let _ = writeln!(out, "\noverall: {}", report.overall_verdict());
     let total = report.timings_ms.get("total").copied().unwrap_or(0);
-    let _ = writeln!(out, "report: {} ({:.1}s)", out_dir.join("report.html").display(), total as f64 / 1000.0);
+    let _ =
+        writeln!(out, "report: {} ({:.1}s)", out_dir.join("report.html").display(), total as f64 / 1000.0);
     out
 }
 
@@ -122,7 +123,15 @@ fn chip_block(out: &mut String, report: &ChipReport, notes: &SectionNotes, rende
     for m in &report.models {
         let reasons: Vec<_> = report.reasons.iter().filter(|e| e.model == m.name).collect();
         for e in reasons.iter().take(REASONS) {
-            let _ = writeln!(out, "{} {} x{}: {} (e.g. {})", m.name, e.kind, e.count, e.reason, e.examples.join(", "));
+            let _ = writeln!(
+                out,
+                "{} {} x{}: {} (e.g. {})",
+                m.name,
+                e.kind,
+                e.count,
+                e.reason,
+                e.examples.join(", ")
+            );
         }
         if reasons.len() > REASONS {
             let _ = writeln!(out, "{}: ... {} more reasons in the report", m.name, reasons.len() - REASONS);
@@ -143,7 +152,11 @@ fn chip_block(out: &mut String, report: &ChipReport, notes: &SectionNotes, rende
         let _ = writeln!(out, "{name}: {why}");
     }
     for f in report.failures.iter().take(PRINTED_FAILURES) {
-        let _ = writeln!(out, "\nFAIL [{} {}] {} ({} {}, {})", report.arch, f.model, f.id, f.instruction, f.mode, f.kind);
+        let _ = writeln!(
+            out,
+            "\nFAIL [{} {}] {} ({} {}, {})",
+            report.arch, f.model, f.id, f.instruction, f.mode, f.kind
+        );
         let _ = writeln!(out, "  replay: {}", f.replay);
         for line in f.details.lines().take(12) {
             let _ = writeln!(out, "  {line}");
@@ -154,14 +167,16 @@ fn chip_block(out: &mut String, report: &ChipReport, notes: &SectionNotes, rende
         if f.snippet.is_empty() {
             let _ = writeln!(out, "  (no regression vector: see the report)");
         } else {
-            let _ = writeln!(out, "  regression vector (paste under `vectors:` in {}):", notes.regression_file);
+            let _ =
+                writeln!(out, "  regression vector (paste under `vectors:` in {}):", notes.regression_file);
             for line in f.snippet.lines() {
                 let _ = writeln!(out, "    {line}");
             }
         }
     }
     // The random campaign's rate: cases and streams per second of its phases (every model's).
-    let random_ms: u64 = report.timings_ms.iter().filter(|(k, _)| k.starts_with("random/")).map(|(_, &ms)| ms).sum();
+    let random_ms: u64 =
+        report.timings_ms.iter().filter(|(k, _)| k.starts_with("random/")).map(|(_, &ms)| ms).sum();
     let drawn = report.campaign.cases + report.campaign.streams;
     if drawn > 0 && random_ms > 0 {
         let _ = writeln!(

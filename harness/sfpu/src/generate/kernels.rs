@@ -20,8 +20,8 @@ use sfpu_reference::isa::Arch;
 use sfpu_reference::state::LANES;
 use sfpu_reference::{ResetValues, State};
 
+use super::case::{Case, to_vector};
 use super::operands::Rng;
-use super::{Case, to_vector};
 use crate::vectors::{FORMAT, VectorFile};
 
 /// The file's stem.

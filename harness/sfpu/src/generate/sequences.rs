@@ -5,8 +5,9 @@ use sfpu_reference::isa::{Arch, Instr, Opcode, parse_program};
 use sfpu_reference::ops::blackhole::load_store::ComputeAddr;
 use sfpu_reference::state::{AddrModSlot, LANES, LaneConfig, State};
 
+use super::case::{Case, build_for};
+use super::modes::{modes_for, spread_modes_for};
 use super::operands::*;
-use super::{Case, build_for, modes_for};
 
 /// A Blackhole program literal of this file.
 fn program(text: &str) -> Vec<Instr> {
@@ -214,7 +215,7 @@ fn memory_variants_blackhole(arch: Arch, op: Opcode, mode: &str) -> Vec<MemVaria
         OnlyLaneConfig,
     ]);
     variants.extend([OnlyDstInvalidRows, OnlyDstDebugAlias]);
-    if super::spread_modes_for(arch, op).iter().any(|m| m == mode) {
+    if spread_modes_for(arch, op).iter().any(|m| m == mode) {
         variants.push(OnlyUseFlagsRagged);
     }
     if mode == "mod0=0" {

@@ -9,7 +9,8 @@
 use sfpu_reference::isa::{Arch, Opcode};
 use sfpu_reference::state::{FlagStack, FlagStackEntry, LANES, State};
 
-use super::{Case, build_for, mode_table_for};
+use super::case::{Case, build_for};
+use super::modes::mode_table_for;
 
 /// The state every named case starts from: Wormhole's reset state.
 fn reset() -> State {

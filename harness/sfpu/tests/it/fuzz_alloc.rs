@@ -1,77 +1,19 @@
-//! The `diff_stream` oracle allocates nothing per execution once its buffers have grown (issue
-//! 18: "no per-execution allocation").
+//! The `diff_stream` oracle allocates nothing per execution once its buffers have grown.
 //!
-//! This binary's global allocator counts the allocations made on the test's own thread while it
-//! counts. Every input runs once to let the reused buffers grow (both machines, both states, the
-//! cycle scratch, a Dst-rows section's cells), then again while counting; the second run must
-//! make no allocation. The inputs: `generate::streams` cases for both
-//! chips encoded as `diff_stream` inputs (the `cargo xtask fuzz --throughput` inputs: random Dst
-//! rows, predication blocks, SFPLOADMACRO), and random byte strings, whose sections and stream
-//! elements are any of the format's.
-
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
+//! The binary's global allocator (`alloc.rs`) counts the allocations made on the test's own
+//! thread while it counts. Every input runs once to let the reused buffers grow (both machines,
+//! both states, the cycle scratch, a Dst-rows section's cells), then again while counting; the
+//! second run must make no allocation. The inputs: `generate::streams` cases for both chips
+//! encoded as `diff_stream` inputs (the `cargo xtask fuzz --throughput` inputs: random Dst rows,
+//! predication blocks, SFPLOADMACRO), and random byte strings, whose sections and stream elements
+//! are any of the format's.
 
 use harness_sfpu::fuzz::{Section, StreamInput, diff_stream, encode_stream_input};
 use harness_sfpu::generate::operands::Rng;
 use harness_sfpu::generate::streams::random_stream_for;
 use sfpu_reference::isa::Arch;
 
-struct Counting;
-
-thread_local! {
-    /// Allocations on this thread while `COUNTING` is set.
-    static COUNT: Cell<usize> = const { Cell::new(0) };
-    static COUNTING: Cell<bool> = const { Cell::new(false) };
-}
-
-fn note() {
-    // `try_with`: the allocator also runs while thread-locals are being torn down.
-    let _ = COUNTING.try_with(|on| {
-        if on.get() {
-            let _ = COUNT.try_with(|c| c.set(c.get() + 1));
-        }
-    });
-}
-
-// SAFETY: every call is forwarded to `System` unchanged; the counting touches only
-// const-initialised thread-locals (which do not allocate).
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        note();
-        // SAFETY: the caller's contract, forwarded.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        note();
-        // SAFETY: the caller's contract, forwarded.
-        unsafe { System.alloc_zeroed(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: the caller's contract, forwarded.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        note();
-        // SAFETY: the caller's contract, forwarded.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
-#[global_allocator]
-static ALLOCATOR: Counting = Counting;
-
-/// The allocations `f` makes on this thread.
-fn allocations(f: impl FnOnce()) -> usize {
-    COUNT.with(|c| c.set(0));
-    COUNTING.with(|on| on.set(true));
-    f();
-    COUNTING.with(|on| on.set(false));
-    COUNT.with(|c| c.get())
-}
+use crate::alloc::allocations;
 
 fn inputs() -> Vec<Vec<u8>> {
     let mut out = Vec::new();

@@ -7,13 +7,13 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use harness_sfpu::sections::IeeeCategory;
 use harness_sfpu::ieee::{
     Category, NO_EXAMPLE, Operands, Operation, blackhole_conversion, characterise, characterise_fma,
     characterise_only, chip_conversion, classify_conversion, classify_fma, classify_fma_on,
     conversion_inputs, ieee_conversion, random_fma_triples,
 };
 use harness_sfpu::report::vector_operands;
+use harness_sfpu::sections::IeeeCategory;
 use harness_sfpu::vectors::load_corpus;
 use sfpu_reference::isa::Arch;
 

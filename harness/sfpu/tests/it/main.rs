@@ -4,7 +4,9 @@
 //! renderers on a sample with every cell status, the SFPU's random campaign through the core.
 //! The browser test of the HTML report is its own harness (`tests/report_browser.rs`).
 
+mod alloc;
 mod campaign;
+mod campaign_memory;
 mod dut;
 mod fuzz_alloc;
 mod fuzz_complete;

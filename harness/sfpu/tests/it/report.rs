@@ -559,7 +559,8 @@ fn html_is_well_formed_self_contained_and_escaped() {
     assert!(page.contains("RTL sim &lt;v2&gt; &amp; &quot;friends&quot; | nightly"));
     for arch in ["blackhole", "wormhole"] {
         assert!(page.contains(&format!("<section class=\"chip\" id=\"{arch}-chip\" data-arch=\"{arch}\">")));
-        for section in ["summary", "matrix-section", "failures", "ieee", "spec-notes", "operand-coverage", "timings"]
+        for section in
+            ["summary", "matrix-section", "failures", "ieee", "spec-notes", "operand-coverage", "timings"]
         {
             let id = format!("<section id=\"{arch}-{section}\">");
             assert_eq!(page.matches(&id).count(), 1, "no section {id}");
@@ -912,7 +913,10 @@ fn kernel_accuracy_in_every_form() {
     let beyond = table.iter().filter(|l| l.contains("**beyond**")).count();
     assert_eq!(beyond, 1, "only the planted row is beyond its bound");
     assert!(md.contains("e^x \\<script\\>"), "the description is escaped");
-    assert!(!markdown::render_with(&sample(), &harness_sfpu::sections::renderers()).contains("## Kernel accuracy"));
+    assert!(
+        !markdown::render_with(&sample(), &harness_sfpu::sections::renderers())
+            .contains("## Kernel accuracy")
+    );
 
     let page = html::render_with(&r, &harness_sfpu::sections::renderers());
     assert_no_control_characters("report.html", &page);

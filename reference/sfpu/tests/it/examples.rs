@@ -1,5 +1,5 @@
 //! The example kernels in `examples/`, run on the cycle-level [`Machine`] exactly as
-//! `cargo xtask run examples/<name>.sfpu [--state examples/<name>.state.yaml]` runs them (issue each
+//! `sfpu-conformance run examples/<name>.sfpu [--state examples/<name>.state.yaml]` runs them (issue each
 //! instruction, then drain), with their final state checked.
 //!
 //! Every expected value is derived independently of the model: by hand (with the arithmetic in a
