@@ -25,7 +25,7 @@ pub struct Args {
     /// native baselines always run.
     #[arg(long, value_delimiter = ',')]
     pub(super) only: Vec<String>,
-    /// The SFPI kernels to measure a whole tile of (comma-separated names, as `cargo xtask
+    /// The SFPI kernels to measure a whole tile of (comma-separated names, as `sfpu-conformance
     /// kernel` lists them, or `all`); default: exp, log, reciprocal, sigmoid, gelu_tanh, relu.
     /// With --fast-only or --ab only when --only names sfpi.
     #[arg(long, value_delimiter = ',', value_name = "LIST")]
@@ -55,6 +55,9 @@ pub struct Args {
     /// by default each lane names its own (the state's random words). Not the targets' state.
     #[arg(long, value_name = "R", value_parser = clap::value_parser!(u32).range(0..=15))]
     pub(super) indirect_index: Option<u32>,
+    /// Also write the figures to docs/performance.md, with the command, commit and host.
+    #[arg(long, conflicts_with_all = ["fast_only", "ab", "json"])]
+    pub(super) write_performance: bool,
 }
 
 /// Samples per measurement.

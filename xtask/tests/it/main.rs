@@ -11,4 +11,5 @@ mod conform_cli;
 #[cfg(unix)]
 mod fuzz_cli;
 mod hostile;
+mod layout;
 mod programs_cli;
