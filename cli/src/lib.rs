@@ -25,6 +25,7 @@ pub mod reference_dut;
 pub mod registry;
 pub mod report;
 pub mod run;
+pub mod vectors;
 
 use std::ffi::OsString;
 use std::process::ExitCode;
@@ -61,6 +62,8 @@ enum Command {
     Run(run::Args),
     /// Merge shards' reports, or re-render a report.
     Report(report::Args),
+    /// Write the golden vectors (the built-in corpus) for importers, as YAML or JSON.
+    Vectors(vectors::Args),
 }
 
 /// Runs the command line `args` (the program's name first) over `registry`.
@@ -83,6 +86,7 @@ pub fn main_with(
         Command::ReferenceDut(args) => reference_dut::main(args),
         Command::Run(args) => run::main(args, registry),
         Command::Report(args) => report::main(args, registry),
+        Command::Vectors(args) => vectors::main(args, registry),
     };
     finish(result)
 }

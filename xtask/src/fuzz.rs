@@ -24,7 +24,7 @@
 //! * `--triage ARTIFACT...`: replays artifacts; a `diff_stream` divergence is minimised and
 //!   appended to its chip's `vectors/<chip>/regressions.yaml` (once per failure shape) by
 //!   `harness_sfpu::fuzz::append_regression`, a pure function of the file's text tested in
-//!   `conformance/tests/fuzz_triage.rs`.
+//!   `harness/sfpu/tests/it/fuzz_triage.rs`.
 //! * `--throughput`: executions per second of the `diff_stream` oracle for 16- and
 //!   64-instruction streams (release build).
 //! * `--rate`: libFuzzer's own executions per second for `diff_stream` on streams of at most 16
@@ -1154,7 +1154,7 @@ fn triage_with(
             "decode" => decode_oracle(&data).map(|()| None),
             "vectors_load" => vectors_load_oracle(&data).map(|()| None),
             // An AMX divergence is reported with what differs; AMX regressions are added to the
-            // generator's named vectors by hand (conformance/src/amx/generate.rs).
+            // generator's named vectors by hand (harness/amx/src/generate.rs).
             "amx_diff" => harness_amx::fuzz::amx_diff_oracle(&data).map(|()| None),
             _ => dut_protocol_oracle(&data).map(|()| None),
         }));

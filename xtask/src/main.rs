@@ -35,7 +35,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Measure instructions/s of the reference and fast models per instruction class against
-    /// native baselines, and check the speed targets.
+    /// native baselines, and check the speed targets (--write-performance: docs/performance.md).
     Bench(bench::Args),
     /// The main job: check the models (and any --dut) against the specification and write the
     /// compliance report to target/conform (the installed command's `conform`).

@@ -382,14 +382,14 @@ pub fn regressions_template(arch: Arch) -> String {
 pub const REGRESSIONS_TEMPLATE: &str = "\
 # Hand-added regression vectors (kept apart from the generated files; never regenerated).
 # Each vector's id starts with `regressions/` and says where it came from (`regressions/fuzz-<sha8>/...`,
-# `regressions/issue-12/...`). Paste the YAML snippet a failure report prints under `vectors:`.
+# `regressions/conform-dut/...`). Paste the YAML snippet a failure report prints under `vectors:`.
 format: sfpu-vectors/2
 arch: blackhole
 file: regressions
 vectors: []
 ";
 
-/// The AMX corpus, `vectors/amx/<chip>.yaml` (`sfpu_conformance::amx`): written, checked, or
+/// The AMX corpus, `vectors/amx/<chip>.yaml` (`harness_amx`): written, checked, or
 /// mirrored as JSON into `DIR/amx/` with `--json DIR`. `--programs` is the SFPU's alone.
 fn amx_main(args: &Args) -> Result<ExitCode> {
     use harness_amx::{format, generate};

@@ -15,3 +15,4 @@ mod python_template;
 mod report_cli;
 mod run_amx_cli;
 mod run_cli;
+mod vectors_cli;

@@ -8,7 +8,8 @@
 //! (`amx_reference::classes`) with random offsets, ZROW and lane count, and half fully random bits;
 //! and lanes are special values a quarter of the time. Case `i` of a chip is a function of
 //! `(seed, chip, i)` alone, computed in constant time, so any case replays by its id
-//! (`amx/<chip>/random/<i>`) and a failure prints a regression vector in the `amx-vectors/1` form.
+//! (`random/streams/<i>` in a report; `amx/<chip>/random/<i>` seeds it) and a failure prints a
+//! regression vector in the `amx-vectors/1` form.
 
 use amx_reference::classes::{self, Class};
 use amx_reference::{Chip, Field, Operand, State, StateDoc};

@@ -181,6 +181,17 @@ impl Isa for Amx {
         AmxCorpus::load(chip, dir)
     }
 
+    /// `amx/<chip>.yaml`, as `vectors/amx/` holds it (or its JSON form).
+    fn export(chip: Chip, json: bool) -> Vec<(String, String)> {
+        let f = crate::generate::file(chip, crate::generate::DEFAULT_SEED);
+        let stem = crate::generate::file_stem(chip);
+        if json {
+            vec![(format!("amx/{stem}.json"), serde_json::to_string_pretty(&f).unwrap_or_default() + "\n")]
+        } else {
+            vec![(format!("amx/{stem}.yaml"), crate::format::to_yaml(&f))]
+        }
+    }
+
     fn regression_file(chip: Chip) -> String {
         format!("vectors/amx/{}.yaml", crate::generate::file_stem(chip))
     }

@@ -43,6 +43,8 @@ pub trait Driver: Sync {
     fn replay(&self, chip: &str, options: &Options, id: &str, out: &mut String) -> Result<bool, String>;
     /// The vector file `chip`'s regression vectors are pasted into.
     fn regression_file(&self, chip: &str) -> String;
+    /// `chip`'s built-in corpus as files ([`Isa::export`]).
+    fn export(&self, chip: &str, json: bool) -> Result<Vec<(String, String)>, String>;
     /// The file extension of its programs (`run` picks the instruction set by it).
     fn program_extension(&self) -> &'static str;
     /// The `run` command ([`Isa::run_program`]).
@@ -145,6 +147,10 @@ impl<I: DutIsa> Driver for IsaDriver<I> {
 
     fn regression_file(&self, chip: &str) -> String {
         Self::chip(chip).map_or_else(|_| format!("a vector file of {} {chip}", I::NAME), I::regression_file)
+    }
+
+    fn export(&self, chip: &str, json: bool) -> Result<Vec<(String, String)>, String> {
+        Ok(I::export(Self::chip(chip)?, json))
     }
 
     fn program_extension(&self) -> &'static str {

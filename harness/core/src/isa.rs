@@ -308,6 +308,15 @@ pub trait Isa: Sized + Send + Sync + 'static {
     /// problem found.
     fn load(chip: Self::Chip, dir: Option<&Path>) -> Result<Self::Corpus, String>;
 
+    /// The built-in corpus of `chip` as the files an importer in any language reads, each a path
+    /// relative to a vectors directory (`blackhole/SFPMAD.yaml`, `amx/m2.yaml`) and its text: the
+    /// repository's form, or its JSON form with `json`. Empty when the instruction set exports
+    /// none.
+    fn export(chip: Self::Chip, json: bool) -> Vec<(String, String)> {
+        let _ = (chip, json);
+        Vec::new()
+    }
+
     /// The vector file a regression vector of `chip` is pasted into (`vectors/blackhole/regressions.yaml`).
     fn regression_file(chip: Self::Chip) -> String;
 

@@ -1,7 +1,7 @@
 //! The SFPU's DUT protocol, `sfpu-dut/1` (`docs/dut-protocol.md`): what its messages carry on the
 //! ISA-neutral envelope and session of [`harness_core::dut`]. The harness's hello names the instruction
 //! set and the chip (`isa`, `arch`); the DUT's names the chips it models (`archs`; absent:
-//! Blackhole only, as before Wormhole) and may declare what it models (`features`, `refuses`). A
+//! Blackhole only) and may declare what it models (`features`, `refuses`). A
 //! case carries the whole initial state as a state document and the program as `"0x%08x"` words;
 //! a result carries a state document (the parts the DUT models, applied over the case's initial
 //! state) and optionally the outcome's notes. `examples/dut-python/` is a working DUT to start

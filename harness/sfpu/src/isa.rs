@@ -138,6 +138,25 @@ impl Isa for Sfpu {
         SfpuCorpus::load(chip, dir)
     }
 
+    /// The generated files and the hand-written regressions, as `vectors/<chip>/` holds them (or as
+    /// JSON, one document per file).
+    fn export(chip: Arch, json: bool) -> Vec<(String, String)> {
+        if json {
+            let corpus = crate::vectors::corpus::builtin(chip).unwrap_or_default();
+            return corpus
+                .files
+                .iter()
+                .map(|(_, f)| (format!("{chip}/{}.json", f.file), crate::vectors::emit::write_json(f)))
+                .collect();
+        }
+        let mut files: Vec<(String, String)> = crate::generate::render_all(chip, crate::generate::DEFAULT_SEED)
+            .into_iter()
+            .map(|(name, text)| (format!("{chip}/{name}"), text))
+            .collect();
+        files.push((format!("{chip}/regressions.yaml"), crate::vectors::corpus::regressions(chip).to_string()));
+        files
+    }
+
     fn regression_file(chip: Arch) -> String {
         format!("vectors/{chip}/regressions.yaml")
     }

@@ -15,7 +15,7 @@
 //! length times tiles per second).
 //!
 //! Every case is built from the kernel's own seed-chosen inputs (`KernelDef::build` with
-//! [`SEED`]), so two runs measure the same programs on the same states. Not targets: the issue's
+//! [`SEED`]), so two runs measure the same programs on the same states. Not targets: the speed
 //! targets are the classes'.
 
 use std::time::Duration;

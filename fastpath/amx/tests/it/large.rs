@@ -7,7 +7,7 @@
 //! four, otherwise filled with values biased to the operand's formats (specials, ties,
 //! subnormals, near overflow).
 //!
-//! The default (100 000 cases, about 3 s) runs in `cargo test`. The large run of the brief:
+//! The default (100 000 cases, about 3 s) runs in `cargo test`. A larger run:
 //!
 //! ```sh
 //! AMX_FAST_CASES=10000000 cargo test --release -p amx-fastpath --test it large:: -- --nocapture

@@ -6,8 +6,8 @@
 //! harness's names the protocol, the instruction set and the chip; the DUT's its name, version,
 //! the chips it models and, where the instruction set has them, what it declares it models), then
 //! one `case` at a time answered by `result`, `unsupported` or `error`, then `bye`. What a state,
-//! a program, a result and a declaration look like is the instruction set's ([`Protocol`]:
-//! `crate::sfpu::dut` speaks `sfpu-dut/1`, `crate::amx::dut` speaks `amx-dut/1`).
+//! a program, a result and a declaration look like is the instruction set's ([`Protocol`], named by
+//! its [`DutIsa`] implementation: the SFPU speaks `sfpu-dut/1`, AMX `amx-dut/1`).
 //!
 //! The harness never trusts a DUT. Every answer is validated ([`parse_answer`] is a pure function
 //! that accepts any bytes without panicking); a malformed answer, a crash, or a case that gets no

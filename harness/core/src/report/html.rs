@@ -11,9 +11,10 @@
 //! further lines), then one row per model whose cells are coloured by status, each cell carrying `class="cell <status>"`, `data-arch`, `data-instruction`,
 //! `data-mode`, `data-model`, `data-status` and a `title` tooltip with its counts, a failing cell
 //! linking to its first failure), the counts of every cell in a collapsible table, the failures
-//! (replay command, details, YAML vector), the IEEE 754 characterisation, the kernel accuracy (a bar
-//! chart per chip in inline SVG, [`accuracy`](crate::sfpu::accuracy)), the specification notes, the operand coverage
-//! and the timings.
+//! (replay command, details, YAML vector), what the instruction set adds to the section (the SFPU's
+//! IEEE 754 characterisation, specification notes and operand coverage), the timings; then what it
+//! adds to the whole report (the SFPU's kernel accuracy, a bar chart per chip in inline SVG) and
+//! the run's timings.
 //!
 //! The page is written as polyglot markup (every element closed, void elements self-closed, every
 //! attribute quoted, no named entity beyond XML's), so an XML parser can check it as well as a

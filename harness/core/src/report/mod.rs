@@ -1,6 +1,7 @@
-//! The compliance report of `cargo xtask conform`: its data model (serialised as `report.json`,
-//! format `conform-report/3`, documented in `docs/report.md`) and the renderers that turn it
-//! into Markdown, a self-contained HTML page and JUnit XML.
+//! The compliance report of `conform`: its data model (serialised as `report.json`, format
+//! `conform-report/4`, documented in `docs/report.md`), the renderers that turn it into Markdown,
+//! a self-contained HTML page, JUnit XML and the terminal summary, writing it, and merging shards'
+//! reports.
 //!
 //! The JSON is the source of truth; every other form is rendered from a [`Report`] alone, so a
 //! report can be re-rendered from a saved `report.json` ([`Report::from_json`]).

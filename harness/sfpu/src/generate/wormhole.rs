@@ -1,8 +1,8 @@
 //! The named cases of Wormhole B0's own behaviour, appended to the Wormhole opcode files: each
 //! pins one place where the chip departs from Blackhole (`wormhole-vs-blackhole.md` §1-§4), with
 //! operands chosen so that the result can be worked out by hand from the WormholeB0 pages and the
-//! upstream FMA model (`Miscellaneous/FMA/fma.c`, `fma_model_wh`). `conformance/tests/
-//! wormhole_vectors.rs` checks every one against hand-computed bits.
+//! upstream FMA model (`Miscellaneous/FMA/fma.c`, `fma_model_wh`).
+//! `harness/sfpu/tests/it/wormhole_vectors.rs` checks every one against hand-computed bits.
 //!
 //! Ids are `{OPCODE}/{mode}/wh-{name}`; every case is tagged `wormhole-specific`.
 

@@ -24,6 +24,11 @@ const REGRESSIONS: [(Arch, &str); 2] = [
     (Arch::Wormhole, include_str!("../../../../vectors/wormhole/regressions.yaml")),
 ];
 
+/// The hand-written regression vectors of `arch` (`vectors/<arch>/regressions.yaml`).
+pub fn regressions(arch: Arch) -> &'static str {
+    REGRESSIONS.iter().find(|(chip, _)| *chip == arch).map_or("", |(_, text)| text)
+}
+
 /// Where a built-in corpus says it comes from (its [`CorpusInfo::path`]).
 pub fn builtin_path(arch: Arch) -> String {
     format!("built-in (generated in memory; the repository's vectors/{arch})")

@@ -71,7 +71,7 @@ fn random_bytes_through_every_oracle() {
     for index in range {
         let data = case_bytes(seed, index);
         let replay = format!(
-            "SFPU_FUZZ_SEED=0x{seed:016x} SFPU_FUZZ_CASE={index} cargo test -p sfpu-conformance --test fuzz_stable"
+            "SFPU_FUZZ_SEED=0x{seed:016x} SFPU_FUZZ_CASE={index} cargo test -p harness-sfpu --test it fuzz_stable::"
         );
         // diff_stream, spelled out to count the instructions compared.
         let input = StreamInput::from_bytes(&data);

@@ -21,7 +21,7 @@
 //!
 //! A failure shrinks to a minimal instruction and state and prints the instruction in `TTI_...`
 //! form, the differing locations, and a YAML snippet to paste into a regressions file; its seed is
-//! appended to `conformance/proptest-regressions/prop_instructions.txt` (commit it) and replayed
+//! appended to `harness/sfpu/proptest-regressions/prop_instructions.txt` (commit it) and replayed
 //! first on every later run.
 
 use std::collections::BTreeMap;
@@ -186,8 +186,8 @@ fn run_cell(arch: Arch, op: Opcode, mode: &str, cases: u32) -> Result<Counts, St
             Err(format!(
                 "{arch} {} {mode}: the fast model differs from the reference (minimal case after shrinking)\n\
                  instruction: {:?}\n{reason}\n\
-                 replay: cargo test -p sfpu-conformance --test prop_instructions \
-                 (the seed is in conformance/proptest-regressions/prop_instructions.txt; \
+                 replay: cargo test -p harness-sfpu --test it prop_instructions:: \
+                 (the seed is in harness/sfpu/proptest-regressions/prop_instructions.txt; \
                  SFPU_PROPTEST_OPS={} narrows the run)\n\
                  regression vector (paste under `vectors:` of a regressions file):\n{}",
                 op.name(),

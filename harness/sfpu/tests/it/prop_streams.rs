@@ -14,7 +14,7 @@
 //!
 //! A failure shrinks to a minimal stream (steps deleted, instruction fields and the initial state
 //! simplified) and prints it in `TTI_...` form with a YAML snippet for a regressions file; its seed
-//! is appended to `conformance/proptest-regressions/prop_streams.txt` (commit it) and replayed
+//! is appended to `harness/sfpu/proptest-regressions/prop_streams.txt` (commit it) and replayed
 //! first on every later run. Environment:
 //! * `SFPU_PROPTEST_CASES=N`: number of streams per chip (default 1000 on Blackhole, 500 on
 //!   Wormhole; `N=20000` for a long run, on both);
@@ -438,8 +438,8 @@ fn compare<const WH: bool>(
     if !skip.is_empty() {
         let _ = writeln!(msg, "skipped as not promised: {skip:?}");
     }
-    msg += "replay: cargo test -p sfpu-conformance --test prop_streams (the seed is in \
-            conformance/proptest-regressions/prop_streams.txt)\n";
+    msg += "replay: cargo test -p harness-sfpu --test it prop_streams:: (the seed is in \
+            harness/sfpu/proptest-regressions/prop_streams.txt)\n";
     let mut v = to_vector("streams", &r.case());
     v.id = format!("streams/{}-steps", r.history.len());
     msg +=

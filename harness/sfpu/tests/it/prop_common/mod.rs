@@ -5,7 +5,7 @@
 //! either chip (the `_on(arch)` forms; the plain forms are Blackhole's).
 //!
 //! Also the test configuration: case counts scaled by `SFPU_PROPTEST_CASES`, a fixed RNG seed
-//! (`SFPU_PROPTEST_SEED` changes it) and failure persistence into `conformance/proptest-regressions/`.
+//! (`SFPU_PROPTEST_SEED` changes it) and failure persistence into `harness/sfpu/proptest-regressions/`.
 
 #![allow(dead_code, reason = "each test file uses a different part of this module")]
 
@@ -54,7 +54,7 @@ pub fn name_hash(name: &str) -> u64 {
 }
 
 /// A proptest configuration: `cases` cases, the seed of cell `name`, failures persisted to
-/// `persistence` (an absolute path under `conformance/proptest-regressions/`).
+/// `persistence` (an absolute path under `harness/sfpu/proptest-regressions/`).
 pub fn config(cases: u32, name: &str, persistence: &'static str) -> Config {
     Config {
         cases,
