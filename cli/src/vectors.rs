@@ -43,7 +43,8 @@ pub fn main(args: Args, registry: &[&dyn Driver]) -> Result<ExitCode> {
             for (path, text) in d.export(&chip, args.json).map_err(|e| anyhow!(e))? {
                 let file = args.out.join(&path);
                 if let Some(dir) = file.parent() {
-                    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+                    std::fs::create_dir_all(dir)
+                        .with_context(|| format!("cannot create {}", dir.display()))?;
                 }
                 std::fs::write(&file, &text).with_context(|| format!("cannot write {}", file.display()))?;
                 written = (written.0 + 1, written.1 + text.len());

@@ -34,7 +34,9 @@ fn the_written_vectors_are_the_repositorys() {
     let repo_vectors = repo().join("vectors");
     let want: Vec<String> = files(&repo_vectors)
         .into_iter()
-        .filter(|f| f.ends_with(".yaml") && ["blackhole/", "wormhole/", "amx/"].iter().any(|d| f.starts_with(d)))
+        .filter(|f| {
+            f.ends_with(".yaml") && ["blackhole/", "wormhole/", "amx/"].iter().any(|d| f.starts_with(d))
+        })
         .collect();
     assert_eq!(written, want);
     for f in &written {
@@ -47,7 +49,17 @@ fn the_written_vectors_are_the_repositorys() {
 #[test]
 fn json_reads_like_the_yaml_and_selections_narrow() {
     let out: Scratch = scratch_path("vectors_cli", "json");
-    let o = cli(&["vectors", "--out", out.to_str().unwrap(), "--json", "--isa", "amx", "--chip", "m3", "--quiet"]);
+    let o = cli(&[
+        "vectors",
+        "--out",
+        out.to_str().unwrap(),
+        "--json",
+        "--isa",
+        "amx",
+        "--chip",
+        "m3",
+        "--quiet",
+    ]);
     assert!(o.status.success(), "{}", text(&o));
     assert_eq!(files(&out), ["amx/m2.json"], "m3 is the m2 profile");
     let json: serde_json::Value =
@@ -55,10 +67,9 @@ fn json_reads_like_the_yaml_and_selections_narrow() {
     let yaml: serde_json::Value =
         serde_yaml::from_str(&std::fs::read_to_string(repo().join("vectors/amx/m2.yaml")).unwrap()).unwrap();
     assert_eq!(json, yaml);
-    for (args, want) in [
-        (&["--isa", "nope"][..], "`nope` is no instruction set"),
-        (&["--chip", "m9"][..], "`m9` is no chip"),
-    ] {
+    for (args, want) in
+        [(&["--isa", "nope"][..], "`nope` is no instruction set"), (&["--chip", "m9"][..], "`m9` is no chip")]
+    {
         let mut all = vec!["vectors", "--out", out.to_str().unwrap()];
         all.extend(args);
         let o = cli(&all);

@@ -149,11 +149,15 @@ impl Isa for Sfpu {
                 .map(|(_, f)| (format!("{chip}/{}.json", f.file), crate::vectors::emit::write_json(f)))
                 .collect();
         }
-        let mut files: Vec<(String, String)> = crate::generate::render_all(chip, crate::generate::DEFAULT_SEED)
-            .into_iter()
-            .map(|(name, text)| (format!("{chip}/{name}"), text))
-            .collect();
-        files.push((format!("{chip}/regressions.yaml"), crate::vectors::corpus::regressions(chip).to_string()));
+        let mut files: Vec<(String, String)> =
+            crate::generate::render_all(chip, crate::generate::DEFAULT_SEED)
+                .into_iter()
+                .map(|(name, text)| (format!("{chip}/{name}"), text))
+                .collect();
+        files.push((
+            format!("{chip}/regressions.yaml"),
+            crate::vectors::corpus::regressions(chip).to_string(),
+        ));
         files
     }
 
