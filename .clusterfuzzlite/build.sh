@@ -38,7 +38,7 @@ triple="$(rustc -vV | sed -n 's/^host: //p')"
 mkdir -p "$OUT"
 for t in $TARGETS; do
   cp "fuzz/target/$triple/release/$t" "$OUT/$t"
-  # libFuzzer options, as `cargo xtask fuzz` passes them (xtask/src/fuzz.rs, target_flags).
+  # libFuzzer options, as `cargo xtask fuzz` passes them (xtask/src/fuzz/libfuzzer.rs, target_flags).
   case "$t" in
     diff_stream) max_len=8192 ;;
     decode) max_len=4 ;;

@@ -2,7 +2,7 @@
 //! cli`): `conform` (the compliance report), `run` (a program on a reference model), `kernel`
 //! (the SFPI kernel corpus), `reference-dut` (the SFPU's reference model as a `--dut`),
 //! `vectors` (the golden vectors written out for importers) and `report` (shards' reports
-//! merged, or a report re-rendered), over the instruction sets of [`registry`]. `cargo xtask
+//! merged, or a report re-rendered), over the instruction sets of [`registry()`]. `cargo xtask
 //! conform` is the same `conform`.
 //!
 //! Exit status: 0 on success, 1 when the command ran and found a problem (a divergence, a broken

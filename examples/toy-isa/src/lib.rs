@@ -1,6 +1,6 @@
 //! A toy instruction set that runs through the whole harness: four lanes of 32-bit integers,
 //! eight registers and twelve instructions ([`isa`]), a literal reference model
-//! ([`reference`]), a fast model written apart from it ([`fast`]), and the harness's seam
+//! ([`reference`](mod@reference)), a fast model written apart from it ([`fast`]), and the harness's seam
 //! implemented for it ([`harness`]: golden vectors, random cases, the `toy-dut/1` protocol).
 //!
 //! It is the guide to adding an instruction set (README.md): nothing outside this folder names

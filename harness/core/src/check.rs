@@ -37,7 +37,7 @@ pub enum Status<L> {
 }
 
 impl<L> Status<L> {
-    /// The one-line reason the case was not checked, if it was not (for [`MatrixRow::reasons`]).
+    /// The one-line reason the case was not checked, if it was not (for [`MatrixRow::reasons`](crate::report::MatrixRow::reasons)).
     pub fn reason(&self) -> Option<String> {
         match self {
             Status::Unsupported(why) => Some(format!("unsupported: {why}")),

@@ -1,5 +1,5 @@
 //! An instruction set as the command line sees it: [`Driver`], an object-safe face of any
-//! [`Isa`] ([`IsaDriver`]), so that the command line keeps one list of them (a registry, as
+//! [`Isa`](crate::isa::Isa) ([`IsaDriver`]), so that the command line keeps one list of them (a registry, as
 //! Cranelift's `isa::lookup`) and never names an instruction set's types; and [`conform`], the
 //! main job over any list of chips of any instruction sets: one report with a section per chip.
 
@@ -43,11 +43,11 @@ pub trait Driver: Sync {
     fn replay(&self, chip: &str, options: &Options, id: &str, out: &mut String) -> Result<bool, String>;
     /// The vector file `chip`'s regression vectors are pasted into.
     fn regression_file(&self, chip: &str) -> String;
-    /// `chip`'s built-in corpus as files ([`Isa::export`]).
+    /// `chip`'s built-in corpus as files ([`Isa::export`](crate::isa::Isa::export)).
     fn export(&self, chip: &str, json: bool) -> Result<Vec<(String, String)>, String>;
     /// The file extension of its programs (`run` picks the instruction set by it).
     fn program_extension(&self) -> &'static str;
-    /// The `run` command ([`Isa::run_program`]).
+    /// The `run` command ([`Isa::run_program`](crate::isa::Isa::run_program)).
     fn run_program(&self, request: &RunRequest) -> Result<RunOutput, String>;
 }
 

@@ -215,7 +215,7 @@ pub trait Corpus<I: Isa>: Send + Sync {
     fn id(&self, i: usize) -> &str;
     /// Vector `i`'s matrix row: (instruction, file or class axis; mode value, if any).
     fn row(&self, i: usize) -> (String, Option<String>);
-    /// Vector `i`'s tags (what [`Filter`] patterns may name besides ids, rows and modes).
+    /// Vector `i`'s tags (what [`Filter`](crate::vectors::Filter) patterns may name besides ids, rows and modes).
     fn tags(&self, i: usize) -> &[String];
     /// Vector `i` made runnable, the locations `strictness` does not compare skipped; the error
     /// says why it cannot be (only vectors built in memory can fail so: loading checks them).

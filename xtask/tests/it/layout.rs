@@ -1,7 +1,8 @@
 //! The layout is the architecture, checked: the ISA-neutral core depends on no instruction set's
 //! crate (directly or through another workspace crate: the compiler keeps the seam), no crate has
-//! an import circle between its files (`.ci/import_cycles.py`), and every integration test of a
-//! crate is one binary (`tests/it/`), beside the few that must run alone.
+//! an import circle between its files (`.ci/import_cycles.py`), every integration test of a crate
+//! is one binary (`tests/it/`) beside the browser test, and the performance figures name their
+//! command, commit and host.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::process::Command;
@@ -83,8 +84,8 @@ fn no_crate_has_an_import_circle() {
 }
 
 /// Each crate's integration tests are one binary (`tests/it/main.rs` where there were several),
-/// but for those that must run alone, each saying why in its crate's Cargo.toml: the browser test
-/// (its own harness) and the fast model's SIMD levels (a process-wide setting).
+/// beside the browser test, its own harness (it reports itself ignored without Chromium). Tests
+/// that need a process of their own start their binary again for it.
 #[test]
 fn one_integration_test_binary_per_crate() {
     let m = metadata();
@@ -104,7 +105,7 @@ fn one_integration_test_binary_per_crate() {
         }
     }
     extra.sort();
-    assert_eq!(extra, ["harness-sfpu: report_browser", "sfpu-fastpath: simd_levels"]);
+    assert_eq!(extra, ["harness-sfpu: report_browser"]);
 }
 
 /// The project's performance figures live in one generated file, `docs/performance.md`: written by

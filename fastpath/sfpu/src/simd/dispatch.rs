@@ -21,7 +21,7 @@ use crate::state::FastState;
 /// 32-lane loops of every instruction (masks, blends, conversions, shifts, counts) use the CPU's
 /// vector instructions. The source is one; the copies differ only in the instructions the compiler
 /// may choose (Rust has no fast-math: integer and bit operations mean the same on every target),
-/// and `tests/simd_levels.rs` runs the differential check on each level anyway.
+/// and `tests/it/simd_levels.rs` runs the differential check on each level anyway.
 #[inline]
 pub(crate) fn execute(s: &mut FastState, instr: &Instr, cx: &Ctx, out: &mut Outcome) {
     let wormhole = s.is_wormhole();

@@ -51,7 +51,7 @@
 //! Every copy computes the same function: `tests/it/simd.rs` checks each available copy of both
 //! chips' FMA kernels lane by lane against the FMA models of `fma.c` (the reference crate's
 //! `fma_model_bh` / `fma_model_wh`) on random, cancelling and edge triples and on batches mixing
-//! lane classes per vector, and `tests/simd_levels.rs` runs the differential checks of `step` and
+//! lane classes per vector, and `tests/it/simd_levels.rs` runs the differential checks of `step` and
 //! of the cycle-level machine against the reference on each level this CPU supports.
 //! `cargo xtask bench` measures every class at the selected level and each lower one in the same
 //! run. [`set_level`], `SFPU_FASTPATH_PORTABLE=1` (portable) or

@@ -2,7 +2,8 @@
 //! one module per kind of check against the reference (`differential`, `machine_diff`, `fma_exact`,
 //! `simd`, ...), and the helpers they share in `common`. A test's name starts with its module, so
 //! `cargo test -p sfpu-fastpath --test it fma_exact` runs one kind. The differential checks at
-//! every SIMD level are a second binary, `tests/simd_levels.rs`, which says why.
+//! every SIMD level (`simd_levels`) run in a process of their own (they set the process-wide
+//! level), the test binary started again for them.
 
 mod common;
 
@@ -14,3 +15,4 @@ mod no_panic;
 mod program;
 mod round_trip;
 mod simd;
+mod simd_levels;

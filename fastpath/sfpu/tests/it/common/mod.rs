@@ -1,8 +1,6 @@
 //! Shared helpers of the fast model's tests: a fixed-seed generator, random states of either chip
 //! with interesting values, random instruction words of either chip, and a readable state diff.
 
-#![allow(dead_code, reason = "tests/simd_levels.rs includes it too and uses a subset")]
-
 pub mod machine;
 
 use sfpu_reference::isa::{Arch, Instr, decode};
@@ -79,11 +77,6 @@ impl Rng {
                 return i;
             }
         }
-    }
-
-    /// A random word: any 32 bits (most do not decode), or a drawn-bits-only Blackhole word.
-    pub fn raw_word(&mut self) -> u32 {
-        self.raw_word_on(Arch::Blackhole)
     }
 
     /// A random word: any 32 bits (most do not decode), or a drawn-bits-only word of `arch`.
@@ -379,4 +372,40 @@ pub fn diff(a: &State, b: &State) -> String {
         out.push(format!("... {} more", n - 6));
     }
     out.join("; ")
+}
+
+/// Runs the test named `name` (its full path in this binary) in a process of its own: this test
+/// binary again, with that test alone, and returns `true` there; in the parent, waits for the
+/// child, fails if it failed, and returns `false`. For a test that sets process-wide state (the
+/// SIMD level). Under an emulator (`.ci/aarch64` runs the tests under `qemu-aarch64`, named by
+/// `CARGO_TARGET_<ARCH>_UNKNOWN_LINUX_GNU_RUNNER`) the child runs under it too.
+pub fn alone(name: &str) -> bool {
+    const CHILD: &str = "SFPU_FASTPATH_TEST_ALONE";
+    if std::env::var_os(CHILD).is_some() {
+        return true;
+    }
+    let me = std::env::current_exe().expect("the test binary's path");
+    let runner_key =
+        format!("CARGO_TARGET_{}_UNKNOWN_LINUX_GNU_RUNNER", std::env::consts::ARCH.to_uppercase());
+    let runner: Vec<String> = std::env::var(runner_key)
+        .map(|r| r.split_whitespace().map(String::from).collect())
+        .unwrap_or_default();
+    let mut command = match runner.split_first() {
+        Some((program, args)) => {
+            let mut c = std::process::Command::new(program);
+            c.args(args).arg(&me);
+            c
+        }
+        None => std::process::Command::new(&me),
+    };
+    let out = command
+        .args([name, "--exact", "--test-threads=1", "--nocapture"])
+        .env(CHILD, "1")
+        .output()
+        .expect("run the test binary again");
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "{name} failed in its own process:\n{text}");
+    assert!(text.contains("1 passed"), "{name} did not run in its own process:\n{text}");
+    eprint!("{text}");
+    false
 }

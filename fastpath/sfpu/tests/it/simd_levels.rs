@@ -8,18 +8,14 @@
 //! random programs on the cycle-level machines, SFPLOADMACRO schedules included
 //! (`tests/it/common/machine.rs`, which `tests/it/machine_diff.rs` runs at the default level).
 //!
-//! One test function, so that no other test of this binary changes the process-wide level while
-//! it runs; and its own test binary, apart from `tests/it` (the crate's other integration tests),
-//! for the same reason: the level is process-wide state (`simd::set_level`), set here for the
-//! whole run, so in one process with the other tests it would change the level they run at
-//! (`it/differential.rs` and `it/machine_diff.rs` check the default level), and it would race with
-//! `it/simd.rs`'s `the_level_follows_the_cpu_and_the_request`, which sets the level and asserts
-//! the value it reads back.
+//! The level is process-wide state (`simd::set_level`), set here for the whole run: in one
+//! process with the other tests it would change the level they run at (`differential.rs` and
+//! `machine_diff.rs` check the default level) and race with `simd.rs`'s
+//! `the_level_follows_the_cpu_and_the_request`, which sets the level and reads it back. So the
+//! test runs in a process of its own: the test binary again, with this one test alone
+//! ([`crate::common::alone`]).
 
-#[path = "it/common/mod.rs"]
-mod common;
-
-use common::{Rng, diff, machine};
+use crate::common::{Rng, alone, diff, machine};
 use sfpu_fastpath::FastState;
 use sfpu_fastpath::simd::{self, Level};
 use sfpu_reference::isa::{Arch, Instr, Opcode};
@@ -85,6 +81,9 @@ fn run(arch: Arch, seed: u64, n: u32) -> Vec<String> {
 
 #[test]
 fn step_matches_the_reference_at_every_supported_level() {
+    if !alone("simd_levels::step_matches_the_reference_at_every_supported_level") {
+        return;
+    }
     let before = simd::level();
     let levels = Level::supported();
     assert_eq!(levels[0], Level::Portable);
