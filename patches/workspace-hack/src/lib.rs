@@ -1,0 +1,1 @@
+//! No code: the crate exists for its dependencies' features (Cargo.toml).
