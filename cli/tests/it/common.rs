@@ -161,3 +161,16 @@ pub fn python() -> &'static str {
 pub fn reference_dut(args: &str) -> String {
     format!("{BIN} reference-dut {args}")
 }
+
+/// The default run, `conform --out DIR` and nothing else, made once per test process for the tests
+/// that read the default report (it is the longest single run, about 10 s on 2 cores): its output
+/// and its directory. The directory has a fixed name, replaced by the next test run.
+pub fn default_run() -> &'static (Output, PathBuf) {
+    static RUN: std::sync::OnceLock<(Output, PathBuf)> = std::sync::OnceLock::new();
+    RUN.get_or_init(|| {
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("shared_default-run");
+        let _ = std::fs::remove_dir_all(&dir);
+        let o = cli(&["conform", "--out", dir.to_str().unwrap()]);
+        (o, dir)
+    })
+}

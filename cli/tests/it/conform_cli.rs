@@ -15,7 +15,8 @@ use std::process::Command;
 use serde_json::Value;
 
 use crate::common::{
-    BIN, Scratch, blackhole as report, cell_sum, cli, ids_of, python, repo, section, text, vectors_of, whole,
+    BIN, Scratch, blackhole as report, cell_sum, cli, default_run, ids_of, python, repo, section, text,
+    vectors_of, whole,
 };
 
 /// A fresh output directory for one test.
@@ -701,12 +702,13 @@ fn two_duts_side_by_side() {
 /// timings.
 #[test]
 fn two_default_runs_write_the_same_report() {
+    // The shared default run, then another (quiet: the report does not depend on it).
+    let again = out_dir("default-2");
+    let o = cli(&["conform", "--quiet", "--out", again.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let mut reports = Vec::new();
-    for run in ["default-1", "default-2"] {
-        let dir = out_dir(run);
-        let o = cli(&["conform", "--quiet", "--out", dir.to_str().unwrap()]);
-        assert_eq!(o.status.code(), Some(0), "{}", text(&o));
-        let mut r = whole(&dir);
+    for dir in [&default_run().1, &again.0] {
+        let mut r = whole(dir);
         assert!(r["timings_ms"]["total"].as_u64().is_some());
         r.as_object_mut().unwrap().remove("timings_ms");
         for chip in r["chips"].as_array_mut().unwrap() {
@@ -810,10 +812,9 @@ fn wormhole_conform_passes_with_no_untested_cell() {
 /// section; the terminal summary prints a block per chip, then the overall verdict.
 #[test]
 fn default_run_checks_every_isa_and_chip_in_one_report() {
-    let dir = out_dir("both");
-    let o = cli(&["conform", "--out", dir.to_str().unwrap()]);
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
-    let all = whole(&dir);
+    let (o, dir) = default_run();
+    assert_eq!(o.status.code(), Some(0), "{}", text(o));
+    let all = whole(dir);
     assert_eq!(all["format"], "conform-report/4");
     let sections: Vec<(&str, &str)> = all["chips"]
         .as_array()

@@ -17,7 +17,7 @@ use std::path::Path;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-use crate::common::{Scratch, cli, scratch_path, text};
+use crate::common::{default_run, text};
 
 /// `report` without what depends on the run, then without empty containers, keys sorted.
 pub fn normalise(report: &mut Value) {
@@ -74,11 +74,10 @@ pub fn recorded() -> String {
 
 #[test]
 fn the_default_report_is_the_one_before_the_restructuring() {
-    let out: Scratch = scratch_path("digest", "default");
-    let o = cli(&["conform", "--quiet", "--out", out.to_str().unwrap()]);
-    assert!(o.status.success(), "{}", text(&o));
+    let (o, out) = default_run();
+    assert!(o.status.success(), "{}", text(o));
     assert_eq!(
-        digest(&out),
+        digest(out),
         recorded(),
         "the default report changed (its normalised digest); if that is meant, record the new \
          digest in cli/tests/it/conform-digest.txt and say why in CHANGELOG.md"

@@ -17,14 +17,15 @@ pub struct Args {
     pub(super) targets: Vec<String>,
     /// Wall-clock budget of the whole run, seed writing and the build of the targets included:
     /// what is left after them is split over the targets (diff_stream counts three times, the
-    /// others once: 3/7 of it with all five): `90s`, `20m`, `8h` (the default). With --rate: the
-    /// time per chip (default 20s).
+    /// others once: 3/7 of it with all five): `90s`, `20m`, `8h` (the default; 2m with --smoke).
+    /// With --rate: the time per chip (default 20s).
     #[arg(long, value_parser = parse_duration)]
     pub(super) time: Option<Duration>,
     /// Parallel fuzzing processes per target (libFuzzer's fork mode; crashes do not stop it).
     #[arg(long, default_value_t = 1)]
     pub(super) jobs: u32,
-    /// Run every target briefly (at most 2 minutes in total, build included), as CI does.
+    /// Run every target briefly (within --time, 2 minutes unless given, build included), as CI
+    /// does.
     #[arg(long)]
     pub(super) smoke: bool,
     /// With --smoke: check that diff_stream finds the divergence planted behind the fast model's

@@ -16,7 +16,8 @@
 //!   targets were not reached. `--rate` and `--planted` stop the same way: they report the chips
 //!   done (the one cut short not judged) and name the others, and remove their scratch corpora;
 //!   `--throughput` keeps the rows it finished and names the one it did not.
-//! * `--smoke`: every target for a bounded time, at most two minutes in total including the build.
+//! * `--smoke`: every target for a bounded time, `--time` in total (two minutes unless given)
+//!   including the build.
 //!   `--planted` (with `--smoke`) instead checks, for each chip, that `diff_stream` finds the
 //!   divergence planted behind the fast model's `planted-divergence` feature from an empty corpus
 //!   (the chip pinned with `SFPU_FUZZ_CHIP`) and triages it into a temporary copy of that chip's

@@ -12,7 +12,7 @@ use super::cargo_fuzz::{Fuzz, spinner};
 use super::libfuzzer::{Pin, run_target};
 use super::summary::summary;
 
-/// The smoke run's whole budget, build included.
+/// The smoke run's whole budget without `--time`, build included.
 const SMOKE_BUDGET: Duration = Duration::from_secs(120);
 
 /// The whole budget of a run without `--time`.
@@ -56,7 +56,7 @@ pub(super) fn run(root: &Path, args: &Args, started: Instant) -> Result<ExitCode
     }
     // What is left of the budget (the smoke run's, or --time), less a margin for process start-up
     // and the summary: seeds and the build were paid for out of it.
-    let budget = if args.smoke { SMOKE_BUDGET } else { args.time.unwrap_or(LONG_RUN) };
+    let budget = args.time.unwrap_or(if args.smoke { SMOKE_BUDGET } else { LONG_RUN });
     let Some(total) = fuzzing_time(budget, started.elapsed(), targets.len(), args.smoke) else {
         bail!(
             "--time {}s leaves no time to fuzz: writing the seeds and building took {:.0}s of it; give more \
