@@ -1,8 +1,9 @@
 //! The layout is the architecture, checked: the ISA-neutral core depends on no instruction set's
 //! crate (directly or through another workspace crate: the compiler keeps the seam), no crate has
 //! an import circle between its files (`.ci/import_cycles.py`), every integration test of a crate
-//! is one binary (`tests/it/`) beside the browser test, and the performance figures name their
-//! command, commit and host.
+//! is one binary (`tests/it/`) beside the browser test, the performance figures name their
+//! command, commit and host, and the command's build and the test build share their dependencies'
+//! features (so the second reuses the first).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::process::Command;
@@ -147,4 +148,60 @@ fn the_performance_figures_name_their_command_commit_and_host() {
         .expect("git");
     assert!(o.status.success(), "{commit} is not an ancestor of HEAD: {}", text(&o));
     assert!(page.contains("(target <= 25.00x)"), "the FMA family's target is a ratio");
+}
+
+/// The features `cargo tree` resolves for each package reached from `args`, as
+/// `name version` -> the distinct feature lists it is built with (a package built for the host
+/// and for the target can have two).
+fn resolved_features(args: &[&str]) -> BTreeMap<String, BTreeSet<String>> {
+    let o = Command::new(env!("CARGO"))
+        .args(["tree", "--offline", "--prefix", "none", "--format", "{p}|{f}"])
+        .args(args)
+        .current_dir(root())
+        .output()
+        .expect("cargo tree");
+    assert!(o.status.success(), "{}", text(&o));
+    let mut features: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for line in String::from_utf8_lossy(&o.stdout).lines() {
+        let line = line.trim_end_matches(" (*)");
+        let Some((package, list)) = line.split_once('|') else { continue };
+        // `name vX.Y.Z (path)` for workspace packages: the name and version identify it.
+        let id: String = package.split(' ').take(2).collect::<Vec<_>>().join(" ");
+        features.entry(id).or_default().insert(list.to_string());
+    }
+    features
+}
+
+/// The packages two builds share but resolve with different features: each would be compiled
+/// twice, and everything above it.
+fn feature_splits(a: &[&str], b: &[&str]) -> Vec<String> {
+    let (left, right) = (resolved_features(a), resolved_features(b));
+    assert!(left.len() > 20 && right.len() > 20, "cargo tree listed too little: {left:?} {right:?}");
+    left.iter()
+        .filter_map(|(id, f)| {
+            let g = right.get(id)?;
+            (f != g).then(|| {
+                format!("{id}: {f:?} in `cargo tree {}`, {g:?} in `cargo tree {}`", a.join(" "), b.join(" "))
+            })
+        })
+        .collect()
+}
+
+/// `cargo xtask conform` builds the command's graph, `cargo test --workspace` adds the
+/// dev-dependencies; `.ci/aarch64` builds the fast models' tests and then the command. Every
+/// dependency they share resolves to one feature set in both (patches/workspace-hack), so the
+/// second build reuses the first instead of compiling serde and everything above it again.
+#[test]
+fn the_command_and_the_tests_build_dependencies_with_the_same_features() {
+    let mut splits =
+        feature_splits(&["-p", "xtask", "-e", "normal,build"], &["--workspace", "-e", "normal,build,dev"]);
+    splits.extend(feature_splits(
+        &["-p", "sfpu-conformance", "-e", "normal,build"],
+        &["-p", "sfpu-fastpath", "-p", "amx-fastpath", "-e", "normal,build,dev"],
+    ));
+    assert!(
+        splits.is_empty(),
+        "dependencies resolved with two feature sets (add the missing features to patches/workspace-hack/Cargo.toml):\n{}",
+        splits.join("\n")
+    );
 }
