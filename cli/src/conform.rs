@@ -61,6 +61,11 @@ pub struct Args {
     /// a row is given up on: every later case fails at once.
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
     timeout: u64,
+    /// Accept a --dut that compares nothing on a chip checked (it refused the hello, declined
+    /// every case, or declared nothing selected). Without it such a DUT fails the run (exit
+    /// status 1): a broken wrapper script must not pass.
+    #[arg(long)]
+    accept_unchecked: bool,
     /// Do not check the built-in fast model.
     #[arg(long)]
     no_fastpath: bool,
@@ -263,6 +268,7 @@ fn options(args: &Args, context: &Context) -> Result<Options> {
         keep_failures: harness_core::session::KEEP_FAILURES,
         shard: args.shard,
         command: context.command.clone(),
+        accept_unchecked: args.accept_unchecked,
     })
 }
 
@@ -332,7 +338,7 @@ pub fn main(args: Args, registry: &[&dyn Driver], context: &Context) -> Result<E
     }
     let renderers = RegistryRenderers::new(registry);
     renderers.with(|r| write_files(&report, r, &out_dir)).map_err(|e| anyhow!(e))?;
-    let divergent = !report.failing().is_empty();
+    let divergent = !report.passes();
     if args.json {
         outln!("{}", serde_json::to_string_pretty(&report)?);
     } else if !args.quiet {

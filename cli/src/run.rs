@@ -6,8 +6,9 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{Context as _, Result, anyhow};
+use anyhow::{Result, anyhow};
 use harness_core::driver::Driver;
+use harness_core::input::read_regular;
 use harness_core::isa::RunRequest;
 
 #[derive(clap::Args)]
@@ -58,12 +59,12 @@ pub fn main(args: Args, registry: &[&dyn Driver]) -> Result<ExitCode> {
                 .ok_or_else(|| anyhow!("no instruction set"))?
         }
     };
-    let program = std::fs::read_to_string(&args.program)
-        .with_context(|| format!("cannot read program {}", args.program.display()))?;
+    let program = read_regular(&args.program)
+        .map_err(|e| anyhow!("cannot read program {}: {e}", args.program.display()))?;
     let state = match &args.state {
         Some(path) => Some((
             path.display().to_string(),
-            std::fs::read_to_string(path).with_context(|| format!("cannot read state {}", path.display()))?,
+            read_regular(path).map_err(|e| anyhow!("cannot read state {}: {e}", path.display()))?,
         )),
         None => None,
     };

@@ -341,7 +341,8 @@ fn python_dut_given_up_after_consecutive_timeouts() {
 
 /// A DUT that declares nothing and declines everything, with the default campaign: nothing counts
 /// as passed, the declined random cases are counted apart, every cell is unsupported in all four
-/// files, the reason is kept and aggregated in every form, and the run exits 0.
+/// files, the reason is kept and aggregated in every form, and the run fails (exit status 1): a
+/// DUT that compared nothing must not pass a CI run.
 #[test]
 fn python_dut_declining_everything_is_unsupported_not_passed() {
     let dir = out_dir("dut-declines");
@@ -359,7 +360,7 @@ fn python_dut_declining_everything_is_unsupported_not_passed() {
         "--out",
         dir.to_str().unwrap(),
     ]);
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
     let r = report(&dir);
     assert_eq!(r["campaign"]["cases_per_mode"], 64, "the default count");
     assert_eq!(r["campaign"]["budget_ms"], 0, "not time-budgeted");
@@ -397,6 +398,12 @@ fn python_dut_declining_everything_is_unsupported_not_passed() {
     };
     assert_eq!(number("skipped"), number("tests"), "{attrs}");
     assert!(suite.contains("unsupported: the model declined every case"), "the reason is given");
+    // The run's own suite fails it, so that a CI reading junit.xml sees red.
+    assert!(
+        junit.contains("<testcase classname=\"conform.blackhole\" name=\"dut compared something\">")
+            && junit.contains("type=\"unchecked\""),
+        "{junit}"
+    );
     // ...and in the Markdown totals.
     let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
     assert!(md.contains("| `dut` | 🚫 unsupported |"), "{md}");
@@ -413,6 +420,10 @@ fn python_dut_declining_everything_is_unsupported_not_passed() {
     assert!(
         junit.contains(&format!("<skipped message=\"unsupported: {reason}")),
         "junit.xml gives it as a skipped message"
+    );
+    assert!(
+        md.contains("**Overall: ❌ FAIL: external implementation(s) that compared nothing, by chip"),
+        "{md}"
     );
     // The verdict says on how little it rests.
     let verdict = md.lines().find(|l| l.contains("`dut`:")).unwrap_or_default();
@@ -471,23 +482,42 @@ fn python_dut_declaration_makes_cases_not_applicable() {
 }
 
 /// A DUT that refuses the hello (it claims another architecture) is reported, every case
-/// unsupported with its reason, and the run exits 0 (docs/dut-protocol.md).
+/// unsupported with its reason, and the run fails (exit status 1) unless `--accept-unchecked`
+/// accepts a DUT that compared nothing (docs/dut-protocol.md).
 #[test]
 fn python_dut_refusing_the_hello_is_reported_unsupported() {
     let dir = out_dir("dut-refuses");
     let dut = format!("{} examples/dut-python/dut.py --arch wormhole", python());
-    let o = cli(&[
-        "conform",
-        "--chip",
-        "blackhole",
-        "--dut",
-        &dut,
-        "--only",
-        "SFPIADD",
-        "--no-fastpath",
-        "--out",
-        dir.to_str().unwrap(),
-    ]);
+    let run = |extra: &[&str]| {
+        cli(&[
+            &[
+                "conform",
+                "--chip",
+                "blackhole",
+                "--dut",
+                &dut,
+                "--only",
+                "SFPIADD",
+                "--no-fastpath",
+                "--out",
+                dir.to_str().unwrap(),
+            ][..],
+            extra,
+        ]
+        .concat())
+    };
+    let o = run(&[]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    let overall = out.lines().find(|l| l.starts_with("overall: ")).unwrap_or_default();
+    assert!(
+        overall.starts_with(
+            "overall: FAIL: external implementation(s) that compared nothing, by chip (--accept-unchecked \
+             accepts that): blackhole: dut; dut: blackhole compared nothing ("
+        ),
+        "{out}"
+    );
+    let o = run(&["--accept-unchecked"]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let r = report(&dir);
     let description = r["models"][1]["description"].as_str().unwrap();
@@ -505,7 +535,8 @@ fn python_dut_refusing_the_hello_is_reported_unsupported() {
 
 /// A DUT that declares one chip (the example DUT: Blackhole) in a default run, which checks both:
 /// it is checked on Blackhole and refused on Wormhole, where every case is unsupported, never
-/// failing; the run exits 0 and the overall verdict passes.
+/// failing; a refusal compares nothing, so the run fails (exit status 1) and the overall verdict
+/// says so with the DUT's coverage per chip, and JUnit has the run's failing test case.
 #[test]
 fn python_dut_declaring_one_chip_is_checked_on_it_and_refused_on_the_other() {
     let dir = out_dir("dut-one-chip");
@@ -522,7 +553,7 @@ fn python_dut_declaring_one_chip_is_checked_on_it_and_refused_on_the_other() {
         "--out",
         dir.to_str().unwrap(),
     ]);
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
     let all = whole(&dir);
     let bh = section(&all, "blackhole");
     let t = &bh["totals"]["dut"];
@@ -541,11 +572,24 @@ fn python_dut_declaring_one_chip_is_checked_on_it_and_refused_on_the_other() {
         assert_eq!(c["unsupported"], c["vectors_run"], "{row}");
     }
     let out = String::from_utf8_lossy(&o.stdout);
-    assert!(out.contains("overall: PASS on every chip checked (blackhole, wormhole)"), "{out}");
+    let iadd = vectors_of("SFPIADD");
+    let wh_iadd = t["vectors_run"].as_u64().unwrap();
+    let expected = format!(
+        "overall: FAIL: external implementation(s) that compared nothing, by chip (--accept-unchecked \
+         accepts that): wormhole: dut; dut: blackhole {iadd} of {iadd} vectors, wormhole compared nothing \
+         ({wh_iadd} unsupported)"
+    );
+    assert!(out.contains(&expected), "{expected}\n{out}");
     let junit = std::fs::read_to_string(dir.join("junit.xml")).unwrap();
     let wh_suite = &junit[junit.find("<testsuite name=\"wormhole/dut\"").expect("a wormhole/dut suite")..];
     let wh_suite = &wh_suite[..wh_suite.find("</testsuite>").unwrap()];
     assert!(wh_suite.contains(" failures=\"0\" errors=\"0\""), "{wh_suite}");
+    let run_suite = &junit[junit.find("<testsuite name=\"conform\"").expect("the run's suite")..];
+    assert!(run_suite.starts_with("<testsuite name=\"conform\" tests=\"1\" failures=\"1\""), "{run_suite}");
+    assert!(
+        run_suite.contains("classname=\"conform.wormhole\" name=\"dut compared something\""),
+        "{run_suite}"
+    );
 }
 
 /// A DUT that answers a random case wrongly: the failure is filed under the DUT's column, with a

@@ -123,8 +123,8 @@ fn a_bug_in_one_feature_fails_only_the_vectors_that_require_it() {
 }
 
 /// The hello names the chip. The reference DUT answers for both chips and passes each; started with
-/// `--arch blackhole` it refuses a Wormhole hello and is reported unsupported there, and is still
-/// checked (and passes) on Blackhole. The Python template's hello names its one chip (`archs`), so
+/// `--arch blackhole` it refuses a Wormhole hello and is reported unsupported there (which fails
+/// a run of that chip: it compared nothing), and is still checked (and passes) on Blackhole. The Python template's hello names its one chip (`archs`), so
 /// it is refused on the other.
 #[test]
 fn a_dut_may_refuse_one_chip_and_be_checked_on_the_other() {
@@ -163,8 +163,10 @@ fn a_dut_may_refuse_one_chip_and_be_checked_on_the_other() {
     let (_bh_on_bh, o, r) = run("bh-only-on-bh", "blackhole", &one_chip);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     assert!(r["totals"]["dut"]["passed"].as_u64().unwrap() > 0, "{}", r["totals"]);
+    // Refused, it compares nothing on the one chip checked: that fails the run
+    // (--accept-unchecked would accept it).
     let (_bh_on_wh, o, r) = run("bh-only-on-wh", "wormhole", &one_chip);
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
     let t = &r["totals"]["dut"];
     assert_eq!(t["passed"].as_u64(), Some(0), "{t}");
     assert!(t["unsupported"].as_u64().unwrap() > 0, "{t}");
@@ -176,7 +178,7 @@ fn a_dut_may_refuse_one_chip_and_be_checked_on_the_other() {
     // The Python template claims one chip in its hello: Blackhole by default.
     let template = format!("{} examples/dut-python/dut.py", python());
     let (_python_on_wh, o, r) = run("python-on-wh", "wormhole", &template);
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
     let description = r["models"][1]["description"].as_str().unwrap();
     assert!(description.contains("refused the hello"), "{description}");
 }

@@ -125,6 +125,61 @@ fn an_empty_corpus_is_an_error() {
     }
 }
 
+/// A FIFO named `*.yaml` among the vector files blocked the loading forever (and swallowed
+/// SIGTERM); deeply nested YAML was rejected in quadratic time (100,000 brackets, a 200 KB file:
+/// 81 s), as was a `run --state` file of 50,000. Now a FIFO is refused unread, and nesting past 64
+/// is refused before parsing, each an input error naming the file (no timing assertion: the old
+/// code would not finish either).
+#[test]
+fn fifos_and_deep_yaml_are_refused_before_parsing() {
+    let dir = scratch("fifo");
+    let fifo = dir.join("SFPNOP.yaml");
+    let made = Command::new("mkfifo").arg(&fifo).status().expect("mkfifo");
+    assert!(made.success());
+    for (isa, chip) in [("sfpu", "blackhole"), ("amx", "m1")] {
+        let fifo = if isa == "amx" {
+            let amx = dir.join("amx");
+            std::fs::create_dir_all(&amx).unwrap();
+            let f = amx.join("m1.yaml");
+            assert!(Command::new("mkfifo").arg(&f).status().unwrap().success());
+            f
+        } else {
+            fifo.clone()
+        };
+        let o =
+            cli(&["conform", "--isa", isa, "--chip", chip, "--vectors", dir.to_str().unwrap(), "--quiet"]);
+        assert_no_panic(&o);
+        assert_eq!(o.status.code(), Some(2), "{isa}: {}", text(&o));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.contains(&fifo.display().to_string()) && err.contains("not a regular file"),
+            "{isa}: {err}"
+        );
+    }
+
+    let deep = scratch("deep-yaml");
+    let nested = format!("{}1{}", "[".repeat(100_000), "]".repeat(100_000));
+    std::fs::write(deep.join("SFPNOP.yaml"), format!("format: sfpu-vectors/2\nvectors: {nested}\n")).unwrap();
+    let o = cli(&["conform", "--chip", "blackhole", "--vectors", deep.to_str().unwrap(), "--quiet"]);
+    assert_no_panic(&o);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("SFPNOP.yaml") && err.contains("line 2: collections nested more than 64 deep"),
+        "{err}"
+    );
+
+    let state = deep.join("state.yaml");
+    std::fs::write(&state, format!("lregs: {}1{}\n", "[".repeat(50_000), "]".repeat(50_000))).unwrap();
+    let program = deep.join("nop.sfpu");
+    std::fs::write(&program, "TTI_SFPNOP\n").unwrap();
+    let o = cli(&["run", program.to_str().unwrap(), "--state", state.to_str().unwrap()]);
+    assert_no_panic(&o);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("state.yaml") && err.contains("nested more than 64 deep"), "{err}");
+}
+
 /// Probe 4: a program line with 20,000 nested parentheses overflowed the parser's stack
 /// (SIGABRT). It is now an error naming the line.
 #[test]

@@ -40,7 +40,8 @@ impl AmxCorpus {
                 let nested = dir.join("amx");
                 let dir = if nested.is_dir() { nested.as_path() } else { dir };
                 let path = dir.join(format!("{}.yaml", file_stem(chip)));
-                let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+                let text = harness_core::input::read_regular(&path)
+                    .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
                 (text, path.display().to_string())
             }
             None => (to_yaml(&file(chip, DEFAULT_SEED)), builtin_path(chip)),

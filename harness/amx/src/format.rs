@@ -121,6 +121,7 @@ pub fn to_yaml(file: &AmxVectorFile) -> String {
 /// Parses and checks one file's text; `name` names it in errors.
 pub fn parse(name: &str, text: &str) -> Result<(Chip, Vec<Checked>), AmxLoadError> {
     let err = |what: String| AmxLoadError { path: name.to_string(), what };
+    harness_core::input::check_yaml_nesting(text).map_err(err)?;
     let file: AmxVectorFile = serde_yaml::from_str(text).map_err(|e| err(e.to_string()))?;
     if file.format != FORMAT {
         return Err(err(format!("format `{}`, expected `{FORMAT}`", file.format)));

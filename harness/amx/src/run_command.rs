@@ -50,6 +50,8 @@ pub fn run(request: &RunRequest) -> Result<RunOutput, String> {
             if text.trim().is_empty() {
                 State::zeroed()
             } else {
+                harness_core::input::check_yaml_nesting(text)
+                    .map_err(|e| format!("invalid AMX state in {path}: {e}"))?;
                 State::from_yaml(text).map_err(|e| format!("invalid AMX state in {path}: {e}"))?
             }
         }

@@ -198,6 +198,7 @@ pub fn conform(
         extensions: Default::default(),
         timings_ms: Default::default(),
         incomplete: None,
+        accept_unchecked: options.accept_unchecked,
     };
     let mut notes = Vec::new();
     let mut skipped: Vec<String> = Vec::new();

@@ -10,7 +10,7 @@
 //! * [`vectors`] (a corpus, its selection and running it), [`campaign`] (the seeded random
 //!   campaign), [`check`] (the verdict on one case), [`matrix`] (the coverage matrix),
 //!   [`replay`] (the command lines that reproduce a failure), [`observe`] (progress and
-//!   interruption);
+//!   interruption), [`input`] (reading a user's files: regular files only, YAML nesting bounded);
 //! * [`report`]: the compliance report's data model and its Markdown, HTML, JUnit and terminal
 //!   renderers, and the merging of shards' reports;
 //! * [`dut`]: external implementations behind the JSON-lines envelope, each a child process;
@@ -30,6 +30,7 @@ pub mod check;
 pub mod driver;
 pub mod dut;
 pub mod fuzz;
+pub mod input;
 pub mod isa;
 pub mod matrix;
 pub mod observe;

@@ -51,6 +51,9 @@ pub struct Options {
     pub shard: Option<Shard>,
     /// The command replay lines start with (`cargo xtask conform`).
     pub command: String,
+    /// Whether an external implementation that compares nothing on a chip is accepted
+    /// (`--accept-unchecked`) rather than failing the run.
+    pub accept_unchecked: bool,
 }
 
 impl Default for Options {
@@ -67,6 +70,7 @@ impl Default for Options {
             keep_failures: 3,
             shard: None,
             command: "cargo xtask conform".to_string(),
+            accept_unchecked: false,
         }
     }
 }

@@ -25,6 +25,8 @@ pub fn run(request: &RunRequest) -> Result<RunOutput, String> {
             let mut doc: StateDoc = if text.trim().is_empty() {
                 StateDoc::default()
             } else {
+                harness_core::input::check_yaml_nesting(text)
+                    .map_err(|e| format!("invalid state in {path}: {e}"))?;
                 serde_yaml::from_str(text).map_err(|e| format!("invalid state in {path}: {e}"))?
             };
             // A document without `arch` is Blackhole's unless --chip says otherwise.

@@ -32,7 +32,9 @@ pub struct Args {
     /// `planted-divergence` feature, and triage it into a temporary regressions file.
     #[arg(long)]
     pub(super) planted: bool,
-    /// Replay these artifacts; diff_stream divergences become regression vectors.
+    /// Replay these artifacts with the target whose directory holds them
+    /// (`fuzz/artifacts/<target>/`), or with --target T (one) for a file elsewhere; diff_stream
+    /// divergences become regression vectors.
     #[arg(long, value_name = "ARTIFACT", num_args = 1..)]
     pub(super) triage: Vec<PathBuf>,
     /// The regressions file --triage appends to.

@@ -22,7 +22,8 @@
 //!   divergence planted behind the fast model's `planted-divergence` feature from an empty corpus
 //!   (the chip pinned with `SFPU_FUZZ_CHIP`) and triages it into a temporary copy of that chip's
 //!   regressions file.
-//! * `--triage ARTIFACT...`: replays artifacts; a `diff_stream` divergence is minimised and
+//! * `--triage ARTIFACT...`: replays artifacts, each with the target its directory names
+//!   (`fuzz/artifacts/<target>/`) or `--target` (never a guess); a `diff_stream` divergence is minimised and
 //!   appended to its chip's `vectors/<chip>/regressions.yaml` (once per failure shape) by
 //!   `harness_sfpu::fuzz::append_regression`, a pure function of the file's text tested in
 //!   `harness/sfpu/tests/it/fuzz_triage.rs`.
@@ -76,7 +77,7 @@ use rate::rate;
 use run::run;
 use seeds::write_seeds;
 use throughput::{throughput, throughput_inner};
-use triage::{TriageReport, artifact_target, regressions_file, triage};
+use triage::{TriageReport, regressions_file, triage, triage_target};
 
 pub fn main(args: Args) -> Result<ExitCode> {
     // `--time` (and the smoke budget) count from here: seeds and the build are part of the run.
@@ -105,13 +106,16 @@ pub fn main(args: Args) -> Result<ExitCode> {
     if !args.triage.is_empty() {
         // Each artifact goes to its chip's regressions file (diff_stream inputs name the chip in
         // their first byte; the other targets' artifacts are chip-neutral and go with Blackhole).
-        let mut by_chip: BTreeMap<String, (Arch, Vec<PathBuf>)> = BTreeMap::new();
+        // The target of every artifact first: one that cannot be told stops the triage before
+        // anything is replayed.
+        let mut by_chip: BTreeMap<String, (Arch, Vec<(PathBuf, &'static str)>)> = BTreeMap::new();
         for a in &args.triage {
-            let arch = match artifact_target(a).unwrap_or("diff_stream") {
+            let target = triage_target(a, &args.targets)?;
+            let arch = match target {
                 "diff_stream" => std::fs::read(a).map(|d| input_arch(&d)).unwrap_or(Arch::Blackhole),
                 _ => Arch::Blackhole,
             };
-            by_chip.entry(arch.to_string()).or_insert_with(|| (arch, Vec::new())).1.push(a.clone());
+            by_chip.entry(arch.to_string()).or_insert_with(|| (arch, Vec::new())).1.push((a.clone(), target));
         }
         if args.regressions.is_some() && by_chip.len() > 1 {
             bail!("--regressions names one file but the artifacts are of both chips: triage them separately");

@@ -126,7 +126,7 @@ fn planted_on(root: &Path, args: &Args, fuzz: &Fuzz, arch: Arch) -> Result<serde
     } else {
         std::fs::write(&copy, empty_regressions(arch))?;
     }
-    let report = triage(root, std::slice::from_ref(&artifact), &copy, true)?;
+    let report = triage(root, &[(artifact.clone(), "diff_stream")], &copy, true)?;
     let file =
         load_file(&copy).map_err(|e| anyhow::anyhow!("the triaged regressions file does not load: {e:?}"))?;
     let added: Vec<&Vector> = file.vectors.iter().filter(|v| v.tags.iter().any(|t| t == "fuzz")).collect();

@@ -15,9 +15,21 @@ use harness_sfpu::vectors::{FORMAT, parse_file};
 use sfpu_reference::isa::Arch;
 
 use super::args::TARGETS;
+use harness_core::replay::shell_quote;
 
+/// The command that triages `artifact`, quoted for a POSIX shell (an artifact libFuzzer wrote
+/// names its target by its directory).
 pub(super) fn triage_command(artifact: &Path) -> String {
-    format!("cargo xtask fuzz --triage {}", artifact.display())
+    format!("cargo xtask fuzz --triage {}", shell_quote(&artifact.to_string_lossy()))
+}
+
+/// [`triage_command`] naming `target` when the artifact's directory does not.
+fn triage_command_for(artifact: &Path, target: &str) -> String {
+    if artifact_target(artifact) == Some(target) {
+        triage_command(artifact)
+    } else {
+        format!("{} --target {target}", triage_command(artifact))
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -88,6 +100,35 @@ pub(super) fn artifact_target(path: &Path) -> Option<&'static str> {
     TARGETS.iter().copied().find(|t| *t == dir)
 }
 
+/// The target whose oracle replays `artifact`: `--target T` when given (one at most), else the
+/// directory libFuzzer wrote it to. Never a guess: an artifact outside `fuzz/artifacts/<target>/`
+/// without `--target`, or one whose directory names another target than `--target`, is an error.
+pub(super) fn triage_target(artifact: &Path, given: &[String]) -> Result<&'static str> {
+    let from_dir = artifact_target(artifact);
+    let given =
+        match given {
+            [] => None,
+            [t] => {
+                Some(TARGETS.iter().copied().find(|x| x == t).ok_or_else(|| {
+                    anyhow::anyhow!("unknown target `{t}` (targets: {})", TARGETS.join(", "))
+                })?)
+            }
+            _ => anyhow::bail!("--triage replays with one target: give --target once"),
+        };
+    match (from_dir, given) {
+        (Some(dir), Some(t)) if dir != t => {
+            anyhow::bail!("{}: it is in fuzz/artifacts/{dir}/, but --target names {t}", artifact.display())
+        }
+        (_, Some(t)) | (Some(t), None) => Ok(t),
+        (None, None) => anyhow::bail!(
+            "{}: which target wrote it? It is not in fuzz/artifacts/<target>/; name it with --target \
+             ({})",
+            artifact.display(),
+            TARGETS.join(", ")
+        ),
+    }
+}
+
 /// A divergence report as the fuzz binary prints it: the shape and the regression vector.
 fn divergence_from_binary(root: &Path, target: &str, artifact: &Path) -> Option<(String, String)> {
     // The artifact's own build (say, with the planted feature) reproduces it when this process's
@@ -153,7 +194,7 @@ fn hex_input(data: &[u8]) -> String {
 
 pub(super) fn triage(
     root: &Path,
-    artifacts: &[PathBuf],
+    artifacts: &[(PathBuf, &'static str)],
     regressions: &Path,
     quiet: bool,
 ) -> Result<TriageReport> {
@@ -168,7 +209,7 @@ pub(super) fn triage(
 /// added, so nothing found before a failure is lost. Whether a divergence is added or a duplicate
 /// is [`append_regression`]'s decision over the file's current text.
 fn triage_with(
-    artifacts: &[PathBuf],
+    artifacts: &[(PathBuf, &'static str)],
     regressions: &Path,
     quiet: bool,
     oracle: &dyn Fn(&Path, &[u8]) -> Option<Divergent>,
@@ -184,18 +225,18 @@ fn triage_with(
         )
     })?;
     let mut current = text;
-    for artifact in artifacts {
+    for (artifact, target) in artifacts {
+        let (artifact, target) = (artifact.as_path(), *target);
         let data = match std::fs::read(artifact) {
             Ok(d) => d,
             Err(e) => {
                 let message = format!("cannot read the artifact: {e}");
-                errln!("{}: {message}", artifact.display());
-                report.other.push((artifact.clone(), message));
+                errln!("{} ({target}): {message}", artifact.display());
+                report.other.push((artifact.to_path_buf(), message));
                 report.failed = true;
                 continue;
             }
         };
-        let target = artifact_target(artifact).unwrap_or("diff_stream");
         let replayed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match target {
             "diff_stream" => Ok(oracle(artifact, &data)),
             "decode" => decode_oracle(&data).map(|()| None),
@@ -208,8 +249,8 @@ fn triage_with(
         let found = match replayed {
             Ok(Ok(Some(found))) => found,
             Ok(Ok(None)) => {
-                errln!("{}: does not reproduce (no divergence, no crash)", artifact.display());
-                report.not_reproduced.push(artifact.clone());
+                errln!("{} ({target}): does not reproduce (no divergence, no crash)", artifact.display());
+                report.not_reproduced.push(artifact.to_path_buf());
                 continue;
             }
             Ok(Err(message)) => {
@@ -218,7 +259,7 @@ fn triage_with(
                     artifact.display(),
                     String::from_utf8_lossy(&data)
                 );
-                report.other.push((artifact.clone(), message));
+                report.other.push((artifact.to_path_buf(), message));
                 report.failed = true;
                 continue;
             }
@@ -246,15 +287,15 @@ fn triage_with(
                     String::new()
                 };
                 errln!(
-                    "{}: {message}\n  input ({} bytes): {}{}\n  replay: cargo xtask fuzz --triage {}\n  \
+                    "{}: {message}\n  input ({} bytes): {}{}\n  replay: {}\n  \
                      (a panic in the models is a bug in its own right: fix it, then triage again)",
                     artifact.display(),
                     data.len(),
                     hex_input(&data),
                     if stream.is_empty() { String::new() } else { format!("\n  stream:{stream}") },
-                    artifact.display()
+                    triage_command_for(artifact, target)
                 );
-                report.other.push((artifact.clone(), message));
+                report.other.push((artifact.to_path_buf(), message));
                 report.failed = true;
                 continue;
             }
@@ -267,21 +308,25 @@ fn triage_with(
         let name = artifact.file_name().and_then(|n| n.to_str()).unwrap_or("artifact");
         match append_regression(&current, regressions, name, &shape, &found.yaml) {
             Ok(Appended::Duplicate { id }) => {
-                errln!("{}: duplicate of {id} (shape {shape}); not added", artifact.display());
-                report.duplicates.push((artifact.clone(), shape));
+                errln!("{} ({target}): duplicate of {id} (shape {shape}); not added", artifact.display());
+                report.duplicates.push((artifact.to_path_buf(), shape));
             }
             Ok(Appended::Added { id, text: candidate }) => {
                 write_atomically(regressions, &candidate)?;
                 current = candidate;
                 if !quiet {
-                    errln!("{}: added {id} (shape {shape}) to {}", artifact.display(), regressions.display());
+                    errln!(
+                        "{} ({target}): added {id} (shape {shape}) to {}",
+                        artifact.display(),
+                        regressions.display()
+                    );
                 }
-                report.added.push(Added { id, shape, artifact: artifact.clone() });
+                report.added.push(Added { id, shape, artifact: artifact.to_path_buf() });
             }
             Err(e) => {
                 let message = format!("divergence {shape} not added: {e}");
-                errln!("{}: {message}", artifact.display());
-                report.other.push((artifact.clone(), message));
+                errln!("{} ({target}): {message}", artifact.display());
+                report.other.push((artifact.to_path_buf(), message));
             }
         }
     }
@@ -332,6 +377,23 @@ mod tests {
         }
     }
 
+    /// The target comes from the artifact's directory or from --target, never from a guess.
+    #[test]
+    fn the_target_is_named_never_guessed() {
+        let t = |path: &str, given: &[&str]| {
+            let given: Vec<String> = given.iter().map(|s| s.to_string()).collect();
+            triage_target(Path::new(path), &given).map_err(|e| e.to_string())
+        };
+        assert_eq!(t("fuzz/artifacts/decode/crash-1", &[]), Ok("decode"));
+        assert_eq!(t("/tmp/crash-1", &["amx_diff"]), Ok("amx_diff"));
+        assert_eq!(t("fuzz/artifacts/decode/crash-1", &["decode"]), Ok("decode"));
+        assert!(t("/tmp/crash-1", &[]).unwrap_err().contains("which target wrote it?"));
+        assert!(t("fuzz/artifacts/decode/crash-1", &["diff_stream"]).unwrap_err().contains("--target names"));
+        assert!(t("/tmp/crash-1", &["nope"]).unwrap_err().contains("unknown target `nope`"));
+        assert!(t("/tmp/crash-1", &["decode", "amx_diff"]).unwrap_err().contains("give --target once"));
+        assert_eq!(triage_command(Path::new("a b/crash-$(x)")), "cargo xtask fuzz --triage 'a b/crash-$(x)'");
+    }
+
     /// Triage survives an artifact whose replay panics (reported as a crash with its input), an
     /// unreadable artifact and a divergence whose vector does not parse, and keeps the vector it
     /// added before them in the regressions file.
@@ -358,7 +420,7 @@ mod tests {
             std::fs::write(&p, data).unwrap();
             p
         };
-        let artifacts = vec![
+        let paths = vec![
             artifact("crash-diverges", b"diverges"),
             artifact("crash-panics", b"panics"),
             artifacts_dir.join("crash-missing"),
@@ -366,6 +428,9 @@ mod tests {
             artifact("crash-agrees", b"agrees"),
             artifact("crash-duplicate", b"diverges"),
         ];
+        let artifacts: Vec<(PathBuf, &'static str)> =
+            paths.iter().map(|p| (p.clone(), "diff_stream")).collect();
+        let artifacts_paths = &paths;
         let oracle = |_: &Path, data: &[u8]| -> Option<Divergent> {
             match data {
                 b"diverges" => Some(Divergent {
@@ -387,15 +452,15 @@ mod tests {
         assert_eq!(report.added.len(), 1, "{:?}", report.added);
         assert_eq!(report.added[0].id, "regressions/fuzz-test/sfpnot");
         assert_eq!(report.duplicates.len(), 1);
-        assert_eq!(report.not_reproduced, vec![artifacts[4].clone()]);
+        assert_eq!(report.not_reproduced, vec![artifacts_paths[4].clone()]);
         let other: Vec<(&Path, &str)> = report.other.iter().map(|(p, m)| (p.as_path(), m.as_str())).collect();
         assert_eq!(other.len(), 3, "{other:?}");
         assert!(
-            other[0].0 == artifacts[1] && other[0].1.contains("a model panicked on purpose"),
+            other[0].0 == artifacts_paths[1] && other[0].1.contains("a model panicked on purpose"),
             "{other:?}"
         );
-        assert!(other[1].0 == artifacts[2] && other[1].1.contains("cannot read"), "{other:?}");
-        assert!(other[2].0 == artifacts[3] && other[2].1.contains("does not parse"), "{other:?}");
+        assert!(other[1].0 == artifacts_paths[2] && other[1].1.contains("cannot read"), "{other:?}");
+        assert!(other[2].0 == artifacts_paths[3] && other[2].1.contains("does not parse"), "{other:?}");
         // The file holds the vector added before the failures, and still loads.
         let after = load_file(&regressions).unwrap();
         assert_eq!(after.vectors.len(), before + 1);

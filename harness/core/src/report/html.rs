@@ -148,7 +148,7 @@ fn write_page(out: &mut String, r: &Report, extensions: &Renderers<'_>) -> fmt::
             escape(why)
         )?;
     }
-    let overall = if r.failing().is_empty() { "pass" } else { "fail" };
+    let overall = if r.passes() { "pass" } else { "fail" };
     writeln!(
         out,
         "<p class=\"verdict\" id=\"overall-verdict\"><span class=\"badge {overall}\">{}</span> {}</p>",

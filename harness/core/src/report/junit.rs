@@ -13,6 +13,10 @@
 //! - `pass`, `partial` (what was compared passed; the declined cases are counted in the
 //!   test case's output) and `undefined`: no child but the counts.
 //!
+//! A last suite, `conform`, holds the run's own test cases when there are any: an interrupted
+//! run is an `<error>`, and an external implementation that compared nothing on a chip (unless
+//! the run accepted that) a `<failure>`.
+//!
 //! Every test case carries its counts in `<system-out>`; each suite carries the model's kind,
 //! command and the run's settings as `<properties>`. The `tests`, `failures`, `errors` and
 //! `skipped` attributes of each suite and of `<testsuites>` count those elements. Strings are
@@ -104,18 +108,45 @@ fn write_junit(out: &mut String, report: &Report, renderers: &Renderers<'_>) -> 
     for r in &report.chips {
         chip_suites(&mut suites, report, r, &mut all, renderers)?;
     }
+    // The run's own test cases, whatever the cells say: an interrupted run is an error; an
+    // external implementation that compared nothing on a chip, not accepted, a failure.
+    let mut run = Tally::default();
+    let mut cases = String::new();
     if let Some(why) = &report.incomplete {
-        // An interrupted run is an error of the run itself, whatever the cells say.
-        all.tests += 1;
-        all.errors += 1;
-        writeln!(
-            suites,
-            "  <testsuite name=\"conform\" tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\">"
-        )?;
-        writeln!(suites, "    <testcase classname=\"conform\" name=\"the run completed\">")?;
-        writeln!(suites, "      <error message=\"incomplete: {}\" type=\"incomplete\"/>", attr(why))?;
-        writeln!(suites, "    </testcase>")?;
+        run.tests += 1;
+        run.errors += 1;
+        writeln!(cases, "    <testcase classname=\"conform\" name=\"the run completed\">")?;
+        writeln!(cases, "      <error message=\"incomplete: {}\" type=\"incomplete\"/>", attr(why))?;
+        writeln!(cases, "    </testcase>")?;
+    }
+    if !report.accept_unchecked {
+        for (arch, model) in report.unchecked() {
+            run.tests += 1;
+            run.failures += 1;
+            writeln!(
+                cases,
+                "    <testcase classname=\"conform.{}\" name=\"{} compared something\">",
+                attr(arch),
+                attr(model)
+            )?;
+            writeln!(
+                cases,
+                "      <failure message=\"{}\" type=\"unchecked\"/>",
+                attr(&format!(
+                    "{model} compared nothing on {arch} (refused the hello, declined every case, or was \
+                     given none); --accept-unchecked accepts that"
+                ))
+            )?;
+            writeln!(cases, "    </testcase>")?;
+        }
+    }
+    if run.tests > 0 {
+        writeln!(suites, "  <testsuite name=\"conform\" {}>", run.attributes())?;
+        suites.push_str(&cases);
         writeln!(suites, "  </testsuite>")?;
+        all.tests += run.tests;
+        all.failures += run.failures;
+        all.errors += run.errors;
     }
     writeln!(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>")?;
     writeln!(

@@ -51,7 +51,7 @@ fn write_report(out: &mut String, r: &Report, extensions: &Renderers<'_>) -> fmt
         )?;
         writeln!(out)?;
     }
-    let glyph_of = if r.failing().is_empty() { CellStatus::Pass } else { CellStatus::Fail };
+    let glyph_of = if r.passes() { CellStatus::Pass } else { CellStatus::Fail };
     writeln!(out, "**Overall: {} {}**", glyph_of.glyph(), text(&r.overall_verdict()))?;
     writeln!(out)?;
     writeln!(out, "| | |")?;

@@ -31,6 +31,7 @@ pub fn merge(shards: &[Report]) -> Result<Report, String> {
         extensions: BTreeMap::new(),
         timings_ms: BTreeMap::new(),
         incomplete: None,
+        accept_unchecked: first.accept_unchecked,
     };
     let mut incomplete = Vec::new();
     for (k, shard) in shards.iter().enumerate() {
@@ -38,6 +39,12 @@ pub fn merge(shards: &[Report]) -> Result<Report, String> {
             || shard.chips.iter().zip(&first.chips).any(|(a, b)| (&a.isa, &a.arch) != (&b.isa, &b.arch))
         {
             return Err(format!("shard {} checked other chips than shard 1: not shards of one run", k + 1));
+        }
+        if shard.accept_unchecked != first.accept_unchecked {
+            return Err(format!(
+                "shard {} differs from shard 1 in --accept-unchecked: not shards of one run",
+                k + 1
+            ));
         }
         for (key, value) in &shard.extensions {
             out.extensions.entry(key.clone()).or_insert_with(|| value.clone());

@@ -49,6 +49,10 @@ pub struct Report {
     /// why, and what was still to do. The counts are those of the work that completed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub incomplete: Option<String>,
+    /// Set when the run accepted external implementations that compared nothing on a chip
+    /// (`--accept-unchecked`); without it each such one fails the run ([`Report::unchecked`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub accept_unchecked: bool,
 }
 
 /// One chip's section of the report (in format `sfpu-conform-report/1`, the whole report's body).
@@ -664,6 +668,7 @@ impl Report {
                     .collect(),
                 timings_ms: v1.timings_ms,
                 incomplete: v1.incomplete,
+                accept_unchecked: false,
             });
         }
         if head.format != REPORT_FORMAT && head.format != REPORT_FORMAT_V3 && head.format != REPORT_FORMAT_V2
@@ -730,25 +735,86 @@ impl Report {
         self.chips.iter().flat_map(|c| c.failures.iter().map(move |f| (c, f)))
     }
 
+    /// The external implementations that compared nothing on a chip (refused the hello, declined
+    /// every case, or were given none: [`ChipReport::unchecked_duts`]), as (chip, model) pairs in
+    /// report order. Unless the run accepted them ([`Report::accept_unchecked`]) they fail it: a
+    /// wrapper script that refuses everything must not turn a CI run green.
+    pub fn unchecked(&self) -> Vec<(&str, &str)> {
+        self.chips
+            .iter()
+            .flat_map(|c| c.unchecked_duts().into_iter().map(move |m| (c.arch.as_str(), m)))
+            .collect()
+    }
+
+    /// Whether the run passes (exit status 0): no model failed, and every external
+    /// implementation compared something on every chip, or the run accepted that it did not.
+    pub fn passes(&self) -> bool {
+        !self.chips.is_empty()
+            && self.failing().is_empty()
+            && (self.accept_unchecked || self.unchecked().is_empty())
+    }
+
     /// The overall verdict in one line: `PASS on every chip checked (blackhole, wormhole)`, or
-    /// `FAIL: blackhole: dut; wormhole: fastpath`. Each chip's section has its own verdict with
-    /// the coverage it rests on ([`ChipReport::verdict_text`]).
+    /// `FAIL: failing model(s) by chip: blackhole: dut; wormhole: fastpath`, a run's external
+    /// implementations that compared nothing on a chip named as failing it; then each external
+    /// implementation's coverage chip by chip. Each chip's section has its own verdict with the
+    /// coverage of every model ([`ChipReport::verdict_text`]).
     pub fn overall_verdict(&self) -> String {
-        let failing = self.failing();
         if self.chips.is_empty() {
             return "NOTHING CHECKED: the report has no chip section".to_string();
         }
-        if failing.is_empty() {
-            return format!("PASS on every chip checked ({})", self.arch_names().join(", "));
-        }
-        let mut parts: Vec<String> = Vec::new();
-        for c in &self.chips {
-            let models: Vec<&str> = failing.iter().filter(|(a, _)| *a == c.arch).map(|(_, m)| *m).collect();
-            if !models.is_empty() {
-                parts.push(format!("{}: {}", c.arch, models.join(", ")));
+        let by_chip = |pairs: &[(&str, &str)]| {
+            let mut parts: Vec<String> = Vec::new();
+            for c in &self.chips {
+                let models: Vec<&str> = pairs.iter().filter(|(a, _)| *a == c.arch).map(|(_, m)| *m).collect();
+                if !models.is_empty() {
+                    parts.push(format!("{}: {}", c.arch, models.join(", ")));
+                }
+            }
+            parts.join("; ")
+        };
+        let failing = self.failing();
+        let unchecked = if self.accept_unchecked { Vec::new() } else { self.unchecked() };
+        let mut line = if failing.is_empty() && unchecked.is_empty() {
+            format!("PASS on every chip checked ({})", self.arch_names().join(", "))
+        } else {
+            let mut parts = Vec::new();
+            if !failing.is_empty() {
+                parts.push(format!("failing model(s) by chip: {}", by_chip(&failing)));
+            }
+            if !unchecked.is_empty() {
+                parts.push(format!(
+                    "external implementation(s) that compared nothing, by chip (--accept-unchecked accepts \
+                     that): {}",
+                    by_chip(&unchecked)
+                ));
+            }
+            format!("FAIL: {}", parts.join("; "))
+        };
+        // Every external implementation's coverage, chip by chip.
+        let mut duts: Vec<&str> = Vec::new();
+        for m in self.chips.iter().flat_map(|c| &c.models).filter(|m| m.kind == "dut") {
+            if !duts.contains(&m.name.as_str()) {
+                duts.push(&m.name);
             }
         }
-        format!("FAIL: failing model(s) by chip: {}", parts.join("; "))
+        for dut in duts {
+            let per_chip: Vec<String> = self
+                .chips
+                .iter()
+                .filter(|c| c.models.iter().any(|m| m.name == dut))
+                .map(|c| match c.coverage_of(dut) {
+                    Some(k) if c.unchecked_duts().contains(&dut) => {
+                        format!("{} compared nothing ({})", c.arch, k.shortfall())
+                    }
+                    Some(k) => format!("{} {} of {} vectors", c.arch, k.passed, k.vectors),
+                    None if c.unchecked_duts().contains(&dut) => format!("{} compared nothing", c.arch),
+                    None => format!("{} (no coverage recorded)", c.arch),
+                })
+                .collect();
+            line.push_str(&format!("; {dut}: {}", per_chip.join(", ")));
+        }
+        line
     }
 }
 
@@ -786,6 +852,23 @@ impl ChipReport {
             })
             .collect();
         format!("{head} {}", parts.join("; "))
+    }
+
+    /// The external implementations (kind `dut`) that compared nothing in this section: they
+    /// refused the hello, declined every case they were given, or were given none (their
+    /// declaration covers nothing selected).
+    pub fn unchecked_duts(&self) -> Vec<&str> {
+        self.models
+            .iter()
+            .filter(|m| m.kind == "dut")
+            .map(|m| m.name.as_str())
+            .filter(|m| {
+                matches!(
+                    self.model_totals(m).status(),
+                    CellStatus::Unsupported | CellStatus::NotApplicable | CellStatus::Untested
+                )
+            })
+            .collect()
     }
 
     /// The models whose totals fail (a divergence, an error), in report order: the verdict.

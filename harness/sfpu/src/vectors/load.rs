@@ -7,6 +7,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use harness_core::input::{check_yaml_nesting, read_regular};
 use rayon::prelude::*;
 use sfpu_reference::isa::{Arch, decode, parse_instr};
 use sfpu_reference::outcome::Clause;
@@ -157,6 +158,8 @@ fn check_vector(file: &VectorFile, v: &Vector) -> Result<Vec<crate::features::Fe
 /// Parses and checks one file's text. `path` names it in errors and its stem must be the file's
 /// `file` field.
 pub fn parse_file(path: &Path, text: &str) -> Result<VectorFile, Vec<LoadError>> {
+    check_yaml_nesting(text)
+        .map_err(|message| vec![LoadError::Syntax { path: path.to_path_buf(), message }])?;
     let mut file: VectorFile = serde_yaml::from_str(text)
         .map_err(|e| vec![LoadError::Syntax { path: path.to_path_buf(), message: e.to_string() }])?;
     let invalid =
@@ -201,8 +204,8 @@ pub fn parse_file(path: &Path, text: &str) -> Result<VectorFile, Vec<LoadError>>
 
 /// Reads and checks one file.
 pub fn load_file(path: &Path) -> Result<VectorFile, Vec<LoadError>> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| vec![LoadError::Io { path: path.to_path_buf(), message: e.to_string() }])?;
+    let text =
+        read_regular(path).map_err(|message| vec![LoadError::Io { path: path.to_path_buf(), message }])?;
     parse_file(path, &text)
 }
 
@@ -219,8 +222,7 @@ pub fn load_corpus(dir: &Path, arch: Arch) -> Result<Corpus, Vec<LoadError>> {
     let texts: Vec<(PathBuf, Result<String, LoadError>)> = paths
         .into_par_iter()
         .map(|path| {
-            let text = std::fs::read_to_string(&path)
-                .map_err(|e| LoadError::Io { path: path.clone(), message: e.to_string() });
+            let text = read_regular(&path).map_err(|message| LoadError::Io { path: path.clone(), message });
             (path, text)
         })
         .collect();

@@ -33,7 +33,20 @@ fn the_sample_has_every_status() {
     assert_eq!(all.len(), CellStatus::ALL.len(), "{all:?}");
     // The DUT refused Wormhole: unsupported there, failing only on Blackhole.
     assert_eq!(r.failing(), [("blackhole", DUT_NAME)]);
-    assert_eq!(r.overall_verdict(), "FAIL: failing model(s) by chip: blackhole: dut");
+    // Refused, it compared nothing on Wormhole: that fails the run too, unless accepted.
+    assert_eq!(r.unchecked(), [("wormhole", DUT_NAME)]);
+    let verdict = r.overall_verdict();
+    assert!(
+        verdict.starts_with(
+            "FAIL: failing model(s) by chip: blackhole: dut; external implementation(s) that compared \
+             nothing, by chip (--accept-unchecked accepts that): wormhole: dut; dut: blackhole "
+        ) && verdict.contains(" vectors, wormhole compared nothing ("),
+        "{verdict}"
+    );
+    assert!(!r.passes());
+    let accepted = Report { accept_unchecked: true, ..r.clone() };
+    assert!(accepted.overall_verdict().starts_with("FAIL: failing model(s) by chip: blackhole: dut; dut: "));
+    assert!(!accepted.passes(), "the Blackhole failure still fails it");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -89,7 +102,7 @@ fn markdown_has_every_section_and_status() {
     let (bh, wh) =
         (md.find("## SFPU chip `blackhole`").unwrap(), md.find("## SFPU chip `wormhole`").unwrap());
     assert!(bh < wh);
-    assert!(md.contains("**Overall: ❌ FAIL: failing model(s) by chip: blackhole: dut**"), "{md}");
+    assert!(md.contains("**Overall: ❌ FAIL: failing model(s) by chip: blackhole: dut; "), "{md}");
     let wormhole = &md[wh..];
     for needle in [
         "**Verdict: ✅ PASS** on what each model was checked on:",
@@ -335,14 +348,18 @@ fn junit_parses_with_the_right_counts() {
     let (top, suites) = parse_junit(&xml);
     assert_eq!(
         suites.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(),
-        ["blackhole/reference", "blackhole/dut", "wormhole/reference", "wormhole/dut"]
+        ["blackhole/reference", "blackhole/dut", "wormhole/reference", "wormhole/dut", "conform"]
     );
     // tests, failures, errors, skipped.
     assert_eq!(suites[0].attributes, [12, 0, 0, 1], "blackhole reference");
     assert_eq!(suites[1].attributes, [12, 2, 1, 5], "blackhole dut");
     assert_eq!(suites[2].attributes, [3, 0, 0, 0], "wormhole reference");
     assert_eq!(suites[3].attributes, [3, 0, 0, 3], "wormhole dut: refused, skipped, not failed");
-    assert_eq!(top, [30, 2, 1, 9]);
+    // The run's own suite: the DUT compared nothing on Wormhole, a failure of the run.
+    assert_eq!(suites[4].attributes, [1, 1, 0, 0], "conform");
+    assert_eq!(suites[4].counted, [1, 1, 0, 0], "conform");
+    assert_eq!(top, [31, 3, 1, 9]);
+    let suites = &suites[..4];
     let chip_of = |i: usize| &r.chips[i / 2];
     for (i, s) in suites.iter().enumerate() {
         assert_eq!(s.attributes, s.counted, "suite {} says one thing and holds another", s.name);
@@ -774,8 +791,9 @@ fn an_incomplete_report_says_so_everywhere() {
     let xml = junit::render(&r);
     let (totals, suites) = parse_junit(&xml);
     let run = suites.iter().find(|s| s.name == "conform").expect("a conform suite");
-    assert_eq!(run.attributes, [1, 0, 1, 0]);
-    assert_eq!(run.counted, [1, 0, 1, 0]);
+    // The error, beside the sample's failure (its DUT compared nothing on Wormhole).
+    assert_eq!(run.attributes, [2, 1, 1, 0]);
+    assert_eq!(run.counted, [2, 1, 1, 0]);
     let (plain_totals, _) = parse_junit(&junit::render(&sample()));
     assert_eq!(totals[2], plain_totals[2] + 1, "one more error in all");
     let back = Report::from_json(&serde_json::to_string(&r).unwrap()).unwrap();

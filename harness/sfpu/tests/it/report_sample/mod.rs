@@ -72,6 +72,7 @@ pub fn sample() -> Report {
             .map(|(k, v)| (k.to_string(), v))
             .collect(),
         incomplete: None,
+        accept_unchecked: false,
     }
 }
 
