@@ -50,11 +50,7 @@ pub fn check_yaml_nesting(text: &str) -> Result<(), String> {
                 while let Some(q) = chars.next() {
                     match q {
                         '\n' => line += 1,
-                        '\\' if c == '"' => {
-                            if chars.next() == Some('\n') {
-                                line += 1;
-                            }
-                        }
+                        '\\' if c == '"' && chars.next() == Some('\n') => line += 1,
                         q if q == c => {
                             if c == '\'' && chars.peek() == Some(&'\'') {
                                 chars.next();
