@@ -77,7 +77,7 @@ use rate::rate;
 use run::run;
 use seeds::write_seeds;
 use throughput::{throughput, throughput_inner};
-use triage::{TriageReport, regressions_file, triage, triage_target};
+use triage::{Artifact, TriageReport, regressions_file, triage, triage_target};
 
 pub fn main(args: Args) -> Result<ExitCode> {
     // `--time` (and the smoke budget) count from here: seeds and the build are part of the run.
@@ -108,7 +108,7 @@ pub fn main(args: Args) -> Result<ExitCode> {
         // their first byte; the other targets' artifacts are chip-neutral and go with Blackhole).
         // The target of every artifact first: one that cannot be told stops the triage before
         // anything is replayed.
-        let mut by_chip: BTreeMap<String, (Arch, Vec<(PathBuf, &'static str)>)> = BTreeMap::new();
+        let mut by_chip: BTreeMap<String, (Arch, Vec<Artifact>)> = BTreeMap::new();
         for a in &args.triage {
             let target = triage_target(a, &args.targets)?;
             let arch = match target {

@@ -17,6 +17,9 @@ use sfpu_reference::isa::Arch;
 use super::args::TARGETS;
 use harness_core::replay::shell_quote;
 
+/// An artifact to triage and the target whose oracle replays it.
+pub(super) type Artifact = (PathBuf, &'static str);
+
 /// The command that triages `artifact`, quoted for a POSIX shell (an artifact libFuzzer wrote
 /// names its target by its directory).
 pub(super) fn triage_command(artifact: &Path) -> String {
@@ -194,7 +197,7 @@ fn hex_input(data: &[u8]) -> String {
 
 pub(super) fn triage(
     root: &Path,
-    artifacts: &[(PathBuf, &'static str)],
+    artifacts: &[Artifact],
     regressions: &Path,
     quiet: bool,
 ) -> Result<TriageReport> {
@@ -209,7 +212,7 @@ pub(super) fn triage(
 /// added, so nothing found before a failure is lost. Whether a divergence is added or a duplicate
 /// is [`append_regression`]'s decision over the file's current text.
 fn triage_with(
-    artifacts: &[(PathBuf, &'static str)],
+    artifacts: &[Artifact],
     regressions: &Path,
     quiet: bool,
     oracle: &dyn Fn(&Path, &[u8]) -> Option<Divergent>,
@@ -428,7 +431,7 @@ mod tests {
             artifact("crash-agrees", b"agrees"),
             artifact("crash-duplicate", b"diverges"),
         ];
-        let artifacts: Vec<(PathBuf, &'static str)> =
+        let artifacts: Vec<Artifact> =
             paths.iter().map(|p| (p.clone(), "diff_stream")).collect();
         let artifacts_paths = &paths;
         let oracle = |_: &Path, data: &[u8]| -> Option<Divergent> {
