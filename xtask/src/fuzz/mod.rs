@@ -62,7 +62,6 @@ mod throughput;
 mod triage;
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
