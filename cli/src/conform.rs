@@ -26,7 +26,7 @@ use harness_core::driver::{Driver, RegistryRenderers, conform};
 use harness_core::isa::{Selection, Strictness};
 use harness_core::observe::{Observer, Phase};
 use harness_core::report::terminal;
-use harness_core::report::{Tool, write_files};
+use harness_core::report::{Tool, lock_dir, write_files};
 use harness_core::session::{Options, Shard};
 
 use crate::context::{Context, parse_seed};
@@ -329,6 +329,9 @@ pub fn main(args: Args, registry: &[&dyn Driver], context: &Context) -> Result<E
     let plan = plan(&args, registry)?;
     let out_dir = args.out.clone().unwrap_or_else(|| context.out.clone());
     check_writable(&out_dir)?;
+    // Held to the end of the run: a second run on the same --out stops instead of mixing its
+    // files with this one's.
+    let _lock = lock_dir(&out_dir).map_err(|e| anyhow!("--out: {e}"))?;
     let front = Front { progress: Progress::new(args.quiet), interrupt: &interrupt, quiet: args.quiet };
     let tool = Tool { name: "sfpu-conformance".into(), version: env!("CARGO_PKG_VERSION").into() };
     let done = conform(&plan, &options, &front, tool).map_err(|e| anyhow!(e))?;
@@ -337,13 +340,15 @@ pub fn main(args: Args, registry: &[&dyn Driver], context: &Context) -> Result<E
         report.incomplete = Some(why.replacen("interrupted", &format!("interrupted by {signal}"), 1));
     }
     let renderers = RegistryRenderers::new(registry);
-    renderers.with(|r| write_files(&report, r, &out_dir)).map_err(|e| anyhow!(e))?;
+    let written = renderers.with(|r| write_files(&report, r, &out_dir));
     let divergent = !report.passes();
+    // The summary prints whether or not the files could be written.
     if args.json {
         outln!("{}", serde_json::to_string_pretty(&report)?);
     } else if !args.quiet {
         out!("{}", renderers.with(|r| terminal::render(&report, &done.notes, r, &out_dir)));
     }
+    written.map_err(|e| anyhow!("the report was not written: {e}"))?;
     if let Some(why) = &report.incomplete {
         errln!("incomplete: {why}; the report of what completed is in {}", out_dir.display());
         return Ok(ExitCode::from(interrupt.exit_status()));

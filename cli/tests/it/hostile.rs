@@ -427,3 +427,116 @@ fn help_does_not_promise_a_shell() {
     let help = String::from_utf8_lossy(&o.stdout);
     assert!(help.contains("no shell runs it"), "{help}");
 }
+
+/// Two runs with the same `--out` could leave report.json from one and the other three files from
+/// the other. The directory's lock now stops the second at once (exit status 2), naming the
+/// directory and the first run's process; the first run's report is whole.
+#[test]
+fn a_second_run_on_the_same_out_stops_with_a_message() {
+    let dir = scratch("locked");
+    let out = dir.join("out");
+    // A first run that lasts: a time budget per campaign job.
+    let mut first = command([
+        "conform",
+        "--chip",
+        "blackhole",
+        "--only",
+        "SFPNOT",
+        "--budget",
+        "4000",
+        "--quiet",
+        "--out",
+    ])
+    .arg(&out)
+    .stdout(Stdio::null())
+    .stderr(Stdio::piped())
+    .spawn()
+    .unwrap();
+    // It writes its process id into the lock once it holds it.
+    let lock = out.join(".conform.lock");
+    let started = Instant::now();
+    while std::fs::read_to_string(&lock).map(|t| t.trim().is_empty()).unwrap_or(true) {
+        assert!(started.elapsed() < Duration::from_secs(60), "the first run never took the lock");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let o = cli(&[
+        "conform",
+        "--chip",
+        "blackhole",
+        "--only",
+        "SFPNOT",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_no_panic(&o);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains(&format!("{} is being written by another run (process {})", out.display(), first.id())),
+        "{err}"
+    );
+    let status = first.wait().unwrap();
+    let mut first_err = String::new();
+    first.stderr.take().unwrap().read_to_string(&mut first_err).unwrap();
+    assert_eq!(status.code(), Some(0), "{first_err}");
+    assert!(report(&out)["totals"]["fastpath"]["vectors_run"].as_u64().unwrap() > 0);
+    // Free again: the next run takes it.
+    let o = cli(&[
+        "conform",
+        "--chip",
+        "blackhole",
+        "--only",
+        "SFPNOT",
+        "--cases",
+        "1",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+}
+
+/// Disk full (or any write failure) named no file, printed no summary and left report.html cut
+/// mid-tag beside the previous run's junit.xml. Now the files are written as a set: a failure
+/// names the file, the summary still prints, the previous set is untouched and no temporary is
+/// left. (A `report.md` that is a directory makes its rename fail, as a full disk makes a write
+/// fail.)
+#[test]
+fn a_failed_write_keeps_the_previous_report_and_prints_the_summary() {
+    let dir = scratch("write-fails");
+    let args = |cases: &'static str| {
+        vec![
+            "conform",
+            "--chip",
+            "blackhole",
+            "--only",
+            "SFPNOT",
+            "--cases",
+            cases,
+            "--out",
+            dir.to_str().unwrap(),
+        ]
+    };
+    let o = cli(&args("1"));
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let before: Vec<Option<Vec<u8>>> =
+        ["report.json", "report.html", "junit.xml"].iter().map(|f| std::fs::read(dir.join(f)).ok()).collect();
+    std::fs::remove_file(dir.join("report.md")).unwrap();
+    std::fs::create_dir_all(dir.join("report.md").join("in-the-way")).unwrap();
+    let o = cli(&args("2"));
+    assert_no_panic(&o);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("the report was not written: cannot write") && err.contains("report.md"), "{err}");
+    assert!(String::from_utf8_lossy(&o.stdout).contains("overall: PASS"), "the summary: {}", text(&o));
+    let after: Vec<Option<Vec<u8>>> =
+        ["report.json", "report.html", "junit.xml"].iter().map(|f| std::fs::read(dir.join(f)).ok()).collect();
+    assert!(before == after, "the previous report.json, report.html and junit.xml are untouched");
+    let left: Vec<String> = std::fs::read_dir(&*dir)
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.file_name().to_string_lossy().into_owned()))
+        .filter(|n| n.ends_with(".tmp"))
+        .collect();
+    assert!(left.is_empty(), "temporaries left: {left:?}");
+}

@@ -431,8 +431,7 @@ mod tests {
             artifact("crash-agrees", b"agrees"),
             artifact("crash-duplicate", b"diverges"),
         ];
-        let artifacts: Vec<Artifact> =
-            paths.iter().map(|p| (p.clone(), "diff_stream")).collect();
+        let artifacts: Vec<Artifact> = paths.iter().map(|p| (p.clone(), "diff_stream")).collect();
         let artifacts_paths = &paths;
         let oracle = |_: &Path, data: &[u8]| -> Option<Divergent> {
             match data {
