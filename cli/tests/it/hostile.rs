@@ -540,3 +540,63 @@ fn a_failed_write_keeps_the_previous_report_and_prints_the_summary() {
         .collect();
     assert!(left.is_empty(), "temporaries left: {left:?}");
 }
+
+/// Replay lines printed vector ids unquoted: pasting one whose id held `$(...)` or backticks ran
+/// it. A DUT failing a vector with such an id now prints, in the terminal and in report.md, a
+/// replay line that, run by a shell as printed, replays that vector (and fails the same way)
+/// and runs nothing else.
+#[test]
+fn a_hostile_vector_id_is_quoted_in_every_replay_line() {
+    let dir = scratch("hostile-id");
+    let vectors = dir.join("vectors");
+    std::fs::create_dir_all(&vectors).unwrap();
+    let text = std::fs::read_to_string(crate::common::repo().join("vectors/blackhole/SFPNOT.yaml")).unwrap();
+    let id = "SFPNOT/$(touch${IFS}PWNED);`touch${IFS}PWNED2`;x";
+    let first = crate::common::ids_of("SFPNOT")[0].clone();
+    let renamed = text.replacen(&format!("- id: {first}\n"), &format!("- id: '{id}'\n"), 1);
+    assert_ne!(renamed, text);
+    std::fs::write(vectors.join("SFPNOT.yaml"), renamed).unwrap();
+    let out = dir.join("out");
+    let dut = format!("{} examples/dut-python/dut.py --wrong-on SFPNOT", crate::common::python());
+    let o = cli(&[
+        "conform",
+        "--chip",
+        "blackhole",
+        "--vectors",
+        vectors.to_str().unwrap(),
+        "--dut",
+        &dut,
+        "--cases",
+        "0",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let stdout = String::from_utf8_lossy(&o.stdout).into_owned();
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    let replay_of = |text: &str| -> String {
+        text.lines()
+            .map(|l| l.trim_start().trim_start_matches("replay: "))
+            .find(|l| l.starts_with("sfpu-conformance conform") && l.contains("PWNED"))
+            .unwrap_or_else(|| panic!("no replay line for the id in:\n{text}"))
+            .to_string()
+    };
+    for line in [replay_of(&stdout), replay_of(&md)] {
+        let bin_dir = Path::new(crate::common::BIN).parent().unwrap();
+        let path = format!("{}:{}", bin_dir.display(), std::env::var("PATH").unwrap_or_default());
+        let o = Command::new("sh")
+            .arg("-c")
+            .arg(&line)
+            .current_dir(crate::common::repo())
+            .env("PATH", path)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert!(
+            !crate::common::repo().join("PWNED").exists() && !crate::common::repo().join("PWNED2").exists()
+        );
+        assert_eq!(o.status.code(), Some(1), "{line}\n{}", text(&o));
+        let replayed = String::from_utf8_lossy(&o.stdout);
+        assert!(replayed.contains(id) && replayed.contains("dut: FAIL"), "{line}\n{replayed}");
+    }
+}
