@@ -550,11 +550,11 @@ fn a_hostile_vector_id_is_quoted_in_every_replay_line() {
     let dir = scratch("hostile-id");
     let vectors = dir.join("vectors");
     std::fs::create_dir_all(&vectors).unwrap();
-    let text = std::fs::read_to_string(crate::common::repo().join("vectors/blackhole/SFPNOT.yaml")).unwrap();
+    let yaml = std::fs::read_to_string(crate::common::repo().join("vectors/blackhole/SFPNOT.yaml")).unwrap();
     let id = "SFPNOT/$(touch${IFS}PWNED);`touch${IFS}PWNED2`;x";
     let first = crate::common::ids_of("SFPNOT")[0].clone();
-    let renamed = text.replacen(&format!("- id: {first}\n"), &format!("- id: '{id}'\n"), 1);
-    assert_ne!(renamed, text);
+    let renamed = yaml.replacen(&format!("- id: {first}\n"), &format!("- id: '{id}'\n"), 1);
+    assert_ne!(renamed, yaml);
     std::fs::write(vectors.join("SFPNOT.yaml"), renamed).unwrap();
     let out = dir.join("out");
     let dut = format!("{} examples/dut-python/dut.py --wrong-on SFPNOT", crate::common::python());
