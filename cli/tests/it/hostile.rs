@@ -459,16 +459,12 @@ fn a_second_run_on_the_same_out_stops_with_a_message() {
         assert!(started.elapsed() < Duration::from_secs(60), "the first run never took the lock");
         std::thread::sleep(Duration::from_millis(20));
     }
-    let o = cli(&[
-        "conform",
-        "--chip",
-        "blackhole",
-        "--only",
-        "SFPNOT",
-        "--quiet",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let second = |extra: &[&str]| {
+        let base =
+            ["conform", "--chip", "blackhole", "--only", "SFPNOT", "--quiet", "--out", out.to_str().unwrap()];
+        cli(&[&base[..], extra].concat())
+    };
+    let o = second(&[]);
     assert_no_panic(&o);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     let err = String::from_utf8_lossy(&o.stderr);
@@ -482,18 +478,7 @@ fn a_second_run_on_the_same_out_stops_with_a_message() {
     assert_eq!(status.code(), Some(0), "{first_err}");
     assert!(report(&out)["totals"]["fastpath"]["vectors_run"].as_u64().unwrap() > 0);
     // Free again: the next run takes it.
-    let o = cli(&[
-        "conform",
-        "--chip",
-        "blackhole",
-        "--only",
-        "SFPNOT",
-        "--cases",
-        "1",
-        "--quiet",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let o = second(&["--cases", "1"]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
 }
 
