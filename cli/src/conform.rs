@@ -329,9 +329,6 @@ pub fn main(args: Args, registry: &[&dyn Driver], context: &Context) -> Result<E
     let plan = plan(&args, registry)?;
     let out_dir = args.out.clone().unwrap_or_else(|| context.out.clone());
     check_writable(&out_dir)?;
-    // Held to the end of the run: a second run on the same --out stops instead of mixing its
-    // files with this one's.
-    let _lock = lock_dir(&out_dir).map_err(|e| anyhow!("--out: {e}"))?;
     let front = Front { progress: Progress::new(args.quiet), interrupt: &interrupt, quiet: args.quiet };
     let tool = Tool { name: "sfpu-conformance".into(), version: env!("CARGO_PKG_VERSION").into() };
     let done = conform(&plan, &options, &front, tool).map_err(|e| anyhow!(e))?;
@@ -340,7 +337,9 @@ pub fn main(args: Args, registry: &[&dyn Driver], context: &Context) -> Result<E
         report.incomplete = Some(why.replacen("interrupted", &format!("interrupted by {signal}"), 1));
     }
     let renderers = RegistryRenderers::new(registry);
-    let written = renderers.with(|r| write_files(&report, r, &out_dir));
+    // Another run writing into the same directory finishes first: never a mix of two runs' files.
+    let written = lock_dir(&out_dir, &|waiting| errln!("{waiting}"))
+        .and_then(|_lock| renderers.with(|r| write_files(&report, r, &out_dir)));
     let divergent = !report.passes();
     // The summary prints whether or not the files could be written.
     if args.json {

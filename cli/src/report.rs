@@ -11,7 +11,7 @@ use std::process::ExitCode;
 use anyhow::{Context as _, Result, anyhow};
 use harness_core::driver::{Driver, RegistryRenderers};
 use harness_core::report::merge::merge;
-use harness_core::report::{Report, write_files};
+use harness_core::report::{Report, lock_dir, write_files};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -58,7 +58,9 @@ pub fn main(args: Args, registry: &[&dyn Driver]) -> Result<ExitCode> {
         }
         Command::Render { report, out } => (read(&report)?, out),
     };
-    RegistryRenderers::new(registry).with(|r| write_files(&report, r, &out)).map_err(|e| anyhow!(e))?;
+    lock_dir(&out, &|waiting| errln!("{waiting}"))
+        .and_then(|_lock| RegistryRenderers::new(registry).with(|r| write_files(&report, r, &out)))
+        .map_err(|e| anyhow!(e))?;
     outln!("overall: {}", report.overall_verdict());
     outln!("report: {}", out.join("report.html").display());
     Ok(if report.passes() { ExitCode::SUCCESS } else { ExitCode::from(1) })

@@ -429,57 +429,40 @@ fn help_does_not_promise_a_shell() {
 }
 
 /// Two runs with the same `--out` could leave report.json from one and the other three files from
-/// the other. The directory's lock now stops the second at once (exit status 2), naming the
-/// directory and the first run's process; the first run's report is whole.
+/// the other. A run now writes its files holding the directory's lock: while another holds it
+/// (here the test, as a run writing would), the run says so and waits, and writes its whole set
+/// once the lock is free.
 #[test]
-fn a_second_run_on_the_same_out_stops_with_a_message() {
+fn a_run_waits_for_another_writing_the_same_out() {
     let dir = scratch("locked");
     let out = dir.join("out");
-    // A first run that lasts: a time budget per campaign job.
-    let mut first = command([
-        "conform",
-        "--chip",
-        "blackhole",
-        "--only",
-        "SFPNOT",
-        "--budget",
-        "4000",
-        "--quiet",
-        "--out",
-    ])
-    .arg(&out)
-    .stdout(Stdio::null())
-    .stderr(Stdio::piped())
-    .spawn()
-    .unwrap();
-    // It writes its process id into the lock once it holds it.
-    let lock = out.join(".conform.lock");
-    let started = Instant::now();
-    while std::fs::read_to_string(&lock).map(|t| t.trim().is_empty()).unwrap_or(true) {
-        assert!(started.elapsed() < Duration::from_secs(60), "the first run never took the lock");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let second = |extra: &[&str]| {
-        let base =
-            ["conform", "--chip", "blackhole", "--only", "SFPNOT", "--quiet", "--out", out.to_str().unwrap()];
-        cli(&[&base[..], extra].concat())
-    };
-    let o = second(&[]);
-    assert_no_panic(&o);
-    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(
-        err.contains(&format!("{} is being written by another run (process {})", out.display(), first.id())),
-        "{err}"
+    let held = harness_core::report::lock_dir(&out, &|_| {}).expect("the lock");
+    let mut run =
+        command(["conform", "--chip", "blackhole", "--only", "SFPNOT", "--cases", "1", "--quiet", "--out"])
+            .arg(&out)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+    let mut stderr = std::io::BufReader::new(run.stderr.take().unwrap());
+    let mut line = String::new();
+    std::io::BufRead::read_line(&mut stderr, &mut line).unwrap();
+    assert_eq!(
+        line.trim_end(),
+        format!(
+            "{} is being written by another run (process {}); waiting for it",
+            out.display(),
+            std::process::id()
+        )
     );
-    let status = first.wait().unwrap();
-    let mut first_err = String::new();
-    first.stderr.take().unwrap().read_to_string(&mut first_err).unwrap();
-    assert_eq!(status.code(), Some(0), "{first_err}");
+    assert!(run.try_wait().unwrap().is_none(), "it waits");
+    assert!(!out.join("report.json").exists(), "and writes nothing while it waits");
+    drop(held);
+    let status = run.wait().unwrap();
+    let mut rest = String::new();
+    stderr.read_to_string(&mut rest).unwrap();
+    assert_eq!(status.code(), Some(0), "{rest}");
     assert!(report(&out)["totals"]["fastpath"]["vectors_run"].as_u64().unwrap() > 0);
-    // Free again: the next run takes it.
-    let o = second(&["--cases", "1"]);
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
 }
 
 /// Disk full (or any write failure) named no file, printed no summary and left report.html cut

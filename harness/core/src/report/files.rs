@@ -1,5 +1,6 @@
 //! Writing a report: `report.json` and its renderings as one set ([`write_files`]), and the
-//! output directory's lock ([`lock_dir`]), which keeps two runs from writing into one directory.
+//! output directory's lock ([`lock_dir`]), which keeps two runs from writing into one directory
+//! at once.
 
 use std::fs::File;
 use std::io::Write as _;
@@ -93,10 +94,12 @@ pub struct DirLock {
     _file: File,
 }
 
-/// Takes the lock of the output directory `dir` ([`LOCK_FILE`], created if needed, holding the
-/// process id of its holder) so that two runs never mix their files in one directory: while
-/// another run holds it, an error names that run's process id and the directory.
-pub fn lock_dir(dir: &Path) -> Result<DirLock, String> {
+/// Takes the lock of the output directory `dir` ([`LOCK_FILE`], created with the directory if
+/// needed, holding the process id of its holder), waiting while another process holds it (after
+/// telling `waiting` who), so that two runs never mix their files in one directory: hold it while
+/// writing the set.
+pub fn lock_dir(dir: &Path, waiting: &dyn Fn(&str)) -> Result<DirLock, String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let path = dir.join(LOCK_FILE);
     let mut file = std::fs::OpenOptions::new()
         .create(true)
@@ -110,11 +113,12 @@ pub fn lock_dir(dir: &Path) -> Result<DirLock, String> {
         Err(std::fs::TryLockError::WouldBlock) => {
             let holder = std::fs::read_to_string(&path).unwrap_or_default();
             let holder = holder.trim();
-            return Err(format!(
-                "{} is being written by another run{}: wait for it to end, or give another --out",
+            waiting(&format!(
+                "{} is being written by another run{}; waiting for it",
                 dir.display(),
                 if holder.is_empty() { String::new() } else { format!(" (process {holder})") }
             ));
+            file.lock().map_err(|e| format!("cannot lock {}: {e}", path.display()))?;
         }
         Err(std::fs::TryLockError::Error(e)) => {
             return Err(format!("cannot lock {}: {e}", path.display()));
