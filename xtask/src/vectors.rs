@@ -324,6 +324,8 @@ fn write_programs(
     let mut without = Vec::new();
     let mut reasons: std::collections::BTreeMap<&str, u64> = Default::default();
     let mut words = 0usize;
+    // What is written, for the summary: every program form is a file of its own.
+    let (mut files, mut bytes) = (0usize, 0usize);
     for (file, id, form) in &forms {
         match form {
             Ok(f) => {
@@ -334,8 +336,9 @@ fn write_programs(
                     std::fs::create_dir_all(parent)
                         .with_context(|| format!("cannot create {}", parent.display()))?;
                 }
-                std::fs::write(&path, text_form(f))
-                    .with_context(|| format!("cannot write {}", path.display()))?;
+                let text = text_form(f);
+                std::fs::write(&path, &text).with_context(|| format!("cannot write {}", path.display()))?;
+                (files, bytes) = (files + 1, bytes + text.len());
                 by_file.entry(file).or_default().push(json_form(f));
             }
             Err(why) => {
@@ -346,7 +349,9 @@ fn write_programs(
     }
     for (file, programs) in &by_file {
         let doc = serde_json::json!({"format": PROGRAMS_FORMAT, "arch": arch.to_string(), "file": file, "programs": programs});
-        std::fs::write(out.join(format!("{file}.json")), serde_json::to_string(&doc)? + "\n")?;
+        let text = serde_json::to_string(&doc)? + "\n";
+        std::fs::write(out.join(format!("{file}.json")), &text)?;
+        (files, bytes) = (files + 1, bytes + text.len());
     }
     let with = forms.len() - without.len();
     let index = serde_json::json!({
@@ -357,13 +362,17 @@ fn write_programs(
         "programs": with,
         "without_program": without,
     });
-    std::fs::write(out.join("index.json"), serde_json::to_string_pretty(&index)? + "\n")?;
+    let text = serde_json::to_string_pretty(&index)? + "\n";
+    std::fs::write(out.join("index.json"), &text)?;
+    (files, bytes) = (files + 1, bytes + text.len());
     if !quiet {
         errln!(
-            "{with} of {} vectors have a program form ({:.1} %), {words} instruction words, written to {} in {:.2} s",
+            "{with} of {} vectors have a program form ({:.1} %), {words} instruction words, written to {} \
+             ({files} files, {:.1} MB) in {:.2} s",
             forms.len(),
             with as f64 * 100.0 / forms.len().max(1) as f64,
             out.display(),
+            bytes as f64 / 1e6,
             started.elapsed().as_secs_f64()
         );
         for (why, n) in &reasons {

@@ -132,6 +132,10 @@ pub fn main(args: Args) -> Result<ExitCode> {
         }
         return Ok(if report.failed { ExitCode::from(1) } else { ExitCode::SUCCESS });
     }
+    if !args.seeds {
+        // A fuzzing run needs cargo-fuzz: say so before writing anything.
+        cargo_fuzz::Fuzz::detect()?;
+    }
     let seeds = write_seeds(&root)?;
     if !args.quiet {
         let counts: Vec<String> = seeds.iter().map(|(t, n)| format!("{t} {n}")).collect();

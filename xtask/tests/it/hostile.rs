@@ -48,3 +48,29 @@ fn triage_names_its_target_and_never_guesses() {
     assert!(err.contains("(decode): does not reproduce"), "{}", text(&o));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A newcomer's first `fuzz --smoke` wrote the seed corpora and only then said cargo-fuzz was
+/// missing. Now, with no cargo-fuzz (here: a `PATH` and `CARGO_HOME` where cargo finds none), it
+/// says so, and how to install it, before writing anything.
+#[test]
+fn a_fuzzing_run_without_cargo_fuzz_says_so_first() {
+    let dir = std::env::temp_dir().join(format!("xtask-no-cargo-fuzz-{}", std::process::id()));
+    let (bin, home) = (dir.join("bin"), dir.join("cargo-home"));
+    std::fs::create_dir_all(&bin).unwrap();
+    std::fs::create_dir_all(&home).unwrap();
+    let _ = std::fs::remove_file(bin.join("cargo"));
+    std::os::unix::fs::symlink(env!("CARGO"), bin.join("cargo")).unwrap();
+    let o = std::process::Command::new(crate::common::XTASK)
+        .args(["fuzz", "--smoke"])
+        .current_dir(crate::common::root())
+        .env("PATH", format!("{}:/usr/bin:/bin", bin.display()))
+        .env("CARGO_HOME", &home)
+        .env_remove("RUSTUP_TOOLCHAIN")
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("cargo-fuzz is not installed: run `cargo install cargo-fuzz --locked`"), "{err}");
+    assert!(!err.contains("seed corpora written"), "{err}");
+}

@@ -19,6 +19,17 @@ fn programs_are_written_as_text_and_words_with_an_index() {
     let (vectors, programs) = (index["vectors"].as_u64().unwrap(), index["programs"].as_u64().unwrap());
     let without = index["without_program"].as_array().unwrap();
     assert_eq!(programs + without.len() as u64, vectors);
+    // The summary says how much was written: a file per program form, one per vector file and the
+    // index, and their size.
+    let files = walk_files(&dir);
+    let bytes: u64 = files.iter().map(|f| std::fs::metadata(f).unwrap().len()).sum();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains(&format!("({} files, {:.1} MB)", files.len(), bytes as f64 / 1e6))
+            && files.len() as u64 == programs + 2 + 1,
+        "{} files, {bytes} bytes: {err}",
+        files.len()
+    );
     // Every vector without a program form says why; SFPSTOCHRND's stochastic rounding needs the
     // PRNG, which no instruction sets.
     assert!(without.iter().all(|w| !w["reason"].as_str().unwrap().is_empty()));
@@ -64,4 +75,18 @@ fn programs_are_written_as_text_and_words_with_an_index() {
     }
     // LReg[0..7], 32 lanes each, two cells per lane.
     assert!(checked >= 8 * 32 * 2, "{checked} cells checked");
+}
+
+/// Every file under `dir`, recursively.
+fn walk_files(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            out.extend(walk_files(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out
 }
