@@ -1,7 +1,8 @@
 //! SIGINT, SIGTERM and SIGHUP during a long run: the first one asks the run to stop at the next
-//! case and write what it has (the report marked incomplete); a second one of the same kind ends
-//! the process at once, with the usual status `128 + signal`. (SIGHUP: the terminal went away; the
-//! files are still written.)
+//! case and write what it has (the report marked incomplete); a second one, of any kind, ends the
+//! process at once with status `128 + signal`, after killing the process group of every external
+//! implementation still running (they would otherwise outlive the run, out of reach of a CI
+//! runner's kill). (SIGHUP: the terminal went away; the files are still written.)
 
 use std::io;
 use std::sync::Arc;
@@ -24,21 +25,39 @@ pub struct Interrupt {
 }
 
 impl Interrupt {
-    /// Installs the handlers.
+    /// Installs the handlers: a thread receives the signals, sets the first one's flag, and ends
+    /// the process on the second.
+    #[cfg(unix)]
     pub fn install() -> io::Result<Interrupt> {
-        let int = Arc::new(AtomicBool::new(false));
-        let term = Arc::new(AtomicBool::new(false));
-        let hup = Arc::new(AtomicBool::new(false));
-        let signals = [(SIGINT, &int), (SIGTERM, &term)];
-        #[cfg(unix)]
-        let signals = [signals[0], signals[1], (SIGHUP, &hup)];
-        for (signal, flag) in signals {
-            // Registered first, so it sees the flag as the previous signal left it: the second
-            // signal exits, the first only sets the flag.
-            signal_hook::flag::register_conditional_shutdown(signal, 128 + signal, Arc::clone(flag))?;
-            signal_hook::flag::register(signal, Arc::clone(flag))?;
-        }
-        Ok(Interrupt { int, term, hup })
+        let interrupt = Interrupt::raised(0);
+        let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP])?;
+        let flags = interrupt.clone();
+        std::thread::Builder::new().name("signals".into()).spawn(move || {
+            for signal in signals.forever() {
+                if flags.signal().is_some() {
+                    // The second: no unwinding will drop the DUTs' handles, so kill their groups
+                    // here, then go.
+                    harness_core::dut::process::kill_all_groups();
+                    std::process::exit(128 + signal);
+                }
+                let flag = match signal {
+                    SIGTERM => &flags.term,
+                    SIGHUP => &flags.hup,
+                    _ => &flags.int,
+                };
+                flag.store(true, Ordering::SeqCst);
+            }
+        })?;
+        Ok(interrupt)
+    }
+
+    /// Installs the handlers (without signals but SIGINT and SIGTERM, each only sets its flag).
+    #[cfg(not(unix))]
+    pub fn install() -> io::Result<Interrupt> {
+        let interrupt = Interrupt::raised(0);
+        signal_hook::flag::register(SIGINT, Arc::clone(&interrupt.int))?;
+        signal_hook::flag::register(SIGTERM, Arc::clone(&interrupt.term))?;
+        Ok(interrupt)
     }
 
     /// The signal that asked the run to stop, if one did.

@@ -120,6 +120,7 @@ impl Process {
             command.process_group(0);
         }
         let mut child = command.spawn().map_err(|e| format!("cannot start `{program}`: {e}"))?;
+        live_groups().push(child.id());
         let (Some(stdin), Some(stdout), Some(stderr)) =
             (child.stdin.take(), child.stdout.take(), child.stderr.take())
         else {
@@ -234,6 +235,8 @@ impl Process {
             kill_tree(&mut self.child);
         }
         let _ = self.child.wait();
+        let id = self.child.id();
+        live_groups().retain(|&g| g != id);
     }
 
     /// Says `bye`, closes the DUT's input, and gives it [`EXIT_GRACE`] to exit before killing it.
@@ -252,19 +255,42 @@ impl Drop for Process {
     }
 }
 
-/// Kills `child`'s process group (it leads one: see [`Process::start`]), then `child` itself
-/// in case the group could not be signalled. The crate forbids `unsafe`, so the group is
-/// signalled by `kill(1)`, as a shell would; where that is missing only the child is killed.
-fn kill_tree(child: &mut Child) {
+/// The process groups of the DUTs started and not yet killed (each led by the DUT's process).
+fn live_groups() -> std::sync::MutexGuard<'static, Vec<u32>> {
+    static LIVE: Mutex<Vec<u32>> = Mutex::new(Vec::new());
+    LIVE.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Kills the process group of every DUT still running, for a process about to exit without
+/// unwinding (a second signal; the DUTs' handles then never drop). Returns how many it signalled.
+pub fn kill_all_groups() -> usize {
+    let groups = std::mem::take(&mut *live_groups());
+    for &group in &groups {
+        kill_group(group);
+    }
+    groups.len()
+}
+
+/// Sends SIGKILL to process group `group` (by `kill(1)`: see [`kill_tree`]).
+fn kill_group(group: u32) {
     #[cfg(unix)]
     {
         let _ = Command::new("kill")
-            .args(["-s", "KILL", "--", &format!("-{}", child.id())])
+            .args(["-s", "KILL", "--", &format!("-{group}")])
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .status();
     }
+    #[cfg(not(unix))]
+    let _ = group;
+}
+
+/// Kills `child`'s process group (it leads one: see [`Process::spawn`]), then `child` itself
+/// in case the group could not be signalled. The crate forbids `unsafe`, so the group is
+/// signalled by `kill(1)`, as a shell would; where that is missing only the child is killed.
+fn kill_tree(child: &mut Child) {
+    kill_group(child.id());
     let _ = child.kill();
 }
 
