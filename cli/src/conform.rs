@@ -12,9 +12,10 @@
 //! first failures with their replay commands and regression vectors. `--shard K/N` runs the K-th
 //! of N shares of the work, whose reports `report merge` joins into the report of the whole run.
 //!
-//! Exit status: 0 when everything compared is equal, 1 on any divergence, 2 on a usage or input
-//! error; 130, 143 or 129 when interrupted by SIGINT, SIGTERM or SIGHUP (the report of what
-//! completed is written, marked incomplete; a second signal stops at once).
+//! Exit status: 0 when everything compared is equal, 1 on any divergence or a `--dut` that compared
+//! nothing (unless `--accept-unchecked`), 2 on a usage or input error; 130, 143 or 129 when
+//! interrupted by SIGINT, SIGTERM or SIGHUP (the report of what completed is written, marked
+//! incomplete; a second signal of any kind kills the DUTs' process groups and stops at once).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
