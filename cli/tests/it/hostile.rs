@@ -624,8 +624,9 @@ fn a_second_signal_kills_the_dut_group_and_exits() {
         assert!(started.elapsed() < Duration::from_secs(10), "the DUT's sleeps never started");
         std::thread::sleep(Duration::from_millis(20));
     }
+    let pid = child.id().to_string();
     let kill = |signal: &str| {
-        assert!(Command::new("kill").args([signal, &child.id().to_string()]).status().unwrap().success());
+        assert!(Command::new("kill").args([signal, &pid]).status().unwrap().success());
     };
     kill("-INT");
     std::thread::sleep(Duration::from_millis(300));
