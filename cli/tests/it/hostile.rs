@@ -409,6 +409,11 @@ fn only_narrows_the_header_and_the_ieee_section() {
     let r = report(&dir);
     assert_eq!(r["corpus"]["vectors"].as_u64(), Some(iadd));
     assert_eq!(r["ieee"].as_array().map(Vec::len), Some(0), "SFPIADD has no IEEE operation");
+    // The matrix too: SFPIADD's rows alone (it drew all 42 instructions', 880 cells hatched).
+    let rows = r["matrix"].as_array().unwrap();
+    assert!(!rows.is_empty() && rows.iter().all(|row| row["instruction"] == "SFPIADD"), "{rows:?}");
+    let html = std::fs::read_to_string(dir.join("report.html")).unwrap();
+    assert!(!html.contains("data-instruction=\"SFPMAD\""), "the HTML matrix has no SFPMAD cell");
 
     let o = cli(&["conform", "--only", "SFPCAST", "--cases", "2", "--out", dir.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));

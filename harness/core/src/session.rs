@@ -23,7 +23,7 @@ use crate::matrix::{self, CaseInfo, Tally};
 use crate::observe::Observer;
 use crate::replay::ReplayContext;
 use crate::report::terminal::SectionNotes;
-use crate::report::{CampaignInfo, ChipReport, FailureEntry, ModelCoverage, ModelInfo, ReasonEntry};
+use crate::report::{CampaignInfo, ChipReport, Counts, FailureEntry, ModelCoverage, ModelInfo, ReasonEntry};
 use crate::vectors::{Corpus, Filter, run_case, run_selected};
 
 /// What a run checks and how.
@@ -465,6 +465,12 @@ pub fn check_chip<I: DutIsa>(
     }
     timings.insert("total".to_string(), started.elapsed().as_millis() as u64);
 
+    // `--only` narrows the matrix to the rows it names and the rows a selected case reached.
+    if selection.is_restricted() {
+        rows.retain(|r| {
+            selection.selects(&r.instruction) || r.per_model.values().any(|c| *c != Counts::default())
+        });
+    }
     let coverage: Vec<ModelCoverage> = models
         .iter()
         .map(|(_, info)| {
