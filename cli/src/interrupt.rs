@@ -29,7 +29,7 @@ impl Interrupt {
     /// the process on the second.
     #[cfg(unix)]
     pub fn install() -> io::Result<Interrupt> {
-        let interrupt = Interrupt::raised(0);
+        let interrupt = Interrupt::none();
         let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP])?;
         let flags = interrupt.clone();
         std::thread::Builder::new().name("signals".into()).spawn(move || {
@@ -54,7 +54,7 @@ impl Interrupt {
     /// Installs the handlers (without signals but SIGINT and SIGTERM, each only sets its flag).
     #[cfg(not(unix))]
     pub fn install() -> io::Result<Interrupt> {
-        let interrupt = Interrupt::raised(0);
+        let interrupt = Interrupt::none();
         signal_hook::flag::register(SIGINT, Arc::clone(&interrupt.int))?;
         signal_hook::flag::register(SIGTERM, Arc::clone(&interrupt.term))?;
         Ok(interrupt)
@@ -80,6 +80,12 @@ impl Interrupt {
             "SIGHUP" => Some(SIGHUP),
             _ => Some(SIGINT),
         }
+    }
+
+    /// No signal received yet.
+    fn none() -> Interrupt {
+        let flag = || Arc::new(AtomicBool::new(false));
+        Interrupt { int: flag(), term: flag(), hup: flag() }
     }
 
     /// An `Interrupt` whose first signal has already arrived, for tests of what a run does then

@@ -31,7 +31,7 @@ pub(super) struct Fuzz {
 impl Fuzz {
     /// Finds cargo-fuzz (an error saying how to install it when it is missing) and whether a
     /// nightly toolchain is installed.
-    pub(super) fn detect() -> Result<Fuzz> {
+    fn detect() -> Result<Fuzz> {
         let ok = |args: &[&str]| {
             Command::new("cargo")
                 .args(args)

@@ -132,22 +132,20 @@ pub fn main(args: Args) -> Result<ExitCode> {
         }
         return Ok(if report.failed { ExitCode::from(1) } else { ExitCode::SUCCESS });
     }
-    if !args.seeds {
-        // A fuzzing run needs cargo-fuzz: say so before writing anything.
-        cargo_fuzz::Fuzz::detect()?;
-    }
+    // A fuzzing run needs cargo-fuzz: say so before writing anything.
+    let fuzz = if args.seeds { None } else { Some(cargo_fuzz::Fuzz::detect_stoppable()?) };
     let seeds = write_seeds(&root)?;
     if !args.quiet {
         let counts: Vec<String> = seeds.iter().map(|(t, n)| format!("{t} {n}")).collect();
         errln!("seed corpora written to fuzz/corpus/<target>: {}", counts.join(", "));
     }
-    if args.seeds {
+    let Some((fuzz, interrupt)) = fuzz else {
         return Ok(ExitCode::SUCCESS);
-    }
+    };
     if args.planted {
-        return planted(&root, &args);
+        return planted(&root, &args, &fuzz, &interrupt);
     }
-    run(&root, &args, started)
+    run(&root, &args, started, &fuzz, &interrupt)
 }
 
 #[cfg(test)]

@@ -15,17 +15,17 @@ use super::args::Args;
 use super::cargo_fuzz::{Fuzz, spinner};
 use super::libfuzzer::{Pin, run_target};
 use super::triage::{empty_regressions, triage};
+use crate::interrupt::Interrupt;
 
-pub(super) fn planted(root: &Path, args: &Args) -> Result<ExitCode> {
+pub(super) fn planted(root: &Path, args: &Args, fuzz: &Fuzz, interrupt: &Interrupt) -> Result<ExitCode> {
     let started = Instant::now();
-    let (fuzz, interrupt) = Fuzz::detect_stoppable()?;
     fuzz.build(root, &["diff_stream"], Some("planted"), args.quiet)?;
     let mut results = Vec::new();
     for arch in all_arches() {
         if interrupt.signal().is_some() {
             break;
         }
-        results.push(planted_on(root, args, &fuzz, arch)?);
+        results.push(planted_on(root, args, fuzz, arch)?);
     }
     let (verdict, not_checked) = planted_verdict(&results);
     let ok = verdict.unwrap_or(true);

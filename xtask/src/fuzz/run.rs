@@ -11,6 +11,7 @@ use super::args::{Args, TARGETS};
 use super::cargo_fuzz::{Fuzz, spinner};
 use super::libfuzzer::{Pin, run_target};
 use super::summary::summary;
+use crate::interrupt::Interrupt;
 
 /// The smoke run's whole budget without `--time`, build included.
 const SMOKE_BUDGET: Duration = Duration::from_secs(120);
@@ -42,8 +43,13 @@ fn fuzzing_time(budget: Duration, spent: Duration, targets: usize, smoke: bool) 
     (smoke || left >= MIN_TARGET_TIME * targets as u32).then_some(left)
 }
 
-pub(super) fn run(root: &Path, args: &Args, started: Instant) -> Result<ExitCode> {
-    let (fuzz, interrupt) = Fuzz::detect_stoppable()?;
+pub(super) fn run(
+    root: &Path,
+    args: &Args,
+    started: Instant,
+    fuzz: &Fuzz,
+    interrupt: &Interrupt,
+) -> Result<ExitCode> {
     let targets: Vec<&str> = if args.targets.is_empty() {
         TARGETS.to_vec()
     } else {
@@ -83,7 +89,7 @@ pub(super) fn run(root: &Path, args: &Args, started: Instant) -> Result<ExitCode
         let corpus = root.join("fuzz/corpus").join(target);
         std::fs::create_dir_all(&corpus)?;
         let pin = Pin { max_stream: args.max_stream, ..Pin::default() };
-        let run = run_target(&fuzz, root, target, &corpus, time, args.jobs, None, pin, &bar)?;
+        let run = run_target(fuzz, root, target, &corpus, time, args.jobs, None, pin, &bar)?;
         bar.finish_and_clear();
         if !args.quiet {
             errln!(

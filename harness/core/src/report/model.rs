@@ -803,13 +803,11 @@ impl Report {
                 .chips
                 .iter()
                 .filter(|c| c.models.iter().any(|m| m.name == dut))
-                .map(|c| match c.coverage_of(dut) {
-                    Some(k) if c.unchecked_duts().contains(&dut) => {
-                        format!("{} compared nothing ({})", c.arch, k.shortfall())
-                    }
-                    Some(k) => format!("{} {} of {} vectors", c.arch, k.passed, k.vectors),
-                    None if c.unchecked_duts().contains(&dut) => format!("{} compared nothing", c.arch),
-                    None => format!("{} (no coverage recorded)", c.arch),
+                .map(|c| match (c.coverage_of(dut), c.unchecked_duts().contains(&dut)) {
+                    (Some(k), true) => format!("{} compared nothing ({})", c.arch, k.shortfall()),
+                    (Some(k), false) => format!("{} {} of {} vectors", c.arch, k.passed, k.vectors),
+                    (None, true) => format!("{} compared nothing", c.arch),
+                    (None, false) => format!("{} (no coverage recorded)", c.arch),
                 })
                 .collect();
             line.push_str(&format!("; {dut}: {}", per_chip.join(", ")));
