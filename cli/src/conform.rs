@@ -270,6 +270,7 @@ fn options(args: &Args, context: &Context) -> Result<Options> {
         shard: args.shard,
         command: context.command.clone(),
         accept_unchecked: args.accept_unchecked,
+        cancel: Default::default(),
     })
 }
 
@@ -285,7 +286,13 @@ fn check_writable(dir: &Path) -> Result<()> {
 
 /// `--replay ID`: the instruction set and chip it runs on (those named, or those whose corpus
 /// holds the vector; a random case's are the first of each), then every model's verdict.
-fn replay(args: &Args, registry: &[&dyn Driver], options: &Options, id: &str) -> Result<ExitCode> {
+fn replay(
+    args: &Args,
+    registry: &[&dyn Driver],
+    options: &Options,
+    id: &str,
+    interrupt: &Interrupt,
+) -> Result<ExitCode> {
     let drivers: Vec<&dyn Driver> = match &args.isa {
         Some(isa) => vec![driver(registry, isa)?],
         None => registry.to_vec(),
@@ -315,7 +322,15 @@ fn replay(args: &Args, registry: &[&dyn Driver], options: &Options, id: &str) ->
     };
     let (driver, chip) = target;
     let mut out = String::new();
-    let divergent = driver.replay(&chip, options, id, &mut out).map_err(|e| anyhow!(e))?;
+    let divergent = match driver.replay(&chip, options, id, &mut out) {
+        Ok(divergent) => divergent,
+        Err(e) if interrupt.signal().is_some() => {
+            out!("{out}");
+            errln!("{e}");
+            return Ok(ExitCode::from(interrupt.exit_status()));
+        }
+        Err(e) => bail!(e),
+    };
     out!("{out}");
     Ok(if divergent { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
@@ -323,23 +338,32 @@ fn replay(args: &Args, registry: &[&dyn Driver], options: &Options, id: &str) ->
 /// Runs `conform` with `args` over `registry`.
 pub fn main(args: Args, registry: &[&dyn Driver], context: &Context) -> Result<ExitCode> {
     let interrupt = Interrupt::install().context("cannot install the SIGINT/SIGTERM/SIGHUP handlers")?;
-    let options = options(&args, context)?;
+    let options = Options { cancel: interrupt.cancel().clone(), ..options(&args, context)? };
     if let Some(id) = &args.replay {
-        return replay(&args, registry, &options, id);
+        return replay(&args, registry, &options, id, &interrupt);
     }
     let plan = plan(&args, registry)?;
     let out_dir = args.out.clone().unwrap_or_else(|| context.out.clone());
     check_writable(&out_dir)?;
     let front = Front { progress: Progress::new(args.quiet), interrupt: &interrupt, quiet: args.quiet };
     let tool = Tool { name: "sfpu-conformance".into(), version: env!("CARGO_PKG_VERSION").into() };
-    let done = conform(&plan, &options, &front, tool).map_err(|e| anyhow!(e))?;
+    let done = match conform(&plan, &options, &front, tool) {
+        Ok(done) => done,
+        Err(e) if interrupt.signal().is_some() => {
+            // Stopped before there was anything to report (a DUT's hello): the previous report
+            // stays as it was.
+            errln!("{e}; no report was written");
+            return Ok(ExitCode::from(interrupt.exit_status()));
+        }
+        Err(e) => bail!(e),
+    };
     let mut report = done.report;
     if let (Some(why), Some(signal)) = (&report.incomplete, interrupt.signal()) {
         report.incomplete = Some(why.replacen("interrupted", &format!("interrupted by {signal}"), 1));
     }
     let renderers = RegistryRenderers::new(registry);
     // Another run writing into the same directory finishes first: never a mix of two runs' files.
-    let written = lock_dir(&out_dir, &|waiting| errln!("{waiting}"))
+    let written = lock_dir(&out_dir, &|waiting| errln!("{waiting}"), interrupt.cancel())
         .and_then(|_lock| renderers.with(|r| write_files(&report, r, &out_dir)));
     let divergent = !report.passes();
     // The summary prints whether or not the files could be written.
@@ -348,7 +372,13 @@ pub fn main(args: Args, registry: &[&dyn Driver], context: &Context) -> Result<E
     } else if !args.quiet {
         out!("{}", renderers.with(|r| terminal::render(&report, &done.notes, r, &out_dir)));
     }
-    written.map_err(|e| anyhow!("the report was not written: {e}"))?;
+    if let Err(e) = written {
+        if interrupt.signal().is_some() {
+            errln!("the report was not written: {e}");
+            return Ok(ExitCode::from(interrupt.exit_status()));
+        }
+        bail!("the report was not written: {e}");
+    }
     if let Some(why) = &report.incomplete {
         errln!("incomplete: {why}; the report of what completed is in {}", out_dir.display());
         return Ok(ExitCode::from(interrupt.exit_status()));

@@ -1,12 +1,16 @@
-//! SIGINT, SIGTERM and SIGHUP during a long run: the first one asks the run to stop at the next
-//! case and write what it has (the report marked incomplete); a second one, of any kind, ends the
-//! process at once with status `128 + signal`, after killing the process group of every external
-//! implementation still running (they would otherwise outlive the run, out of reach of a CI
-//! runner's kill). (SIGHUP: the terminal went away; the files are still written.)
+//! SIGINT, SIGTERM and SIGHUP during a long run: the first one asks the run to stop and write
+//! what it has (the report marked incomplete): no case starts after it, and a wait for an
+//! external implementation's answer ends within [`Cancel::POLL`] (the DUT is killed). A second
+//! signal, of any kind, ends the process at once with status `128 + signal`, after killing the
+//! process group of every external implementation still running (they would otherwise outlive
+//! the run, out of reach of a CI runner's kill) and abandoning a report set being written (the
+//! previous set stays whole). (SIGHUP: the terminal went away; the files are still written.)
 
 use std::io;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+
+use harness_core::observe::Cancel;
 
 #[cfg(unix)]
 use signal_hook::consts::SIGHUP;
@@ -22,6 +26,8 @@ pub struct Interrupt {
     int: Arc<AtomicBool>,
     term: Arc<AtomicBool>,
     hup: Arc<AtomicBool>,
+    /// Raised with the first signal, for the waits that poll it.
+    cancel: Cancel,
 }
 
 impl Interrupt {
@@ -36,8 +42,9 @@ impl Interrupt {
             for signal in signals.forever() {
                 if flags.signal().is_some() {
                     // The second: no unwinding will drop the DUTs' handles, so kill their groups
-                    // here, then go.
+                    // here, leave the report directory as it was or whole, then go.
                     harness_core::dut::process::kill_all_groups();
+                    harness_core::report::abandon_writes();
                     std::process::exit(128 + signal);
                 }
                 let flag = match signal {
@@ -46,18 +53,26 @@ impl Interrupt {
                     _ => &flags.int,
                 };
                 flag.store(true, Ordering::SeqCst);
+                flags.cancel.cancel();
             }
         })?;
         Ok(interrupt)
     }
 
-    /// Installs the handlers (without signals but SIGINT and SIGTERM, each only sets its flag).
+    /// Installs the handlers (without signals but SIGINT and SIGTERM, each only sets its flag;
+    /// the waits that poll [`Interrupt::cancel`] do not see them).
     #[cfg(not(unix))]
     pub fn install() -> io::Result<Interrupt> {
         let interrupt = Interrupt::none();
         signal_hook::flag::register(SIGINT, Arc::clone(&interrupt.int))?;
         signal_hook::flag::register(SIGTERM, Arc::clone(&interrupt.term))?;
         Ok(interrupt)
+    }
+
+    /// The flag the first signal raises, for the waits that poll it (a DUT's answer, the output
+    /// directory's lock).
+    pub fn cancel(&self) -> &Cancel {
+        &self.cancel
     }
 
     /// The signal that asked the run to stop, if one did.
@@ -85,7 +100,7 @@ impl Interrupt {
     /// No signal received yet.
     fn none() -> Interrupt {
         let flag = || Arc::new(AtomicBool::new(false));
-        Interrupt { int: flag(), term: flag(), hup: flag() }
+        Interrupt { int: flag(), term: flag(), hup: flag(), cancel: Cancel::default() }
     }
 
     /// An `Interrupt` whose first signal has already arrived, for tests of what a run does then
@@ -93,7 +108,9 @@ impl Interrupt {
     #[doc(hidden)]
     pub fn raised(signal: i32) -> Interrupt {
         let flag = |s: i32| Arc::new(AtomicBool::new(signal == s));
-        Interrupt { int: flag(SIGINT), term: flag(SIGTERM), hup: flag(SIGHUP) }
+        let cancel = Cancel::default();
+        cancel.cancel();
+        Interrupt { int: flag(SIGINT), term: flag(SIGTERM), hup: flag(SIGHUP), cancel }
     }
 
     /// The exit status of a run stopped by [`signal`](Interrupt::signal): `128 + signal number`.

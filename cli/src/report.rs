@@ -13,6 +13,8 @@ use harness_core::driver::{Driver, RegistryRenderers};
 use harness_core::report::merge::merge;
 use harness_core::report::{Report, lock_dir, write_files};
 
+use crate::interrupt::Interrupt;
+
 #[derive(clap::Args)]
 pub struct Args {
     #[command(subcommand)]
@@ -58,7 +60,10 @@ pub fn main(args: Args, registry: &[&dyn Driver]) -> Result<ExitCode> {
         }
         Command::Render { report, out } => (read(&report)?, out),
     };
-    lock_dir(&out, &|waiting| errln!("{waiting}"))
+    // A signal while waiting for another run's lock ends the wait; a second one exits, leaving the
+    // directory's previous set whole.
+    let interrupt = Interrupt::install().context("cannot install the SIGINT/SIGTERM/SIGHUP handlers")?;
+    lock_dir(&out, &|waiting| errln!("{waiting}"), interrupt.cancel())
         .and_then(|_lock| RegistryRenderers::new(registry).with(|r| write_files(&report, r, &out)))
         .map_err(|e| anyhow!(e))?;
     outln!("overall: {}", report.overall_verdict());

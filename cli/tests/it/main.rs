@@ -15,4 +15,5 @@ mod python_template;
 mod report_cli;
 mod run_amx_cli;
 mod run_cli;
+mod signals;
 mod vectors_cli;

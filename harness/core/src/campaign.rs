@@ -227,6 +227,9 @@ impl CampaignResult {
     /// Folds in case `c`, the next in case order, keeping at most `keep` failures (and errors)
     /// per cell: the first ones. `replay` makes a failure's replay command from its id.
     pub fn add_case<L>(&mut self, c: Checked<L>, model: &str, keep: usize, replay: &dyn Fn(&str) -> String) {
+        if matches!(c.status, Status::Interrupted) {
+            return; // not done: the interruption's account says so
+        }
         self.tally.record(&c.id, &c.status, false);
         if let Some(why) = c.status.reason() {
             self.reasons_by_cell.entry(c.cell.clone()).or_insert(why);
@@ -245,7 +248,7 @@ impl CampaignResult {
         // A divergence gets a regression vector; a case the candidate failed to run is an error,
         // kept with its message but with no snippet (nothing is known to be wrong).
         let failed = match c.status {
-            Status::Pass | Status::Unsupported(_) | Status::NotApplicable(_) => None,
+            Status::Pass | Status::Unsupported(_) | Status::NotApplicable(_) | Status::Interrupted => None,
             Status::Fail(f) => {
                 cell.failures += 1;
                 Some(("random", f.report, c.snippet.unwrap_or_default()))
@@ -384,6 +387,11 @@ pub fn run<I: Isa>(
                 }
                 None => None,
             };
+            if let Some((Status::Interrupted, _, _)) = status_of {
+                // The run is being interrupted: this case did not complete, and no other starts.
+                stopped[j].store(true, Ordering::SeqCst);
+                break;
+            }
             if let Some((status, file, mode)) = status_of {
                 let snippet = matches!(status, Status::Fail(_))
                     .then(|| I::job_snippet(chip, config.seed, job, index, &origin));

@@ -34,6 +34,10 @@ pub enum Status<L> {
     Error(String),
     /// The case was not given to the model (see [`NotApplicable`]).
     NotApplicable(Box<NotApplicable>),
+    /// The run was interrupted before the model answered: the case did not complete. Runners
+    /// drop such a result (it is counted among what the interruption left undone), so tallies,
+    /// the matrix and the failures never see one.
+    Interrupted,
 }
 
 impl<L> Status<L> {
@@ -43,7 +47,7 @@ impl<L> Status<L> {
             Status::Unsupported(why) => Some(format!("unsupported: {why}")),
             Status::Error(e) => Some(format!("error: {e}")),
             Status::NotApplicable(na) => Some(format!("not applicable: {na}")),
-            Status::Pass | Status::Fail(_) => None,
+            Status::Pass | Status::Fail(_) | Status::Interrupted => None,
         }
     }
 }
@@ -90,6 +94,7 @@ pub fn compare<I: Isa>(
         Ok(run) => run,
         Err(ModelError::Unsupported(why)) => return Status::Unsupported(why),
         Err(ModelError::Failed(why)) => return Status::Error(why),
+        Err(ModelError::Interrupted) => return Status::Interrupted,
     };
     let diff = I::differing(expected.state, &run.post, expected.skip);
     let outcome_differs = match (expected.outcome, &run.outcome) {

@@ -38,7 +38,7 @@ pub fn diff_cases<I: Isa>(data: &[u8]) -> Result<(), String> {
         let replay =
             format!("--isa {} --chip {} --seed {seed:#x} --replay {}", I::NAME, I::chip_name(chip), case.id);
         match result.status {
-            Status::Pass | Status::Unsupported(_) | Status::NotApplicable(_) => {}
+            Status::Pass | Status::Unsupported(_) | Status::NotApplicable(_) | Status::Interrupted => {}
             Status::Fail(f) => return Err(format!("{}\nreplay: conform {replay}", f.report)),
             Status::Error(e) => {
                 return Err(format!("{}: the fast model failed: {e}\nreplay: conform {replay}", case.id));

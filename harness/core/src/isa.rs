@@ -30,6 +30,10 @@ pub enum ModelError {
     /// The model failed to run the case (a bad word, a crash, a hang, a malformed answer).
     #[error("{0}")]
     Failed(String),
+    /// The run was interrupted while the model ran the case (an external implementation stops
+    /// waiting for the answer): the case did not complete and is not recorded.
+    #[error("interrupted")]
+    Interrupted,
 }
 
 /// What running a program produced.

@@ -41,7 +41,7 @@ impl Tally {
                 }
                 return;
             }
-            Status::Pass | Status::Fail(_) => return,
+            Status::Pass | Status::Fail(_) | Status::Interrupted => return,
         };
         let e = self.reasons.entry((kind.to_string(), reason)).or_default();
         e.0 += 1;
@@ -148,7 +148,7 @@ pub fn add_vector_results<L>(
     let index = index_of(rows);
     let mut failures = Vec::new();
     let mut kept: BTreeMap<(String, String), usize> = BTreeMap::new();
-    for r in results {
+    for r in results.iter().filter(|r| !matches!(r.status, Status::Interrupted)) {
         let mode = r.mode.clone().unwrap_or_else(|| "-".to_string());
         let Some(&at) = index.get(&(r.file.clone(), mode.clone())) else { continue };
         let row = &mut rows[at];
@@ -184,7 +184,7 @@ pub fn add_vector_results<L>(
                 c.errors += 1;
                 (true, "error", format!("vector {}: {e}", r.id))
             }
-            Status::NotApplicable(_) => (false, "", String::new()),
+            Status::NotApplicable(_) | Status::Interrupted => (false, "", String::new()),
         };
         let n = kept.entry((r.file.clone(), mode.clone())).or_default();
         if failed && *n < keep {

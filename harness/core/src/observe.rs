@@ -1,7 +1,12 @@
 //! How a session tells its front end where it is, and learns that it must stop: an [`Observer`]
 //! opens a [`Phase`] per long step (a model's vectors, its random campaign), and says whether the
 //! run was interrupted. The command line draws progress bars with it; tests and libraries use
-//! [`Silent`].
+//! [`Silent`]. A [`Cancel`] carries the interruption to what waits outside the session's loops (a
+//! DUT's answer, its hello), so that those waits end within [`Cancel::POLL`] of it.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
 /// One phase of a run: a number of steps, a message, an end.
 pub trait Phase: Sync {
@@ -43,4 +48,24 @@ impl Observer for Silent {
     }
 
     fn note(&self, _: &str) {}
+}
+
+/// A run's interruption as a flag any thread can raise and any wait can poll: cheap to clone, all
+/// clones share the flag. The default is never raised until [`cancel`](Cancel::cancel) is called.
+#[derive(Clone, Debug, Default)]
+pub struct Cancel(Arc<AtomicBool>);
+
+impl Cancel {
+    /// How often a wait that honours a [`Cancel`] looks at it.
+    pub const POLL: Duration = Duration::from_millis(50);
+
+    /// Raises the flag: every wait polling it ends.
+    pub fn cancel(&self) {
+        self.0.store(true, Ordering::SeqCst);
+    }
+
+    /// Whether the flag is raised.
+    pub fn is_cancelled(&self) -> bool {
+        self.0.load(Ordering::SeqCst)
+    }
 }

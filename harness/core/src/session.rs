@@ -20,7 +20,7 @@ use crate::check::Status;
 use crate::dut::{DutIsa, ExternalModel, RefusedDut};
 use crate::isa::{Job, Model, ModelError, Selection, Strictness};
 use crate::matrix::{self, CaseInfo, Tally};
-use crate::observe::Observer;
+use crate::observe::{Cancel, Observer};
 use crate::replay::ReplayContext;
 use crate::report::terminal::SectionNotes;
 use crate::report::{CampaignInfo, ChipReport, Counts, FailureEntry, ModelCoverage, ModelInfo, ReasonEntry};
@@ -54,6 +54,9 @@ pub struct Options {
     /// Whether an external implementation that compares nothing on a chip is accepted
     /// (`--accept-unchecked`) rather than failing the run.
     pub accept_unchecked: bool,
+    /// The run's interruption, as the external implementations' waits see it (the session's
+    /// loops ask the [`Observer`] instead).
+    pub cancel: Cancel,
 }
 
 impl Default for Options {
@@ -71,6 +74,7 @@ impl Default for Options {
             shard: None,
             command: "cargo xtask conform".to_string(),
             accept_unchecked: false,
+            cancel: Cancel::default(),
         }
     }
 }
@@ -167,21 +171,31 @@ pub fn implementations<I: DutIsa>(
     }
     for (i, cmd) in options.duts.iter().enumerate() {
         let name = if options.duts.len() == 1 { "dut".to_string() } else { format!("dut{}", i + 1) };
-        let (implementation, description, declaration) =
-            match ExternalModel::<I::Protocol>::spawn(cmd, chip, options.timeout) {
-                Ok(dut) => {
-                    let description = dut.describe();
-                    let declaration = dut.declared().map(I::describe_declaration);
-                    (Implementation::Dut(Box::new(dut)), description, declaration)
-                }
-                Err(ModelError::Unsupported(reason)) => {
-                    let description = format!("{reason}: every case is unsupported");
-                    (Implementation::Refused(RefusedDut::new(reason)), description, None)
-                }
-                Err(ModelError::Failed(e)) => {
-                    return Err(format!("--dut `{cmd}` did not start ({}): {e}", I::chip_name(chip)));
-                }
-            };
+        let (implementation, description, declaration) = match ExternalModel::<I::Protocol>::spawn_cancellable(
+            cmd,
+            chip,
+            options.timeout,
+            &options.cancel,
+        ) {
+            Ok(dut) => {
+                let description = dut.describe();
+                let declaration = dut.declared().map(I::describe_declaration);
+                (Implementation::Dut(Box::new(dut)), description, declaration)
+            }
+            Err(ModelError::Unsupported(reason)) => {
+                let description = format!("{reason}: every case is unsupported");
+                (Implementation::Refused(RefusedDut::new(reason)), description, None)
+            }
+            Err(ModelError::Failed(e)) => {
+                return Err(format!("--dut `{cmd}` did not start ({}): {e}", I::chip_name(chip)));
+            }
+            Err(ModelError::Interrupted) => {
+                return Err(format!(
+                    "interrupted while starting --dut `{cmd}` ({}): nothing was checked",
+                    I::chip_name(chip)
+                ));
+            }
+        };
         out.push((
             implementation,
             ModelInfo {
@@ -579,6 +593,10 @@ pub fn replay<I: DutIsa>(
             }
             Status::NotApplicable(why) => {
                 let _ = writeln!(out, "{}: not applicable ({why})", info.name);
+            }
+            Status::Interrupted => {
+                let _ = writeln!(out, "{}: interrupted before it answered", info.name);
+                return Err("interrupted".to_string());
             }
             Status::Error(e) => {
                 divergent = true;

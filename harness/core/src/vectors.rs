@@ -106,7 +106,8 @@ pub fn run_vector<I: Isa>(
 /// Runs the vectors `selected` of `corpus` on `model`, calling `done` after each: in parallel
 /// unless `in_order` (an external implementation runs one case at a time anyway, and a fixed
 /// order makes its case numbers, and a fault's neighbours, the same on every run). Once `stop`
-/// says so no further vector starts; the results are those that completed, in corpus order.
+/// says so no further vector starts; the results are those that completed, in corpus order (a
+/// case the interruption cut short, [`Status::Interrupted`], is not among them).
 pub fn run_selected<I: Isa>(
     model: &dyn Model<I>,
     chip: I::Chip,
@@ -122,6 +123,9 @@ pub fn run_selected<I: Isa>(
             return None;
         }
         let r = run_vector(model, chip, corpus, i, strictness);
+        if matches!(r.status, Status::Interrupted) {
+            return None; // not done
+        }
         done();
         Some(r)
     };

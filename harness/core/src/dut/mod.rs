@@ -29,6 +29,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use crate::isa::{Isa, Model, ModelError, Run, RunResult};
+use crate::observe::Cancel;
 use process::{Process, quote, quote_bytes, show_duration, split_command_line};
 
 /// The hello gets at least this long, whatever the per-case timeout (simulators may start slowly).
@@ -272,6 +273,8 @@ enum StartError {
     Refused(String),
     /// Anything else: [`ModelError::Failed`].
     Failed(String),
+    /// The run was interrupted during the hello: [`ModelError::Interrupted`].
+    Interrupted,
 }
 
 impl StartError {
@@ -279,6 +282,7 @@ impl StartError {
         match self {
             StartError::Refused(m) => ModelError::Unsupported(m),
             StartError::Failed(m) => ModelError::Failed(m),
+            StartError::Interrupted => ModelError::Interrupted,
         }
     }
 }
@@ -286,13 +290,14 @@ impl StartError {
 /// What a started DUT said of itself.
 type Started<P> = (Process, String, String, Option<<<P as Protocol>::Isa as Isa>::Declaration>);
 
-/// Starts the DUT and exchanges hellos.
+/// Starts the DUT and exchanges hellos (the wait for its hello ends once `cancel` is raised).
 fn start<P: Protocol>(
     argv: &[String],
     chip: <P::Isa as Isa>::Chip,
     timeout: Duration,
+    cancel: &Cancel,
 ) -> Result<Started<P>, StartError> {
-    let mut process = Process::spawn(argv).map_err(StartError::Failed)?;
+    let mut process = Process::spawn(argv, cancel).map_err(StartError::Failed)?;
     let mut hello =
         serde_json::json!({"type": "hello", "protocol": P::PROTOCOL, "isa": <P::Isa as Isa>::NAME});
     hello[P::CHIP_FIELD] = Value::String(<P::Isa as Isa>::chip_name(chip));
@@ -325,6 +330,7 @@ fn start<P: Protocol>(
             "malformed answer: expected a hello, got {}",
             describe_answer(&other)
         ))),
+        Err(_) if cancel.is_cancelled() => Err(StartError::Interrupted),
         Err(e) => Err(StartError::Failed(e)),
     }
 }
@@ -361,6 +367,7 @@ pub struct ExternalModel<P: Protocol> {
     name: String,
     version: String,
     declaration: Option<<P::Isa as Isa>::Declaration>,
+    cancel: Cancel,
     inner: Mutex<Inner>,
 }
 
@@ -403,8 +410,21 @@ impl<P: Protocol> ExternalModel<P> {
         chip: <P::Isa as Isa>::Chip,
         timeout: Duration,
     ) -> Result<Self, ModelError> {
+        ExternalModel::spawn_cancellable(command_line, chip, timeout, &Cancel::default())
+    }
+
+    /// [`spawn`](ExternalModel::spawn) for a run that `cancel` interrupts: once it is raised, a
+    /// wait for the DUT's hello or answer ends within [`Cancel::POLL`], the process is killed,
+    /// and the call gives [`ModelError::Interrupted`] (the process is killed without the grace
+    /// of a `bye` when the model is dropped).
+    pub fn spawn_cancellable(
+        command_line: &str,
+        chip: <P::Isa as Isa>::Chip,
+        timeout: Duration,
+        cancel: &Cancel,
+    ) -> Result<Self, ModelError> {
         let argv = split_command_line(command_line).map_err(ModelError::Failed)?;
-        ExternalModel::spawn_argv(&argv, chip, timeout)
+        ExternalModel::start_argv(&argv, chip, timeout, cancel)
     }
 
     /// [`spawn`](ExternalModel::spawn) with the program and its arguments already split.
@@ -413,11 +433,20 @@ impl<P: Protocol> ExternalModel<P> {
         chip: <P::Isa as Isa>::Chip,
         timeout: Duration,
     ) -> Result<Self, ModelError> {
+        ExternalModel::start_argv(argv, chip, timeout, &Cancel::default())
+    }
+
+    fn start_argv(
+        argv: &[String],
+        chip: <P::Isa as Isa>::Chip,
+        timeout: Duration,
+        cancel: &Cancel,
+    ) -> Result<Self, ModelError> {
         if timeout.is_zero() {
             return Err(ModelError::Failed("the per-case timeout must be positive".to_string()));
         }
         let (process, name, version, declaration) =
-            start::<P>(argv, chip, timeout).map_err(StartError::into_model_error)?;
+            start::<P>(argv, chip, timeout, cancel).map_err(StartError::into_model_error)?;
         Ok(ExternalModel {
             argv: argv.to_vec(),
             chip,
@@ -425,6 +454,7 @@ impl<P: Protocol> ExternalModel<P> {
             name,
             version,
             declaration,
+            cancel: cancel.clone(),
             inner: Mutex::new(Inner {
                 process: Some(process),
                 next_id: 1,
@@ -483,16 +513,20 @@ impl<P: Protocol> ExternalModel<P> {
         pre: &<P::Isa as Isa>::State,
         program: &[<P::Isa as Isa>::Word],
     ) -> RunResult<P::Isa> {
+        if self.cancel.is_cancelled() {
+            return Err(ModelError::Interrupted);
+        }
         if let Some(why) = &inner.given_up {
             return Err(ModelError::Failed(why.clone()));
         }
         let process = match &mut inner.process {
             Some(p) => p,
-            slot @ None => match start::<P>(&self.argv, self.chip, self.timeout) {
+            slot @ None => match start::<P>(&self.argv, self.chip, self.timeout, &self.cancel) {
                 Ok((p, _, _, _)) => {
                     inner.failed_starts = 0;
                     slot.insert(p)
                 }
+                Err(StartError::Interrupted) => return Err(ModelError::Interrupted),
                 Err(e) => {
                     inner.failed_starts += 1;
                     let e = e.into_model_error();
@@ -512,6 +546,11 @@ impl<P: Protocol> ExternalModel<P> {
         );
         let waiting_for = format!("case `{id}`");
         let answer = receive::<P>(process, self.timeout, &waiting_for);
+        if answer.is_err() && self.cancel.is_cancelled() {
+            // Whatever went wrong, the run is being interrupted: the case did not complete.
+            inner.process = None; // killed and reaped
+            return Err(ModelError::Interrupted);
+        }
         if process.timed_out {
             inner.timeouts += 1;
         } else {
@@ -564,6 +603,7 @@ impl<P: Protocol> ExternalModel<P> {
 fn model_error_text(e: &ModelError) -> String {
     match e {
         ModelError::Unsupported(m) | ModelError::Failed(m) => m.clone(),
+        ModelError::Interrupted => "interrupted".to_string(),
     }
 }
 

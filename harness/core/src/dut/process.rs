@@ -15,6 +15,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
+use crate::observe::Cancel;
+
 /// How much of the DUT's standard error is kept for error messages.
 const STDERR_KEEP: usize = 4096;
 /// How much of it an error message quotes.
@@ -104,12 +106,14 @@ pub(crate) struct Process {
     to_dut: Option<Sender<Vec<u8>>>,
     from_dut: Receiver<FromDut>,
     stderr: Arc<StderrTail>,
+    /// The run's interruption: every wait below ends within [`Cancel::POLL`] of it.
+    cancel: Cancel,
 }
 
 impl Process {
     /// Starts `argv` (a program and its arguments) with its three helper threads; the caller says
-    /// hello.
-    pub(crate) fn spawn(argv: &[String]) -> Result<Process, String> {
+    /// hello. Its waits end early once `cancel` is raised.
+    pub(crate) fn spawn(argv: &[String], cancel: &Cancel) -> Result<Process, String> {
         let (program, args) = argv.split_first().ok_or_else(|| "the DUT command is empty".to_string())?;
         let mut command = Command::new(program);
         command.args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
@@ -143,8 +147,15 @@ impl Process {
                 let tail = Arc::clone(&tail);
                 thread::Builder::new().name("dut-stderr".into()).spawn(move || tail.drain(stderr))
             });
-        let process =
-            Process { child, timed_out: false, killed: false, to_dut: Some(to_dut), from_dut, stderr: tail };
+        let process = Process {
+            child,
+            timed_out: false,
+            killed: false,
+            to_dut: Some(to_dut),
+            from_dut,
+            stderr: tail,
+            cancel: cancel.clone(),
+        };
         if let Err(e) = spawned {
             return Err(format!("cannot start a thread for the DUT: {e}"));
         }
@@ -160,10 +171,23 @@ impl Process {
         }
     }
 
-    /// The next line (without its `\n`), or why there is none (timeout, crash, a line too long).
-    /// After an `Err` the process must be killed.
+    /// The next line (without its `\n`), or why there is none (timeout, crash, a line too long, the
+    /// run interrupted: the process is then killed at once). After an `Err` the process must be
+    /// killed.
     pub(crate) fn receive_line(&mut self, timeout: Duration, waiting_for: &str) -> Result<Vec<u8>, String> {
-        match self.from_dut.recv_timeout(timeout) {
+        let deadline = Instant::now() + timeout;
+        let received = loop {
+            if self.cancel.is_cancelled() {
+                self.kill();
+                return Err(format!("interrupted while waiting for {waiting_for}; the DUT was killed"));
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.from_dut.recv_timeout(left.min(Cancel::POLL)) {
+                Err(RecvTimeoutError::Timeout) if !left.is_zero() => continue,
+                received => break received,
+            }
+        };
+        match received {
             Ok(FromDut::Line(line)) => Ok(line),
             Ok(FromDut::TooLong) => Err(format!(
                 "malformed answer: a line longer than {} MiB{}",
@@ -214,13 +238,15 @@ impl Process {
         format!("{how}{partial}{}", self.stderr.suffix())
     }
 
-    /// Polls for the child's exit for up to `limit`.
+    /// Polls for the child's exit for up to `limit` (less once the run is interrupted).
     fn wait_for_exit(&mut self, limit: Duration) -> Option<ExitStatus> {
         let end = Instant::now() + limit;
         loop {
             match self.child.try_wait() {
                 Ok(Some(status)) => return Some(status),
-                Ok(None) if Instant::now() < end => thread::sleep(Duration::from_millis(5)),
+                Ok(None) if Instant::now() < end && !self.cancel.is_cancelled() => {
+                    thread::sleep(Duration::from_millis(5))
+                }
                 _ => return None,
             }
         }
@@ -239,7 +265,8 @@ impl Process {
         live_groups().retain(|&g| g != id);
     }
 
-    /// Says `bye`, closes the DUT's input, and gives it [`EXIT_GRACE`] to exit before killing it.
+    /// Says `bye`, closes the DUT's input, and gives it [`EXIT_GRACE`] to exit before killing it
+    /// (no grace once the run is interrupted).
     pub(crate) fn shutdown(mut self) {
         self.send(&serde_json::json!({"type": "bye"}));
         self.to_dut = None;

@@ -1,13 +1,51 @@
 //! Writing a report: `report.json` and its renderings as one set ([`write_files`]), and the
 //! output directory's lock ([`lock_dir`]), which keeps two runs from writing into one directory
-//! at once.
+//! at once. A process about to exit mid-write (a second signal) calls [`abandon_writes`] first, so
+//! that it leaves the previous set or the new one, and no temporary file.
 
 use std::fs::File;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use super::model::{Renderers, Report};
 use super::{html, junit, markdown};
+use crate::observe::Cancel;
+
+/// The temporary files of the set being written, and whether the process abandoned writing.
+/// Held while one file is written and while the set is renamed into place, so that
+/// [`abandon_writes`] waits for that step, never cuts it.
+static PENDING: Mutex<Pending> = Mutex::new(Pending { temporaries: Vec::new(), abandoned: false });
+
+struct Pending {
+    temporaries: Vec<PathBuf>,
+    abandoned: bool,
+}
+
+fn lock(pending: &Mutex<Pending>) -> MutexGuard<'_, Pending> {
+    pending.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// For a process about to exit without unwinding (a second signal): waits for the file being
+/// written, or the set being renamed into place, then deletes the temporary files of a set not
+/// yet renamed (the previous set stays whole) and makes any later write fail at once. Returns how
+/// many files it deleted.
+pub fn abandon_writes() -> usize {
+    abandon(&PENDING)
+}
+
+fn abandon(pending: &Mutex<Pending>) -> usize {
+    let mut pending = lock(pending);
+    pending.abandoned = true;
+    let n = pending.temporaries.len();
+    for temporary in pending.temporaries.drain(..) {
+        let _ = std::fs::remove_file(temporary);
+    }
+    n
+}
+
+const ABANDONED: &str =
+    "the process is exiting: the report was not written; the previous report is untouched";
 
 /// The files a report is written as: `report.json` (the source of truth), `report.md`,
 /// `report.html`, `junit.xml`.
@@ -40,31 +78,50 @@ pub fn write_files(report: &Report, renderers: &Renderers<'_>, dir: &Path) -> Re
             dir.display()
         ));
     }
+    write_set(&PENDING, dir, FILES.iter().copied().zip(contents.iter().map(String::as_str)))
+}
+
+/// Writes `files` (name, contents) into `dir` as a set, registering the temporaries in `pending`.
+fn write_set<'a>(
+    pending: &Mutex<Pending>,
+    dir: &Path,
+    files: impl IntoIterator<Item = (&'a str, &'a str)>,
+) -> Result<(), String> {
     let mut written: Vec<(PathBuf, PathBuf)> = Vec::new();
-    let discard = |written: &[(PathBuf, PathBuf)]| {
-        for (temporary, _) in written {
+    // Deletes this set's temporaries (another thread may be writing another set).
+    let discard = |pending: &mut Pending, mine: &[(PathBuf, PathBuf)]| {
+        for (temporary, _) in mine {
             let _ = std::fs::remove_file(temporary);
         }
+        pending.temporaries.retain(|p| !mine.iter().any(|(t, _)| t == p));
     };
-    for (name, text) in FILES.iter().zip(&contents) {
+    for (name, text) in files {
         let path = dir.join(name);
         let temporary = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+        let mut pending = lock(pending);
+        if pending.abandoned {
+            return Err(ABANDONED.to_string());
+        }
+        pending.temporaries.push(temporary.clone());
+        written.push((temporary.clone(), path.clone()));
         if let Err(e) = write_synced(&temporary, text) {
-            let _ = std::fs::remove_file(&temporary);
-            discard(&written);
+            discard(&mut pending, &written);
             return Err(format!("cannot write {}: {e}; the previous report is untouched", path.display()));
         }
-        written.push((temporary, path));
     }
     // The renderings first, report.json last: a reader who finds a new report.json finds the
     // renderings of the same run beside it.
     written.rotate_left(1);
-    for k in 0..written.len() {
-        let (temporary, path) = &written[k];
+    let mut pending = lock(pending);
+    if pending.abandoned {
+        return Err(ABANDONED.to_string());
+    }
+    for (k, (temporary, path)) in written.iter().enumerate() {
         if let Err(e) = std::fs::rename(temporary, path) {
-            discard(&written[k..]);
+            discard(&mut pending, &written[k..]);
             return Err(format!("cannot write {}: {e}", path.display()));
         }
+        pending.temporaries.retain(|p| p != temporary);
     }
     Ok(())
 }
@@ -97,8 +154,9 @@ pub struct DirLock {
 /// Takes the lock of the output directory `dir` ([`LOCK_FILE`], created with the directory if
 /// needed, holding the process id of its holder), waiting while another process holds it (after
 /// telling `waiting` who), so that two runs never mix their files in one directory: hold it while
-/// writing the set.
-pub fn lock_dir(dir: &Path, waiting: &dyn Fn(&str)) -> Result<DirLock, String> {
+/// writing the set. The wait ends, with an error, within [`Cancel::POLL`] of `cancel` being
+/// raised.
+pub fn lock_dir(dir: &Path, waiting: &dyn Fn(&str), cancel: &Cancel) -> Result<DirLock, String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let path = dir.join(LOCK_FILE);
     let mut file = std::fs::OpenOptions::new()
@@ -118,7 +176,21 @@ pub fn lock_dir(dir: &Path, waiting: &dyn Fn(&str)) -> Result<DirLock, String> {
                 dir.display(),
                 if holder.is_empty() { String::new() } else { format!(" (process {holder})") }
             ));
-            file.lock().map_err(|e| format!("cannot lock {}: {e}", path.display()))?;
+            loop {
+                if cancel.is_cancelled() {
+                    return Err(format!(
+                        "interrupted while waiting for the other run writing {}",
+                        dir.display()
+                    ));
+                }
+                match file.try_lock() {
+                    Ok(()) => break,
+                    Err(std::fs::TryLockError::WouldBlock) => std::thread::sleep(Cancel::POLL),
+                    Err(std::fs::TryLockError::Error(e)) => {
+                        return Err(format!("cannot lock {}: {e}", path.display()));
+                    }
+                }
+            }
         }
         Err(std::fs::TryLockError::Error(e)) => {
             return Err(format!("cannot lock {}: {e}", path.display()));
@@ -127,4 +199,73 @@ pub fn lock_dir(dir: &Path, waiting: &dyn Fn(&str)) -> Result<DirLock, String> {
     let _ =
         file.set_len(0).and_then(|()| writeln!(file, "{}", std::process::id())).and_then(|()| file.flush());
     Ok(DirLock { _file: file })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("harness-core-files-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn set(tag: &str, size: usize) -> Vec<(&'static str, String)> {
+        FILES.iter().map(|&f| (f, format!("{tag} {f}\n").repeat(size))).collect()
+    }
+
+    fn write(pending: &Mutex<Pending>, dir: &Path, files: &[(&'static str, String)]) -> Result<(), String> {
+        write_set(pending, dir, files.iter().map(|(n, t)| (*n, t.as_str())))
+    }
+
+    /// What `dir` holds: the tag of each report file (the first word), and any other file.
+    fn holds(dir: &Path) -> (Vec<String>, Vec<String>) {
+        let tags = FILES
+            .iter()
+            .map(|f| {
+                let text = std::fs::read_to_string(dir.join(f)).unwrap_or_default();
+                text.split_whitespace().next().unwrap_or("").to_string()
+            })
+            .collect();
+        let others = std::fs::read_dir(dir)
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| !FILES.contains(&n.as_str()))
+            .collect();
+        (tags, others)
+    }
+
+    /// Abandoning while another thread writes a set, at any moment: the directory then holds the
+    /// previous set or the new one, whole, and no temporary file; a later write fails at once.
+    #[test]
+    fn an_abandoned_write_leaves_one_whole_set() {
+        let dir = scratch("abandon");
+        let (old, new) = (set("old", 1), set("new", 200_000));
+        let mut outcomes = std::collections::BTreeSet::new();
+        for delay_us in [0u64, 200, 1_000, 3_000, 10_000, 30_000, 100_000] {
+            let pending = Mutex::new(Pending { temporaries: Vec::new(), abandoned: false });
+            write(&pending, &dir, &old).unwrap();
+            std::thread::scope(|s| {
+                let writer = s.spawn(|| write(&pending, &dir, &new));
+                std::thread::sleep(std::time::Duration::from_micros(delay_us));
+                abandon(&pending);
+                let result = writer.join().unwrap();
+                let (tags, others) = holds(&dir);
+                assert!(others.is_empty(), "left behind: {others:?}");
+                let whole = |t: &str| tags.iter().all(|x| x == t);
+                match result {
+                    Ok(()) => assert!(whole("new"), "{tags:?}"),
+                    Err(e) => assert!(whole("old") && e.contains("previous report"), "{tags:?}: {e}"),
+                }
+                outcomes.insert(tags[0].clone());
+            });
+            assert!(write(&pending, &dir, &new).unwrap_err().contains("exiting"));
+            assert_eq!(holds(&dir).1, Vec::<String>::new());
+        }
+        assert!(outcomes.contains("old"), "abandoning before the renames keeps the old set");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

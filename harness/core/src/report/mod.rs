@@ -27,5 +27,5 @@ mod model;
 pub mod terminal;
 pub mod text;
 
-pub use files::{DirLock, FILES, LOCK_FILE, lock_dir, write_files};
+pub use files::{DirLock, FILES, LOCK_FILE, abandon_writes, lock_dir, write_files};
 pub use model::*;

@@ -401,6 +401,83 @@ fn a_timeout_kills_the_dut_s_grandchildren() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Whether process `pid` is running (not gone, not a zombie waiting to be reaped).
+#[cfg(target_os = "linux")]
+fn alive(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .is_ok_and(|stat| stat.rsplit(')').next().is_some_and(|rest| !rest.trim_start().starts_with('Z')))
+}
+
+/// Waits up to 2 s for process `pid` to be gone.
+#[cfg(target_os = "linux")]
+fn gone_within_2s(pid: u32) -> bool {
+    let started = Instant::now();
+    while alive(pid) && started.elapsed() < Duration::from_secs(2) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    !alive(pid)
+}
+
+/// A run interrupted while a DUT hangs on a case (a 10-minute timeout): the wait ends within the
+/// poll interval of the interruption, the case is `Interrupted` (not a failure of the DUT), the
+/// DUT's group is killed (its grandchild too), and no later case starts a new process.
+#[cfg(target_os = "linux")]
+#[test]
+fn an_interruption_ends_the_wait_for_an_answer() {
+    let dir = scratch("cancel");
+    let pid_file = dir.join("pid");
+    let cancel = harness_core::observe::Cancel::default();
+    let argv = shell_dut(&format!("sleep 1000 & echo $! > '{}'; wait", pid_file.display()));
+    let line = argv.iter().map(|a| format!("'{}'", a.replace('\'', r"'\''"))).collect::<Vec<_>>().join(" ");
+    let model = ExternalModel::spawn_cancellable(&line, Arch::Blackhole, Duration::from_secs(600), &cancel)
+        .expect("the DUT starts");
+    let raiser = {
+        let cancel = cancel.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(300));
+            cancel.cancel();
+            Instant::now()
+        })
+    };
+    let answer = model.run(Arch::Blackhole, &zero_state(), &[0x8F00_0000]);
+    let ended = Instant::now();
+    let raised = raiser.join().unwrap();
+    assert!(matches!(answer, Err(ModelError::Interrupted)), "{answer:?}");
+    let late = ended.saturating_duration_since(raised);
+    assert!(late < Duration::from_millis(500), "the wait went on {late:?} after the interruption");
+    let pid: u32 = std::fs::read_to_string(&pid_file).unwrap().trim().parse().unwrap();
+    assert!(gone_within_2s(pid), "the DUT's grandchild (sleep, pid {pid}) survived the interruption");
+    // The next case does not restart the DUT.
+    assert!(matches!(
+        model.run(Arch::Blackhole, &zero_state(), &[0x8F00_0000]),
+        Err(ModelError::Interrupted)
+    ));
+    assert!(model.given_up().is_none(), "an interruption is not the DUT's fault");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A panic while a DUT is running (its model held on the panicking thread's stack) kills the
+/// DUT's whole process group as the stack unwinds: a grandchild does not outlive it.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_panic_kills_the_dut_group() {
+    let dir = scratch("panic");
+    let pid_file = dir.join("pid");
+    let script = format!(
+        r#"sleep 1000 & echo $! > '{}'; read hello; echo '{{"type":"hello","protocol":"sfpu-dut/1","name":"sh","version":"1"}}'; wait"#,
+        pid_file.display()
+    );
+    let argv = vec!["sh".to_string(), "-c".to_string(), script];
+    let unwound = std::panic::catch_unwind(|| {
+        let _model = spawn(&argv, Duration::from_secs(600));
+        panic!("a bug in the harness");
+    });
+    assert!(unwound.is_err());
+    let pid: u32 = std::fs::read_to_string(&pid_file).unwrap().trim().parse().unwrap();
+    assert!(gone_within_2s(pid), "the DUT's grandchild (sleep, pid {pid}) survived the panic");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A shell DUT that says hello properly, then answers every case with the wrong id: each case
 /// is a malformed answer, and each next case gets a fresh process (a fresh hello) that again
 /// answers. Also the arch check of `run`.

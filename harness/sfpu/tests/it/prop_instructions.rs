@@ -177,6 +177,7 @@ fn run_cell(arch: Arch, op: Opcode, mode: &str, cases: u32) -> Result<Counts, St
             Status::Fail(f) => Err(TestCaseError::fail(f.report)),
             Status::Unsupported(why) | Status::Error(why) => Err(TestCaseError::fail(why)),
             Status::NotApplicable(why) => Err(TestCaseError::fail(why.to_string())),
+            Status::Interrupted => Err(TestCaseError::fail("interrupted")),
         }
     });
     match result {

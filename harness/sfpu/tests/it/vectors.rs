@@ -60,6 +60,7 @@ fn assert_every_vector_of_passes(arch: Arch, model: &dyn harness_sfpu::Model, na
             Status::Fail(f) => Some(f.report.clone()),
             Status::Unsupported(why) | Status::Error(why) => Some(format!("vector {}: {why}", r.id)),
             Status::NotApplicable(why) => Some(format!("vector {}: {why}", r.id)),
+            Status::Interrupted => Some(format!("vector {}: interrupted", r.id)),
         })
         .collect();
     assert!(
