@@ -105,6 +105,11 @@ pub struct Args {
     /// Where to write the report.
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
+    /// Keep at most N failures per model and matrix cell in the report (and at most N records of
+    /// random cases that did not pass, in cases.jsonl), for long runs of an implementation that
+    /// fails nearly everything; the report states the cap and the total. Default: every one.
+    #[arg(long, value_name = "N")]
+    keep_failures: Option<usize>,
     /// Print the summary as JSON (the whole report.json) instead of text.
     #[arg(long)]
     json: bool,
@@ -266,7 +271,7 @@ fn options(args: &Args, context: &Context) -> Result<Options> {
         duts: args.duts.clone(),
         timeout: Duration::from_secs(args.timeout),
         no_fastpath: args.no_fastpath,
-        keep_failures: harness_core::session::KEEP_FAILURES,
+        keep_failures: args.keep_failures,
         shard: args.shard,
         command: context.command.clone(),
         accept_unchecked: args.accept_unchecked,

@@ -615,3 +615,135 @@ fn a_hostile_vector_id_is_quoted_in_every_replay_line() {
         assert!(replayed.contains(id) && replayed.contains("dut: FAIL"), "{line}\n{replayed}");
     }
 }
+
+/// Reports hid what DUT authors need: at most 3 failures were kept per cell, reasons were
+/// grouped by exact text, the coverage line counted passes, and integer results were shown only
+/// as floats. Now, for a DUT that answers every SFPIADD vector wrongly (lane 0 of LReg[0] flipped):
+/// report.json keeps every failure and says how many there were; `--keep-failures 1` keeps one
+/// per cell and says so; cases.jsonl lists every vector on every model, its verdicts adding up
+/// to the report's counts; the overall line counts the vectors compared; the differing lanes are
+/// read as integers too.
+#[test]
+fn every_failure_and_every_case_reach_the_dut_author() {
+    let dir = scratch("all-failures");
+    let dut = format!("{} examples/dut-python/dut.py --wrong-on SFPIADD", crate::common::python());
+    let args = |out: &Path, extra: &[&str]| {
+        let mut a: Vec<String> = ["conform", "--chip", "blackhole", "--dut", &dut, "--only", "SFPIADD"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        a.extend(["--cases", "0", "--no-fastpath", "--out"].iter().map(|s| s.to_string()));
+        a.push(out.display().to_string());
+        a.extend(extra.iter().map(|s| s.to_string()));
+        a
+    };
+    let out = dir.join("all");
+    let o = command(args(&out, &[])).output().unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let r = report(&out);
+    let dut_totals = &r["totals"]["dut"];
+    let failed = dut_totals["failed"].as_u64().unwrap();
+    let failures = r["failures"].as_array().unwrap();
+    assert!(failed > 3 * 16, "more failures than 3 per mode value: {dut_totals}");
+    assert_eq!(failures.len() as u64, failed, "every failure kept");
+    assert_eq!(r["failures_total"].as_u64(), Some(failed));
+    assert!(r.get("failure_cap").is_none(), "no cap: {}", r["failure_cap"]);
+    let details = failures[0]["details"].as_str().unwrap();
+    assert!(details.contains(" | i32 "), "integers read as integers:\n{details}");
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(md.contains(&format!("{failed} failure(s), every one kept in report.json")), "{md}");
+
+    // Every vector on both models, each verdict counted as the report counts it.
+    let lines = std::fs::read_to_string(out.join("cases.jsonl")).unwrap();
+    let records: Vec<Value> = lines.lines().map(|l| serde_json::from_str(l).expect("a JSON line")).collect();
+    let n = vectors_of("SFPIADD");
+    assert_eq!(records.len() as u64, 2 * n, "every vector on the reference and the DUT");
+    let count = |model: &str, verdict: &str| {
+        records.iter().filter(|c| c["model"] == model && c["verdict"] == verdict).count() as u64
+    };
+    assert_eq!(count("reference", "pass"), n);
+    assert_eq!(count("dut", "fail"), failed);
+    assert_eq!(count("dut", "pass"), dut_totals["passed"].as_u64().unwrap());
+    assert_eq!(count("dut", "not-applicable"), dut_totals["not_applicable"].as_u64().unwrap());
+    assert!(records.iter().all(|c| c["isa"] == "sfpu" && c["chip"] == "blackhole"));
+    let ids: Vec<&str> =
+        records.iter().filter(|c| c["model"] == "dut").map(|c| c["id"].as_str().unwrap()).collect();
+    assert_eq!(ids, crate::common::ids_of("SFPIADD"), "in corpus order");
+    let fail = records.iter().find(|c| c["verdict"] == "fail").unwrap();
+    assert!(fail["reason"].as_str().unwrap().contains("LReg[0]"), "what differs: {fail}");
+
+    // The overall line counts the vectors compared, and says how many passed.
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    let compared = failed + dut_totals["passed"].as_u64().unwrap();
+    let want = format!("dut: blackhole {compared} of {n} vectors compared ({} passed)", dut_totals["passed"]);
+    assert!(stdout.contains(&want), "`{want}` in:\n{stdout}");
+
+    // A cap by option: one per cell, the cap and the total stated.
+    let capped = dir.join("capped");
+    let o = command(args(&capped, &["--keep-failures", "1", "--quiet"])).output().unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let r = report(&capped);
+    assert_eq!(r["failure_cap"].as_u64(), Some(1));
+    assert_eq!(r["failures_total"].as_u64(), Some(failed));
+    let failures = r["failures"].as_array().unwrap();
+    let mut cells: Vec<(String, String)> =
+        failures.iter().map(|f| (f["instruction"].to_string(), f["mode"].to_string())).collect();
+    let kept = cells.len();
+    cells.dedup();
+    assert_eq!(cells.len(), kept, "one per cell");
+    let md = std::fs::read_to_string(capped.join("report.md")).unwrap();
+    assert!(md.contains(&format!("{failed} failure(s); report.json keeps the first 1 of each")), "{md}");
+}
+
+/// A DUT that names the case in every `unsupported` reason got one "reason" per case (20,000 for
+/// a long campaign). Reasons are now counted by pattern: one entry, every case counted, the first
+/// reason as given and the first ids as examples.
+#[cfg(unix)]
+#[test]
+fn reasons_naming_the_case_are_one_pattern() {
+    let dir = scratch("reason-patterns");
+    let script = dir.join("dut.sh");
+    std::fs::write(
+        &script,
+        r#"read hello
+echo '{"type":"hello","protocol":"sfpu-dut/1","name":"decliner","version":"1"}'
+while read case; do
+  id=$(echo "$case" | sed 's/.*"id":"\([^"]*\)".*/\1/')
+  echo "{\"type\":\"unsupported\",\"id\":\"$id\",\"reason\":\"case $id is not modelled\"}"
+done
+"#,
+    )
+    .unwrap();
+    let dut = format!("sh '{}'", script.display());
+    let out = dir.join("out");
+    let o = cli(&[
+        "conform",
+        "--chip",
+        "blackhole",
+        "--dut",
+        &dut,
+        "--only",
+        "SFPIADD",
+        "--cases",
+        "2",
+        "--no-fastpath",
+        "--accept-unchecked",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let r = report(&out);
+    let reasons: Vec<&Value> =
+        r["reasons"].as_array().unwrap().iter().filter(|e| e["model"] == "dut").collect();
+    assert_eq!(reasons.len(), 1, "{reasons:?}");
+    let e = reasons[0];
+    let vectors = vectors_of("SFPIADD");
+    let random = r["totals"]["dut"]["random_unsupported"].as_u64().unwrap();
+    assert!(random > 0);
+    assert_eq!(e["count"].as_u64(), Some(vectors + random));
+    // The protocol numbers the cases 1, 2, ... (docs/dut-protocol.md): the DUT names numbers.
+    assert_eq!(e["pattern"], "case <n> is not modelled");
+    assert_eq!(e["reason"], "case 1 is not modelled");
+    assert_eq!(e["examples"][0].as_str(), Some(crate::common::ids_of("SFPIADD")[0].as_str()));
+}

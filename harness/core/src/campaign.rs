@@ -29,7 +29,7 @@ use rayon::prelude::*;
 use crate::check::Status;
 use crate::isa::{Cell, Isa, Job, Model, Strictness};
 use crate::matrix::{CellCounts, Tally};
-use crate::report::FailureEntry;
+use crate::report::{CaseRecord, FailureEntry};
 use crate::rng::Rng;
 use crate::vectors::{VectorCase, run_case};
 
@@ -207,6 +207,14 @@ pub struct CampaignResult {
     pub tally: Tally,
     /// Per cell, the first reason a case of it was not checked.
     pub reasons_by_cell: BTreeMap<(String, String), String>,
+    /// The records of the cases that did not pass, in case order, each with its cell (at most
+    /// `keep` per cell, as the failures).
+    pub records: Vec<((String, String), CaseRecord)>,
+}
+
+/// The cases of a cell that did not pass.
+fn not_passed(c: &CellCounts) -> u64 {
+    c.failures + c.errors + c.unsupported + c.not_applicable
 }
 
 /// One case's outcome, folded into its chunk's [`CampaignResult`] as soon as it is known.
@@ -234,7 +242,17 @@ impl CampaignResult {
         if let Some(why) = c.status.reason() {
             self.reasons_by_cell.entry(c.cell.clone()).or_insert(why);
         }
+        let record = if matches!(c.status, Status::Pass) {
+            None
+        } else {
+            crate::matrix::case_record(model, &c.id, &c.status)
+        };
         let cell = self.cells.entry(c.cell.clone()).or_default();
+        if let Some(record) = record
+            && not_passed(cell) < keep as u64
+        {
+            self.records.push((c.cell.clone(), record));
+        }
         if matches!(c.status, Status::NotApplicable(_)) {
             cell.not_applicable += 1;
             self.not_applicable += 1;
@@ -283,6 +301,16 @@ impl CampaignResult {
     /// added here one by one: counts add up, first reasons and examples stay first, and of
     /// `later`'s kept failures a cell keeps only as many as its `keep` still allows.
     pub fn absorb(&mut self, later: CampaignResult, keep: usize) {
+        let mut room: BTreeMap<(String, String), u64> = BTreeMap::new();
+        for (key, record) in later.records {
+            let left = room.entry(key.clone()).or_insert_with_key(|key| {
+                (keep as u64).saturating_sub(self.cells.get(key).map_or(0, not_passed))
+            });
+            if *left > 0 {
+                *left -= 1;
+                self.records.push((key, record));
+            }
+        }
         let mut room: BTreeMap<(String, String), usize> = BTreeMap::new();
         for f in later.failures {
             let key = (f.instruction.clone(), f.mode.clone());

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use crate::check::{CaseResult, Status};
 use crate::isa::Cell;
-use crate::report::{Counts, FailureEntry, MatrixRow, ModelCoverage, ReasonEntry};
+use crate::report::{CaseRecord, Counts, FailureEntry, MatrixRow, ModelCoverage, ReasonEntry};
 
 /// How many example ids a [`ReasonEntry`] keeps.
 const EXAMPLES: usize = 3;
@@ -19,8 +19,85 @@ pub struct Tally {
     pub by_feature: BTreeMap<String, u64>,
     /// Not-applicable vectors by refusal.
     pub by_refusal: BTreeMap<String, u64>,
-    /// `(kind, reason)` -> (count, the first example ids), kind `unsupported` or `error`.
-    pub reasons: BTreeMap<(String, String), (u64, Vec<String>)>,
+    /// `(kind, pattern)` -> the cases of that reason pattern ([`reason_pattern`]), kind
+    /// `unsupported` or `error`.
+    pub reasons: BTreeMap<(String, String), Reasons>,
+}
+
+/// The cases that gave reasons of one pattern.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Reasons {
+    /// How many.
+    pub count: u64,
+    /// The first few ids.
+    pub examples: Vec<String>,
+    /// The first reason, as given.
+    pub first: String,
+}
+
+impl Reasons {
+    /// Adds `count` cases with the `examples` ids, the first of which gave `first`.
+    pub fn add(&mut self, count: u64, examples: &[String], first: &str) {
+        if self.count == 0 {
+            self.first = first.to_string();
+        }
+        self.count += count;
+        for id in examples {
+            if self.examples.len() < EXAMPLES {
+                self.examples.push(id.clone());
+            }
+        }
+    }
+}
+
+/// The pattern of a reason a model gave for case `id`: the case's id replaced by `<id>`, quoted
+/// text (between backticks or quotes) by `…`, then each word (a run of letters, digits and `_`)
+/// holding a digit (numbers, `0x1f`, `mod1`) by `<n>`, and each with two or more capitals
+/// (instruction and register names: `SFPMAD`, `LReg`) by `<name>`. Reasons that differ only in those are one entry of the report's
+/// reasons, however many distinct texts a model writes.
+pub fn reason_pattern(reason: &str, id: &str) -> String {
+    let text = if id.is_empty() { reason.to_string() } else { reason.replace(id, "<id>") };
+    // Quoted text first: it may hold spaces.
+    let mut unquoted = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if matches!(c, '`' | '"' | '\'') {
+            let rest: String = chars.clone().collect();
+            if let Some(end) = rest.find(c) {
+                unquoted.push(c);
+                unquoted.push('…');
+                unquoted.push(c);
+                for _ in 0..rest[..end].chars().count() + 1 {
+                    chars.next();
+                }
+                continue;
+            }
+        }
+        unquoted.push(c);
+    }
+    // Then each run of letters, digits and underscores.
+    let mut out = String::with_capacity(unquoted.len());
+    let mut run = String::new();
+    let flush = |run: &mut String, out: &mut String| {
+        if run.chars().any(|c| c.is_ascii_digit()) {
+            out.push_str("<n>");
+        } else if run.chars().filter(|c| c.is_uppercase()).count() >= 2 {
+            out.push_str("<name>");
+        } else {
+            out.push_str(run);
+        }
+        run.clear();
+    };
+    for c in unquoted.chars() {
+        if c.is_alphanumeric() || c == '_' {
+            run.push(c);
+        } else {
+            flush(&mut run, &mut out);
+            out.push(c);
+        }
+    }
+    flush(&mut run, &mut out);
+    out
 }
 
 impl Tally {
@@ -43,11 +120,8 @@ impl Tally {
             }
             Status::Pass | Status::Fail(_) | Status::Interrupted => return,
         };
-        let e = self.reasons.entry((kind.to_string(), reason)).or_default();
-        e.0 += 1;
-        if e.1.len() < EXAMPLES {
-            e.1.push(id.to_string());
-        }
+        let pattern = reason_pattern(&reason, id);
+        self.reasons.entry((kind.to_string(), pattern)).or_default().add(1, &[id.to_string()], &reason);
     }
 
     /// Adds `other` (gathered after `self`) into `self`.
@@ -58,35 +132,52 @@ impl Tally {
         for (k, n) in &other.by_refusal {
             *self.by_refusal.entry(k.clone()).or_default() += n;
         }
-        for (k, (n, ex)) in &other.reasons {
-            let e = self.reasons.entry(k.clone()).or_default();
-            e.0 += n;
-            for id in ex {
-                if e.1.len() < EXAMPLES {
-                    e.1.push(id.clone());
-                }
-            }
+        for (k, r) in &other.reasons {
+            self.reasons.entry(k.clone()).or_default().add(r.count, &r.examples, &r.first);
         }
     }
 
-    /// The reasons as report entries for `model`, most frequent first (then by kind and text).
+    /// The reasons as report entries for `model`, most frequent first (then by kind and pattern).
     pub fn entries(&self, model: &str) -> Vec<ReasonEntry> {
         let mut out: Vec<ReasonEntry> = self
             .reasons
             .iter()
-            .map(|((kind, reason), (count, examples))| ReasonEntry {
+            .map(|((kind, pattern), r)| ReasonEntry {
                 model: model.to_string(),
                 kind: kind.clone(),
-                reason: reason.clone(),
-                count: *count,
-                examples: examples.clone(),
+                reason: r.first.clone(),
+                pattern: pattern.clone(),
+                count: r.count,
+                examples: r.examples.clone(),
             })
             .collect();
         out.sort_by(|a, b| {
-            b.count.cmp(&a.count).then_with(|| (&a.kind, &a.reason).cmp(&(&b.kind, &b.reason)))
+            b.count.cmp(&a.count).then_with(|| (&a.kind, &a.pattern).cmp(&(&b.kind, &b.pattern)))
         });
         out
     }
+}
+
+/// The record of case `id`'s `status` on `model` (a line of `cases.jsonl`); `None` for a case
+/// the interruption cut short.
+pub fn case_record<L>(model: &str, id: &str, status: &Status<L>) -> Option<CaseRecord> {
+    let (verdict, reason) = match status {
+        Status::Pass => ("pass", None),
+        Status::Fail(f) => ("fail", Some(failure_summary(&f.report))),
+        Status::Error(e) => ("error", Some(e.clone())),
+        Status::Unsupported(why) => ("unsupported", Some(why.clone())),
+        Status::NotApplicable(na) => ("not-applicable", Some(na.to_string())),
+        Status::Interrupted => return None,
+    };
+    Some(CaseRecord { model: model.to_string(), id: id.to_string(), verdict: verdict.to_string(), reason })
+}
+
+/// What a failure's account says differs, on one line: its lines after the heading and the
+/// program listing (whose lines start with the word in hex), trimmed and joined.
+fn failure_summary(report: &str) -> String {
+    let parts: Vec<&str> =
+        report.lines().skip(1).map(str::trim).filter(|l| !l.is_empty() && !l.starts_with("0x")).collect();
+    crate::dut::process::clip(&parts.join(" | "), 300)
 }
 
 /// The matrix rows of `cells`, with no counts yet.
@@ -288,5 +379,47 @@ pub fn coverage(rows: &[MatrixRow], model: &str, selected: u64, tally: &Tally) -
         cells_covered: rows.iter().filter(|r| r.counts(model).compared_any()).count() as u64,
         not_applicable_by_feature: tally.by_feature.clone(),
         not_applicable_by_refusal: tally.by_refusal.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Reasons that differ only in the case id, numbers, names or quoted text are one pattern;
+    /// each replacement by hand.
+    #[test]
+    fn reasons_are_counted_by_pattern() {
+        assert_eq!(
+            reason_pattern("SFPMAD/mod1=3/specials is not modelled", "SFPMAD/mod1=3/specials"),
+            "<id> is not modelled"
+        );
+        assert_eq!(
+            reason_pattern("SFPIADD mode 5 (lane 17) not done", "SFPNOP/none/basic"),
+            "<name> mode <n> (lane <n>) not done"
+        );
+        assert_eq!(
+            reason_pattern("unknown word `0x7c000120` in 'the program'", "SFPNOP/none/basic"),
+            "unknown word `…` in '…'"
+        );
+        assert_eq!(reason_pattern("mod1=2, 0x1f: no", "SFPNOP/none/basic"), "<n>=<n>, <n>: no");
+        assert_eq!(reason_pattern("LReg[3] differs", ""), "<name>[<n>] differs");
+        assert_eq!(reason_pattern("not implemented", "SFPNOP/none/basic"), "not implemented");
+        // An unterminated quote is left as it is.
+        assert_eq!(reason_pattern("it's broken", "SFPNOP/none/basic"), "it's broken");
+
+        // 20,000 cases whose reasons each name the case: one entry, its count, the first
+        // examples and the first reason as given.
+        let mut tally = Tally::default();
+        for i in 0..20_000 {
+            let id = format!("random/SFPMAD/{i}");
+            tally.record::<()>(&id, &Status::Unsupported(format!("case {id} is unsupported")), false);
+        }
+        let entries = tally.entries("dut");
+        assert_eq!(entries.len(), 1, "{entries:?}");
+        let e = &entries[0];
+        assert_eq!((e.count, e.pattern.as_str()), (20_000, "case <id> is unsupported"));
+        assert_eq!(e.examples, ["random/SFPMAD/0", "random/SFPMAD/1", "random/SFPMAD/2"]);
+        assert_eq!(e.reason, "case random/SFPMAD/0 is unsupported");
     }
 }

@@ -45,8 +45,8 @@ pub struct Options {
     pub timeout: Duration,
     /// Whether to leave out the built-in fast model.
     pub no_fastpath: bool,
-    /// Failures kept per cell and model.
-    pub keep_failures: usize,
+    /// Failures kept per cell and model (`--keep-failures N`); `None`: every one.
+    pub keep_failures: Option<usize>,
     /// This run's share of the work (`--shard K/N`).
     pub shard: Option<Shard>,
     /// The command replay lines start with (`cargo xtask conform`).
@@ -70,7 +70,7 @@ impl Default for Options {
             duts: Vec::new(),
             timeout: Duration::from_secs(crate::replay::DEFAULT_TIMEOUT_S),
             no_fastpath: false,
-            keep_failures: 3,
+            keep_failures: None,
             shard: None,
             command: "cargo xtask conform".to_string(),
             accept_unchecked: false,
@@ -321,7 +321,10 @@ pub fn check_chip<I: DutIsa>(
     };
     let mut timings: BTreeMap<String, u64> = BTreeMap::new();
     let mut rows = matrix::empty_rows(&I::matrix(chip));
+    let keep = options.keep_failures.unwrap_or(usize::MAX);
     let mut failures = Vec::new();
+    let mut cases = Vec::new();
+    let mut random_cases = Vec::new();
     let mut tallies: BTreeMap<String, Tally> = BTreeMap::new();
     let mut skipped = Vec::new();
     let started = Instant::now();
@@ -360,6 +363,7 @@ pub fn check_chip<I: DutIsa>(
         let tally = tallies.entry(info.name.clone()).or_default();
         for r in &results {
             tally.record(&r.id, &r.status, true);
+            cases.extend(matrix::case_record(&info.name, &r.id, &r.status));
         }
         let vector_info = VectorInfo::<I> {
             corpus: &corpus,
@@ -367,13 +371,7 @@ pub fn check_chip<I: DutIsa>(
             origin: format!("conform-{}", info.name.replace(|c: char| !c.is_ascii_alphanumeric(), "-")),
             replay: replay_context::<I>(chip, options, info),
         };
-        failures.extend(matrix::add_vector_results(
-            &mut rows,
-            &info.name,
-            &results,
-            &vector_info,
-            options.keep_failures,
-        ));
+        failures.extend(matrix::add_vector_results(&mut rows, &info.name, &results, &vector_info, keep));
         timings.insert(format!("vectors/{}", info.name), t.elapsed().as_millis() as u64);
     }
 
@@ -421,7 +419,7 @@ pub fn check_chip<I: DutIsa>(
                 seed: options.seed,
                 limit: options.limit,
                 jobs: jobs.clone(),
-                keep_failures: options.keep_failures,
+                keep_failures: keep,
                 strictness: options.strictness,
                 parallel: !implementation.is_external(),
                 share: options.shard.is_some().then_some(&share as campaign::Share<'_>),
@@ -459,6 +457,7 @@ pub fn check_chip<I: DutIsa>(
             matrix::add_campaign(&mut rows, &info.name, &result.cells, &result.reasons_by_cell);
             tallies.entry(info.name.clone()).or_default().merge(&result.tally);
             failures.extend(result.failures);
+            random_cases.extend(result.records.into_iter().map(|(_, record)| record));
             timings.insert(format!("random/{}", info.name), t.elapsed().as_millis() as u64);
         }
     }
@@ -500,6 +499,10 @@ pub fn check_chip<I: DutIsa>(
     // The vectors of the run (of a shard: its reference's share, so the shards' counts add up).
     corpus_info.vectors =
         share_of(false).end.min(vectors) as usize - share_of(false).start.min(vectors) as usize;
+    cases.extend(random_cases);
+    let totals = matrix::totals(&rows);
+    let failures_total =
+        totals.values().map(|c| c.failed + c.errors + c.random_failures + c.random_errors).sum();
     let report = ChipReport {
         isa: I::NAME.to_string(),
         arch: name,
@@ -510,9 +513,12 @@ pub fn check_chip<I: DutIsa>(
             .name()
             .to_string(),
         models: models.iter().map(|(_, i)| i.clone()).collect(),
-        totals: matrix::totals(&rows),
+        totals,
         matrix: rows,
         failures,
+        failure_cap: options.keep_failures.map(|n| n as u64),
+        failures_total,
+        cases,
         extensions,
         coverage,
         reasons,
@@ -612,9 +618,6 @@ pub fn replay<I: DutIsa>(
     out.push_str(&snippet);
     Ok(divergent)
 }
-
-/// The failures a report keeps of one cell and model by default.
-pub const KEEP_FAILURES: usize = 3;
 
 /// A failure entry's phase, for merging shards: whether it came from the vectors.
 pub fn is_vector_failure(f: &FailureEntry) -> bool {

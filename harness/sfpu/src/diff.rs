@@ -13,6 +13,20 @@ fn lanes_of(mask: u32) -> impl Iterator<Item = usize> {
     (0..LANES).filter(move |l| (mask >> l) & 1 != 0)
 }
 
+/// An LReg value read every way the SFPU's instructions read one: as FP32, as a two's-complement
+/// integer, and (when its sign bit is set) as a sign-magnitude integer, so that a difference
+/// shows whatever the instruction computed (`1.0 | i32 1065353216`, `-0.0 | i32 -2147483648 |
+/// sm -0`).
+fn reading(bits: u32) -> String {
+    let fp = describe_u32(bits);
+    let fp = fp.split(" | ").next().unwrap_or_default();
+    let mut out = format!("{fp} | i32 {}", bits as i32);
+    if bits >> 31 != 0 {
+        out.push_str(&format!(" | sm -{}", bits & 0x7FFF_FFFF));
+    }
+    out
+}
+
 /// At most this many lines per part, so a wholesale mismatch stays readable.
 const MAX_LINES: usize = 8;
 
@@ -34,8 +48,8 @@ pub fn describe(expected: &State, actual: &State, differing: &Locations) -> Stri
             let _ = writeln!(
                 t,
                 "    lane {l:>2}: expected 0x{e:08x} ({}), got 0x{a:08x} ({})",
-                describe_u32(e),
-                describe_u32(a)
+                reading(e),
+                reading(a)
             );
         }
     }
@@ -116,4 +130,20 @@ pub fn describe(expected: &State, actual: &State, differing: &Locations) -> Stri
         );
     }
     t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::reading;
+
+    /// Each reading by hand: 0x3f800000 is 1.0 (exponent 127, mantissa 0) and 1065353216 as an
+    /// integer; 0x80000000 is -0.0, i32::MIN and sign-magnitude -0; 0xfffffff9 is a negative NaN,
+    /// -7, and sign-magnitude -(2^31 - 7).
+    #[test]
+    fn a_value_is_read_as_a_float_and_as_integers() {
+        assert_eq!(reading(0x3F80_0000), "1.0 | i32 1065353216");
+        assert_eq!(reading(0x8000_0000), "-0.0 | i32 -2147483648 | sm -0");
+        assert_eq!(reading(0xFFFF_FFF9), "-nan(0x7ffff9) | i32 -7 | sm -2147483641");
+        assert_eq!(reading(0x0000_0007), "1e-44 | i32 7");
+    }
 }

@@ -28,7 +28,7 @@ pub fn section(chip: Chip, models: &[&dyn Model<Amx>], seed: u64, cases: u64, ke
         seed,
         limit: Limit::PerCell(cases),
         vectors: Some(vectors_dir()),
-        keep_failures: keep,
+        keep_failures: Some(keep),
         ..Options::default()
     };
     let implementations: Vec<(Implementation<'_, Amx>, ModelInfo)> = models

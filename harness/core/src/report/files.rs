@@ -48,8 +48,9 @@ const ABANDONED: &str =
     "the process is exiting: the report was not written; the previous report is untouched";
 
 /// The files a report is written as: `report.json` (the source of truth), `report.md`,
-/// `report.html`, `junit.xml`.
-pub const FILES: [&str; 4] = ["report.json", "report.md", "report.html", "junit.xml"];
+/// `report.html`, `junit.xml`, and `cases.jsonl` (every case record, one JSON object per line:
+/// [`cases_jsonl`]).
+pub const FILES: [&str; 5] = ["report.json", "report.md", "report.html", "junit.xml", "cases.jsonl"];
 
 /// The lock file of an output directory ([`lock_dir`]).
 pub const LOCK_FILE: &str = ".conform.lock";
@@ -67,6 +68,7 @@ pub fn write_files(report: &Report, renderers: &Renderers<'_>, dir: &Path) -> Re
         markdown::render_with(report, renderers),
         html::render_with(report, renderers),
         junit::render_with(report, renderers),
+        cases_jsonl(report),
     ];
     let need: u64 = contents.iter().map(|c| c.len() as u64).sum();
     if let Some(free) = available_space(dir)
@@ -124,6 +126,27 @@ fn write_set<'a>(
         pending.temporaries.retain(|p| p != temporary);
     }
     Ok(())
+}
+
+/// Every case record of `report` ([`ChipReport::cases`](super::ChipReport::cases)), one JSON
+/// object per line, section by section: `{"isa", "chip", "model", "id", "verdict"}` and, unless
+/// the case passed, `"reason"`.
+pub fn cases_jsonl(report: &Report) -> String {
+    let mut out = String::new();
+    for chip in &report.chips {
+        let isa = if chip.isa.is_empty() { "sfpu" } else { &chip.isa };
+        for c in &chip.cases {
+            let mut line = serde_json::json!({
+                "isa": isa, "chip": chip.arch, "model": c.model, "id": c.id, "verdict": c.verdict,
+            });
+            if let Some(reason) = &c.reason {
+                line["reason"] = serde_json::Value::String(reason.clone());
+            }
+            out.push_str(&line.to_string());
+            out.push('\n');
+        }
+    }
+    out
 }
 
 fn write_synced(path: &Path, text: &str) -> std::io::Result<()> {

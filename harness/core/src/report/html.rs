@@ -332,7 +332,7 @@ fn coverage_section(out: &mut String, r: &ChipReport) -> fmt::Result {
                 "<tr><td><code>{}</code></td><td>{}</td><td>{}</td><td class=\"num\">{}</td><td>{}</td></tr>",
                 escape(&e.model),
                 escape(&e.kind),
-                escape(&e.reason),
+                escape(&e.shown()),
                 e.count,
                 examples.join(", ")
             )?;
@@ -629,13 +629,19 @@ fn failures(out: &mut String, r: &ChipReport, extensions: &Renderers<'_>) -> fmt
         writeln!(out, "<p>No failures.</p>")?;
         return writeln!(out, "</section>");
     }
-    writeln!(
-        out,
-        "<p>{} failure(s): the first failures of every failing (model, instruction, mode) cell.</p>",
-        r.failures.len()
-    )?;
+    let (shown, hidden) = r.failures_to_show(super::markdown::SHOWN_PER_CELL);
+    write!(out, "<p>{}.", escape(&r.failure_account()))?;
+    if hidden > 0 {
+        write!(
+            out,
+            " Shown here: the first {} of each cell; the other {hidden} are in <code>report.json</code> \
+             (<code>chips[].failures</code>), and every case's verdict in <code>cases.jsonl</code>.",
+            super::markdown::SHOWN_PER_CELL
+        )?;
+    }
+    writeln!(out, "</p>")?;
     let target = escape(&extensions.regression_file_of(r)).into_owned();
-    for (i, f) in r.failures.iter().enumerate() {
+    for (i, f) in shown {
         writeln!(out, "<article class=\"failure\" id=\"{}\">", id(r, &format!("failure-{}", i + 1)))?;
         writeln!(
             out,

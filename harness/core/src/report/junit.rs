@@ -183,7 +183,7 @@ fn chip_suites(
             let o = Outcome::Skipped(format!(
                 "{}: {} ({} case(s); e.g. {})",
                 e.kind,
-                e.reason,
+                e.shown(),
                 e.count,
                 e.examples.join(", ")
             ));

@@ -175,7 +175,7 @@ fn coverage_section(out: &mut String, r: &ChipReport) -> fmt::Result {
                 "| {} | {} | {} | {} | {} |",
                 cell_code(&e.model),
                 text(&e.kind),
-                text(&one_line(&e.reason)),
+                text(&one_line(&e.shown())),
                 e.count,
                 examples.join(", ")
             )?;
@@ -381,6 +381,10 @@ fn status_cell(c: &Counts) -> String {
     text
 }
 
+/// The failures of a cell the pages show in full (`report.json` keeps them all, or as many as
+/// `--keep-failures` says).
+pub const SHOWN_PER_CELL: usize = 3;
+
 fn failures(out: &mut String, r: &ChipReport, extensions: &Renderers<'_>) -> fmt::Result {
     writeln!(out, "### Failures")?;
     writeln!(out)?;
@@ -388,13 +392,18 @@ fn failures(out: &mut String, r: &ChipReport, extensions: &Renderers<'_>) -> fmt
         writeln!(out, "No failures.")?;
         return writeln!(out);
     }
-    writeln!(
-        out,
-        "{} failure(s): the first failures of every failing (model, instruction, mode) cell.",
-        r.failures.len()
-    )?;
+    let (shown, hidden) = r.failures_to_show(SHOWN_PER_CELL);
+    write!(out, "{}.", text(&r.failure_account()))?;
+    if hidden > 0 {
+        write!(
+            out,
+            " Shown here: the first {SHOWN_PER_CELL} of each cell; the other {hidden} are in `report.json` \
+             (`chips[].failures`), and every case's verdict in `cases.jsonl`."
+        )?;
+    }
     writeln!(out)?;
-    for (i, f) in r.failures.iter().enumerate() {
+    writeln!(out)?;
+    for (i, f) in shown {
         writeln!(
             out,
             "#### {}. {} · {} · {} · {}",

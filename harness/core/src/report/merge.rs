@@ -4,21 +4,14 @@
 //! A shard checks, of every model's sequence of cases (its vectors in corpus order, then its
 //! campaign's cases job by job), a contiguous share, the K-th in order. So the whole run's
 //! account of a model is its shards' accounts one after the other: counts add up, a cell keeps
-//! the first reason and the first failures of the first shard that has some, a reason keeps its
-//! first examples. The sections' and the report's extensions (not cut) are the first shard's.
+//! the first reason and its failures (the first ones of the first shards, under a cap), a reason
+//! pattern keeps its first examples, the case records follow one another. The sections' and the report's extensions (not cut) are the first shard's.
 //! Timings add up; they are the only part that differs from an unsharded run's.
 
 use std::collections::BTreeMap;
 
-use super::{ChipReport, FailureEntry, MatrixRow, ModelCoverage, ReasonEntry, Report};
-use crate::matrix::{self, Tally};
-
-/// The failures a section keeps per cell, model and phase (the session's
-/// [`KEEP_FAILURES`](crate::session::KEEP_FAILURES)).
-const KEEP: usize = crate::session::KEEP_FAILURES;
-
-/// How many examples a reason keeps (as [`Tally`] does).
-const EXAMPLES: usize = 3;
+use super::{ChipReport, MatrixRow, ModelCoverage, ReasonEntry, Report};
+use crate::matrix::{self, Reasons, Tally};
 
 /// The report of the whole run whose shards wrote `shards`, in shard order. Shards of different
 /// runs (other chips, models or settings) are an error.
@@ -64,10 +57,9 @@ pub fn merge(shards: &[Report]) -> Result<Report, String> {
     Ok(out)
 }
 
-/// Whether `f` came from the golden vectors (not from the random campaign, whose ids are
-/// `random/<job>/<n>`).
-fn from_vectors(f: &FailureEntry) -> bool {
-    !f.id.starts_with("random/")
+/// Whether case `id` is a golden vector's (not a random case's, `random/<job>/<n>`).
+fn from_vectors(id: &str) -> bool {
+    !id.starts_with("random/")
 }
 
 fn merge_sections(sections: &[&ChipReport]) -> Result<ChipReport, String> {
@@ -79,7 +71,8 @@ fn merge_sections(sections: &[&ChipReport]) -> Result<ChipReport, String> {
             && s.strictness == first.strictness
             && s.campaign.seed == first.campaign.seed
             && s.campaign.cases_per_mode == first.campaign.cases_per_mode
-            && s.campaign.budget_ms == first.campaign.budget_ms;
+            && s.campaign.budget_ms == first.campaign.budget_ms
+            && s.failure_cap == first.failure_cap;
         if !same {
             return Err(format!(
                 "{what}: shard {} differs from shard 1 in its models or settings: not shards of one run",
@@ -123,21 +116,26 @@ fn merge_sections(sections: &[&ChipReport]) -> Result<ChipReport, String> {
         }
     }
 
-    // The failures: the vectors' of every model, then the campaign's, each model's shards one
-    // after the other, a cell keeping its first ones.
+    // The failures and the case records: the vectors' of every model, then the campaign's, each
+    // model's shards one after the other, a cell keeping its first ones under a cap.
     let models: Vec<&str> = first.models.iter().map(|m| m.name.as_str()).collect();
+    let cap = first.failure_cap.map_or(usize::MAX, |n| n as usize);
     let mut failures = Vec::new();
+    let mut cases = Vec::new();
     for vectors in [true, false] {
         for model in &models {
             let mut kept: BTreeMap<(String, String), usize> = BTreeMap::new();
             for s in sections {
-                for f in s.failures.iter().filter(|f| f.model == *model && from_vectors(f) == vectors) {
+                for f in s.failures.iter().filter(|f| f.model == *model && from_vectors(&f.id) == vectors) {
                     let n = kept.entry((f.instruction.clone(), f.mode.clone())).or_default();
-                    if *n < KEEP {
+                    if *n < cap {
                         *n += 1;
                         failures.push(f.clone());
                     }
                 }
+                cases.extend(
+                    s.cases.iter().filter(|c| c.model == *model && from_vectors(&c.id) == vectors).cloned(),
+                );
             }
         }
     }
@@ -145,16 +143,12 @@ fn merge_sections(sections: &[&ChipReport]) -> Result<ChipReport, String> {
     // The reasons: counts added, the first examples kept (each model's shards in order).
     let mut reasons: Vec<ReasonEntry> = Vec::new();
     for model in &models {
-        let mut by: BTreeMap<(String, String), (u64, Vec<String>)> = BTreeMap::new();
+        let mut by: BTreeMap<(String, String), Reasons> = BTreeMap::new();
         for s in sections {
             for e in s.reasons.iter().filter(|e| e.model == *model) {
-                let entry = by.entry((e.kind.clone(), e.reason.clone())).or_default();
-                entry.0 += e.count;
-                for x in &e.examples {
-                    if entry.1.len() < EXAMPLES {
-                        entry.1.push(x.clone());
-                    }
-                }
+                // A report of a format without patterns counts by the reason itself.
+                let pattern = if e.pattern.is_empty() { &e.reason } else { &e.pattern };
+                by.entry((e.kind.clone(), pattern.clone())).or_default().add(e.count, &e.examples, &e.reason);
             }
         }
         let tally = Tally { reasons: by, ..Tally::default() };
@@ -185,6 +179,8 @@ fn merge_sections(sections: &[&ChipReport]) -> Result<ChipReport, String> {
     out.totals = matrix::totals(&rows);
     out.matrix = rows;
     out.failures = failures;
+    out.failures_total = sections.iter().map(|s| s.failures_total).sum();
+    out.cases = cases;
     out.reasons = reasons;
     out.coverage = coverage;
     Ok(out)

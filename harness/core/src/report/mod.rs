@@ -27,5 +27,5 @@ mod model;
 pub mod terminal;
 pub mod text;
 
-pub use files::{DirLock, FILES, LOCK_FILE, abandon_writes, lock_dir, write_files};
+pub use files::{DirLock, FILES, LOCK_FILE, abandon_writes, cases_jsonl, lock_dir, write_files};
 pub use model::*;

@@ -78,8 +78,23 @@ pub struct ChipReport {
     pub matrix: Vec<MatrixRow>,
     /// Totals per model name.
     pub totals: BTreeMap<String, Counts>,
-    /// The first failures of every (model, instruction, mode) cell, with how to replay them.
+    /// The failures of every (model, instruction, mode) cell, with how to replay them: every one,
+    /// or the first [`failure_cap`](ChipReport::failure_cap) of each cell when a cap was asked for.
     pub failures: Vec<FailureEntry>,
+    /// The failures kept per (model, instruction, mode) cell when a cap was asked for
+    /// (`--keep-failures N`); absent: every failure is kept. Added during format 4.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failure_cap: Option<u64>,
+    /// How many failures the section had, kept or not: cases compared that differed and cases a
+    /// model failed to run, golden vectors and random cases, every model. Added during format 4.
+    #[serde(default)]
+    pub failures_total: u64,
+    /// Every golden vector's verdict on every model, and every random case's that did not pass
+    /// (random cases that passed are counted, not listed), in the order they ran: what
+    /// `cases.jsonl` lists, one per line, for scripts. Random cases are subject to the failure
+    /// cap when there is one. Added during format 4.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cases: Vec<CaseRecord>,
     /// What the chip's instruction set adds to its section, each under its key (the SFPU's
     /// `ieee`, `spec_notes`, `operand_coverage`): data the core carries and does not interpret,
     /// written as fields of the section and rendered by the instruction set's
@@ -341,13 +356,15 @@ impl ChipReport {
 }
 
 impl ModelCoverage {
-    /// `583 of 6954 vectors (8.4%), 120 of 856 cells`.
+    /// `700 of 6954 vectors compared (10.1%), 583 passed; 120 of 856 cells`: the vectors compared
+    /// are those run and answered (neither declined nor failed to run).
     pub fn headline(&self) -> String {
         format!(
-            "{} of {} vectors ({}), {} of {} cells",
-            self.passed,
+            "{} of {} vectors compared ({}), {} passed; {} of {} cells",
+            self.compared,
             self.vectors,
-            super::text::percent(self.passed, self.vectors),
+            super::text::percent(self.compared, self.vectors),
+            self.passed,
             self.cells_covered,
             self.cells
         )
@@ -378,12 +395,30 @@ pub struct ReasonEntry {
     pub model: String,
     /// `unsupported` (the model declined the case) or `error` (it failed to run it).
     pub kind: String,
-    /// The reason as the model (or the harness, for a crash or a timeout) gave it.
+    /// The first reason of this pattern as the model (or the harness, for a crash or a timeout)
+    /// gave it.
     pub reason: String,
+    /// The reason's pattern, which the entry counts: the reason with the case's id, numbers,
+    /// names and quoted text replaced ([`crate::matrix::reason_pattern`]), so that reasons that
+    /// differ only in those are one entry. Added during format 4 (absent: the reason).
+    #[serde(default)]
+    pub pattern: String,
     /// How many cases (vectors and random cases) it was given for.
     pub count: u64,
     /// The first few case ids (vector ids, `random/SFPMAD/12`).
     pub examples: Vec<String>,
+}
+
+impl ReasonEntry {
+    /// The reason as the renderings show it: the pattern counted, with the first reason as given
+    /// when they differ (`NAME is not modelled (e.g. SFPMAD is not modelled)`).
+    pub fn shown(&self) -> String {
+        if self.pattern.is_empty() || self.pattern == self.reason {
+            self.reason.clone()
+        } else {
+            format!("{} (e.g. {})", self.pattern, self.reason)
+        }
+    }
 }
 
 /// One (instruction, mode value) cell, per model.
@@ -582,6 +617,22 @@ impl CellStatus {
             CellStatus::NotApplicable => "not-applicable",
         }
     }
+}
+
+/// One case's verdict on one model (a line of `cases.jsonl`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CaseRecord {
+    /// The model (its column).
+    pub model: String,
+    /// The vector id, or the random case's id.
+    pub id: String,
+    /// `pass`, `fail`, `error` (the model failed to run it), `unsupported` (it declined) or
+    /// `not-applicable` (its declaration left the vector out; never given to it).
+    pub verdict: String,
+    /// Why it was declined, failed to run or left out; for a failure, the first line of what
+    /// differs. Absent for a pass.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
 }
 
 /// One failure, with how to reproduce it.
@@ -805,7 +856,10 @@ impl Report {
                 .filter(|c| c.models.iter().any(|m| m.name == dut))
                 .map(|c| match (c.coverage_of(dut), c.unchecked_duts().contains(&dut)) {
                     (Some(k), true) => format!("{} compared nothing ({})", c.arch, k.shortfall()),
-                    (Some(k), false) => format!("{} {} of {} vectors", c.arch, k.passed, k.vectors),
+                    (Some(k), false) => format!(
+                        "{} {} of {} vectors compared ({} passed)",
+                        c.arch, k.compared, k.vectors, k.passed
+                    ),
                     (None, true) => format!("{} compared nothing", c.arch),
                     (None, false) => format!("{} (no coverage recorded)", c.arch),
                 })
@@ -818,6 +872,38 @@ impl Report {
 
 /// Helpers the renderers share.
 impl ChipReport {
+    /// The failures the pages show in full: the first `per_cell` of each (model, instruction,
+    /// mode) cell, each with its index in [`failures`](ChipReport::failures); and how many of the
+    /// kept failures are not shown.
+    pub fn failures_to_show(&self, per_cell: usize) -> (Vec<(usize, &FailureEntry)>, usize) {
+        let mut seen: BTreeMap<(&str, &str, &str), usize> = BTreeMap::new();
+        let mut shown = Vec::new();
+        for (i, f) in self.failures.iter().enumerate() {
+            let n = seen.entry((&f.model, &f.instruction, &f.mode)).or_default();
+            *n += 1;
+            if *n <= per_cell {
+                shown.push((i, f));
+            }
+        }
+        let hidden = self.failures.len() - shown.len();
+        (shown, hidden)
+    }
+
+    /// How many failures the section had and which of them the report keeps, in words: `12
+    /// failure(s), every one kept` or `5000 failure(s); kept: the first 3 of each (model,
+    /// instruction, mode) cell, 180 in all`.
+    pub fn failure_account(&self) -> String {
+        let total = (self.failures_total as usize).max(self.failures.len());
+        match self.failure_cap {
+            None => format!("{total} failure(s), every one kept in report.json"),
+            Some(cap) => format!(
+                "{total} failure(s); report.json keeps the first {cap} of each (model, instruction, mode) \
+                 cell (--keep-failures), {} in all",
+                self.failures.len()
+            ),
+        }
+    }
+
     /// The coverage of `model`, if the report has it.
     pub fn coverage_of(&self, model: &str) -> Option<&ModelCoverage> {
         self.coverage.iter().find(|c| c.model == model)

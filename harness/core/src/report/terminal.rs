@@ -129,7 +129,7 @@ fn chip_block(out: &mut String, report: &ChipReport, notes: &SectionNotes, rende
                 m.name,
                 e.kind,
                 e.count,
-                e.reason,
+                e.shown(),
                 e.examples.join(", ")
             );
         }

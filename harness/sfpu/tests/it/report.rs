@@ -40,7 +40,7 @@ fn the_sample_has_every_status() {
         verdict.starts_with(
             "FAIL: failing model(s) by chip: blackhole: dut; external implementation(s) that compared \
              nothing, by chip (--accept-unchecked accepts that): wormhole: dut; dut: blackhole "
-        ) && verdict.contains(" vectors, wormhole compared nothing ("),
+        ) && verdict.contains(" vectors compared (51 passed), wormhole compared nothing ("),
         "{verdict}"
     );
     assert!(!r.passes());
@@ -135,8 +135,9 @@ fn markdown_has_every_section_and_status() {
         // The verdict's coverage, and what was not applicable.
         // A model's cells are the rows it had a case of: the reference every row but
         // `regressions`; the DUT not `sequences` either.
-        "- `reference`: 102 of 112 vectors (91.1 %), 11 of 11 cells",
-        "- `dut`: 51 of 112 vectors (45.5 %), 7 of 10 cells (10 not applicable, 16 unsupported, 3 errors, 2 failed)",
+        // Compared: passed + failed (102 + 0; 51 + 2); 53 / 112 = 47.3 %.
+        "- `reference`: 102 of 112 vectors compared (91.1 %), 102 passed; 11 of 11 cells",
+        "- `dut`: 53 of 112 vectors compared (47.3 %), 51 passed; 7 of 10 cells (10 not applicable, 16 unsupported, 3 errors, 2 failed)",
         "| `dut` | 112 | 72 | 10 | 72 | 16 | 3 | 53 | 51 | 7 of 10 |",
         "| `SFPLOADMACRO` | 1 | ✅ 1 | ➖ 1 |",
         // Matrix by instruction.
@@ -846,6 +847,7 @@ fn verdict_coverage_and_reasons_in_every_form() {
         model: DUT_NAME.into(),
         kind: "unsupported".into(),
         reason: "no <LOADMACRO> & co".into(),
+        pattern: "no <LOADMACRO> & co".into(),
         count: 3,
         examples: vec!["SFPMAD/mod1=0/a".into(), "SFPMAD/mod1=0/b".into()],
     }];
@@ -853,13 +855,15 @@ fn verdict_coverage_and_reasons_in_every_form() {
     let v = r.verdict_text();
     assert!(v.starts_with("PASS on what each model was checked on:"), "{v}");
     assert!(
-        v.contains("dut 5 of 40 vectors (12.5 %), 2 of 8 cells (32 not applicable, 3 unsupported)"),
+        v.contains(
+            "dut 5 of 40 vectors compared (12.5 %), 5 passed; 2 of 8 cells (32 not applicable, 3 unsupported)"
+        ),
         "{v}"
     );
     let md = markdown::render(&report);
     let r = &report.chips[0];
     assert!(
-        md.contains("\n- `dut`: 5 of 40 vectors (12.5 %), 2 of 8 cells (32 not applicable, 3 unsupported)\n"),
+        md.contains("\n- `dut`: 5 of 40 vectors compared (12.5 %), 5 passed; 2 of 8 cells (32 not applicable, 3 unsupported)\n"),
         "{md}"
     );
     assert!(md.contains("| feature `dest-remap` | 32 |"), "{md}");
@@ -870,7 +874,7 @@ fn verdict_coverage_and_reasons_in_every_form() {
         "{md}"
     );
     let page = html::render(&report);
-    assert!(page.contains("<li><code>dut</code>: 5 of 40 vectors (12.5 %), 2 of 8 cells (32 not applicable, 3 unsupported)</li>"), "{page}");
+    assert!(page.contains("<li><code>dut</code>: 5 of 40 vectors compared (12.5 %), 5 passed; 2 of 8 cells (32 not applicable, 3 unsupported)</li>"), "{page}");
     assert!(page.contains("no &lt;LOADMACRO&gt; &amp; co"), "escaped");
     assert!(page.contains("class=\"cell not-applicable"), "the status has its colour");
     let xml = junit::render(&report);
