@@ -16,6 +16,7 @@ use sfpu_reference::state::{Hex, StateDoc};
 
 use crate::Sfpu;
 use crate::declaration::Declaration;
+use crate::features::{Feature, FeatureSet};
 pub use harness_core::dut::process::{MAX_LINE, split_command_line};
 pub use harness_core::dut::{
     MAX_CONSECUTIVE_FAULTS, MAX_CONSECUTIVE_TIMEOUTS, MAX_FAILED_STARTS, MIN_HELLO_TIMEOUT, ProtocolError,
@@ -58,6 +59,10 @@ impl Protocol for SfpuDut {
     const PROTOCOL: &'static str = PROTOCOL;
     const CHIP_FIELD: &'static str = "arch";
     const HELLO_FIELDS: &'static [&'static str] = &["features", "refuses", "archs"];
+    // The state document's fields added after the first revision: the chip, and Wormhole's
+    // SFPSHFT2 latch. A DUT that does not read the latch does not model it (`sfpshft2-latch`).
+    const OPTIONAL_STATE_FIELDS: &'static [&'static str] = &["arch", "SFPSHFT2_vc0"];
+    const DEFAULT_READS: &'static [&'static str] = &["arch", "SFPSHFT2_vc0"];
 
     fn hello_chips(fields: &serde_json::Map<String, Value>) -> Result<Vec<String>, ProtocolError> {
         Ok(strings(fields, "archs")?.unwrap_or_else(|| vec![Arch::Blackhole.to_string()]))
@@ -68,12 +73,24 @@ impl Protocol for SfpuDut {
     ) -> Result<Option<Declaration>, ProtocolError> {
         let features = strings(fields, "features")?;
         let refuses = strings(fields, "refuses")?;
-        if features.is_none() && refuses.is_none() {
+        // A DUT whose `reads` leaves out the latch never sees it: it does not model it.
+        let latch_unread = strings(fields, "reads")?.is_some_and(|r| !r.iter().any(|f| f == "SFPSHFT2_vc0"));
+        if features.is_none() && refuses.is_none() && !latch_unread {
             return Ok(None);
         }
-        Declaration::from_hello(features.as_deref(), refuses.as_deref().unwrap_or(&[]))
-            .map(Some)
-            .map_err(|e| ProtocolError::new(format!("`hello` answer: {}", quote(&e))))
+        let mut declaration = Declaration::from_hello(features.as_deref(), refuses.as_deref().unwrap_or(&[]))
+            .map_err(|e| ProtocolError::new(format!("`hello` answer: {}", quote(&e))))?;
+        if latch_unread {
+            let declared = declaration.features.unwrap_or_else(FeatureSet::all);
+            if features.is_some() && declared.contains(Feature::Sfpshft2Latch) {
+                return Err(ProtocolError::new(
+                    "`hello` answer: `features` names `sfpshft2-latch` but `reads` leaves out `SFPSHFT2_vc0`, \
+                     the state it is",
+                ));
+            }
+            declaration.features = Some(declared.difference([Feature::Sfpshft2Latch].into_iter().collect()));
+        }
+        Ok(Some(declaration))
     }
 
     fn result(state: Value, outcome: Option<Value>) -> Result<(StateDoc, Option<Outcome>), ProtocolError> {

@@ -63,6 +63,9 @@ pub enum Answer<D, S, O> {
         declaration: Option<D>,
         /// The chips it models.
         chips: Vec<String>,
+        /// The optional state fields it reads ([`Protocol::OPTIONAL_STATE_FIELDS`]), if its hello
+        /// names them (`reads`); `None`: [`Protocol::DEFAULT_READS`].
+        reads: Option<Vec<String>>,
     },
     /// The case ran.
     Result {
@@ -134,8 +137,18 @@ pub trait Protocol: Send + Sync + 'static {
     fn hello_declaration(
         fields: &serde_json::Map<String, Value>,
     ) -> Result<Option<<Self::Isa as Isa>::Declaration>, ProtocolError>;
-    /// The fields a hello may have beyond `protocol`, `name`, `version` and `isa`.
+    /// The fields a hello may have beyond `protocol`, `name`, `version`, `isa` and `reads`.
     const HELLO_FIELDS: &'static [&'static str];
+    /// The top-level fields of a case's state document that were added after the protocol's
+    /// first revision, which a DUT's hello may name in `reads` (those it reads). A case's state
+    /// carries only the ones the DUT reads; the harness keeps their values from the case's
+    /// initial state, and the instruction set's declaration leaves out what depends on the
+    /// others.
+    const OPTIONAL_STATE_FIELDS: &'static [&'static str] = &[];
+    /// What a DUT whose hello has no `reads` reads of [`OPTIONAL_STATE_FIELDS`](Protocol::OPTIONAL_STATE_FIELDS):
+    /// the fields of the protocol as it stood when `reads` was introduced. This list never grows:
+    /// a field added later reaches only the DUTs that name it, so no existing DUT breaks.
+    const DEFAULT_READS: &'static [&'static str] = &[];
     /// A result's `state` and `outcome` fields, validated.
     fn result(state: Value, outcome: Option<Value>) -> Result<ResultParts<Self>, ProtocolError>;
     /// The whole initial state of a case, as the protocol's state document.
@@ -236,16 +249,54 @@ pub fn parse_answer<P: Protocol>(line: &[u8]) -> Result<AnswerOf<P>, ProtocolErr
                     )));
                 }
             }
-            if let Some(unknown) = map.keys().find(|k| !P::HELLO_FIELDS.contains(&k.as_str())) {
+            let reads = match map.get("reads") {
+                None => None,
+                Some(Value::Array(items)) => {
+                    let mut reads = Vec::new();
+                    for item in items {
+                        match item {
+                            Value::String(f) if P::OPTIONAL_STATE_FIELDS.contains(&f.as_str()) => {
+                                reads.push(f.clone())
+                            }
+                            other => {
+                                return Err(ProtocolError::new(format!(
+                                    "`hello` answer: `reads`: {} is not an optional state field of {} ({})",
+                                    quote(&other.to_string()),
+                                    P::PROTOCOL,
+                                    if P::OPTIONAL_STATE_FIELDS.is_empty() {
+                                        "it has none".to_string()
+                                    } else {
+                                        P::OPTIONAL_STATE_FIELDS
+                                            .iter()
+                                            .map(|f| format!("`{f}`"))
+                                            .collect::<Vec<_>>()
+                                            .join(", ")
+                                    }
+                                )));
+                            }
+                        }
+                    }
+                    Some(reads)
+                }
+                Some(other) => {
+                    return Err(ProtocolError::new(format!(
+                        "`hello` answer: `reads` must be an array of strings, not {}",
+                        json_kind(other)
+                    )));
+                }
+            };
+            if let Some(unknown) =
+                map.keys().find(|k| k.as_str() != "reads" && !P::HELLO_FIELDS.contains(&k.as_str()))
+            {
                 return Err(ProtocolError::new(format!(
-                    "`hello` answer: unknown field `{}`, expected one of `protocol`, `name`, `version`, {}",
+                    "`hello` answer: unknown field `{}`, expected one of `protocol`, `name`, `version`, `reads`, {}",
                     quote(unknown),
                     P::HELLO_FIELDS.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(", ")
                 )));
             }
             let declaration = P::hello_declaration(&map)?;
             let chips = P::hello_chips(&map)?;
-            Ok(Answer::Hello { protocol, name, version, declaration, chips })
+            Ok(Answer::Hello { protocol, name, version, declaration, chips, reads })
         }
         "result" => {
             let r: ResultAnswer = serde_json::from_value(Value::Object(map)).map_err(fields)?;
@@ -287,8 +338,9 @@ impl StartError {
     }
 }
 
-/// What a started DUT said of itself.
-type Started<P> = (Process, String, String, Option<<<P as Protocol>::Isa as Isa>::Declaration>);
+/// What a started DUT said of itself: its process, name, version, declaration, and the optional
+/// state fields it reads.
+type Started<P> = (Process, String, String, Option<<<P as Protocol>::Isa as Isa>::Declaration>, Vec<String>);
 
 /// Starts the DUT and exchanges hellos (the wait for its hello ends once `cancel` is raised).
 fn start<P: Protocol>(
@@ -306,7 +358,7 @@ fn start<P: Protocol>(
     let chip_name = <P::Isa as Isa>::chip_name(chip);
     let protocol_id = P::PROTOCOL;
     match receive::<P>(&mut process, timeout, "the hello") {
-        Ok(Answer::Hello { protocol, name, version, declaration, chips }) => {
+        Ok(Answer::Hello { protocol, name, version, declaration, chips, reads }) => {
             if protocol != P::PROTOCOL {
                 return Err(StartError::Failed(format!(
                     "the DUT speaks `{}`, the harness `{protocol_id}`",
@@ -320,7 +372,8 @@ fn start<P: Protocol>(
                     quote(&chips.join(", "))
                 )));
             }
-            Ok((process, quote(&name), quote(&version), declaration))
+            let reads = reads.unwrap_or_else(|| P::DEFAULT_READS.iter().map(|f| f.to_string()).collect());
+            Ok((process, quote(&name), quote(&version), declaration, reads))
         }
         Ok(Answer::Error { message, .. }) => Err(StartError::Refused(format!(
             "the DUT refused the hello ({protocol_id}, {chip_name}): {}",
@@ -367,6 +420,8 @@ pub struct ExternalModel<P: Protocol> {
     name: String,
     version: String,
     declaration: Option<<P::Isa as Isa>::Declaration>,
+    /// The optional state fields the DUT reads (its first hello's).
+    reads: Vec<String>,
     cancel: Cancel,
     inner: Mutex<Inner>,
 }
@@ -445,7 +500,7 @@ impl<P: Protocol> ExternalModel<P> {
         if timeout.is_zero() {
             return Err(ModelError::Failed("the per-case timeout must be positive".to_string()));
         }
-        let (process, name, version, declaration) =
+        let (process, name, version, declaration, reads) =
             start::<P>(argv, chip, timeout, cancel).map_err(StartError::into_model_error)?;
         Ok(ExternalModel {
             argv: argv.to_vec(),
@@ -454,6 +509,7 @@ impl<P: Protocol> ExternalModel<P> {
             name,
             version,
             declaration,
+            reads,
             cancel: cancel.clone(),
             inner: Mutex::new(Inner {
                 process: Some(process),
@@ -522,7 +578,7 @@ impl<P: Protocol> ExternalModel<P> {
         let process = match &mut inner.process {
             Some(p) => p,
             slot @ None => match start::<P>(&self.argv, self.chip, self.timeout, &self.cancel) {
-                Ok((p, _, _, _)) => {
+                Ok((p, ..)) => {
                     inner.failed_starts = 0;
                     slot.insert(p)
                 }
@@ -541,9 +597,13 @@ impl<P: Protocol> ExternalModel<P> {
             },
         };
         let words: Vec<String> = program.iter().map(|&w| <P::Isa as Isa>::word_hex(w)).collect();
-        process.send(
-            &serde_json::json!({"type": "case", "id": id, "state": P::case_state(pre), "program": words}),
-        );
+        let mut state = P::case_state(pre);
+        if let Value::Object(fields) = &mut state {
+            fields.retain(|k, _| {
+                !P::OPTIONAL_STATE_FIELDS.contains(&k.as_str()) || self.reads.iter().any(|r| r == k)
+            });
+        }
+        process.send(&serde_json::json!({"type": "case", "id": id, "state": state, "program": words}));
         let waiting_for = format!("case `{id}`");
         let answer = receive::<P>(process, self.timeout, &waiting_for);
         if answer.is_err() && self.cancel.is_cancelled() {

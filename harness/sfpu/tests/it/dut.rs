@@ -478,6 +478,48 @@ fn a_panic_kills_the_dut_group() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The protocol can grow: a DUT whose hello says it reads none of the optional state fields
+/// (`"reads": []`) gets Wormhole cases without `arch` and without the SFPSHFT2 latch, however
+/// strict its parser, and is declared not to model the latch; a DUT without `reads` gets both.
+#[test]
+fn a_dut_gets_only_the_optional_fields_it_reads() {
+    let state: sfpu_reference::state::StateDoc =
+        serde_json::from_str(r#"{"arch":"wormhole","SFPSHFT2_vc0":"0x00000007"}"#).unwrap();
+    let mut pre = sfpu_reference::State::reset(Arch::Wormhole, &sfpu_reference::ResetValues::ZEROS);
+    state.apply_to(&mut pre).unwrap();
+    // Answers `unsupported` with what the case's state held of the two fields.
+    let dut = |reads: &str| {
+        let script = format!(
+            r#"read hello; echo '{{"type":"hello","protocol":"sfpu-dut/1","name":"strict","version":"1","archs":["wormhole"]{reads}}}'
+            while read case; do
+              saw=""
+              case "$case" in *'"arch"'*) saw="$saw arch";; esac
+              case "$case" in *SFPSHFT2_vc0*) saw="$saw latch";; esac
+              echo "{{\"type\":\"unsupported\",\"id\":\"1\",\"reason\":\"saw:$saw\"}}"
+            done"#
+        );
+        ExternalModel::spawn_argv(
+            &["sh".to_string(), "-c".to_string(), script],
+            Arch::Wormhole,
+            Duration::from_secs(10),
+        )
+        .expect("the DUT starts")
+    };
+    let strict = dut(r#","reads":[]"#);
+    let latch = harness_sfpu::features::Feature::Sfpshft2Latch;
+    assert!(strict.declared().and_then(|d| d.features).is_some_and(|f| !f.contains(latch)));
+    match strict.run(Arch::Wormhole, &pre, &[0x8F00_0000]) {
+        Err(ModelError::Unsupported(why)) => assert_eq!(why, "saw:"),
+        other => panic!("{other:?}"),
+    }
+    let default = dut("");
+    assert!(default.declared().is_none(), "no declaration: everything");
+    match default.run(Arch::Wormhole, &pre, &[0x8F00_0000]) {
+        Err(ModelError::Unsupported(why)) => assert_eq!(why, "saw: arch latch"),
+        other => panic!("{other:?}"),
+    }
+}
+
 /// A shell DUT that says hello properly, then answers every case with the wrong id: each case
 /// is a malformed answer, and each next case gets a fresh process (a fresh hello) that again
 /// answers. Also the arch check of `run`.
@@ -538,6 +580,7 @@ fn parse_answer_accepts_the_documented_answers() {
             version: "2".into(),
             declaration: None,
             chips: vec!["blackhole".into()],
+            reads: None,
         })
     );
     // A result without `arch` may hold a Wormhole-only location (the case's chip decides).
@@ -557,8 +600,30 @@ fn parse_answer_accepts_the_documented_answers() {
             version: "2".into(),
             declaration: None,
             chips: vec!["blackhole".into(), "wormhole".into()],
+            reads: None,
         })
     );
+    // `reads` names the optional state fields the DUT reads; leaving out the latch's state
+    // leaves out the latch.
+    match parse_answer(
+        br#"{"type":"hello","protocol":"sfpu-dut/1","name":"x","version":"2","reads":["arch"]}"#,
+    ) {
+        Ok(Answer::Hello { reads: Some(reads), declaration: Some(d), .. }) => {
+            assert_eq!(reads, ["arch"]);
+            let features = d.features.expect("every feature but the latch");
+            assert!(!features.contains(harness_sfpu::features::Feature::Sfpshft2Latch));
+            assert_eq!(features.to_vec().len(), harness_sfpu::features::Feature::ALL.len() - 1);
+        }
+        other => panic!("{other:?}"),
+    }
+    for (line, want) in [
+        (&br#"{"type":"hello","protocol":"sfpu-dut/1","name":"x","version":"2","reads":["LReg"]}"#[..], "is not an optional state field of sfpu-dut/1 (`arch`, `SFPSHFT2_vc0`)"),
+        (&br#"{"type":"hello","protocol":"sfpu-dut/1","name":"x","version":"2","reads":"arch"}"#[..], "`reads` must be an array of strings"),
+        (&br#"{"type":"hello","protocol":"sfpu-dut/1","name":"x","version":"2","reads":[],"features":["sfpshft2-latch"]}"#[..], "names `sfpshft2-latch` but `reads` leaves out `SFPSHFT2_vc0`"),
+    ] {
+        let e = err(line);
+        assert!(e.contains(want), "{e}");
+    }
     let line = br#"{"type":"result","id":"7","state":{"LReg":{"3":"0x3f800000","4":12},"LaneFlags":"0x0000ffff"},"outcome":[{"clause":"backdoor-load","lanes":"0x000000ff"},{"clause":"backdoor-load","lanes":256}]}"#;
     match parse_answer(line) {
         Ok(Answer::Result { id, state, outcome: Some(o) }) => {
