@@ -12,7 +12,8 @@ use std::fmt;
 use sfpu_reference::isa::{Instr, Opcode};
 
 use super::features::{Feature, FeatureSet};
-use crate::generate::{mode_of, mode_table};
+use crate::generate::{mode_of, mode_table, mode_table_for};
+use sfpu_reference::isa::Arch;
 
 /// One refusal: a whole instruction, or one mode value of it.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -36,7 +37,8 @@ impl Refusal {
         match mode {
             None => Ok(Refusal::Instruction(op)),
             Some(mode) => {
-                if mode_table(op).iter().any(|(m, _)| m == mode) {
+                // A mode value of the instruction on either chip (a DUT may model one).
+                if Arch::ALL.iter().any(|&a| mode_table_for(a, op).iter().any(|(m, _)| m == mode)) {
                     Ok(Refusal::Mode(op, mode.to_string()))
                 } else {
                     let some: Vec<&str> = mode_table(op).iter().take(3).map(|(m, _)| m.as_str()).collect();
@@ -181,4 +183,73 @@ mod tests {
         );
         assert_eq!(d.describe(), "models the baseline and row-mask; refuses SFPMUL24");
     }
+}
+
+/// The part of `docs/dut-protocol.md` generated from the ISA tables (between its `BEGIN
+/// generated` and `END generated` lines): every feature a hello may declare, with an example
+/// state that has it and whether a per-lane model has it for free, and every name `refuses`
+/// accepts, chip by chip (`key=A..B` stands for every value from A to B).
+pub fn protocol_reference() -> String {
+    let mut out = String::new();
+    out.push_str(
+        "| Feature | The state has | Example state (over the reset state) | Free for a per-lane model |\n",
+    );
+    out.push_str("|---|---|---|---|\n");
+    for f in Feature::ALL {
+        out.push_str(&format!(
+            "| `{}` | {} | `{}` | {} |\n",
+            f.id(),
+            f.summary().replace('|', "\\|"),
+            f.example(),
+            if f.per_lane() { "yes" } else { "no" }
+        ));
+    }
+    out.push_str("\n| Instruction | Chips | Mode values (`INSTRUCTION/mode`) |\n|---|---|---|\n");
+    for &op in Opcode::ALL {
+        let per_chip: Vec<(Arch, Vec<String>)> = Arch::ALL
+            .iter()
+            .filter(|a| a.has(op))
+            .map(|&a| (a, mode_table_for(a, op).iter().map(|(m, _)| m.clone()).collect()))
+            .collect();
+        let mut rows: Vec<(Vec<Arch>, &Vec<String>)> = Vec::new();
+        for (arch, modes) in &per_chip {
+            match rows.iter_mut().find(|(_, m)| *m == modes) {
+                Some((chips, _)) => chips.push(*arch),
+                None => rows.push((vec![*arch], modes)),
+            }
+        }
+        for (chips, modes) in rows {
+            let chips: Vec<String> = chips.iter().map(|a| a.to_string()).collect();
+            out.push_str(&format!("| `{}` | {} | {} |\n", op.name(), chips.join(", "), compress(modes)));
+        }
+    }
+    out
+}
+
+/// Mode values in order, runs of three or more `key=N` with consecutive `N` written `key=A..B`.
+fn compress(modes: &[String]) -> String {
+    let numbered = |m: &str| -> Option<(String, u64)> {
+        let (key, n) = m.split_once('=')?;
+        (!key.contains(',') && !n.contains(',')).then_some(())?;
+        Some((key.to_string(), n.parse().ok()?))
+    };
+    let mut parts: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < modes.len() {
+        let mut j = i + 1;
+        if let Some((key, start)) = numbered(&modes[i]) {
+            while j < modes.len() && numbered(&modes[j]) == Some((key.clone(), start + (j - i) as u64)) {
+                j += 1;
+            }
+            if j - i >= 3 {
+                parts.push(format!("`{key}={start}..{}`", start + (j - i - 1) as u64));
+                i = j;
+                continue;
+            }
+            j = i + 1;
+        }
+        parts.push(format!("`{}`", modes[i]));
+        i = j;
+    }
+    if parts.is_empty() { "(no mode field)".to_string() } else { parts.join(", ") }
 }

@@ -162,6 +162,44 @@ impl Feature {
         }
     }
 
+    /// A state with this feature and no other, as a one-line state document (over the chip's
+    /// reset state; `arch` names Wormhole where the feature is Wormhole's).
+    pub const fn example(self) -> &'static str {
+        match self {
+            Feature::FlagStackRagged => {
+                r#"{"FlagStack": {"depth": [1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0], "levels": [{}]}}"#
+            }
+            Feature::UseLaneFlagsRagged => r#"{"UseLaneFlagsForLaneEnable": "0x0000ffff"}"#,
+            Feature::RowMask => r#"{"LaneConfig": "0x01000"}"#,
+            Feature::LaneConfig => r#"{"LaneConfig": "0x00001"}"#,
+            Feature::LoadMacroConfig => r#"{"LoadMacroConfig": {"Misc": "0x001"}}"#,
+            Feature::InstructionTemplate => {
+                r#"{"LoadMacroConfig": {"InstructionTemplate": {"0": "0x00000001"}}}"#
+            }
+            Feature::Prng => r#"{"PRNG": "0x00000001"}"#,
+            Feature::Lreg16 => r#"{"LReg": {"16": "0x00000001"}}"#,
+            Feature::DstInvalidRows => r#"{"Dst": {"invalid_rows": [0]}}"#,
+            Feature::DstDebugAlias => r#"{"Addressing": {"DBG_FEATURE_DISABLE_bit11": true}}"#,
+            Feature::DestRemap => r#"{"Addressing": {"DEST_ACCESS_CFG_remap_addrs": true}}"#,
+            Feature::Swizzle32b => r#"{"Addressing": {"DEST_ACCESS_CFG_swizzle_32b": true}}"#,
+            Feature::SrcbOverride => r#"{"Addressing": {"ALU_FORMAT_SPEC_REG_SrcB_override": true}}"#,
+            Feature::DstFormatConfig => r#"{"Addressing": {"ALU_ACC_CTRL_SFPU_Fp32_enabled": true}}"#,
+            Feature::AddrMod => r#"{"Addressing": {"ADDR_MOD_SET_Base": true}}"#,
+            Feature::Rwc => r#"{"Addressing": {"RWC": {"Dst": 8}}}"#,
+            Feature::Sp => r#"{"Addressing": {"SFPU_STACK_Incr": 1}}"#,
+            Feature::DestBase => r#"{"Addressing": {"DEST_REGW_BASE_Base": 16}}"#,
+            Feature::Sfpshft2Latch => r#"{"arch": "wormhole", "SFPSHFT2_vc0": "0x00000001"}"#,
+        }
+    }
+
+    /// Whether an implementation that keeps the state lane by lane, as the pages describe it,
+    /// models the feature without doing anything for it: the ragged features are only values
+    /// that differ between lanes, which such a model holds anyway (an implementation that keeps
+    /// one value for all lanes does not).
+    pub const fn per_lane(self) -> bool {
+        matches!(self, Feature::FlagStackRagged | Feature::UseLaneFlagsRagged)
+    }
+
     const fn bit(self) -> u32 {
         1 << self as u32
     }

@@ -18,6 +18,7 @@ mod programs;
 mod prop_common;
 mod prop_instructions;
 mod prop_streams;
+mod protocol_docs;
 mod report;
 mod report_sample;
 mod vectors;
