@@ -144,47 +144,6 @@ impl Declaration {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn i(s: &str) -> Instr {
-        sfpu_reference::isa::parse_instr(sfpu_reference::isa::Arch::Blackhole, s).unwrap()
-    }
-
-    #[test]
-    fn refusals_parse_and_cover() {
-        assert_eq!(Refusal::parse("SFPLOADMACRO"), Ok(Refusal::Instruction(Opcode::SFPLOADMACRO)));
-        let r = Refusal::parse("SFPMAD/mod1=2").unwrap();
-        assert!(r.covers(&i("TTI_SFPMAD(0, 1, 2, 3, 2)")));
-        assert!(!r.covers(&i("TTI_SFPMAD(0, 1, 2, 3, 3)")));
-        assert!(Refusal::parse("SFPMAD/mod1=16").unwrap_err().contains("not a mode value"));
-        assert!(Refusal::parse("SFPBOGUS").is_err());
-        let r = Refusal::parse("SFPSTOCHRND/rnd=1,mod1=0").unwrap();
-        assert_eq!(r.to_string(), "SFPSTOCHRND/rnd=1,mod1=0");
-    }
-
-    #[test]
-    fn the_declaration_decides_applicability() {
-        let d = Declaration::from_hello(Some(&["row-mask".to_string()]), &["SFPMUL24".to_string()]).unwrap();
-        let mad = [i("TTI_SFPMAD(0, 1, 2, 3, 0)")];
-        let req = |fs: &[Feature]| fs.iter().copied().collect::<FeatureSet>();
-        assert_eq!(d.check(req(&[Feature::RowMask]), &mad), Ok(()));
-        let e = d.check(req(&[Feature::RowMask, Feature::Prng]), &mad).unwrap_err();
-        assert_eq!(e.missing, ["prng"]);
-        assert_eq!(e.to_string(), "requires prng (not declared)");
-        let e = d.check(FeatureSet::EMPTY, &[i("TTI_SFPMUL24(0, 1, 2, 3, 0)")]).unwrap_err();
-        assert_eq!(e.to_string(), "refused up front: SFPMUL24");
-        assert_eq!(Declaration::everything().check(FeatureSet::all(), &mad), Ok(()));
-        assert!(
-            Declaration::from_hello(Some(&["rowmask".to_string()]), &[])
-                .unwrap_err()
-                .contains("unknown feature")
-        );
-        assert_eq!(d.describe(), "models the baseline and row-mask; refuses SFPMUL24");
-    }
-}
-
 /// The part of `docs/dut-protocol.md` generated from the ISA tables (between its `BEGIN
 /// generated` and `END generated` lines): every feature a hello may declare, with an example
 /// state that has it and whether a per-lane model has it for free, and every name `refuses`
@@ -252,4 +211,45 @@ fn compress(modes: &[String]) -> String {
         i = j;
     }
     if parts.is_empty() { "(no mode field)".to_string() } else { parts.join(", ") }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn i(s: &str) -> Instr {
+        sfpu_reference::isa::parse_instr(Arch::Blackhole, s).unwrap()
+    }
+
+    #[test]
+    fn refusals_parse_and_cover() {
+        assert_eq!(Refusal::parse("SFPLOADMACRO"), Ok(Refusal::Instruction(Opcode::SFPLOADMACRO)));
+        let r = Refusal::parse("SFPMAD/mod1=2").unwrap();
+        assert!(r.covers(&i("TTI_SFPMAD(0, 1, 2, 3, 2)")));
+        assert!(!r.covers(&i("TTI_SFPMAD(0, 1, 2, 3, 3)")));
+        assert!(Refusal::parse("SFPMAD/mod1=16").unwrap_err().contains("not a mode value"));
+        assert!(Refusal::parse("SFPBOGUS").is_err());
+        let r = Refusal::parse("SFPSTOCHRND/rnd=1,mod1=0").unwrap();
+        assert_eq!(r.to_string(), "SFPSTOCHRND/rnd=1,mod1=0");
+    }
+
+    #[test]
+    fn the_declaration_decides_applicability() {
+        let d = Declaration::from_hello(Some(&["row-mask".to_string()]), &["SFPMUL24".to_string()]).unwrap();
+        let mad = [i("TTI_SFPMAD(0, 1, 2, 3, 0)")];
+        let req = |fs: &[Feature]| fs.iter().copied().collect::<FeatureSet>();
+        assert_eq!(d.check(req(&[Feature::RowMask]), &mad), Ok(()));
+        let e = d.check(req(&[Feature::RowMask, Feature::Prng]), &mad).unwrap_err();
+        assert_eq!(e.missing, ["prng"]);
+        assert_eq!(e.to_string(), "requires prng (not declared)");
+        let e = d.check(FeatureSet::EMPTY, &[i("TTI_SFPMUL24(0, 1, 2, 3, 0)")]).unwrap_err();
+        assert_eq!(e.to_string(), "refused up front: SFPMUL24");
+        assert_eq!(Declaration::everything().check(FeatureSet::all(), &mad), Ok(()));
+        assert!(
+            Declaration::from_hello(Some(&["rowmask".to_string()]), &[])
+                .unwrap_err()
+                .contains("unknown feature")
+        );
+        assert_eq!(d.describe(), "models the baseline and row-mask; refuses SFPMUL24");
+    }
 }
