@@ -147,7 +147,7 @@ impl Declaration {
 /// The part of `docs/dut-protocol.md` generated from the ISA tables (between its `BEGIN
 /// generated` and `END generated` lines): every feature a hello may declare, with an example
 /// state that has it and whether a per-lane model has it for free, and every name `refuses`
-/// accepts, chip by chip (`key=A..B` stands for every value from A to B).
+/// accepts, chip by chip (`...key=A..B` stands for every value of the last field from A to B).
 pub fn protocol_reference() -> String {
     let mut out = String::new();
     out.push_str(
@@ -185,11 +185,11 @@ pub fn protocol_reference() -> String {
     out
 }
 
-/// Mode values in order, runs of three or more `key=N` with consecutive `N` written `key=A..B`.
+/// Mode values in order, runs of three or more that differ only in their last field's value,
+/// counting up by one, written `...key=A..B` (`vd=0,mod1=0..15`).
 fn compress(modes: &[String]) -> String {
     let numbered = |m: &str| -> Option<(String, u64)> {
-        let (key, n) = m.split_once('=')?;
-        (!key.contains(',') && !n.contains(',')).then_some(())?;
+        let (key, n) = m.rsplit_once('=')?;
         Some((key.to_string(), n.parse().ok()?))
     };
     let mut parts: Vec<String> = Vec::new();

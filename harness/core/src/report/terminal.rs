@@ -45,10 +45,11 @@ pub fn render(report: &Report, notes: &[SectionNotes], renderers: &Renderers<'_>
         let _ = writeln!(
             out,
             "\n... {} more failures, each with its replay command and YAML regression vector, in {} \
-             (section Failures of each chip) and {} (`chips[].failures`)",
+             (section Failures of each chip) and {} (`chips[].failures`); every case's verdict in {}",
             failures - printed,
             out_dir.join("report.md").display(),
-            out_dir.join("report.json").display()
+            out_dir.join("report.json").display(),
+            out_dir.join("cases.jsonl").display()
         );
     }
     let _ = writeln!(out, "\noverall: {}", report.overall_verdict());

@@ -49,14 +49,14 @@ fn every_feature_example_has_that_feature_alone() {
     }
 }
 
-/// `key=A..B` expanded, the other items as they are (the inverse of the table's compression,
+/// `...key=A..B` expanded (the last field from A to B), the other items as they are (the inverse of the table's compression,
 /// written from its documented meaning).
 fn expand(cell: &str) -> Vec<String> {
     cell.split(", ")
         .map(|item| item.trim_matches('`'))
         .flat_map(|item| match item.split_once("..") {
             Some((from, to)) => {
-                let (key, a) = from.split_once('=').unwrap();
+                let (key, a) = from.rsplit_once('=').unwrap();
                 let (a, b): (u64, u64) = (a.parse().unwrap(), to.parse().unwrap());
                 (a..=b).map(|n| format!("{key}={n}")).collect()
             }
