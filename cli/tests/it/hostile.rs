@@ -437,9 +437,18 @@ fn help_does_not_promise_a_shell() {
 /// the other. A run now writes its files holding the directory's lock: while another holds it
 /// (here the test, as a run writing would), the run says so and waits, and writes its whole set
 /// once the lock is free.
-#[test]
-fn a_run_waits_for_another_writing_the_same_out() {
-    let dir = scratch("locked");
+/// A run into `DIR/out` while the test holds that directory's lock, once it says it waits: the
+/// lock, the run, the rest of its standard error, the line it said, and the directory.
+struct WaitingRun {
+    held: harness_core::report::DirLock,
+    run: std::process::Child,
+    stderr: std::io::BufReader<std::process::ChildStderr>,
+    line: String,
+    out: std::path::PathBuf,
+}
+
+fn run_waiting_for_the_lock(name: &str) -> (Scratch, WaitingRun) {
+    let dir = scratch(name);
     let out = dir.join("out");
     let held = harness_core::report::lock_dir(&out, &|_| {}, &Default::default()).expect("the lock");
     let mut run =
@@ -452,6 +461,12 @@ fn a_run_waits_for_another_writing_the_same_out() {
     let mut stderr = std::io::BufReader::new(run.stderr.take().unwrap());
     let mut line = String::new();
     std::io::BufRead::read_line(&mut stderr, &mut line).unwrap();
+    (dir, WaitingRun { held, run, stderr, line, out })
+}
+
+#[test]
+fn a_run_waits_for_another_writing_the_same_out() {
+    let (_dir, WaitingRun { held, mut run, mut stderr, line, out }) = run_waiting_for_the_lock("locked");
     assert_eq!(
         line.trim_end(),
         format!(
@@ -476,19 +491,8 @@ fn a_run_waits_for_another_writing_the_same_out() {
 #[cfg(unix)]
 #[test]
 fn a_signal_ends_the_wait_for_the_lock() {
-    let dir = scratch("locked-signal");
-    let out = dir.join("out");
-    let held = harness_core::report::lock_dir(&out, &|_| {}, &Default::default()).expect("the lock");
-    let mut run =
-        command(["conform", "--chip", "blackhole", "--only", "SFPNOT", "--cases", "1", "--quiet", "--out"])
-            .arg(&out)
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-    let mut stderr = std::io::BufReader::new(run.stderr.take().unwrap());
-    let mut line = String::new();
-    std::io::BufRead::read_line(&mut stderr, &mut line).unwrap();
+    let (_dir, WaitingRun { held, mut run, mut stderr, line, out }) =
+        run_waiting_for_the_lock("locked-signal");
     assert!(line.contains("waiting for it"), "{line}");
     assert!(Command::new("kill").args(["-TERM", &run.id().to_string()]).status().unwrap().success());
     let signalled = Instant::now();
