@@ -915,10 +915,18 @@ impl ChipReport {
     /// failing model(s): dut; ...`. PASS never stands without the coverage it rests on.
     pub fn verdict_text(&self) -> String {
         let failing = self.failing_models();
-        let head = if failing.is_empty() {
-            "PASS on what each model was checked on:".to_string()
+        let unchecked = self.unchecked_duts();
+        // A DUT that compared nothing never stands behind a bare PASS (whether it fails the run
+        // is the whole report's verdict: `--accept-unchecked`).
+        let nothing = if unchecked.is_empty() {
+            String::new()
         } else {
-            format!("FAIL: failing model(s): {}; coverage:", failing.join(", "))
+            format!(" ({} compared nothing)", unchecked.join(", "))
+        };
+        let head = if failing.is_empty() {
+            format!("PASS on what each model was checked on{nothing}:")
+        } else {
+            format!("FAIL: failing model(s): {}{nothing}; coverage:", failing.join(", "))
         };
         let parts: Vec<String> = self
             .model_names()
