@@ -20,5 +20,6 @@ mod prop_instructions;
 mod prop_streams;
 mod report;
 mod report_sample;
+mod spec_docs;
 mod vectors;
 mod wormhole_vectors;
