@@ -36,7 +36,7 @@
 //!
 //! Sources: seed 003 (SFPI), tenstorrent/sfpi `include/sfpi.h`, `sfpi_lib.h`, the per-chip
 //! `sfpi_imp.h` / `sfpi_lib.h` / `sfpi_hw.h` (which instruction each operation becomes), the
-//! specification notes `blackhole-sfpu.md` and `wormhole-vs-blackhole.md` (what the
+//! tt-isa-documentation pages and the project's specification notes `docs/spec/` (what the
 //! instructions do). See `sfpi/README.md`.
 
 #![forbid(unsafe_code)]

@@ -20,13 +20,13 @@
 //! Where the chips differ: `shft` on a `vInt` (arithmetic) and `>>` on a `vInt` exist only on
 //! Blackhole; `subvec_shflshr1` gives lane 0 of each group of eight `0` on Blackhole and, by
 //! Wormhole's documented hardware bug, a value latched from the last `subvec_shflror1`'s input
-//! (`wormhole-vs-blackhole.md` §3.2); the arithmetic differs as the FMA models do.
+//! (`docs/spec/sfpu-wormhole.md#sfpshft2-vc0-latch`); the arithmetic differs as the FMA models do.
 //!
 //! Departures from the seed's text, which describes Grayskull in places: `lut` selects its
 //! coefficients by the input's magnitude (`|v| < 1`, `< 2`, otherwise) as Wormhole's and
-//! Blackhole's SFPLUT does (spec §3.4), not by its sign, and has no `offset` (Grayskull's bias;
+//! Blackhole's SFPLUT does (`SFPLUT.md`), not by its sign, and has no `offset` (Grayskull's bias;
 //! only `0` is accepted); the `round_mode = 0` conversions round to nearest with ties away from
-//! zero, as SFPSTOCHRND's `NEAREST` mode does (spec §3.21), not to even.
+//! zero, as SFPSTOCHRND's `NEAREST` mode does (`SFPSTOCHRND_*.md`), not to even.
 
 #![allow(non_snake_case, reason = "SFPI's names")]
 

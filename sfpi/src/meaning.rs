@@ -10,11 +10,11 @@
 //!
 //! The arithmetic is the SFPU's, from its documented helpers: the chip's FMA model
 //! ([`sfpu_reference::fp::fma_model`], the bit-exact `fma.c` transcription) for every float add,
-//! subtract, multiply and multiply-add, in the form [`Op::mad_form`] defines; the field and
-//! integer operations, the conversions, the LUT coefficient format, the PRNG and the Dst
-//! formats are written here from the specification notes (`blackhole-sfpu.md` §2.7, §3, §4.3,
-//! §4.5; `wormhole-vs-blackhole.md`). Comparisons are SFPI's: the sign or zero-ness of the
-//! difference ([`CmpOp::test`]).
+//! subtract, multiply and multiply-add, in the form [`Op::mad_form`] defines; the field and integer
+//! operations, the conversions, the LUT coefficient format, the PRNG and the Dst formats are
+//! written here from the tt-isa-documentation pages (`VectorUnit.md`, the instruction pages,
+//! `SFPLOAD.md`, `SFPSTORE.md`, `SFPLUT.md`) and the project's specification notes (`docs/spec/`).
+//! Comparisons are SFPI's: the sign or zero-ness of the difference ([`CmpOp::test`]).
 //!
 //! A lane a statement does not reach gets no value (`None`); a merge ([`Op::Merge`]) or a swap
 //! keeps the old value there. Storing an undefined lane is an error.
@@ -27,7 +27,7 @@ use crate::error::KernelError;
 use crate::ir::{ChipKernel, CmpOp, Cond, Descale, DstKind, Op, Rhs, RndConv, Src, Stmt};
 use crate::tile::{self, FloatMode};
 
-/// `LReg[8]`: 0.8373 to the nearest FP32 (spec §2.1).
+/// `LReg[8]`: 0.8373 to the nearest FP32 (`docs/spec/sfpu-blackhole.md#lreg-8-value`).
 pub const CONST_0P8373: u32 = 0x3F56_594B;
 /// `LReg[10]`: 1.0.
 pub const ONE: u32 = 0x3F80_0000;
@@ -99,7 +99,7 @@ fn lanes(mask: u32) -> impl Iterator<Item = usize> {
     (0..32).filter(move |l| mask >> l & 1 != 0)
 }
 
-/// `Lut8ToFp32` (spec §4.5): `0xFF` is 0, otherwise `±(1 + m/16) * 2^-e`.
+/// `Lut8ToFp32` (`SFPLUT.md`): `0xFF` is 0, otherwise `±(1 + m/16) * 2^-e`.
 fn lut8(x: u32) -> u32 {
     if x == 0xFF {
         return 0;
@@ -110,7 +110,8 @@ fn lut8(x: u32) -> u32 {
     (s << 31) | ((127 - e) << 23) | (m << 19)
 }
 
-/// The sign-magnitude order of SFPSWAP (spec §4.8): `-NaN < -Inf < .. < -0 < +0 < .. < +NaN`.
+/// The sign-magnitude order of SFPSWAP (`SFPSWAP.md`, `SignMagIsSmaller`):
+/// `-NaN < -Inf < .. < -0 < +0 < .. < +NaN`.
 fn sm_key(v: u32) -> i64 {
     let m = (v & 0x7FFF_FFFF) as i64;
     if v & SIGN != 0 { -m - 1 } else { m }
@@ -160,8 +161,8 @@ impl<'a> Interp<'a> {
         }
     }
 
-    /// `AdvancePRNG` (spec §2.7): returns the old state, shifts in the complement of the parity
-    /// of bits 31, 21, 1 and 0.
+    /// `AdvancePRNG` (`VectorUnit.md` "PRNG"): returns the old state, shifts in the complement of
+    /// the parity of bits 31, 21, 1 and 0.
     fn advance(&mut self, lane: usize) -> u32 {
         let r = self.prng[lane];
         let parity = (r & 0x8020_0003).count_ones() & 1;
@@ -385,7 +386,7 @@ impl<'a> Interp<'a> {
             Op::Abs { v, float } => {
                 let x = g(v)?;
                 if float {
-                    // SFPABS float mode: a negative NaN is left alone (spec §3.12).
+                    // SFPABS float mode: a negative NaN is left alone (`SFPABS.md`).
                     if x > 0xFF80_0000 { x } else { x & !SIGN }
                 } else if (x as i32) < 0 {
                     x.wrapping_neg()
@@ -451,8 +452,9 @@ impl<'a> Interp<'a> {
         })
     }
 
-    /// `int_to_float`: SFPCAST from sign-magnitude (spec §3.20). Round to nearest even is the
-    /// exact IEEE conversion of the magnitude; the stochastic mode follows the page's formula.
+    /// `int_to_float`: SFPCAST from sign-magnitude (`SFPCAST_IntFloat.md`). Round to nearest even
+    /// is the exact IEEE conversion of the magnitude; the stochastic mode follows the page's
+    /// formula.
     fn cast(&mut self, c: u32, stochastic: bool, l: usize) -> u32 {
         let s = c & SIGN;
         let m = c & !SIGN;
@@ -468,9 +470,9 @@ impl<'a> Interp<'a> {
         d
     }
 
-    /// The SFPSTOCHRND conversions (spec §3.21): the PRNG advances in every mode, its 23 low bits
-    /// are the threshold in the stochastic mode, `0x400000` (round half away from zero) in the
-    /// nearest mode; a value rounds up when its discarded bits are at least the threshold.
+    /// The SFPSTOCHRND conversions (`SFPSTOCHRND_*.md`): the PRNG advances in every mode, its 23
+    /// low bits are the threshold in the stochastic mode, `0x400000` (round half away from zero) in
+    /// the nearest mode; a value rounds up when its discarded bits are at least the threshold.
     fn stochrnd(&mut self, c: u32, conv: RndConv, stochastic: bool, descale: u32, l: usize) -> u32 {
         let r = self.advance(l) & 0x7F_FFFF;
         let t = if stochastic { r } else { 0x40_0000 };

@@ -1,7 +1,7 @@
 //! Tiles in Dst: the formats kernels read and write, how a `dst_reg` access maps to Dst rows and
-//! columns, and the conversions SFPLOAD and SFPSTORE apply, written independently of the
-//! reference model from the specification notes (`blackhole-sfpu.md` §4.3, §4.4, §4.11;
-//! `wormhole-vs-blackhole.md` §3.4), for the per-lane meaning and for building whole-tile states.
+//! columns, and the conversions SFPLOAD and SFPSTORE apply, written independently of the reference
+//! model from the pages (`SFPLOAD.md`, `SFPSTORE.md`, `Dst.md`, each chip's; the chips' differences
+//! in `docs/spec/sfpu-wormhole.md`), for the per-lane meaning and for building whole-tile states.
 //!
 //! A tile is 32 rows of 32 lanes (a 32x32 tile: four 16x16 faces), row `i` at `dst_reg[base + i]`
 //! (SFPLOAD address `2 * (base + i)`: rows `(addr & ~3) + lane / 8` of the 16-bit or 32-bit view,
@@ -55,7 +55,7 @@ pub enum FloatMode {
     Fp16,
 }
 
-/// Configures `state`'s Dst mode for `format` (spec §4.3 "MOD0_FMT_SRCB resolution").
+/// Configures `state`'s Dst mode for `format` (`SFPLOAD.md`, "Resolve MOD0_FMT_SRCB").
 pub fn configure(state: &mut State, format: TileFormat) {
     let a = &mut state.Addressing;
     a.ALU_ACC_CTRL_SFPU_Fp32_enabled = format.is_32bit();
@@ -69,7 +69,7 @@ pub fn configure(state: &mut State, format: TileFormat) {
     };
 }
 
-/// `MOD0_FMT_SRCB` as `state` resolves it (spec §4.3): FP32 if the SFPU's FP32 mode is on,
+/// `MOD0_FMT_SRCB` as `state` resolves it (`SFPLOAD.md`): FP32 if the SFPU's FP32 mode is on,
 /// otherwise BF16 for the SrcB formats with an 8-bit exponent and FP16 for the others.
 pub fn float_mode(state: &State) -> FloatMode {
     let a = &state.Addressing;
@@ -307,7 +307,7 @@ mod tests {
 
     #[test]
     fn formats_by_hand() {
-        // 1.0 = 0x3F800000; BF16 0x3F80 is Dst 0x007F (spec §4.3 layout).
+        // 1.0 = 0x3F800000; BF16 0x3F80 is Dst 0x007F (`Dst.md` layout).
         assert_eq!(bf16_to_dst(0x3F80), 0x007F);
         // FP16 1.0 = 0x3C00 loads as FP32 1.0: exponent 15 + 112 = 127.
         assert_eq!(fp16_to_lane(0x3C00), 0x3F80_0000);

@@ -382,7 +382,7 @@ pub fn fp32_to_fp16a(bits: u32) -> u16 {
     }
 }
 
-/// The FP32 value `SFPLOADI_MOD0_FLOATA` loads for the fp16a pattern `h` (spec §3.30: no special
+/// The FP32 value `SFPLOADI_MOD0_FLOATA` loads for the fp16a pattern `h` (`SFPLOADI.md`: no special
 /// cases, `s << 31 | (e + 112) << 23 | m << 13`).
 pub fn fp16a_to_fp32(h: u16) -> u32 {
     let h = h as u32;

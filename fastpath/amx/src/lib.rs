@@ -1,7 +1,8 @@
 //! An optimised, independent second implementation of Apple AMX `vecfp` for the chip profiles
 //! M1, M2 (= M3) and M4, with exactly the semantics of the reference model `amx-reference`.
 //!
-//! Written from the project's specification notes `amx-vecfp.md` (cited as `§N`) and the seed
+//! Written from the project's first AMX notes `amx-vecfp.md` (outside this repository, cited as
+//! `§N`; the decisions are in `docs/spec/amx-vecfp.md`) and the seed
 //! `004` (the `vecfp` page of corsix/amx), **not** from the reference model's code, so that
 //! comparing the two means something. From `amx-reference` it uses only the shared vocabulary:
 //! the ISA types and decoder ([`amx_reference::isa`]: [`Chip`], [`Operand`], `decode`, the

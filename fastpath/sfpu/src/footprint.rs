@@ -89,8 +89,8 @@ pub fn footprint(instr: &Instr, cx: &Ctx, regular: bool, captures: bool) -> Foot
         SFPLOADI { VD, .. } => (base | vd(VD.get()), vd(VD.get())),
         SFPSTORE { VD, .. } => {
             // It reads Dst too: a write to some but not all columns of a row marked undefined is
-            // undefined (spec §6.1 item 6), so its outcome depends on the rows' valid bits
-            // (`tests/it/footprint_sound.rs` found this).
+            // undefined (`docs/spec/sfpu-blackhole.md#dst-undefined-row-partial-write`), so its
+            // outcome depends on the rows' valid bits (`tests/it/footprint_sound.rs` found this).
             let d = vd(VD.get());
             if cx.scheduled {
                 (base | d | ADDR_CONFIG | DST, DST)

@@ -2,8 +2,8 @@
 //! FMAs, the LUT coefficient decoders, the approximate reciprocal / exponential, and the
 //! sign-magnitude order.
 //!
-//! Implements: `Miscellaneous/FMA/fma.c` @ `06c5af5b` (`fma_model_bh`, restated step by step in
-//! spec §4.1, and `fma_model_wh`, whose differences `wormhole-vs-blackhole.md` §2 lists),
+//! Implements: `Miscellaneous/FMA/fma.c` @ `06c5af5b` (`fma_model_bh`, and `fma_model_wh`, whose
+//! differences `docs/spec/sfpu-wormhole.md#differences-from-blackhole` lists),
 //! BlackholeA0 `SFPLUT.md` (`Lut8ToFp32`), `SFPLUTFP32.md` (`Lut16ToFp32`), `SFPARECIP.md`
 //! (`ApproxRecip`, `ApproxExp` and their tables), and `SFPSWAP.md` / `SFPGT.md`
 //! (`SignMagIsSmaller`).
@@ -11,7 +11,7 @@
 //! # The fast FMA
 //!
 //! [`fma_bh`] is a *branch-free* formulation of the Blackhole partially fused multiply-add. It is
-//! written from the documented rules of spec §4.1 (and the bit-exact C model's structure), not
+//! written from the documented rules of `fma_model_bh` (and the bit-exact C model's structure), not
 //! from the reference crate's transcription: every lane computes every path (specials, negligible
 //! product, exact zero, overflow, normal) with plain integer arithmetic and the result is chosen
 //! with selects, so a loop over 32 lanes ([`fma32`]) has no data-dependent branches and the
@@ -44,9 +44,9 @@ pub use wide::{fma32, fma32_of, fma32_wh};
 /// The canonical NaN every Blackhole FMA NaN result uses (`SFPMAD.md`).
 pub const CANONICAL_NAN: u32 = 0x7FC0_0000;
 
-/// Blackhole FMA `x * y + z` on raw FP32 bit patterns, branch-free (spec §4.1; `fma_model_bh`).
+/// Blackhole FMA `x * y + z` on raw FP32 bit patterns, branch-free (`fma_model_bh`).
 ///
-/// Interpretation notes (all from spec §4.1 / `fma.c`, none of them choices): denormal inputs
+/// Interpretation notes (all from `fma.c`, none of them choices): denormal inputs
 /// count as zero (their sign still takes part in the zero-sign rules); a finite product whose
 /// exponent overflows is final (±Inf) even if `z` would cancel it; a product with
 /// `e_x + e_y < 127` is dropped entirely; the result is rounded once, to nearest even, after a
@@ -151,7 +151,7 @@ pub fn fma_bh(x: u32, y: u32, z: u32) -> u32 {
 }
 
 /// Wormhole FMA `x * y + z` on raw FP32 bit patterns, branch-free (`fma_model_wh` of `fma.c`,
-/// `wormhole-vs-blackhole.md` §2; WormholeB0 `SFPMAD.md` "IEEE754 conformance / divergence").
+/// WormholeB0 `SFPMAD.md` "IEEE754 conformance / divergence").
 ///
 /// Written in the same steps as [`fma_bh`] so that the differences stand out; those are:
 /// * a NaN result is `sign | 0x7F800001` (the sign of the product for an invalid operation, of `z`
@@ -395,14 +395,14 @@ mod tests {
 
     #[test]
     fn tables_match_spec_checksums() {
-        // spec §4.2: sums of the upstream tables.
+        // `docs/spec/sfpu-blackhole.md#sfparecip-tables`: sums of the upstream tables.
         assert_eq!(RECIP_LUT.iter().map(|&v| v as u32).sum::<u32>(), 6331);
         assert_eq!(EXP_LUT.iter().map(|&v| v as u32).sum::<u32>(), 38082);
     }
 
     #[test]
     fn approximations_by_hand() {
-        // Examples from spec §4.2.
+        // Examples from `docs/spec/sfpu-blackhole.md#sfparecip-tables`.
         assert_eq!(approx_recip(0x3F80_0000), 0x3F7F_0000);
         assert_eq!(approx_recip(0x4000_0000), 0x3EFF_0000);
         assert_eq!(approx_recip(0x3DCC_CCCD), 0x4120_0000);
@@ -414,7 +414,7 @@ mod tests {
 
     #[test]
     fn fma_examples_from_spec() {
-        // (x, y, z, Blackhole result) pairs stated in spec §4.1.
+        // (x, y, z, Blackhole result) pairs of `docs/spec/sfpu-blackhole.md#fma-examples`.
         let cases = [
             (0x7F00_0000, 0x4000_0000, 0xFF00_0000, 0x7F80_0000),
             (0x2000_0000, 0x1F00_0000, 0x0080_0000, 0x0080_0000),
@@ -435,12 +435,13 @@ mod tests {
 
     #[test]
     fn wormhole_fma_examples() {
-        // (x, y, z, Wormhole result): the measured examples of wormhole-vs-blackhole.md §2, and
-        // hand calculations from fma.c's fma_model_wh.
+        // (x, y, z, Wormhole result): the examples of
+        // `docs/spec/sfpu-wormhole.md#fma-examples-on-wormhole`, and hand calculations from fma.c's
+        // fma_model_wh.
         let cases = [
-            // §2: the sticky-bit bug leaves the result 1 ulp below Blackhole's b200199b.
+            // The sticky-bit bug leaves the result 1 ulp below Blackhole's b200199b.
             (0x37F7_9EEE, 0xB97C_1302, 0xAFC6_0601, 0xB200_199A),
-            // §2: a product that overflows plus -Inf: NaN (Blackhole: -Inf).
+            // A product that overflows plus -Inf: NaN (Blackhole: -Inf).
             (0x7149_F2CA, 0x7149_F2CA, 0xFF80_0000, 0x7F80_0001),
             // 1 * 1 + -1: exact cancellation is +0 on Wormhole.
             (0x3F80_0000, 0x3F80_0000, 0xBF80_0000, 0x0000_0000),

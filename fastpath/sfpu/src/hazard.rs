@@ -1,17 +1,17 @@
 //! What the scheduling rules look at: the LRegs an instruction reads and writes, on each chip, as
 //! the pages' "Instruction scheduling" sections see them.
 //!
-//! Blackhole (`SFPMAD.md`, `SFPLUTFP32.md`, `SFPSWAP.md`, `SFPSHFT2.md`, `SFPSTOCHRND_*.md`; spec
-//! §4.12): the MAD sub-unit's results are written at the end of their first cycle; what an
-//! instruction really reads in its first cycle ([`first_cycle_reads`]) and really writes
-//! ([`actual_writes`]) decide hazards, and what the automatic stall logic believes they are
-//! ([`stall_reads`], [`stall_writes`], [`blocks_next_cycle`]) decides stalls.
+//! Blackhole (`SFPMAD.md`, `SFPLUTFP32.md`, `SFPSWAP.md`, `SFPSHFT2.md`, `SFPSTOCHRND_*.md`): the
+//! MAD sub-unit's results are written at the end of their first cycle; what an instruction really
+//! reads in its first cycle ([`first_cycle_reads`]) and really writes ([`actual_writes`]) decide
+//! hazards, and what the automatic stall logic believes they are ([`stall_reads`],
+//! [`stall_writes`], [`blocks_next_cycle`]) decides stalls.
 //!
 //! Wormhole (WormholeB0 `SFPMAD.md` and the other MAD-unit pages, `SFPSHFT2.md`, `SFPSWAP.md`;
-//! `wormhole-vs-blackhole.md` §3.5): no stall logic except after SFPSWAP, and next-cycle rules
-//! that software must keep, stated in terms of what the next instruction reads and writes
-//! ([`wormhole_reads`], [`wormhole_writes`]) and which instruction it is
-//! ([`wormhole_shft2_listed`]). [`WormholeCycle`] is what one cycle leaves for the next one's
+//! `docs/spec/sfpu-wormhole.md#clauses-scheduling-rules-software-must-keep`): no stall logic except
+//! after SFPSWAP, and next-cycle rules that software must keep, stated in terms of what the next
+//! instruction reads and writes ([`wormhole_reads`], [`wormhole_writes`]) and which instruction it
+//! is ([`wormhole_shft2_listed`]). [`WormholeCycle`] is what one cycle leaves for the next one's
 //! checks ([`WormholeCycle::check`]).
 
 use sfpu_reference::isa::Instr;

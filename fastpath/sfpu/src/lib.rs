@@ -5,8 +5,8 @@
 //! [`FastState::reset`] from its argument, and [`step`] and [`FastMachine`] follow it.
 //!
 //! Written from the documentation (the tt-isa-documentation BlackholeA0 and WormholeB0 pages, the
-//! bit-exact FMA models of `Miscellaneous/FMA/fma.c`, and the project's spec notes
-//! `blackhole-sfpu.md` and `wormhole-vs-blackhole.md`), *not* from the reference model
+//! bit-exact FMA models of `Miscellaneous/FMA/fma.c`, and the project's specification notes
+//! `docs/spec/sfpu-blackhole.md` and `docs/spec/sfpu-wormhole.md`), *not* from the reference model
 //! `sfpu-reference`, so that comparing the two means something. From the reference crate it uses
 //! only the shared vocabulary: the instruction types and decoder (`isa`), the architectural
 //! `State` it converts to and from (`state`), and the specification verdict type (`outcome`).

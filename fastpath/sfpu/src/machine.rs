@@ -7,9 +7,9 @@
 //! sub-unit table) and WormholeB0 `SFPLOADMACRO.md` (@ `a981f403`: the same model, Wormhole's
 //! `SFPLOAD`, two `AddrMod` bits, a table without SFPARECIP, SFPGT, SFPLE and SFPMUL24), the
 //! "Instruction scheduling" sections of each chip's `SFPMAD.md`, `SFPLUTFP32.md`, `SFPSWAP.md`,
-//! `SFPSHFT2.md`, `SFPCONFIG.md` (the read and write sets they talk about are [`crate::hazard`]'s);
-//! spec §4.9, §4.12; `wormhole-vs-blackhole.md` §3.5. The cycle model is the one documented for
-//! the reference's `Machine` (module docs of `reference/sfpu/src/machine.rs`):
+//! `SFPSHFT2.md`, `SFPCONFIG.md` (the read and write sets they talk about are [`crate::hazard`]'s).
+//! The cycle model is the one documented for the reference's `Machine` (module docs of
+//! `reference/sfpu/src/machine.rs`; `docs/spec/sfpu-blackhole.md#cycle-model`):
 //!
 //! 1. The scheduled instructions due this cycle arrive at their sub-units; a regular instruction
 //!    issued to a sub-unit that receives one is discarded ([`Clause::LoadmacroCollision`]).
@@ -48,10 +48,11 @@
 //!   time": the pending instructions have already counted this cycle down when the SFPLOADMACRO's
 //!   scheduling runs, so a pending instruction whose remaining delay equals the new one's `Delay`
 //!   executes on the same cycle, and that is what is cancelled (lane by lane).
-//! * `LoadMacroConfig` that differs between lanes (unspecified, spec §6.3 item 25): reported as
-//!   [`Clause::LoadmacroRule`], and lane 0's configuration drives the schedule (see
-//!   `FastMachine::schedule`). `Ctx::lanes` still lets a scheduled instruction be restricted to
-//!   some lanes: the cancellation of an earlier schedule is per lane in the page's model.
+//! * `LoadMacroConfig` that differs between lanes (unspecified,
+//!   `docs/spec/sfpu-blackhole.md#loadmacro-rule`): reported as [`Clause::LoadmacroRule`], and lane
+//!   0's configuration drives the schedule (see `FastMachine::schedule`). `Ctx::lanes` still lets a
+//!   scheduled instruction be restricted to some lanes: the cancellation of an earlier schedule is
+//!   per lane in the page's model.
 //! * SFPSHFT2 counts as having a `VB` field (its form-A encoding draws `VB` in bits 15..12), so
 //!   the macro logic's "if `Insn.VB` is None" does not replace it.
 //! * The "exactly one of Simple and Round has `VD == 16`" rule (`SFPLOADMACRO.md` (†)) is about
@@ -690,7 +691,7 @@ impl FastMachine {
         out
     }
 
-    /// Whether the stall logic holds `d` back one cycle (spec §4.12).
+    /// Whether the stall logic holds `d` back one cycle (`SFPMAD.md` "Instruction scheduling").
     fn must_stall(&self, d: &Decoded) -> bool {
         if self.stall.blocks_next && d.op != Opcode::SFPNOP {
             return true;
@@ -871,8 +872,9 @@ impl FastMachine {
         // Execution order: the load sub-unit first (it reads Dst before a store writes it), then
         // simple, MAD, round, store; the regular instruction at its sub-unit's place. Where two of
         // them write one location differently (a broken rule, unspecified), the later one's value
-        // is kept: decision "machine" #3, shared with the reference (the pages are silent; this is
-        // the Sequence byte order of `SFPLOADMACRO.md`, and a MAD result lands after a Simple one).
+        // is kept: `docs/spec/sfpu-blackhole.md#conflicting-writes-in-one-cycle`, shared with the
+        // reference (the pages are silent; this is the Sequence byte order of `SFPLOADMACRO.md`,
+        // and a MAD result lands after a Simple one).
         let mut bufs = std::mem::take(&mut self.bufs);
         let items = &mut bufs.items;
         items.clear();
@@ -1238,7 +1240,7 @@ impl FastMachine {
         }
     }
 
-    /// The constraints of `SFPLOADMACRO.md` on what executes together (spec §4.9 step 5), and the
+    /// The constraints of `SFPLOADMACRO.md` on what executes together, and the
     /// idle cycle `SFPSHFT2.md` asks for after a scheduled SFPSHFT2 in modes 2..4. `items` is
     /// everything that executes this cycle (a discarded regular instruction is not in it).
     fn check_rules(&self, items: &[Item], out: &mut Outcome) {

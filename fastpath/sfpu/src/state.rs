@@ -2,7 +2,7 @@
 //!
 //! Implements the state declarations of BlackholeA0 `VectorUnit.md` ("Lane Predication Masks",
 //! "PRNG"), `LReg.md` (WormholeB0 page, shared), `SFPCONFIG.md` (`LaneConfig`),
-//! `SFPLOADMACRO.md` (`LoadMacroConfig`) and `Dst.md`; spec §2, §4.4, §4.9-§4.11.
+//! `SFPLOADMACRO.md` (`LoadMacroConfig`) and `Dst.md`.
 //!
 //! Representation choices:
 //! * `LReg[17][32]` is already structure-of-arrays: `lreg[r]` holds one register for all 32 lanes.

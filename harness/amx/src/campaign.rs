@@ -1,6 +1,6 @@
 //! The AMX random campaign: the fast model (or any model of `vecfp`) against the reference on
 //! random states and random operand streams, as upstream's `test.c` checks the emulator against
-//! hardware (amx-vecfp.md §4.1): the whole 5120-byte state random, operands in sequence with the
+//! hardware (corsix/amx `test.c`): the whole 5120-byte state random, operands in sequence with the
 //! state carried over, the whole state compared after every operand.
 //!
 //! Unlike `test.c`, whose fully random operands are no-ops 7/8 of the time (MBZ ≠ 0) and hit a

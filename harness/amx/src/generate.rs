@@ -1,7 +1,8 @@
 //! The AMX golden-vector generator: one file per chip profile (`vectors/amx/m1.yaml`, `m2.yaml`,
 //! `m4.yaml`; M3 is M2), deterministic in the seed.
 //!
-//! What it enumerates is `amx-vecfp.md` §4.2's "one-factor-at-a-time floor", per lane width of
+//! What it enumerates is the "one-factor-at-a-time floor" of the semantic classes
+//! (`docs/spec/amx-vecfp.md#semantic-classes`), per lane width of
 //! the chip, from a base class (the FMA, identity shuffles, every lane enabled, aligned offsets,
 //! ZROW 0), changing one axis at a time:
 //!

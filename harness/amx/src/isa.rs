@@ -1,8 +1,9 @@
-//! Apple AMX `vecfp` behind the harness's seam ([`harness_core::isa::Isa`]): chip profiles M1, M2 (= M3)
-//! and M4, the 64-bit operand in its `vecfp NAME=VALUE ...` text form, the 5120-byte X/Y/Z state
-//! of `amx-reference`, locations as sets of registers, the reference and fast models
-//! ([`crate::model`]), the semantic classes of `amx-vecfp.md` §4.2 as matrix cells
-//! ([`super::generate::cells`]) and a random state for a class's lane width as its random case.
+//! Apple AMX `vecfp` behind the harness's seam ([`harness_core::isa::Isa`]): chip profiles M1, M2
+//! (= M3) and M4, the 64-bit operand in its `vecfp NAME=VALUE ...` text form, the 5120-byte X/Y/Z
+//! state of `amx-reference`, locations as sets of registers, the reference and fast models
+//! ([`crate::model`]), the semantic classes (`docs/spec/amx-vecfp.md#semantic-classes`) as matrix
+//! cells ([`super::generate::cells`]) and a random state for a class's lane width as its random
+//! case.
 //!
 //! Every `vecfp` result is promised (the notes list no undefined case: invalid encodings are
 //! no-ops, §4.2), so the outcome is `()` and no vector skips a location.
@@ -66,6 +67,10 @@ pub struct Registers {
 /// How many random operand streams a campaign runs per case of a class (the `streams` job's
 /// cells).
 pub const STREAMS_PER_CASE: u64 = 16;
+
+/// The specification notes page of AMX `vecfp` (`docs/spec/amx-vecfp.md`), as built in: the
+/// report names it and records its SHA-256.
+const NOTES: &str = include_str!("../../../docs/spec/amx-vecfp.md");
 
 impl Isa for Amx {
     const NAME: &'static str = "amx";
@@ -154,7 +159,8 @@ impl Isa for Amx {
 
     fn spec(_: Chip) -> SpecInfo {
         SpecInfo {
-            notes: "amx-vecfp.md (project specification notes) and seed 004".to_string(),
+            notes: "docs/spec/amx-vecfp.md (the project's specification notes)".to_string(),
+            notes_sha256: SpecInfo::notes_digest(NOTES),
             upstream: "corsix/amx @ 483714bb051da088d08a66724b22dd08a5db3c99 (vecfp.md, test.c); \
                        IEEE-derived, not hardware-observed"
                 .to_string(),

@@ -2,14 +2,15 @@
 //! and runner over the literal reference model (`amx-reference`) and the fast model
 //! (`amx-fastpath`).
 //!
-//! What "every mode" means comes from the specification notes `amx-vecfp.md` §4.2, as
-//! transcribed by `amx_reference::classes`: per chip profile, a one-factor-at-a-time walk over
-//! lane width × operation source × shuffle pair × lane selection (with the no-op classes, the
-//! offset classes and the ZROW classes), plus the numeric-edge set (every ALU mode × every lane
-//! width over the 18 special values of each format). [`generate`] makes them, [`format`](mod@format) is the
-//! file format (`amx-vectors/1`, a sibling of the SFPU's `sfpu-vectors/2`), [`run`] checks a
-//! model against them, and [`campaign`] is the random campaign (random states and operand
-//! streams, the whole state compared after every operand, replayable by case id).
+//! What "every mode" means comes from the specification notes
+//! (`docs/spec/amx-vecfp.md#semantic-classes`), as transcribed by `amx_reference::classes`: per
+//! chip profile, a one-factor-at-a-time walk over lane width × operation source × shuffle pair ×
+//! lane selection (with the no-op classes, the offset classes and the ZROW classes), plus the
+//! numeric-edge set (every ALU mode × every lane width over the 18 special values of each format).
+//! [`generate`] makes them, [`format`](mod@format) is the file format (`amx-vectors/1`, a sibling
+//! of the SFPU's `sfpu-vectors/2`), [`run`] checks a model against them, and [`campaign`] is the
+//! random campaign (random states and operand streams, the whole state compared after every
+//! operand, replayable by case id).
 //!
 //! Provenance: no vector is hardware-observed. The machines this runs on are x86-64 and cannot
 //! reach Apple hardware (§4.1); every expected value is the reference model's, which is

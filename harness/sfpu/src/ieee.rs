@@ -4,22 +4,23 @@
 //!
 //! It compares the reference model with independent IEEE implementations:
 //!
-//! * **`fma`**: `sfpu_reference::fp::fma_model_bh` (spec §4.1; the arithmetic of SFPMAD, SFPADD,
+//! * **`fma`**: `sfpu_reference::fp::fma_model_bh` (`fma.c`; the arithmetic of SFPMAD, SFPADD,
 //!   SFPMUL, SFPADDI, SFPMULI, SFPLUT and SFPLUTFP32) against Berkeley SoftFloat's
 //!   `f32_mulAdd` (softfloat-wrapper `F32::fused_mul_add`, `RoundingMode::TiesToEven`).
-//! * **`cast`**: SFPCAST `SM32_TO_FP32_RNE` (spec §3.20, run through [`sfpu_reference::step`])
-//!   against SoftFloat's `i32_to_f32` of the magnitude, with the input's sign applied.
-//! * **`stochrnd-bf16`**: SFPSTOCHRND `NEAREST` `FP32_TO_FP16B` (spec §3.21, flavour A, run
+//! * **`cast`**: SFPCAST `SM32_TO_FP32_RNE` (`SFPCAST_IntFloat.md`, run through
+//!   [`sfpu_reference::step`]) against SoftFloat's `i32_to_f32` of the magnitude, with the input's
+//!   sign applied.
+//! * **`stochrnd-bf16`**: SFPSTOCHRND `NEAREST` `FP32_TO_FP16B` (`SFPSTOCHRND_FloatFloat.md`, run
 //!   through `step`) against IEEE round-to-nearest-even to bfloat16 (`half::bf16::from_f32`),
 //!   widened back to FP32.
-//! * **`stochrnd-fp16`**: SFPSTOCHRND `NEAREST` `FP32_TO_FP16A` (spec §3.21, flavour A, run
+//! * **`stochrnd-fp16`**: SFPSTOCHRND `NEAREST` `FP32_TO_FP16A` (`SFPSTOCHRND_FloatFloat.md`, run
 //!   through `step`) against IEEE round-to-nearest-even to binary16 (`half::f16::from_f32`),
 //!   widened back to FP32. Blackhole keeps FP16's 10 mantissa bits but FP32's exponent range.
-//! * **`store-bf16`**: SFPSTORE's `ToBF16` (spec §4.3) against `half::bf16::from_f32`, both as
+//! * **`store-bf16`**: SFPSTORE's `ToBF16` (`SFPSTORE.md`) against `half::bf16::from_f32`, both as
 //!   16-bit IEEE-layout bfloat16 patterns (before the Dst shuffle).
-//! * **`store-fp16`**: SFPSTORE's `ToFP16` (spec §4.3) against `half::f16::from_f32` (IEEE
+//! * **`store-fp16`**: SFPSTORE's `ToFP16` (`SFPSTORE.md`) against `half::f16::from_f32` (IEEE
 //!   binary16, round to nearest even, with subnormals), both as 16-bit IEEE-layout patterns.
-//! * **`store-fp32`**: SFPSTORE's `ToFP32` (spec §4.3) against the identity.
+//! * **`store-fp32`**: SFPSTORE's `ToFP32` (`SFPSTORE.md`) against the identity.
 //!
 //! Every examined case lands in exactly one category of its operation: `agrees`, or the first
 //! departure whose test holds, in the precedence order below. The category tests look at the
@@ -48,7 +49,7 @@
 //! 5. `denormal-result`: the exact result `x * y + z` (DAZ inputs) is below `2^-126` in magnitude
 //!    (SoftFloat's fused multiply-add rounded toward zero is below `0x00800000`): IEEE returns a
 //!    denormal (or rounds to zero or up to `±2^-126`), Blackhole mis-scales the underflow range
-//!    (spec §4.1 step 10) then flushes to a signed zero or rounds up to `±2^-126`.
+//!    (`fma_model_bh`, step 10) then flushes to a signed zero or rounds up to `±2^-126`.
 //! 6. `partial-fusion`: everything else. The finite datapath makes the difference: the product
 //!    narrowed to 28 bits plus a sticky bit before the add (step 4), and the semi-sticky
 //!    alignment that keeps no trace of an addend shifted out entirely (step 7). Cancellation
@@ -57,9 +58,10 @@
 //!    (`0x27B4A3E7 * 0x1ADF5E90 + 0x8322ED69`) is here: its exact result is normal, and the
 //!    difference comes from cancellation exposing the narrowed product.
 //!
-//! **`cast`**: every case is expected to agree (spec §3.20 marks it verified); a disagreement
-//! would be `other`. The sign-magnitude `-0` (`0x80000000`) converts to `-0` on both sides, because the
-//! IEEE side converts the magnitude and then applies the sign (an exact negation).
+//! **`cast`**: every case is expected to agree (the round-to-nearest-even conversion is exact IEEE
+//! for every input, checked exhaustively by the reference's tests); a disagreement would be
+//! `other`. The sign-magnitude `-0` (`0x80000000`) converts to `-0` on both sides, because the IEEE
+//! side converts the magnitude and then applies the sign (an exact negation).
 //!
 //! **`stochrnd-bf16`** (FP32 results compared bit for bit):
 //! 1. `nan-to-inf`: the input is a NaN; Blackhole returns the infinity of its sign.
@@ -115,9 +117,10 @@
 //! **`store-fp32`**: `denormal-flush` (a denormal input is written as a zero of its sign), then
 //! `other` (reported only if found).
 //!
-//! **Wormhole** ([`characterise_only`] with `Arch::Wormhole`; `wormhole-vs-blackhole.md` §1-§2):
-//! `fma` compares `fma_model_wh` (`Miscellaneous/FMA/fma.c`) with IEEE, with these categories in
-//! precedence order ([`Operation::categories_on`]):
+//! **Wormhole** ([`characterise_only`] with `Arch::Wormhole`;
+//! `docs/spec/sfpu-wormhole.md#differences-from-blackhole`): `fma` compares `fma_model_wh`
+//! (`Miscellaneous/FMA/fma.c`) with IEEE, with these categories in precedence order
+//! ([`Operation::categories_on`]):
 //! 1. `nan-form`: both results are NaN, and Wormhole's is not what IEEE 754 delivers: its
 //!    `sign | 0x7F800001` form is signalling (bit 22 clear), or, with a NaN input, it carries the
 //!    payload of no input NaN (compared once quieted). Otherwise two NaNs agree.

@@ -45,6 +45,13 @@ fn job_vector(arch: Arch, seed: u64, job: &Job, index: u64) -> Option<crate::vec
 /// reference model's modules cite (each module names its page and commit).
 pub const UPSTREAM: &str = "tenstorrent/tt-isa-documentation";
 
+/// The specification notes page of Blackhole (`docs/spec/sfpu-blackhole.md`), as built in: the
+/// report names it and records its SHA-256.
+const NOTES_BLACKHOLE: &str = include_str!("../../../docs/spec/sfpu-blackhole.md");
+
+/// The specification notes page of Wormhole (`docs/spec/sfpu-wormhole.md`), as built in.
+const NOTES_WORMHOLE: &str = include_str!("../../../docs/spec/sfpu-wormhole.md");
+
 impl Isa for Sfpu {
     const NAME: &'static str = "sfpu";
     const NON_CONTRACTUAL: bool = true;
@@ -100,19 +107,28 @@ impl Isa for Sfpu {
     }
 
     fn spec(chip: Arch) -> SpecInfo {
-        let (notes, pages) = match chip {
-            Arch::Blackhole => ("blackhole-sfpu.md", "BlackholeA0"),
-            Arch::Wormhole => ("wormhole-vs-blackhole.md", "WormholeB0"),
+        let (notes, page, pages) = match chip {
+            Arch::Blackhole => (
+                "docs/spec/sfpu-blackhole.md (the project's specification notes)",
+                NOTES_BLACKHOLE,
+                "BlackholeA0",
+            ),
+            Arch::Wormhole => (
+                "docs/spec/sfpu-wormhole.md (the project's specification notes: Wormhole's differences \
+                 from docs/spec/sfpu-blackhole.md)",
+                NOTES_WORMHOLE,
+                "WormholeB0",
+            ),
         };
         let commits = crate::generate::SPEC_COMMITS;
         SpecInfo {
-            notes: format!("{notes} (project specification notes)"),
+            notes: notes.to_string(),
             upstream: format!(
                 "{UPSTREAM}, {pages} pages and Miscellaneous/FMA at the {} commits cited in reference/sfpu/src: {}",
                 commits.len(),
                 commits.iter().map(|c| &c[..12]).collect::<Vec<_>>().join(", ")
             ),
-            notes_sha256: String::new(),
+            notes_sha256: SpecInfo::notes_digest(page),
             upstream_commits: commits.iter().map(|c| c.to_string()).collect(),
         }
     }

@@ -26,6 +26,7 @@ pub mod report;
 pub mod run_command;
 pub mod sections;
 mod sfpu;
+pub mod spec_entries;
 pub mod taint;
 pub mod vectors;
 

@@ -18,146 +18,8 @@ use sfpu_reference::state::LANES;
 
 use crate::ieee::Operands;
 use crate::sections::{ClauseTaint, NotesOverride, OperandClass, SeedDifference, SpecNotes};
+pub use crate::spec_entries::{NOTES_OVERRIDES, SEED_DIFFERENCES};
 use crate::vectors::Corpus;
-
-/// Spec §5: where the reference follows the upstream documentation against the seed summary.
-/// Each entry says, in short, what the model does.
-pub const SEED_DIFFERENCES: &[(u32, &str, &str)] = &[
-    (1, "SFPENCC", "updates every lane passing the VD < 12 guard, enabled or not"),
-    (
-        2,
-        "Flag-setting instructions",
-        "SFPSETCC, SFPGT, SFPLE, SFPLZ, SFPIADD, SFPEXEXP change LaneFlags only in enabled lanes",
-    ),
-    (3, "SFPCOMPC", "no lane-enable check, only the VD < 12 guard"),
-    (
-        4,
-        "SFPPOPC Mod1 1..12",
-        "LaneFlags = BooleanOp(Mod1, LaneFlags, top.LaneFlags) and Use = top.Use; empty stack reads {false, false}",
-    ),
-    (
-        5,
-        "SFPCONFIG Mod1",
-        "value 1 IMM16_IS_VALUE, bits [2:1] a 2-bit operation (write, OR, AND, XOR), value 8 IMM16_IS_LANE_MASK",
-    ),
-    (
-        6,
-        "SFPCONFIG VD=12 constant",
-        "1/512 (0x3B000000) as the newest page revision writes it (older revisions: 1/65536); reported as unspecified",
-    ),
-    (7, "LReg[8]", "0x3F56594B, the FP32 nearest 0.8373"),
-    (
-        8,
-        "SFPCONFIG predication",
-        "row-0 lane flags of the column, ROW_MASK ignored, Imm16 even bits as column mask, VD 9/10 no-ops",
-    ),
-    (9, "SFPMOV", "NEGATE only on the plain path, VD < 12 guard, reserved bit 2 cleared"),
-    (
-        10,
-        "SFPLOADMACRO encoding",
-        "MacroIndex [23:22], VDLo [21:20], Mod0, AddrMod [15:13], Imm9 [9:1], VDHi [0]",
-    ),
-    (
-        11,
-        "SFPLOADMACRO load",
-        "SFPLOAD with the instruction's own Mod0, AddrMod and Imm10, including ApplyPartialAddrMod",
-    ),
-    (
-        12,
-        "SFPLOADMACRO scheduling",
-        "missing-field rules, SFPNOP substitution, cancellation, frozen store address, DISABLE_BACKDOOR_LOAD read as true",
-    ),
-    (13, "SFPTRANSP", "honours the VD < 12 guard and writes only enabled lanes"),
-    (
-        14,
-        "SFPSTORE VD range",
-        "VD 0..11 store (8..11 the constants); 12..15 only with DISABLE_BACKDOOR_LOAD set",
-    ),
-    (
-        15,
-        "SFPSTORE HI16/LO16",
-        "raw / rotated 32-bit writes through the Dst32b view (loads use the 16-bit view)",
-    ),
-    (
-        16,
-        "SFPSTORE FP16",
-        "overflow, Inf and NaN saturate to e=31 m=0x3FF; every exponent <= 112 flushes to signed zero; truncation",
-    ),
-    (17, "LReg 11..14 writes", "silently dropped (or a backdoor load), no fault"),
-    (18, "Sub-unit map", "SFPSWAP and SFPTRANSP are simple-unit, SFPLUT MAD, SFPLOADMACRO load"),
-    (19, "SFPSTOCHRND latency", "one cycle"),
-    (20, "SFPSWAP scheduling", "the next cycle accepts only SFPNOP"),
-    (21, "SFPLUT", "opcode 0x73 with Lut8ToFp32 coefficients"),
-    (
-        22,
-        "SFPSTOCHRND",
-        "the PRNG advances in every mode; RoundingMode 3 takes the PRNG path; documented sign and bias rules",
-    ),
-    (
-        23,
-        "SFPSWAP",
-        "EXCHANGE_SRCB_SRCC, argmin index swaps, equal values swapped in VD-gets-max lanes, Mod1 10..15 as 9",
-    ),
-    (
-        24,
-        "SFPLUTFP32 Mod1",
-        "bit 0 only matters for 6-entry tables; FP16 3-entry always writes LReg[LReg[7] & 15]",
-    ),
-    (25, "Tile walk", "odd columns are Addr bit 1; the next 4-row group is Addr + 4"),
-    (
-        26,
-        "INT32_ALL addressing",
-        "load pre-decrements Sp only if non-zero; store post-increments; even when VD >= 8",
-    ),
-    (27, "SFPLOAD VD >= 8", "no LReg write, but the Sp update and ApplyPartialAddrMod still happen"),
-    (28, "SFPLOAD INT8", "8-bit magnitude"),
-    (
-        29,
-        "FP32 conformance",
-        "denormals can reach LRegs through loads; SGN_RETAIN can produce 0xFFC00000; SFPABS keeps -NaN",
-    ),
-    (30, "VD < 12 guards", "present on the instructions whose pages have them"),
-    (31, "Reserved modifiers", "current-silicon behaviour, reported as non-contractual"),
-    (32, "SFPLOADI", "Mod0 outside {0, 1, 2, 4, 8, 10} is undefined behaviour"),
-    (33, "Modifier numbering", "modifiers are values, as upstream defines them"),
-    (34, "SFPLOADMACRO delay kinds", "if any pending instruction counts instructions, all do"),
-    (
-        35,
-        "Flag stack undefined cases",
-        "SFPPUSHC Mod1 != 0 on an empty stack is undefined; SFPPOPC Mod1 != 0 on empty is defined",
-    ),
-];
-
-/// Where the reference follows an upstream page against the project's specification notes
-/// (`blackhole-sfpu.md`): (topic, page, what the model does). Each was found by the differential
-/// tests between the two models and is recorded at the code that makes the choice.
-pub const NOTES_OVERRIDES: &[(&str, &str, &str)] = &[
-    (
-        "SFPCONFIG scheduled by SFPLOADMACRO",
-        "BlackholeA0/SFPLOADMACRO.md",
-        "the macro logic overrides the VD of every scheduled Simple/MAD/Round instruction, SFPCONFIG's selector included (VD 16 does nothing)",
-    ),
-    (
-        "Stall logic and SFPSWAP",
-        "BlackholeA0/SFPMAD.md (instruction scheduling)",
-        "never stalls SFPSWAP for data; its first-cycle reads (modes other than SWAP) of a MAD result are a hazard, not a stall",
-    ),
-    (
-        "Stall logic and SFPSTOCHRND",
-        "BlackholeA0/SFPSTOCHRND_*.md",
-        "the logic believes VB is read in every flavour (the false dependency the pages describe), so it may stall needlessly",
-    ),
-    (
-        "Stall logic and SFPSHFT2 modes 5, 6",
-        "BlackholeA0/SFPMAD.md (instruction scheduling)",
-        "the logic sees VD instead of VB; mode 5's VC read is seen",
-    ),
-    (
-        "SFPCONFIG reading LReg[0]",
-        "BlackholeA0/SFPCONFIG.md",
-        "for hazards, SFPCONFIG reads LReg[0] exactly when its functional model does: VD 0..3 always, 4..8 and 11..15 unless IMM16_IS_VALUE",
-    ),
-];
 
 /// The spec notes of the report: the seed differences, and how many vectors name each clause.
 pub fn spec_notes(corpus: &Corpus) -> SpecNotes {
@@ -170,7 +32,7 @@ pub fn spec_notes(corpus: &Corpus) -> SpecNotes {
     SpecNotes {
         seed_differences: SEED_DIFFERENCES
             .iter()
-            .map(|&(row, topic, model)| SeedDifference {
+            .map(|&(row, topic, model, _)| SeedDifference {
                 row,
                 topic: topic.to_string(),
                 model: model.to_string(),
@@ -178,7 +40,7 @@ pub fn spec_notes(corpus: &Corpus) -> SpecNotes {
             .collect(),
         notes_overrides: NOTES_OVERRIDES
             .iter()
-            .map(|&(topic, page, model)| NotesOverride {
+            .map(|&(topic, page, model, _)| NotesOverride {
                 topic: topic.to_string(),
                 page: page.to_string(),
                 model: model.to_string(),

@@ -5,11 +5,13 @@
 
 use std::fmt::{self, Write as _};
 
-use harness_core::report::text::escape;
 use harness_core::report::text::{cell_code, code, percent, text};
+use harness_core::report::text::{escape, escape_attr};
 use harness_core::report::{ChipReport, SectionExtension};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
+
+use crate::spec_entries::{SpecRow, spec_entry};
 
 /// The key of the IEEE 754 characterisation in a section.
 pub const IEEE: &str = "ieee";
@@ -44,20 +46,21 @@ pub struct IeeeCategory {
 /// The specification notes part of the report.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SpecNotes {
-    /// Where the model follows upstream against the seed summary (spec §5).
+    /// Where the model follows upstream against the seed summaries
+    /// ([`crate::spec_entries::SEED_DIFFERENCES`]).
     pub seed_differences: Vec<SeedDifference>,
-    /// Where the model follows an upstream page against the project's own specification notes
-    /// (found by the differential tests and decided from the page).
+    /// Where the model follows an upstream page against the first version of the project's
+    /// specification notes (found by the differential tests and decided from the page).
     #[serde(default)]
     pub notes_overrides: Vec<NotesOverride>,
-    /// Every clause of spec §6, and how many vectors it taints.
+    /// Every clause, and how many vectors it taints.
     pub clauses: Vec<ClauseTaint>,
 }
 
-/// One row of spec §5.
+/// One seed difference.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SeedDifference {
-    /// The row number in spec §5.
+    /// The row number (its entry in the specification notes is headed `Seed <row>: ...`).
     pub row: u32,
     /// What it concerns.
     pub topic: String,
@@ -65,7 +68,8 @@ pub struct SeedDifference {
     pub model: String,
 }
 
-/// One place where an upstream page overrides the project's specification notes.
+/// One place where an upstream page overrides the first version of the project's specification
+/// notes.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NotesOverride {
     /// What it concerns.
@@ -83,7 +87,7 @@ pub struct ClauseTaint {
     pub clause: String,
     /// Its kind.
     pub kind: String,
-    /// Where the spec states it.
+    /// Its entry in the specification notes (`docs/spec/<page>#<clause>`).
     pub section: String,
     /// What it says.
     pub summary: String,
@@ -284,9 +288,11 @@ fn md_ieee(out: &mut String, r: &ChipReport, ieee: &[IeeeCategory]) -> fmt::Resu
 fn md_spec_notes(out: &mut String, notes: &SpecNotes) -> fmt::Result {
     writeln!(out, "### Spec notes")?;
     writeln!(out)?;
-    writeln!(out, "#### Seed differences (spec §5)")?;
+    writeln!(out, "{}", text(SPEC_LINKS))?;
     writeln!(out)?;
-    writeln!(out, "Where the model follows upstream against the seed summary.")?;
+    writeln!(out, "#### Seed differences")?;
+    writeln!(out)?;
+    writeln!(out, "Where the model follows upstream against the seed summaries.")?;
     writeln!(out)?;
     if notes.seed_differences.is_empty() {
         writeln!(out, "None.")?;
@@ -294,11 +300,12 @@ fn md_spec_notes(out: &mut String, notes: &SpecNotes) -> fmt::Result {
         writeln!(out, "| Row | Topic | What the model does |")?;
         writeln!(out, "|--:|---|---|")?;
         for d in &notes.seed_differences {
-            writeln!(out, "| {} | {} | {} |", d.row, text(&d.topic), text(&d.model))?;
+            let topic = md_link(text(&d.topic), spec_entry(SpecRow::SeedDifference(d.row)));
+            writeln!(out, "| {} | {} | {} |", d.row, topic, text(&d.model))?;
         }
     }
     writeln!(out)?;
-    writeln!(out, "#### Where upstream overrides the spec notes")?;
+    writeln!(out, "#### Where upstream overrides the first spec notes")?;
     writeln!(out)?;
     if notes.notes_overrides.is_empty() {
         writeln!(out, "None.")?;
@@ -306,11 +313,12 @@ fn md_spec_notes(out: &mut String, notes: &SpecNotes) -> fmt::Result {
         writeln!(out, "| Topic | Page | What the model does |")?;
         writeln!(out, "|---|---|---|")?;
         for o in &notes.notes_overrides {
-            writeln!(out, "| {} | {} | {} |", text(&o.topic), text(&o.page), text(&o.model))?;
+            let topic = md_link(text(&o.topic), spec_entry(SpecRow::NotesOverride(&o.topic)));
+            writeln!(out, "| {} | {} | {} |", topic, text(&o.page), text(&o.model))?;
         }
     }
     writeln!(out)?;
-    writeln!(out, "#### Clauses (spec §6)")?;
+    writeln!(out, "#### Clauses")?;
     writeln!(out)?;
     writeln!(out, "Every clause, and how many vectors name it in their outcome.")?;
     writeln!(out)?;
@@ -323,15 +331,41 @@ fn md_spec_notes(out: &mut String, notes: &SpecNotes) -> fmt::Result {
             writeln!(
                 out,
                 "| {} | {} | {} | {} | {} |",
-                cell_code(&c.clause),
+                md_link(cell_code(&c.clause), spec_entry(SpecRow::Clause(&c.clause))),
                 text(&c.kind),
-                text(&c.section),
+                cell_code(&c.section),
                 text(&c.summary),
                 c.vectors
             )?;
         }
     }
     writeln!(out)
+}
+
+/// What the links of the spec notes lead to, said above the tables.
+const SPEC_LINKS: &str = "Each topic and clause links to its entry in the project's specification notes, \
+     docs/spec/ in the repository (the links are paths from the repository's root).";
+
+/// `label` as a Markdown link to the specification notes' entry `entry` (a path from the
+/// repository's root, such as `docs/spec/sfpu-blackhole.md#backdoor-load`), or `label` alone when
+/// there is none. The entries come from this crate's tables, whose paths hold no character that
+/// needs escaping in a link destination; one that did would be left unlinked.
+fn md_link(label: String, entry: Option<&str>) -> String {
+    match entry {
+        Some(e) if e.chars().all(|c| c.is_ascii_alphanumeric() || "/.#-_".contains(c)) => {
+            format!("[{label}]({e})")
+        }
+        _ => label,
+    }
+}
+
+/// `label` (already escaped) as an HTML link to the specification notes' entry `entry`, or
+/// `label` alone when there is none.
+fn html_link(label: String, entry: Option<&str>) -> String {
+    match entry {
+        Some(e) => format!("<a href=\"{}\">{label}</a>", escape_attr(e)),
+        None => label,
+    }
 }
 
 fn md_operand_coverage(out: &mut String, classes: &[OperandClass]) -> fmt::Result {
@@ -393,8 +427,9 @@ fn html_ieee(out: &mut String, r: &ChipReport, ieee: &[IeeeCategory], at: &str) 
 fn html_spec_notes(out: &mut String, notes: &SpecNotes, at: &str) -> fmt::Result {
     writeln!(out, "<section id=\"{}\">", at)?;
     writeln!(out, "<h3>Spec notes</h3>")?;
-    writeln!(out, "<h4>Seed differences (spec §5)</h4>")?;
-    writeln!(out, "<p>Where the model follows upstream against the seed summary.</p>")?;
+    writeln!(out, "<p>{}</p>", escape(SPEC_LINKS))?;
+    writeln!(out, "<h4>Seed differences</h4>")?;
+    writeln!(out, "<p>Where the model follows upstream against the seed summaries.</p>")?;
     if notes.seed_differences.is_empty() {
         writeln!(out, "<p>None.</p>")?;
     } else {
@@ -408,13 +443,13 @@ fn html_spec_notes(out: &mut String, notes: &SpecNotes, at: &str) -> fmt::Result
                 out,
                 "<tr><td class=\"num\">{}</td><td>{}</td><td>{}</td></tr>",
                 d.row,
-                escape(&d.topic),
+                html_link(escape(&d.topic).into_owned(), spec_entry(SpecRow::SeedDifference(d.row))),
                 escape(&d.model)
             )?;
         }
         writeln!(out, "</tbody></table>")?;
     }
-    writeln!(out, "<h4>Where upstream overrides the spec notes</h4>")?;
+    writeln!(out, "<h4>Where upstream overrides the first spec notes</h4>")?;
     if notes.notes_overrides.is_empty() {
         writeln!(out, "<p>None.</p>")?;
     } else {
@@ -427,14 +462,14 @@ fn html_spec_notes(out: &mut String, notes: &SpecNotes, at: &str) -> fmt::Result
             writeln!(
                 out,
                 "<tr><td>{}</td><td>{}</td><td>{}</td></tr>",
-                escape(&o.topic),
+                html_link(escape(&o.topic).into_owned(), spec_entry(SpecRow::NotesOverride(&o.topic))),
                 escape(&o.page),
                 escape(&o.model)
             )?;
         }
         writeln!(out, "</tbody></table>")?;
     }
-    writeln!(out, "<h4>Clauses (spec §6)</h4>")?;
+    writeln!(out, "<h4>Clauses</h4>")?;
     writeln!(out, "<p>Every clause, and how many vectors name it in their outcome.</p>")?;
     if notes.clauses.is_empty() {
         writeln!(out, "<p>None.</p>")?;
@@ -448,8 +483,11 @@ fn html_spec_notes(out: &mut String, notes: &SpecNotes, at: &str) -> fmt::Result
         for c in &notes.clauses {
             writeln!(
                 out,
-                "<tr><td><code>{}</code></td><td>{}</td><td>{}</td><td>{}</td><td class=\"num\">{}</td></tr>",
-                escape(&c.clause),
+                "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td class=\"num\">{}</td></tr>",
+                html_link(
+                    format!("<code>{}</code>", escape(&c.clause)),
+                    spec_entry(SpecRow::Clause(&c.clause))
+                ),
                 escape(&c.kind),
                 escape(&c.section),
                 escape(&c.summary),

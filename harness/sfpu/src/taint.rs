@@ -2,12 +2,12 @@
 //!
 //! When an instruction's [`Outcome`] names a clause, the locations the clause leaves open are
 //! *tainted*: the specification does not promise those bits, so comparisons skip them. What a
-//! clause leaves open is decided per clause by [`clause_taint`], from the clause's text in
-//! `blackhole-sfpu.md` §6 and from what the instruction *might* write, not only from what the
-//! reference model happened to write: SFPSHFT2 Mod1 7..15 ("no case in the model") may write any
-//! destination of the instruction (`LReg[0..=3]` and `VD`), a backdoor load may write any lane's
-//! `LoadMacroConfig` and may or may not keep the instruction's other side effects, and so on.
-//! Undefined behaviour taints everything.
+//! clause leaves open is decided per clause by [`clause_taint`], from the clause's entry in the
+//! specification notes ([`Clause::section`]; each entry says what it leaves open) and from what the
+//! instruction *might* write, not only from what the reference model happened to write: SFPSHFT2
+//! Mod1 7..15 (undefined) may write any destination of the instruction (`LReg[0..=3]` and `VD`), a
+//! backdoor load may write any lane's `LoadMacroConfig` and may or may not keep the instruction's
+//! other side effects, and so on. Undefined behaviour taints everything.
 //!
 //! Taint flows: a later instruction that reads a tainted location (or whose lane enable depends
 //! on tainted predication state) taints what it may write. Nothing is ever untainted. While an
@@ -352,22 +352,28 @@ pub fn potential_writes(instr: &Instr) -> Parts {
     w
 }
 
-/// What `clause`, reported by `instr` for `lanes`, leaves open (spec §6, item by item).
+/// What `clause`, reported by `instr` for `lanes`, leaves open (the clauses' entries in
+/// `docs/spec/`, "Left open"):
 ///
-/// * Undefined behaviour (§6.1): everything.
-/// * Backdoor loads (§6.3 items 14, 15, 16): which lanes are written, the word, and whether the
-///   instruction's other side effects (its own writes, RWC updates, the PRNG, the flags) still
-///   happen are all open: the instruction's potential writes plus LoadMacroConfig, the PRNG, the
-///   predication state and the addressing state, in every lane.
-/// * A mode not named (§6.2 items 8..11): everything the instruction might write, in every lane.
-/// * Undrawn bits set (§6.3 item 21): everything the instruction might write, in every lane.
-/// * SFPCONFIG clauses (§6.2 item 12, §6.3 item 17): every SFPCONFIG destination in every lane;
-///   the VD=12 constant (§6.3 item 26): `LReg[12]`.
-/// * SFPMUL24 with a non-zero VC (§6.2 item 13): `VD` in the lanes concerned.
-/// * RWC updates on Blackhole (§6.3 item 23): the addressing state.
-/// * SFPPOPC's contradiction (§6.3 item 24): the predication state of the lanes concerned.
-/// * Hazards (§6.3 item 25): everything the consumer might write. SFPLOADMACRO rules, collisions
-///   and the scheduled store's Sp (also item 25), and SFPSWAP's second cycle overlapping another
+/// * Undefined behaviour: everything.
+/// * Backdoor loads (`backdoor-load`, `guard-outside-lane-loop`, `sfpconfig-dbl-change`): which
+///   lanes are written, the word, and whether the instruction's other side effects (its own writes,
+///   RWC updates, the PRNG, the flags) still happen are all open: the instruction's potential
+///   writes plus LoadMacroConfig, the PRNG, the predication state and the addressing state, in
+///   every lane.
+/// * A reserved mode value (`sfpswap-reserved-mod1`, `sfpcast-reserved-mod1`,
+///   `sfpshft-reserved-mod1`, `sfpmov-reserved-mod1`): everything the instruction might write, in
+///   every lane.
+/// * Undrawn bits set (`undrawn-bits`): everything the instruction might write, in every lane.
+/// * SFPCONFIG clauses (`sfpconfig-noop-vd`, `sfpconfig-mask-and-value`): every SFPCONFIG
+///   destination in every lane; the VD=12 constant (`sfpconfig-vd12-constant`): `LReg[12]`.
+/// * SFPMUL24 with a non-zero VC (`sfpmul24-nonzero-vc`): `VD` in the lanes concerned.
+/// * RWC updates on Blackhole (`blackhole-addrmod`): the addressing state.
+/// * SFPPOPC's contradiction (`sfppopc-full-stack-complex`): the predication state of the lanes
+///   concerned.
+/// * Hazards (`hazard`): everything the consumer might write. SFPLOADMACRO rules, collisions
+///   and the scheduled store's Sp (`loadmacro-rule`, `loadmacro-collision`,
+///   `loadmacro-store-sp`), and SFPSWAP's second cycle overlapping another
 ///   instruction (`sfpswap-second-cycle`): everything, since the scheduled instructions' effects
 ///   are not visible to the tracker.
 pub fn clause_taint(instr: &Instr, clause: Clause, lanes: u32) -> ClauseTaint {
@@ -556,7 +562,7 @@ mod tests {
     #[test]
     fn clauses_taint_what_the_instruction_might_write() {
         // SFPSHFT2 with undrawn bits set: any destination of SFPSHFT2 (LReg[0..=3] and VD = 5)
-        // is open, in every lane (spec §6.3 item 21).
+        // is open, in every lane (`docs/spec/sfpu-blackhole.md#undrawn-bits`).
         let mut t = Tracker::default();
         let mut o = Outcome::defined();
         o.note_all(Clause::UndrawnBits);
@@ -568,7 +574,8 @@ mod tests {
         assert!(t.non_contractual.is_empty());
 
         // A backdoor load in lane 3 only: LoadMacroConfig of every lane is open, and so are the
-        // side effects the page does not say are kept (spec §6.3 item 14).
+        // side effects the page does not say are kept
+        // (`docs/spec/sfpu-blackhole.md#backdoor-load`).
         let mut t = Tracker::default();
         let mut o = Outcome::defined();
         o.note_lane(Clause::BackdoorLoad, 3);
@@ -578,7 +585,7 @@ mod tests {
         assert!(t.unpromised.Addressing);
 
         // SFPCONFIG VD 9 (non-contractual no-op): every SFPCONFIG destination is only
-        // non-contractually described (spec §6.2 item 12).
+        // non-contractually described (`docs/spec/sfpu-blackhole.md#sfpconfig-noop-vd`).
         let mut t = Tracker::default();
         let mut o = Outcome::defined();
         o.note_all(Clause::SfpconfigNoopVd);

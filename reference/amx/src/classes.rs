@@ -1,7 +1,8 @@
 //! The semantic classes of `vecfp`: what "every mode" means, per chip profile, for a generator of
 //! golden vectors.
 //!
-//! Transcribes `amx-vecfp.md` §4.2 ("What every mode means: semantic classes"). A class is one
+//! Transcribes `amx-vecfp.md` §4.2 ("What every mode means: semantic classes";
+//! `docs/spec/amx-vecfp.md#semantic-classes`). A class is one
 //! value on each of the axes lane width × operation source × shuffle pair × lane selection; the
 //! other axes of the table (offsets, ZROW) are orthogonal and are chosen per vector. Each class
 //! has a representative operand ([`Class::operand`]); a generator fills the state and the offsets.

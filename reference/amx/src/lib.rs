@@ -6,13 +6,15 @@
 //! and legibility over speed: every step of the specification's pseudocode is one function, named
 //! as the specification names it, and arithmetic is done on raw bits.
 //!
-//! **What it transcribes.** The project's specification notes `amx-vecfp.md` (in the shared
-//! specification folder; cited as `§N`) are the main source, with the seed `004` (the `vecfp` page
-//! of corsix/amx, `vecfp.md`). The notes pin corsix/amx at
+//! **What it transcribes.** The project's first AMX notes `amx-vecfp.md` (in the shared
+//! specification folder outside this repository; cited as `§N`) are the main source, with the seed
+//! `004` (the `vecfp` page of corsix/amx, `vecfp.md`). The notes pin corsix/amx at
 //! `483714bb051da088d08a66724b22dd08a5db3c99` (2024-12-26, "Updates for M4"), whose `vecfp.c`,
 //! `emulate.h` and `genlut.c` they restate, and cite commits `483714b` (M4) and `f3582ce` (FMS
 //! negation order) and issue corsix/amx#13. Where the seed and the notes differ (the seed's sample
-//! is the pre-M4 emulator), the notes are followed and the code says so where it chooses.
+//! is the pre-M4 emulator), the notes are followed and the code says so where it chooses. Every
+//! decision the model makes where corsix/amx leaves a point open is an entry of
+//! `docs/spec/amx-vecfp.md` in this repository, which names the code that makes it.
 //!
 //! | Module | Notes |
 //! |---|---|

@@ -4,8 +4,8 @@
 //! The FMA models transcribe tt-isa-documentation `Miscellaneous/FMA/fma.c`
 //! (@ `06c5af5b8b68c9e59e698ab76b59181b7dd47222`), which writes its IEEE, Blackhole and Wormhole
 //! models in one style so that their differences stand out; the three functions below keep that
-//! shape, step for step, so the same holds here. Spec: `blackhole-sfpu.md` §4.1 restates the
-//! Blackhole model and lists where it departs from IEEE 754.
+//! shape, step for step, so the same holds here. Where the Blackhole model departs from IEEE 754,
+//! and worked examples, are in `docs/spec/sfpu-blackhole.md#fma-examples`.
 //!
 //! All three compute `x * y + z` on raw FP32 bit patterns.
 
@@ -206,7 +206,7 @@ pub fn fma_model_ieee(x: u32, y: u32, z: u32) -> u32 {
 /// Blackhole Baby RISC-V `fma.s`: `x * y + z`, partially fused, denormals treated as zero on
 /// input and flushed (keeping their sign) after rounding, NaN results always `0x7FC00000`.
 ///
-/// Transcribes `fma_model_bh` of `Miscellaneous/FMA/fma.c`; spec §4.1 restates it step by step.
+/// Transcribes `fma_model_bh` of `Miscellaneous/FMA/fma.c`.
 pub fn fma_model_bh(x: u32, y: u32, z: u32) -> u32 {
     // Unpack inputs (step 1: denormal inputs become zero).
     let Unpacked { e: x_e, m: x_m } = unpack_no_denorms(x);
@@ -422,8 +422,8 @@ pub fn fma_model_wh(x: u32, y: u32, z: u32) -> u32 {
 mod tests {
     use super::*;
 
-    /// Worked examples from spec §4.1 (each stated there with both the Blackhole and the IEEE
-    /// result), as `(x, y, z, bh, ieee)`.
+    /// Worked examples (`docs/spec/sfpu-blackhole.md#fma-examples`, each with both the Blackhole
+    /// and the IEEE result), as `(x, y, z, bh, ieee)`.
     const SPEC_EXAMPLES: &[(u32, u32, u32, u32, u32)] = &[
         (0x7F00_0000, 0x4000_0000, 0xFF00_0000, 0x7F80_0000, 0x7F00_0000), // product overflow is final
         (0x2000_0000, 0x1F00_0000, 0x0080_0000, 0x0080_0000, 0x00A0_0000), // product underflow is final
@@ -446,7 +446,7 @@ mod tests {
 
     #[test]
     fn spec_wormhole_examples() {
-        // spec §4.1 "Differences Blackhole vs Wormhole model", as (x, y, z, bh, wh).
+        // `docs/spec/sfpu-wormhole.md#fma-examples-on-wormhole`, as (x, y, z, bh, wh).
         let cases: &[(u32, u32, u32, u32, u32)] = &[
             (0x8000_0000, 0x3F80_0000, 0x8000_0000, 0x8000_0000, 0x0000_0000),
             (0x8080_0000, 0x3F00_0000, 0x0000_0000, 0x8000_0000, 0x0000_0000),
@@ -462,7 +462,7 @@ mod tests {
 
     #[test]
     fn signed_zero_rules() {
-        // spec §4.1: `-0*1 + -0 = -0`, `x - x = +0` on Blackhole.
+        // `docs/spec/sfpu-blackhole.md#fma-examples`: `-0*1 + -0 = -0`, `x - x = +0` on Blackhole.
         assert_eq!(fma_model_bh(0x8000_0000, 0x3F80_0000, 0x8000_0000), 0x8000_0000);
         assert_eq!(fma_model_bh(0x3F80_0000, 0x4040_0000, 0xC040_0000), 0x0000_0000);
     }

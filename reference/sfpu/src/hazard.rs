@@ -4,7 +4,7 @@
 //!
 //! Transcribes the "Instruction scheduling" sections of tt-isa-documentation BlackholeA0
 //! `SFPMAD.md` (the list of cases the stall logic misses), `SFPLUTFP32.md` (`Mod1Mirror`),
-//! `SFPSWAP.md`, `SFPSHFT2.md` and `SFPCONFIG.md`. Spec: `blackhole-sfpu.md` §4.12.
+//! `SFPSWAP.md`, `SFPSHFT2.md` and `SFPCONFIG.md`.
 //!
 //! Sets are bit masks over `LReg[0..=16]` (bit `i` is `LReg[i]`). The [`Machine`](crate::Machine)
 //! uses them to insert the stalls the hardware inserts and to report the hazards it does not
@@ -39,7 +39,7 @@ pub struct Access {
 }
 
 /// Whether the instruction has a 2-cycle result that the stall logic protects (the MAD
-/// sub-unit's producers: spec §4.12).
+/// sub-unit's producers: `SFPMAD.md` "Instruction scheduling").
 pub fn is_two_cycle_producer(instr: &Instr) -> bool {
     use Opcode::*;
     matches!(instr.opcode(), SFPMAD | SFPADD | SFPMUL | SFPADDI | SFPMULI | SFPLUT | SFPLUTFP32 | SFPMUL24)
@@ -237,8 +237,8 @@ fn load_access(VD: usize, Mod0: u32) -> Access {
 }
 
 /// The registers the automatic stall logic believes a regular instruction reads and writes
-/// (spec §4.12): where it is wrong, a dependent instruction is not stalled and its result is not
-/// defined.
+/// (`SFPMAD.md` "Instruction scheduling"): where it is wrong, a dependent instruction is not
+/// stalled and its result is not defined.
 pub fn stall_view(instr: &Instr) -> Access {
     let cx = Ctx::REGULAR;
     let real = actual(Arch::Blackhole, instr, &cx);

@@ -5,11 +5,11 @@
 //! that page and its revision. Correctness and legibility over speed: the fast model lives in
 //! `sfpu-fastpath` and is checked against this one.
 //!
-//! The project's specification notes, `blackhole-sfpu.md`, restate the pages, record where the
-//! seed documents were wrong, and list every undefined or unspecified case; section numbers
-//! (`spec §3.1`) refer to them. `wormhole-vs-blackhole.md` lists every Wormhole difference
-//! (`WH §3.5`). Where the pages and the notes disagree, the pages win, and the code
-//! says so where it makes the choice (`// DEPARTURE:`).
+//! The project's specification notes, `docs/spec/sfpu-blackhole.md` and
+//! `docs/spec/sfpu-wormhole.md` in the repository, record every decision the model makes where the
+//! pages are silent, ambiguous or disagree, and every clause an [`Outcome`] can name; code cites
+//! their entries as `docs/spec/<page>#<anchor>`. The newest page revision wins over the notes, and
+//! the code says so where it makes a choice (`// DEPARTURE:`).
 //!
 //! Pinned revisions: the instruction pages are cited with the commit each was read at; the FMA
 //! models come from `Miscellaneous/FMA/fma.c` @ `06c5af5b8b68c9e59e698ab76b59181b7dd47222`.

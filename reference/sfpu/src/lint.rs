@@ -1,10 +1,11 @@
-//! Checks a program against the scheduling rules software must obey on the state's chip (spec
-//! §4.12, Wormhole's missing-SFPNOP rules of `wormhole-vs-blackhole.md` §3.5, and the
-//! SFPLOADMACRO rules of §4.9, including the idle cycle `SFPSHFT2.md` asks for after a scheduled
-//! SFPSHFT2 in modes 2..4, the Simple/Round `VD == 16` pairing of a scheduled instruction with
-//! a regular one, and a Load, MAD or Store sub-unit instruction naming an SFPSWAP's `VC`/`VD` on
-//! the SFPSWAP's unprotected second cycle, BlackholeA0 `SFPSWAP.md` caution), naming each violated
-//! rule with its line.
+//! Checks a program against the scheduling rules software must obey on the state's chip (the
+//! "Instruction scheduling" sections of the pages, Wormhole's missing-SFPNOP rules
+//! (`docs/spec/sfpu-wormhole.md#clauses-scheduling-rules-software-must-keep`), and the SFPLOADMACRO
+//! rules of `SFPLOADMACRO.md`, including the idle cycle `SFPSHFT2.md` asks for after a scheduled
+//! SFPSHFT2 in modes 2..4, the Simple/Round `VD == 16` pairing of a scheduled instruction with a
+//! regular one, and a Load, MAD or Store sub-unit instruction naming an SFPSWAP's `VC`/`VD` on the
+//! SFPSWAP's unprotected second cycle, BlackholeA0 `SFPSWAP.md` caution), naming each violated rule
+//! with its line.
 //!
 //! The checks are the [`Machine`]'s: the program is run on a copy of the state, instruction by
 //! instruction, and every hazard, collision or SFPLOADMACRO rule the machine reports is attributed

@@ -6,16 +6,15 @@
 //! Transcribes tt-isa-documentation BlackholeA0 `SFPLOADMACRO.md`
 //! (@ `f7fda211c86e1977ff430076cf52b96a7aba8cca`) and WormholeB0 `SFPLOADMACRO.md`
 //! (@ `a981f40374e1e0a2833d88824f69c4e0487263cc`; the same functional model with Wormhole's
-//! `SFPLOAD`, two `AddrMod` bits and no SFPARECIP/SFPGT/SFPLE/SFPMUL24 to schedule)
-//! § "Functional model" and their timing paragraphs,
-//! and the "Instruction scheduling" sections cited in [`hazard`], including the
-//! cautions of `SFPSWAP.md` (@ `585749d1dcc6bcc56f1d6ff2dd6b72682d57fcd1`) and `SFPSHFT2.md`
+//! `SFPLOAD`, two `AddrMod` bits and no SFPARECIP/SFPGT/SFPLE/SFPMUL24 to schedule) § "Functional
+//! model" and their timing paragraphs, and the "Instruction scheduling" sections cited in
+//! [`hazard`], including the cautions of `SFPSWAP.md`
+//! (@ `585749d1dcc6bcc56f1d6ff2dd6b72682d57fcd1`) and `SFPSHFT2.md`
 //! (@ `135471044308278122aec9664bd5f0935429205f`) on those instructions inside SFPLOADMACRO
-//! sequences. Spec:
-//! `blackhole-sfpu.md` §4.9, §4.12.
+//! sequences.
 //!
 //! Model of a cycle (the pages describe the rules, not a pipeline, so the parts below that are
-//! choices are marked as such):
+//! choices are marked as such; `docs/spec/sfpu-blackhole.md#cycle-model` records them):
 //! 1. The instructions SFPLOADMACRO scheduled for this cycle arrive at their sub-units. A regular
 //!    instruction issued this cycle to a sub-unit that receives a scheduled instruction is
 //!    discarded (`SFPLOADMACRO.md`).
@@ -328,7 +327,7 @@ impl Machine {
     }
 
     /// How many cycles the stall logic holds `instr` back, given the instruction issued on the
-    /// previous cycle, and the hazards it misses (spec §4.12).
+    /// previous cycle, and the hazards it misses (`SFPMAD.md` "Instruction scheduling").
     fn stall_cycles(&self, instr: &Instr, out: &mut Outcome) -> u32 {
         let Some(prev) = self.previous.filter(|p| p.cycle == self.cycle) else { return 0 };
         if prev.dbl_changed && vd_field(instr).is_some_and(|vd| vd >= 12) {
@@ -398,13 +397,13 @@ impl Machine {
         for p in due.iter() {
             items.push(Item { unit: p.unit, instr: p.instr, cx: p.cx, regular: false });
         }
-        // Decision ("machine" #3): when two instructions of one cycle write one location
-        // differently (a broken rule, `LoadmacroRule`, whose result is unspecified), the value
-        // kept is that of the later sub-unit in pipeline order Load, Simple, MAD, Round, Store
-        // (`SFPLOADMACRO.md` orders the Sequence bytes Simple, MAD, Round, Store, and the MAD
-        // sub-unit's result lands after a one-cycle Simple result). The pages are silent; this
-        // fixes one answer so that both models agree on it. Stable: scheduled instructions of
-        // one sub-unit keep the order they were scheduled in.
+        // Decision (`docs/spec/sfpu-blackhole.md#conflicting-writes-in-one-cycle`): when two
+        // instructions of one cycle write one location differently (a broken rule, `LoadmacroRule`,
+        // whose result is unspecified), the value kept is that of the later sub-unit in pipeline
+        // order Load, Simple, MAD, Round, Store (`SFPLOADMACRO.md` orders the Sequence bytes
+        // Simple, MAD, Round, Store, and the MAD sub-unit's result lands after a one-cycle Simple
+        // result). The pages are silent; this fixes one answer so that both models agree on it.
+        // Stable: scheduled instructions of one sub-unit keep the order they were scheduled in.
         items.sort_by_key(|it| it.unit);
         let arch = s.arch();
         self.check_cycle_rules(arch, due, regular, &mut out);
@@ -570,10 +569,11 @@ impl Machine {
         }
     }
 
-    /// The constraints of `SFPLOADMACRO.md` on what executes together (spec §4.9 step 5; the same
-    /// on both chips), and the caution of Blackhole's `SFPSHFT2.md` on SFPSHFT2 inside
-    /// SFPLOADMACRO sequences (Wormhole's page has no such paragraph: its next-cycle rules apply to
-    /// scheduled instructions like any other, [`hazard::wormhole_rules`]).
+    /// The constraints of `SFPLOADMACRO.md` on what executes together
+    /// (`docs/spec/sfpu-blackhole.md#loadmacro-rule`; the same on both chips), and the caution of
+    /// Blackhole's `SFPSHFT2.md` on SFPSHFT2 inside SFPLOADMACRO sequences (Wormhole's page has no
+    /// such paragraph: its next-cycle rules apply to scheduled instructions like any other,
+    /// [`hazard::wormhole_rules`]).
     fn check_cycle_rules(&self, arch: Arch, due: &[Scheduled], regular: Option<&Instr>, out: &mut Outcome) {
         let on = |unit: SubUnit| due.iter().find(|p| p.unit == unit);
         // The regular instruction executes unless a scheduled one arrives at its sub-unit
@@ -601,13 +601,14 @@ impl Machine {
         {
             out.note_all(Clause::LoadmacroRule);
         }
-        // ... and Simple and Round idle or SFPNOP on the next cycle.
-        // Decision ("machine" #2): the page asks that each sub-unit "either be idle on the next
-        // cycle or have SFPNOP scheduled for then". A regular instruction issued to a sub-unit that
-        // receives a scheduled SFPNOP is discarded (`SFPLOADMACRO.md`: "the scheduled instruction
-        // takes priority"), so the sub-unit executes the SFPNOP and the rule holds; the discarding
-        // itself is reported as `LoadmacroCollision`. Only a regular instruction that executes
-        // (nothing scheduled on its sub-unit) makes the sub-unit busy.
+        // ... and Simple and Round idle or SFPNOP on the next cycle. Decision
+        // (`docs/spec/sfpu-blackhole.md#idle-after-a-scheduled-sfpswap-or-sfpshft2`): the page asks
+        // that each sub-unit "either be idle on the next cycle or have SFPNOP scheduled for then".
+        // A regular instruction issued to a sub-unit that receives a scheduled SFPNOP is discarded
+        // (`SFPLOADMACRO.md`: "the scheduled instruction takes priority"), so the sub-unit executes
+        // the SFPNOP and the rule holds; the discarding itself is reported as `LoadmacroCollision`.
+        // Only a regular instruction that executes (nothing scheduled on its sub-unit) makes the
+        // sub-unit busy.
         let busy = |unit: SubUnit| match on(unit) {
             Some(p) => p.instr.opcode() != Opcode::SFPNOP,
             None => regular_executes
@@ -619,13 +620,13 @@ impl Machine {
         // `SFPSHFT2.md` "Instruction scheduling": automatic stalling does not apply to an SFPSHFT2
         // that SFPLOADMACRO scheduled, and after one in mode SUBVEC_SHFLROR1_AND_COPY4,
         // SUBVEC_SHFLROR1 or SUBVEC_SHFLSHR1 (2, 3, 4) software must leave at least one idle cycle.
-        // Decision: "idle" is read as what the stall logic enforces after a regular SFPSHFT2 of
-        // those modes, a cycle on which the Vector Unit accepts nothing but SFPNOP: the whole unit,
-        // all five sub-units including the load sub-unit (SFPLOAD, SFPLOADI, SFPLOADMACRO),
-        // executes nothing but SFPNOP on the next cycle. As for SFPSWAP above (decision "machine"
-        // #2), what counts is what executes: a scheduled SFPNOP keeps its sub-unit idle even if it
-        // discards a regular instruction (the collision is reported on its own). Broken, the rule
-        // is reported as `LoadmacroRule`, the clause of the SFPSWAP rule.
+        // Decision (the same entry): "idle" is read as what the stall logic enforces after a
+        // regular SFPSHFT2 of those modes, a cycle on which the Vector Unit accepts nothing but
+        // SFPNOP: the whole unit, all five sub-units including the load sub-unit (SFPLOAD,
+        // SFPLOADI, SFPLOADMACRO), executes nothing but SFPNOP on the next cycle. As for SFPSWAP
+        // above (the same decision), what counts is what executes: a scheduled SFPNOP keeps its
+        // sub-unit idle even if it discards a regular instruction (the collision is reported on its
+        // own). Broken, the rule is reported as `LoadmacroRule`, the clause of the SFPSWAP rule.
         if arch == Arch::Blackhole
             && self.shft2_last_cycle
             && [SubUnit::Load, SubUnit::Simple, SubUnit::MAD, SubUnit::Round, SubUnit::Store]
@@ -664,7 +665,7 @@ impl Machine {
 
         // LoadMacroConfig may differ between lanes; this model schedules one instruction per
         // sub-unit for all lanes from lane 0's configuration, and reports any difference in what
-        // the lanes would schedule (spec §4.9 step 5, §6.3 item 25).
+        // the lanes would schedule (`docs/spec/sfpu-blackhole.md#loadmacro-rule`).
         let lane0 = &config_state[0];
         let differs = config_state.iter().any(|c| {
             c.Sequence[MacroIndex] != lane0.Sequence[MacroIndex]
@@ -852,12 +853,12 @@ fn merge_writes(base: &State, after: &State, into: &mut State, with_dst: bool, o
             );
             merge(base.FlagStack[l], after.FlagStack[l], &mut into.FlagStack[l], &mut conflict);
             merge(base.LaneConfig[l], after.LaneConfig[l], &mut into.LaneConfig[l], &mut conflict);
-            // Each InstructionTemplate, Sequence and Misc register is its own location (decision
-            // 2026-11 "machine" #1): `SFPCONFIG.md` writes them one selector at a time and a
-            // backdoor load (`SFPLOADMACRO.md`, VD 12..15) writes one template, so e.g. a
-            // scheduled SFPCONFIG writing `Sequence[2]` and a regular SFPADDI backdoor-loading
-            // `InstructionTemplate[3]` in the same cycle touch different registers: both writes
-            // land, and no rule is broken.
+            // Each InstructionTemplate, Sequence and Misc register is its own location
+            // (`docs/spec/sfpu-blackhole.md#loadmacroconfig-registers-are-separate-locations`):
+            // `SFPCONFIG.md` writes them one selector at a time and a backdoor load
+            // (`SFPLOADMACRO.md`, VD 12..15) writes one template, so e.g. a scheduled SFPCONFIG
+            // writing `Sequence[2]` and a regular SFPADDI backdoor-loading `InstructionTemplate[3]`
+            // in the same cycle touch different registers: both writes land, and no rule is broken.
             let (b, a, i) =
                 (&base.LoadMacroConfig[l], &after.LoadMacroConfig[l], &mut into.LoadMacroConfig[l]);
             for k in 0..4 {

@@ -1,5 +1,5 @@
-//! SFPNOP insertion: the scheduling rules a program must obey itself (spec §4.12,
-//! `wormhole-vs-blackhole.md` §3.5).
+//! SFPNOP insertion: the scheduling rules a program must obey itself (the pages' "Instruction
+//! scheduling" sections; `docs/spec/sfpu-wormhole.md#clauses-scheduling-rules-software-must-keep`).
 //!
 //! * Wormhole stalls only after SFPSWAP, so the result of a two-cycle MAD-unit instruction
 //!   (SFPMAD, SFPADD, SFPMUL, SFPLUT, ...) must not be read on the next cycle: an SFPNOP goes

@@ -146,9 +146,10 @@ fn the_chips_differ_where_wormhole_s_shflshr1_bug_is() {
 fn numeric_kernels_differ_between_the_chips_by_at_most_an_ulp() {
     // The chips' FMA models differ in NaN payloads, zero signs, overflow against infinity, the
     // denormal edge, and Wormhole's normalisation sticky bit, which drops the upper of two bits
-    // shifted out and can leave a result 1 ULP low (wormhole-vs-blackhole.md §2). Inside the
-    // documented ranges only the last can occur: a rare 1-ULP difference in a multiply-add,
-    // which a later rounding can at most double.
+    // shifted out and can leave a result 1 ULP low
+    // (`docs/spec/sfpu-wormhole.md#fma-examples-on-wormhole`). Inside the documented ranges only
+    // the last can occur: a rare 1-ULP difference in a multiply-add, which a later rounding can at
+    // most double.
     for def in registry().into_iter().filter(|d| d.numeric.is_some()) {
         let d = chip_difference(&def, 5).unwrap();
         assert!(d.max_ulp <= 2.0, "{}: {:?}", def.name, d.examples.first());

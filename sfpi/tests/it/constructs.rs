@@ -42,7 +42,8 @@ fn float_operators_and_constants() {
             dst_reg[14].set(dst_reg[0] * dst_reg[1] - 1.0);
         });
         // 1.5 + 2 = 3.5; 1.5 - 2 = -0.5; 1.5 * 2 = 3; -1.5; 1.5 * 2 + 1 = 4; 1.5 + 0.25 = 1.75;
-        // ((1.5 + 1) * 2) - 0.5 = 4.5; 1 + 0 = 1; 0.8373 is 0x3F56594B (spec §2.1); -1 * 1.5.
+        // ((1.5 + 1) * 2) - 0.5 = 4.5; 1 + 0 = 1; 0.8373 is 0x3F56594B
+        // (`docs/spec/sfpu-blackhole.md#lreg-8-value`); -1 * 1.5.
         let want = [3.5, -0.5, 3.0, -1.5, 4.0, 1.75, 4.5, 1.0];
         for (k, w) in want.into_iter().enumerate() {
             assert!(all(row(&s, 2 + k as u32), f(w)), "{arch} dst_reg[{}]", 2 + k);
@@ -217,8 +218,9 @@ fn float_comparisons() {
 #[test]
 fn vector_comparison_of_signed_zeros_differs_between_the_chips() {
     // a < b is "a - b is negative". For a = -0, b = +0: Blackhole's -0 - +0 is -0 (an exact zero
-    // takes the sign both addends share, spec §4.1 step 6), so a < b holds; Wormhole's multiply-add
-    // gives +0 for every zero result (wormhole-vs-blackhole.md §2), so it does not.
+    // takes the sign both addends share, `fma_model_bh`), so a < b holds; Wormhole's multiply-add
+    // gives +0 for every zero result (`docs/spec/sfpu-wormhole.md#fma-examples-on-wormhole`), so it
+    // does not.
     for (arch, want) in [(Arch::Blackhole, ONE), (Arch::Wormhole, 0)] {
         let s = run_fp32(arch, &[(0, [0x8000_0000; 32]), (1, [0; 32])], || {
             let a = vFloat::from(dst_reg[0]);
@@ -534,7 +536,7 @@ fn leading_zeros_and_abs() {
 #[test]
 fn lut_and_lut_sign() {
     // l0: A = 0x30 (0.125), B = 0xFF (0); l1: A = 0x00 (1.0), B = 0x10 (0.5); l2: A = 0x80
-    // (-1.0), B = 0x20 (0.25). SFPLUT takes l0 for |x| < 1, l1 for |x| < 2, l2 above (spec §3.4).
+    // (-1.0), B = 0x20 (0.25). SFPLUT takes l0 for |x| < 1, l1 for |x| < 2, l2 above (`SFPLUT.md`).
     let xs = [0.5f32, -0.5, 1.5, -1.5, 3.0, -3.0];
     for arch in CHIPS {
         let s = run_fp32(arch, &[(0, lanes(|l| f(xs[l % 6])))], || {
@@ -742,7 +744,8 @@ fn float_conversions_round_to_nearest() {
         let r3 = row(&s, 3);
         assert_eq!((r3[0], r3[1], r3[2]), (0x3F80_8000, 0x3F80_8000, 0x3F80_2000), "{arch}");
         // uint8: 1, 4 (3.5 ties away), 3 (2.5 ties away), 3 (unsigned kinds take the magnitude,
-        // spec §3.21), 4; int8 is sign-magnitude: -3 is 0x80000003, -3.5 is 0x80000004.
+        // `SFPSTOCHRND_FloatInt.md`), 4; int8 is sign-magnitude: -3 is 0x80000003, -3.5 is
+        // 0x80000004.
         let u8s = int_row(&s, 4);
         assert_eq!(&u8s[3..8], &[1, 4, 3, 3, 4], "{arch}");
         let i8s = int_row(&s, 5);

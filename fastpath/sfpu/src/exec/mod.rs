@@ -5,7 +5,8 @@
 //! Implements: `SFPCONFIG.md` (the `DISABLE_BACKDOOR_LOAD` row of the LaneConfig table and the
 //! comment in its `VD` 0..3 case; the same on both chips), `SFPLOADMACRO.md` (how scheduled
 //! instructions differ: `DISABLE_BACKDOOR_LOAD` reads as true, implicit `VB = VD` / `VC = VD`
-//! skipped, overridden `VB` / `VC` / `VD`), and spec §2.5 (which instructions carry the guard).
+//! skipped, overridden `VB` / `VC` / `VD`), and which instructions carry the `VD < 12` guard
+//! (`docs/spec/sfpu-blackhole.md#backdoor-load`).
 //!
 //! The chip: `execute_on` (`models.rs`) is the one place that picks a chip's function for an
 //! instruction whose page differs between the chips ([`ops::blackhole`](crate::ops::blackhole),
@@ -39,16 +40,16 @@ use crate::state::FastState;
 
 /// A regular (thread-issued) instruction: the backdoor-load rule, then the functional model.
 ///
-/// Backdoor load (`SFPCONFIG.md`, spec §2.5, §6.3 item 14), interpretation recorded here: with
-/// `DISABLE_BACKDOOR_LOAD` clear in a lane, an instruction whose `VD` field is 12 or more is a
-/// write of its instruction word to `InstructionTemplate[VD - 12]` of that lane *instead of
-/// executing there*. The functional models express "instead of executing" with their `VD < 12 ||
-/// DISABLE_BACKDOOR_LOAD` guard, so the word is written in every lane where that guard fails
-/// (whether or not the lane is enabled: the guard sits outside `LaneEnabled`). Instructions whose
-/// model has no such guard write nothing (their own `VD < 8` / `VD < 8 || VD == 16` checks already
-/// make them do nothing to LRegs). Either way the lanes with `DISABLE_BACKDOOR_LOAD` clear are
-/// reported under [`Clause::BackdoorLoad`](sfpu_reference::outcome::Clause::BackdoorLoad), because
-/// the pages do not say which instructions, lanes or side effects are involved.
+/// Backdoor load (`SFPCONFIG.md`, `docs/spec/sfpu-blackhole.md#backdoor-load`), interpretation
+/// recorded here: with `DISABLE_BACKDOOR_LOAD` clear in a lane, an instruction whose `VD` field is
+/// 12 or more is a write of its instruction word to `InstructionTemplate[VD - 12]` of that lane
+/// *instead of executing there*. The functional models express "instead of executing" with their
+/// `VD < 12 || DISABLE_BACKDOOR_LOAD` guard, so the word is written in every lane where that guard
+/// fails (whether or not the lane is enabled: the guard sits outside `LaneEnabled`). Instructions
+/// whose model has no such guard write nothing (their own `VD < 8` / `VD < 8 || VD == 16` checks
+/// already make them do nothing to LRegs). Either way the lanes with `DISABLE_BACKDOOR_LOAD` clear
+/// are reported under [`Clause::BackdoorLoad`](sfpu_reference::outcome::Clause::BackdoorLoad),
+/// because the pages do not say which instructions, lanes or side effects are involved.
 pub fn execute_regular(s: &mut FastState, instr: &Instr, out: &mut Outcome) {
     if s.is_wormhole() { regular_wormhole(s, instr, out) } else { regular::<false>(s, instr, out) }
 }

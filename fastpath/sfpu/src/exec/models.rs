@@ -32,7 +32,7 @@ pub fn backdoor_vd(instr: &Instr) -> Option<u32> {
 }
 
 /// Whether the functional model of `instr` (in the mode it is used in) on chip `arch` guards its
-/// effect with `VD < 12 || DISABLE_BACKDOOR_LOAD` (spec §2.5 "G12 present").
+/// effect with `VD < 12 || DISABLE_BACKDOOR_LOAD` (`docs/spec/sfpu-blackhole.md#backdoor-load`).
 pub fn has_g12(arch: Arch, instr: &Instr) -> bool {
     use Instr::*;
     match *instr {
@@ -335,10 +335,10 @@ pub(crate) fn sfpload_on(
 /// Whether chip `arch` can express `instr`: its opcode exists on the chip, and every field is one
 /// the chip's encoding has and fits its width there (the same question as
 /// `instr.encode(arch).is_ok()`, answered without building the word). Every Blackhole instruction
-/// is on Blackhole; Wormhole lacks SFPLE, SFPGT, SFPMUL24 and SFPARECIP, has two `AddrMod` bits,
-/// no `VB` or `Mod1` on SFPAND / SFPOR, no `Mod1` on SFPPUSHC, no `Mod1Mirror` on SFPLUTFP32 and a
-/// one-bit rounding field on SFPSTOCHRND (`Diagrams/Src/Bits32.lua`, `wormhole-vs-blackhole.md`
-/// §3.1).
+/// is on Blackhole; Wormhole lacks SFPLE, SFPGT, SFPMUL24 and SFPARECIP, has two `AddrMod` bits, no
+/// `VB` or `Mod1` on SFPAND / SFPOR, no `Mod1` on SFPPUSHC, no `Mod1Mirror` on SFPLUTFP32 and a
+/// one-bit rounding field on SFPSTOCHRND (`Diagrams/Src/Bits32.lua`;
+/// `docs/spec/sfpu-wormhole.md#differences-from-blackhole`).
 #[inline]
 pub fn on_chip(arch: Arch, instr: &Instr) -> bool {
     use Instr::*;
@@ -359,7 +359,7 @@ pub fn on_chip(arch: Arch, instr: &Instr) -> bool {
 }
 
 /// Whether `op` is one of the MAD sub-unit's two-cycle producers whose results the automatic
-/// stall logic protects (spec §4.12).
+/// stall logic protects (`SFPMAD.md` "Instruction scheduling").
 pub fn is_two_cycle_producer(op: Opcode) -> bool {
     matches!(
         op,

@@ -3,7 +3,7 @@
 //! [`super::blackhole::cc`] and [`super::wormhole::cc`].)
 //!
 //! Implements WormholeB0 `SFPSETCC.md`, `SFPCOMPC.md` (BlackholeA0 stubs) and `SFPENCC.md` (the
-//! same on both chips); spec §3.18, §3.26, §3.29, §4.7.
+//! same on both chips).
 //!
 //! Everything here is whole-mask arithmetic on the bit-sliced `LaneFlags`,
 //! `UseLaneFlagsForLaneEnable` and flag-stack words: a `BooleanOp` over 32 lanes is one or two

@@ -1,6 +1,6 @@
 //! SFPCONFIG: writes LaneConfig, LoadMacroConfig (templates, sequences, Misc) and LReg[11..14].
 //!
-//! Implements BlackholeA0 `SFPCONFIG.md`; spec §3.31.
+//! Implements BlackholeA0 `SFPCONFIG.md`.
 //!
 //! Notes: the page's lane loop reads `LReg[0][Lane & 7]`, `UseLaneFlagsForLaneEnable[Lane & 7]`
 //! and `LaneFlags[Lane & 7]` (row 0 of each column: ROW_MASK is not consulted), and a lane is
@@ -16,8 +16,8 @@ use crate::exec::Ctx;
 
 /// The `LReg[11..14]` defaults of `MOD1_IMM16_IS_VALUE` (`SFPCONFIG.md`): -1.0, 1/512,
 /// -0.67487759, -0.34484843. `LReg[12]`'s value is the one of the newest revision of the page
-/// (f916ebc3); an older revision said 1/65536 (spec §6.3 item 26), so the lanes it writes are
-/// reported as unspecified.
+/// (f916ebc3); an older revision said 1/65536, so the lanes it writes are reported as unspecified
+/// (`docs/spec/sfpu-blackhole.md#sfpconfig-vd12-constant`).
 const CONSTANTS: [u32; 4] = [0xBF80_0000, 0x3B00_0000, 0xBF2C_C4C7, 0xBEB0_8FF9];
 
 /// SFPCONFIG with the configuration selector `VD` (0..3 templates, 4..7 sequences, 8 Misc, 9..10

@@ -5,15 +5,14 @@
 //! [`super::wormhole::convert`].)
 //!
 //! Implements BlackholeA0 and WormholeB0 `SFPSTOCHRND_FloatFloat.md`, `SFPSTOCHRND_FloatInt.md`,
-//! `SFPSTOCHRND_IntInt.md`; spec §3.21; `wormhole-vs-blackhole.md` §3.2.
+//! `SFPSTOCHRND_IntInt.md`.
 //!
 //! Interpretations: each flavour page calls the other flavours' Mod1 values `UndefinedBehavior`,
-//! but together the pages cover every value, so Mod1 selects the flavour (spec §6.1 item 4).
-//! SFPSTOCHRND's PRNG is advanced once in every executing lane whatever the rounding mode (the
-//! pages fetch it first and then override it); rounding mode 3 is not named and, as the pages'
-//! `switch` has no case for it, keeps the PRNG bits. `UseImm5` and `Imm5` are not referenced by
-//! the float flavours, so ignored. Both are defined by the pages' code, so promised (their vectors
-//! are tagged `reserved-encoding`).
+//! but together the pages cover every value, so Mod1 selects the flavour. SFPSTOCHRND's PRNG is
+//! advanced once in every executing lane whatever the rounding mode (the pages fetch it first and
+//! then override it); rounding mode 3 is not named and, as the pages' `switch` has no case for it,
+//! keeps the PRNG bits. `UseImm5` and `Imm5` are not referenced by the float flavours, so ignored.
+//! Both are defined by the pages' code, so promised (their vectors are tagged `reserved-encoding`).
 
 use crate::exec::{Ctx, w8};
 use crate::state::{FastState, blend};

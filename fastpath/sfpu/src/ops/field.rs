@@ -2,8 +2,8 @@
 //! SFPSETMAN, SFPSETSGN.
 //!
 //! Implements WormholeB0 `SFPDIVP2.md`, `SFPEXEXP.md`, `SFPEXMAN.md`, `SFPSETEXP.md`,
-//! `SFPSETMAN.md`, `SFPSETSGN.md` (the BlackholeA0 pages are stubs pointing there); spec
-//! §3.6-§3.11. None of these carries the `VD < 12` guard; all write only if `VD < 8 || VD == 16`.
+//! `SFPSETMAN.md`, `SFPSETSGN.md` (the BlackholeA0 pages are stubs pointing there). None of these
+//! carries the `VD < 12` guard; all write only if `VD < 8 || VD == 16`.
 
 use crate::exec::{Ctx, w8};
 use crate::state::{FastState, blend, sign_mask};

@@ -3,9 +3,8 @@
 //! [`super::blackhole::integer`] and [`super::wormhole::integer`].)
 //!
 //! Implements WormholeB0 `SFPIADD.md`, `SFPABS.md`, `SFPXOR.md`, `SFPNOT.md` (BlackholeA0 stubs)
-//! and `SFPLZ.md` (the same on both chips); spec §3.12, §3.14, §3.15. None carries the `VD < 12`
-//! guard; all write only if `VD < 8 || VD == 16`; flag updates only for `VD < 8` and only in
-//! enabled lanes.
+//! and `SFPLZ.md` (the same on both chips). None carries the `VD < 12` guard; all write only if
+//! `VD < 8 || VD == 16`; flag updates only for `VD < 8` and only in enabled lanes.
 
 use crate::exec::{Ctx, w8};
 use crate::state::{FastState, blend, nonzero_mask, sign_mask};
@@ -62,9 +61,10 @@ pub fn sfpiadd(s: &mut FastState, imm12: u32, vc: u32, vd_field: u32, mod1: u32,
     }
 }
 
-/// SFPABS: two's-complement absolute value, or with `FLOAT` (1) a sign clear that leaves the
-/// -NaN patterns (`> 0xFF800000`) as they are; -Inf becomes +Inf (BlackholeA0 `SFPABS.md` @
-/// `445ebb1`, the revision with its own functional model, shared with Wormhole; spec §3.12).
+/// SFPABS: two's-complement absolute value, or with `FLOAT` (1) a sign clear that leaves the -NaN
+/// patterns (`> 0xFF800000`) as they are; -Inf becomes +Inf (BlackholeA0 `SFPABS.md` @ `445ebb1`,
+/// the revision with its own functional model, shared with Wormhole;
+/// `docs/spec/sfpu-blackhole.md#sfpabs-revision`).
 #[inline(always)]
 pub fn sfpabs(s: &mut FastState, vc: u32, vd: u32, mod1: u32, cx: &Ctx) {
     let vd = cx.vd(vd);

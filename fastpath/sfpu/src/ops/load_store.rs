@@ -5,17 +5,18 @@
 //! Implements `Dst.md` (WormholeB0 @ `093af914`, the same text on Blackhole plus its row remapping,
 //! which is read here where the page says so), WormholeB0 `SFPLOADI.md` (the BlackholeA0 page is a
 //! stub pointing there) and WormholeB0 `RWCs.md` (`ApplyPartialAddrMod`, read for Blackhole as
-//! described below); spec §3.30, §4.3, §4.4, §4.11; `wormhole-vs-blackhole.md` §3.4, §3.6. Each
-//! chip's SFPLOAD and SFPSTORE (address computation, `MOD0_FMT_SRCB`, conversion tables) are in
-//! [`super::blackhole::load_store`] and [`super::wormhole::load_store`], side by side.
+//! described below). Each chip's SFPLOAD and SFPSTORE (address computation, `MOD0_FMT_SRCB`,
+//! conversion tables) are in [`super::blackhole::load_store`] and [`super::wormhole::load_store`],
+//! side by side.
 //!
 //! Interpretations:
-//! * `ApplyPartialAddrMod` on Blackhole (spec §6.3 item 23): the 3-bit `AddrMod` indexes the eight
-//!   address-modifier slots directly (the Wormhole `+4` for `ExtraAddrModBit` / `ADDR_MOD_SET_Base`
-//!   would leave the 8-slot table), the rest is the Wormhole definition without `FidelityPhase`.
-//!   Reported as [`Clause::BlackholeAddrMod`] whenever `ExtraAddrModBit` or `ADDR_MOD_SET_Base` is
-//!   set, i.e. exactly when the Wormhole rule would have selected a different slot. On Wormhole
-//!   the page is the chip's own: two `AddrMod` bits, plus 4 under either bit.
+//! * `ApplyPartialAddrMod` on Blackhole (`docs/spec/sfpu-blackhole.md#blackhole-addrmod`): the
+//!   3-bit `AddrMod` indexes the eight address-modifier slots directly (the Wormhole `+4` for
+//!   `ExtraAddrModBit` / `ADDR_MOD_SET_Base` would leave the 8-slot table), the rest is the
+//!   Wormhole definition without `FidelityPhase`. Reported as [`Clause::BlackholeAddrMod`] whenever
+//!   `ExtraAddrModBit` or `ADDR_MOD_SET_Base` is set, i.e. exactly when the Wormhole rule would
+//!   have selected a different slot. On Wormhole the page is the chip's own: two `AddrMod` bits,
+//!   plus 4 under either bit.
 //! * `DBG_FEATURE_DISABLE` bit 11 (`Dst.md`, unsupported functionality, on both chips): 16-bit
 //!   reads give the high half of `Dst32b`, 16-bit writes go to the high half and leave the low
 //!   half (which the page says receives an unpredictable value) unchanged; reported as undefined

@@ -2,7 +2,7 @@
 //!
 //! Implements BlackholeA0 `SFPLUT.md` and `SFPLUTFP32.md`, and the WormholeB0 pages (@ `48798544`,
 //! `13547104`: the same functional models; Wormhole's SFPLUTFP32 has no `Mod1Mirror`, which only
-//! the Blackhole stall logic reads); spec §3.4, §3.5. Both select coefficients per lane from the
+//! the Blackhole stall logic reads). Both select coefficients per lane from the
 //! magnitude of `LReg[3]` and then use the chip's FMA (`fma_model_bh` or `fma_model_wh`).
 //!
 //! Interpretations: SFPLUTFP32's C `float` comparisons of `fabsf(LReg[3])` against 0.5 / 1 / 1.5 /

@@ -1,11 +1,10 @@
 //! The MAD sub-unit's multiply-add family: SFPMAD, SFPADD, SFPMUL, SFPADDI, SFPMULI.
 //!
 //! Implements BlackholeA0 `SFPMAD.md` (SFPADD.md and SFPMUL.md are "as per SFPMAD"), `SFPADDI.md`,
-//! `SFPMULI.md`, and WormholeB0 `SFPMAD.md` (@ `241b4eaf`), `SFPADD.md`, `SFPMUL.md`,
-//! `SFPADDI.md`, `SFPMULI.md`; spec §3.1, §3.2; `wormhole-vs-blackhole.md` §2, §3.2. (Blackhole's
-//! SFPMUL24 is [`super::blackhole::mul24`].) All 32 lanes are computed with the chip's
-//! branch-free FMA (`simd::fma32_at`: `fma_model_bh` or `fma_model_wh`) and merged under the lane
-//! mask.
+//! `SFPMULI.md`, and WormholeB0 `SFPMAD.md` (@ `241b4eaf`), `SFPADD.md`, `SFPMUL.md`, `SFPADDI.md`,
+//! `SFPMULI.md`. (Blackhole's SFPMUL24 is [`super::blackhole::mul24`].) All 32 lanes are computed
+//! with the chip's branch-free FMA (`simd::fma32_at`: `fma_model_bh` or `fma_model_wh`) and merged
+//! under the lane mask.
 //!
 //! One page per instruction on each chip, with the same functional model apart from two points,
 //! checked where they apply: the FMA, and the negation bits, which are Blackhole's only
@@ -14,10 +13,11 @@
 //! [`Clause::WormholeMadUnnamedMod1`] (SFPMAD / SFPADD / SFPMUL bits 0 and 1, SFPADDI / SFPMULI bits
 //! 0 to 2).
 //!
-//! Interpretations: the pages' C `float` negations (`c = -c`) and `float d = a * b + c` are read
-//! as raw sign-bit flips and `fma_model_bh` on raw bits (spec §6.3 item 28); the `VD < 12 ||
-//! DISABLE_BACKDOOR_LOAD` guard uses the instruction's `VD` field even when `INDIRECT_VD` redirects
-//! the write.
+//! Interpretations: the pages' C `float` negations (`c = -c`) and `float d = a * b + c` are read as
+//! raw sign-bit flips and `fma_model_bh` on raw bits
+//! (`docs/spec/sfpu-blackhole.md#arithmetic-written-as-c-float`); the
+//! `VD < 12 || DISABLE_BACKDOOR_LOAD` guard uses the instruction's `VD` field even when
+//! `INDIRECT_VD` redirects the write.
 
 use sfpu_reference::outcome::{Clause, Outcome};
 

@@ -2,7 +2,7 @@
 //! (SFPNOP, the other "move nothing" instruction, has no effect and is handled in `exec/models.rs`.)
 //!
 //! Implements WormholeB0 `SFPMOV.md` (the BlackholeA0 page is a stub pointing there) and
-//! `SFPNOP.md`; spec §3.19, §3.32.
+//! `SFPNOP.md`.
 
 use sfpu_reference::outcome::{Clause, Outcome};
 

@@ -2,15 +2,16 @@
 //! helpers of each chip's SFPSHFT2 ([`super::blackhole::shuffle`], [`super::wormhole::shuffle`]).
 //!
 //! Implements BlackholeA0 `SFPSWAP.md` (WormholeB0's page has the same functional model) and
-//! WormholeB0 `SFPTRANSP.md` (the BlackholeA0 page is a stub pointing there); spec §3.24, §3.25.
+//! WormholeB0 `SFPTRANSP.md` (the BlackholeA0 page is a stub pointing there).
 //!
-//! Interpretation (spec §6.3 item 15): SFPTRANSP and SFPSHFT2 modes 2 and 3 evaluate
-//! `VD < 12 || LaneConfig.DISABLE_BACKDOOR_LOAD` outside any lane loop, so the page does not say
-//! whose `DISABLE_BACKDOOR_LOAD` counts. When `VD < 12` (or under SFPLOADMACRO) the question does
-//! not arise. Otherwise this model reads the un-indexed `LaneConfig` as lane 0's (the same
-//! representative-lane convention as for lane-varying `LoadMacroConfig`), and reports
-//! [`Clause::GuardOutsideLaneLoop`] when the lanes disagree. (The backdoor-load rule in `exec/models.rs`
-//! still writes the instruction word in every lane whose bit is clear.)
+//! Interpretation (`docs/spec/sfpu-blackhole.md#guard-outside-lane-loop`): SFPTRANSP and SFPSHFT2
+//! modes 2 and 3 evaluate `VD < 12 || LaneConfig.DISABLE_BACKDOOR_LOAD` outside any lane loop, so
+//! the page does not say whose `DISABLE_BACKDOOR_LOAD` counts. When `VD < 12` (or under
+//! SFPLOADMACRO) the question does not arise. Otherwise this model reads the un-indexed
+//! `LaneConfig` as lane 0's (the same representative-lane convention as for lane-varying
+//! `LoadMacroConfig`), and reports [`Clause::GuardOutsideLaneLoop`] when the lanes disagree. (The
+//! backdoor-load rule in `exec/models.rs` still writes the instruction word in every lane whose bit
+//! is clear.)
 
 use sfpu_reference::outcome::{Clause, Outcome};
 

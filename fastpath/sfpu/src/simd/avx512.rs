@@ -1,8 +1,8 @@
 //! AVX-512 kernels of the two FMAs ([`fma32_bh`]: [`crate::fp::fma_bh`], [`fma32_wh`]:
-//! [`crate::fp::fma_wh`]), 32 lanes as two vectors of 16, written with `std::arch` intrinsics.
-//! They compute `fma.c`'s `fma_model_bh` / `fma_model_wh` (`Miscellaneous/FMA/fma.c` @
-//! `06c5af5b`, spec §4.1, `wormhole-vs-blackhole.md` §2; step numbers as in spec §4.1) bit for
-//! bit, restated so that most steps are one instruction. Each restatement, and why it is exact:
+//! [`crate::fp::fma_wh`]), 32 lanes as two vectors of 16, written with `std::arch` intrinsics. They
+//! compute `fma.c`'s `fma_model_bh` / `fma_model_wh` (`Miscellaneous/FMA/fma.c` @ `06c5af5b`; step
+//! numbers as in `fma_model_bh` of `reference/sfpu/src/fp.rs`) bit for bit, restated so that most
+//! steps are one instruction. Each restatement, and why it is exact:
 //!
 //! * **Exponents in place.** The fields stay where they are (`x & 0x7F80_0000`), so `ex + ey`
 //!   is one add; they are biased, `peb = (pe - 25) << 23` and `ezb = (ez - 25) << 23`, so that

@@ -82,12 +82,12 @@ pub(crate) fn check_underflow_rule<const N: usize>(
     );
 }
 
-/// A triple whose sum cancels to a magnitude `R` (spec §4.1 step 8) whose leading one is on bit
-/// 24 or 25 (normalised exponent -1 or 0) with its top 24 bits all ones, the case of
-/// Blackhole's underflow rule in which rounding carries to 2^-126: random factors of
-/// product exponent 1 (`ex + ey = 128`) whose narrowed product `P` (step 4: `(mx * my) >> 20`
-/// with a sticky bit) is in `[2^27, 2^27 + 2^26)`, and the `z` of exponent 1 and the other
-/// sign with `8 * mz = P - R`. `None` when no such `z` exists for these factors.
+/// A triple whose sum cancels to a magnitude `R` (`fma_model_bh`, step 8) whose leading one is on
+/// bit 24 or 25 (normalised exponent -1 or 0) with its top 24 bits all ones, the case of
+/// Blackhole's underflow rule in which rounding carries to 2^-126: random factors of product
+/// exponent 1 (`ex + ey = 128`) whose narrowed product `P` (step 4: `(mx * my) >> 20` with a sticky
+/// bit) is in `[2^27, 2^27 + 2^26)`, and the `z` of exponent 1 and the other sign with
+/// `8 * mz = P - R`. `None` when no such `z` exists for these factors.
 pub(crate) fn carrying_cancellation(r0: u32, r1: u32, r2: u32) -> Option<[u32; 3]> {
     let mx = 0x0080_0000 | (r0 & 0x007F_FFFF);
     let my = 0x0080_0000 | (r1 & 0x007F_FFFF);

@@ -1,9 +1,8 @@
 //! NEON (AArch64 Advanced SIMD) kernels of the two FMAs ([`fma32_bh`]: [`crate::fp::fma_bh`],
 //! [`fma32_wh`]: [`crate::fp::fma_wh`]), 32 lanes as eight vectors of 4, written with `std::arch`
 //! intrinsics. They compute `fma.c`'s `fma_model_bh` / `fma_model_wh` (`Miscellaneous/FMA/fma.c`
-//! @ `06c5af5b`, spec §4.1, `wormhole-vs-blackhole.md` §2) by the same restatement as the AVX-512
-//! and AVX2 kernels (`simd/avx512.rs`, whose module docs say why each step is exact), step for
-//! step, with what NEON offers done its way:
+//! @ `06c5af5b`) by the same restatement as the AVX-512 and AVX2 kernels (`simd/avx512.rs`, whose
+//! module docs say why each step is exact), step for step, with what NEON offers done its way:
 //!
 //! * a lane predicate is a vector (all ones or all zeros per lane, as NEON's comparisons give
 //!   it), a per-lane choice `bsl`, "every lane" `uminv` and "some lane" `umaxv` of the predicate;

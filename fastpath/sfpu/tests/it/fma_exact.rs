@@ -13,11 +13,11 @@
 //! (`SFPU_FMA_WH_TRIPLES` is the number of random triples, spread over the generators; the edge
 //! cube's 262,144 triples come on top; the test prints the count and the time.)
 //!
-//! Inputs: several million deterministic (fixed-seed) triples, drawn to cover every path of spec
-//! §4.1: uniformly random bit patterns; a cube of edge values (zeros, denormals, the smallest and
-//! largest normals, powers of two, all-ones mantissas, infinities, NaNs); products that overflow or
-//! underflow; results near the denormal boundary; and massive cancellation (`z` within a few ulps
-//! of `-(x * y)`), where the partial fusion shows.
+//! Inputs: several million deterministic (fixed-seed) triples, drawn to cover every path of
+//! `fma_model_bh`: uniformly random bit patterns; a cube of edge values (zeros, denormals, the
+//! smallest and largest normals, powers of two, all-ones mantissas, infinities, NaNs); products
+//! that overflow or underflow; results near the denormal boundary; and massive cancellation (`z`
+//! within a few ulps of `-(x * y)`), where the partial fusion shows.
 
 use sfpu_fastpath::fp::{fma_bh, fma_wh, fma32, fma32_wh};
 use sfpu_reference::fp::{fma_model_bh, fma_model_wh};

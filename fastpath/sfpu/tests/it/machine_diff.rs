@@ -124,10 +124,11 @@ fn stall_logic_blind_spots() {
 }
 
 /// Wormhole's scheduling (WormholeB0 `SFPMAD.md`, `SFPSHFT2.md`, `SFPSWAP.md` "Instruction
-/// scheduling"; `wormhole-vs-blackhole.md` §3.5), pinned on both models with the values the pages
-/// give: no stall after a MAD-unit result (reading it the next cycle is reported), one stall after
-/// SFPSWAP, and SFPSHFT2's four next-cycle rules. Each row: the program, the cycle count after
-/// it, and the clauses the last instruction's outcome reports.
+/// scheduling"; `docs/spec/sfpu-wormhole.md#clauses-scheduling-rules-software-must-keep`), pinned
+/// on both models with the values the pages give: no stall after a MAD-unit result (reading it the
+/// next cycle is reported), one stall after SFPSWAP, and SFPSHFT2's four next-cycle rules. Each
+/// row: the program, the cycle count after it, and the clauses the last instruction's outcome
+/// reports.
 #[test]
 fn wormhole_next_cycle_rules() {
     use sfpu_reference::Clause::{self, *};
@@ -319,9 +320,10 @@ mod decisions {
         assert_eq!((s.LReg[6], pending), ([4; LANES], 0), "5: delay 1 in issued instructions, done");
     }
 
-    /// Decision 1: each `InstructionTemplate[i]`, `Sequence[i]` and `Misc` is its own register.
-    /// Cycle 1: SFPLOADMACRO (macro 0, VD 5) schedules template 0, an SFPCONFIG, on Simple with
-    /// delay 0, so it runs in cycle 2 with its VD overridden to the macro's 5, i.e. `Sequence[1]`
+    /// `docs/spec/sfpu-blackhole.md#loadmacroconfig-registers-are-separate-locations`: each
+    /// `InstructionTemplate[i]`, `Sequence[i]` and `Misc` is its own register. Cycle 1:
+    /// SFPLOADMACRO (macro 0, VD 5) schedules template 0, an SFPCONFIG, on Simple with delay 0, so
+    /// it runs in cycle 2 with its VD overridden to the macro's 5, i.e. `Sequence[1]`
     /// (`SFPCONFIG.md`: VD 4..7 select `Sequence[VD - 4]`; Mod1 1 = `MOD1_IMM16_IS_VALUE`, value
     /// 0x1234). Cycle 2 also runs the regular SFPADDI with VD 15, which with
     /// `DISABLE_BACKDOOR_LOAD` clear backdoor-loads its own instruction word into
@@ -342,13 +344,14 @@ mod decisions {
         }
     }
 
-    /// Decision 2: after a scheduled SFPSWAP, the Simple sub-unit must "either be idle on the next
-    /// cycle or have SFPNOP scheduled for then" (`SFPLOADMACRO.md` (‡)). Cycle 1: macro 0 schedules
-    /// SFPSWAP on Simple and SFPNOP on MAD for cycle 2. Cycle 2: macro 1 schedules SFPNOP on Simple
-    /// for cycle 3. Cycle 3: a regular SFPIADD goes to Simple, is discarded by the scheduled
-    /// SFPNOP ("the scheduled instruction takes priority"): a collision, but the SFPNOP is what the
-    /// Simple sub-unit executes, so the (‡) rule holds. Control: with macro 2 (nothing scheduled)
-    /// in cycle 2, the SFPIADD executes and breaks the rule.
+    /// `docs/spec/sfpu-blackhole.md#idle-after-a-scheduled-sfpswap-or-sfpshft2`: after a scheduled
+    /// SFPSWAP, the Simple sub-unit must "either be idle on the next cycle or have SFPNOP scheduled
+    /// for then" (`SFPLOADMACRO.md` (‡)). Cycle 1: macro 0 schedules SFPSWAP on Simple and SFPNOP
+    /// on MAD for cycle 2. Cycle 2: macro 1 schedules SFPNOP on Simple for cycle 3. Cycle 3: a
+    /// regular SFPIADD goes to Simple, is discarded by the scheduled SFPNOP ("the scheduled
+    /// instruction takes priority"): a collision, but the SFPNOP is what the Simple sub-unit
+    /// executes, so the (‡) rule holds. Control: with macro 2 (nothing scheduled) in cycle 2, the
+    /// SFPIADD executes and breaks the rule.
     #[test]
     fn discarded_regular_instruction_after_scheduled_sfpswap_breaks_no_rule() {
         let swap = instr("TTI_SFPSWAP(0, 3, 0, 1)");
@@ -366,12 +369,12 @@ mod decisions {
         assert_ne!(outs[2].lanes(Clause::LoadmacroRule), 0, "{}", outs[2]);
     }
 
-    /// Decision 3: two instructions of one cycle writing one location differently (a broken rule,
-    /// unspecified) keep the later sub-unit's value in the order Load, Simple, MAD, Round, Store.
-    /// Cycle 1: macro 0 (VD 5) schedules template 0, SFPNOT, on Simple for cycle 2 with VC and VD
-    /// overridden to 5: `L5 = ~L5`. Cycle 2: the regular `SFPMAD(1, 2, 3, 5, 0)` writes
-    /// `L5 = L1 * L2 + L3 = 2 * 3 + 1 = 7.0` (0x40E00000). Both write L5: `LoadmacroRule`, and the
-    /// MAD's 7.0 is kept.
+    /// `docs/spec/sfpu-blackhole.md#conflicting-writes-in-one-cycle`: two instructions of one cycle
+    /// writing one location differently (a broken rule, unspecified) keep the later sub-unit's
+    /// value in the order Load, Simple, MAD, Round, Store. Cycle 1: macro 0 (VD 5) schedules
+    /// template 0, SFPNOT, on Simple for cycle 2 with VC and VD overridden to 5: `L5 = ~L5`. Cycle
+    /// 2: the regular `SFPMAD(1, 2, 3, 5, 0)` writes `L5 = L1 * L2 + L3 = 2 * 3 + 1 = 7.0`
+    /// (0x40E00000). Both write L5: `LoadmacroRule`, and the MAD's 7.0 is kept.
     #[test]
     fn conflicting_writes_keep_the_later_sub_units_value() {
         let not = instr("TTI_SFPNOT(0, 0, 0, 0)");
@@ -416,7 +419,7 @@ mod decisions {
         assert_eq!(after.LReg[3], row0, "address 0 after the program");
         for l in 0..LANES {
             if l % 2 == 0 {
-                // Spec §3.33 SFPLOAD: lane l reads row `(Addr & !3) + l / 8`, column
+                // `SFPLOAD.md`: lane l reads row `(Addr & !3) + l / 8`, column
                 // `2 * (l & 7)` (Addr 4: bit 1 clear, no column exchange), and captures
                 // `(row << 4) | col`.
                 let index = ((4 + l as u32 / 8) << 4) | (2 * (l as u32 & 7));

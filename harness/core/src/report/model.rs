@@ -222,17 +222,27 @@ pub struct Tool {
 /// The specification the expected values come from.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SpecInfo {
-    /// The project's specification notes (`blackhole-sfpu.md`), with their SHA-256 when the file
-    /// was found.
+    /// The project's specification notes the chip's models follow: a page of `docs/spec` in the
+    /// repository (`docs/spec/sfpu-blackhole.md`), in words.
     pub notes: String,
     /// The upstream documentation and the commits of it that the reference model cites.
     pub upstream: String,
-    /// The SHA-256 (hex) of the specification notes file, or empty when it was not found.
+    /// The SHA-256 (hex) of that page as the tool was built with it ([`SpecInfo::notes_digest`]),
+    /// or empty (reports of earlier versions).
     #[serde(default)]
     pub notes_sha256: String,
     /// The upstream commits (40 hex digits) the reference model's sources cite, sorted.
     #[serde(default)]
     pub upstream_commits: Vec<String>,
+}
+
+impl SpecInfo {
+    /// The SHA-256 of `page`, in lower-case hex: what `sha256sum` prints for the file the text was
+    /// read from (the tools embed their notes pages with `include_str!`).
+    pub fn notes_digest(page: &str) -> String {
+        use sha2::{Digest, Sha256};
+        Sha256::digest(page.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
+    }
 }
 
 /// The golden-vector corpus.

@@ -15,7 +15,8 @@ use crate::generate::operands::{FP_SPECIALS, INT_SPECIALS, rotated};
 
 /// Clears what `s`'s chip does not have: on Wormhole the addressing fields only Blackhole has
 /// (`RWC.Sp`, `DEST_SP_BASE_Base`, `SFPU_STACK_Incr`, `SFPU_DEST_FMT_*`, the Dst remapping bits),
-/// which a Wormhole state document refuses (`wormhole-vs-blackhole.md` §3.4, §3.6), so that a
+/// which a Wormhole state document refuses
+/// (`docs/spec/sfpu-wormhole.md#blackhole-only-state-in-a-wormhole-document`), so that a
 /// divergence's regression vector loads. Nothing on Blackhole.
 pub fn fit_to_chip(s: &mut State) {
     if s.arch() == Arch::Wormhole {

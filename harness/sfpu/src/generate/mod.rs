@@ -55,6 +55,7 @@ pub const SPEC_COMMITS: &[&str] = &[
     "0f3f6b70850f1241f2ea1233f37129625850488a",
     "135471044308278122aec9664bd5f0935429205f",
     "1392d237dca6f783b1b1efb44b82f492fc1bc32e",
+    "1484148400c7063466da07324311a788a487cc42",
     "18b6c91cd8cfc165d32c8e2bbd3fae92447d918b",
     "241b4eafd49839467d0d83b30feb12bc7f4b2d80",
     "2f0ad45d5791aaee8f48e227049379d407440f58",
@@ -85,8 +86,8 @@ pub fn header(seed: u64) -> Vec<String> {
 /// seed, the chip, and the specification revision.
 pub fn header_for(arch: Arch, seed: u64) -> Vec<String> {
     let (tree, notes) = match arch {
-        Arch::Blackhole => ("BlackholeA0", "blackhole-sfpu.md"),
-        Arch::Wormhole => ("WormholeB0", "wormhole-vs-blackhole.md, blackhole-sfpu.md"),
+        Arch::Blackhole => ("BlackholeA0", "docs/spec/sfpu-blackhole.md"),
+        Arch::Wormhole => ("WormholeB0", "docs/spec/sfpu-wormhole.md, docs/spec/sfpu-blackhole.md"),
     };
     let mut lines = vec![
         format!(
@@ -104,10 +105,8 @@ pub fn header_for(arch: Arch, seed: u64) -> Vec<String> {
         let prefixes: Vec<&str> = chunk.iter().map(|c| &c[..12]).collect();
         lines.push(format!("  {}", prefixes.join(" ")));
     }
-    lines.push(format!(
-        "  as restated by the project's specification notes ({notes}); the expected values are"
-    ));
-    lines.push("  the reference model's (reference/sfpu/src).".to_string());
+    lines.push(format!("  and the decisions of the project's specification notes ({notes});"));
+    lines.push("  the expected values are the reference model's (reference/sfpu/src).".to_string());
     lines
 }
 
@@ -506,7 +505,7 @@ fn variants_of(arch: Arch, op: Opcode, mode: &str) -> Vec<Variant> {
     let mod1 = mode_value(mode, "mod1");
     let mut v = match op {
         // 256 mode values: three variants each keeps the file small. ROW_MASK matters because
-        // SFPCONFIG ignores it (spec §2.4).
+        // SFPCONFIG ignores it (`SFPCONFIG.md`).
         Opcode::SFPCONFIG => vec![A, Flags, RowMask],
         _ => vec![A, B, Flags, RowMask],
     };
@@ -567,9 +566,9 @@ fn lane_case(arch: Arch, op: Opcode, mode: &str, label: &str, variant: Variant, 
     let mut fields = random_fields(arch, rng, op, variant);
     set_mode(op, mode, &mut fields);
     if op == Opcode::SFPSHFT2 && mode != "mod1=6" {
-        // Outside SHFT_IMM only Imm12[3:0] (VB) is drawn; upper bits are unspecified (spec §6.3
-        // item 21) and would leave the whole result open. Keep them clear, except in the
-        // specials of the reserved modes, whose result is open anyway.
+        // Outside SHFT_IMM only Imm12[3:0] (VB) is drawn; upper bits are unspecified
+        // (`docs/spec/sfpu-blackhole.md#undrawn-bits`) and would leave the whole result open. Keep
+        // them clear, except in the specials of the reserved modes, whose result is open anyway.
         let reserved = !matches!(mode, "mod1=0" | "mod1=1" | "mod1=2" | "mod1=3" | "mod1=4" | "mod1=5");
         if !(reserved && variant == Variant::B) {
             let vb = rng.below(8);

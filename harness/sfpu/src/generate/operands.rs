@@ -126,7 +126,8 @@ pub fn fma_edges(rng: &mut Rng) -> ([u32; LANES], [u32; LANES], [u32; LANES]) {
         let (x, y, z) = match l % 8 {
             // 1 + 2^-24 is a tie between 1 and 1 + 2^-23: rounds to even.
             0 => (0x3F80_0000, 0x3F80_0000, 0x3380_0000 ^ (rng.below(2) << 31)),
-            // (1 + 2^-23) * (1 + 2^-23) - (1 + 2^-22): the partial-fusion example of spec §4.1.
+            // (1 + 2^-23) * (1 + 2^-23) - (1 + 2^-22): the partial-fusion example of
+            // `docs/spec/sfpu-blackhole.md#fma-examples`.
             1 => (0x3F80_0001, 0x3F80_0001, 0xBF80_0002),
             // Exact cancellation: x * y - x * y.
             2 => {
@@ -145,7 +146,7 @@ pub fn fma_edges(rng: &mut Rng) -> ([u32; LANES], [u32; LANES], [u32; LANES]) {
             4 => (0x7F00_0000, 0x4000_0000, 0xFF00_0000),
             // A product just under the underflow threshold, added to a small normal.
             5 => (0x2000_0000, 0x1F00_0000, 0x0080_0000),
-            // Tiny results that round near 2^-126 (spec §4.1 examples).
+            // Tiny results that round near 2^-126 (`docs/spec/sfpu-blackhole.md#fma-examples`).
             6 => (0xBC16_B9C2, 0x8412_A431, 0x808C_AD39),
             _ => (rng.normal(1, 254), rng.normal(1, 254), rng.normal(1, 254)),
         };
@@ -170,8 +171,9 @@ pub fn lut_inputs(rng: &mut Rng) -> [u32; LANES] {
     })
 }
 
-/// Rounding ties for SFPSTOCHRND (spec §3.21) and the narrowing conversions: FP32 values whose
-/// discarded bits are exactly half an ulp of the narrower format, and one ulp of FP32 either side.
+/// Rounding ties for SFPSTOCHRND (`SFPSTOCHRND_*.md`) and the narrowing conversions: FP32 values
+/// whose discarded bits are exactly half an ulp of the narrower format, and one ulp of FP32 either
+/// side.
 ///
 /// Lanes 0..=11: BF16 / FP16B precision (16 discarded bits, half = `0x8000`); lanes 12..=23:
 /// FP16A precision (13 discarded bits, half = `0x1000`); each as four bases (random sign and

@@ -180,7 +180,8 @@ fn memory_variants(arch: Arch, op: Opcode, mode: &str) -> Vec<MemVariant> {
     let mut variants = memory_variants_blackhole(arch, op, mode);
     if arch == Arch::Wormhole {
         // Wormhole has no Dst stack pointer, no SFPU_DEST_FMT and no Dst remap or swizzle
-        // (wormhole-vs-blackhole.md §3.4, §3.6): the variants that set them do not exist there.
+        // (`docs/spec/sfpu-wormhole.md#blackhole-only-state-in-a-wormhole-document`): the variants
+        // that set them do not exist there.
         variants.retain(|v| {
             !matches!(
                 v,
@@ -646,7 +647,8 @@ pub fn cases(arch: Arch, rng: &mut Rng) -> Vec<Case> {
     // writes L16 back one cycle later.
     let mut s = base_for(arch, rng, false);
     for r in 0..32 {
-        // FP32 values whose reciprocals spec §4.2 lists, in the Dst layout (high half shuffled).
+        // FP32 values whose reciprocals `docs/spec/sfpu-blackhole.md#sfparecip-tables` lists, in
+        // the Dst layout (high half shuffled).
         let v: [u32; 5] = [0x3F80_0000, 0x4000_0000, 0x4040_0000, 0x3F00_0000, 0x3DCC_CCCD];
         for c in 0..16 {
             let x = v[(r + c) % 5];

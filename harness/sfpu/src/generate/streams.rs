@@ -79,7 +79,8 @@ pub fn random_state_for(arch: Arch, rng: &mut Rng) -> State {
     s.Addressing.RWC.Sp = rng.below(4) as u16 * 4;
     s.Addressing.ADDR_MOD[rng.below(8) as usize].DestIncr = 4;
     if arch == Arch::Wormhole {
-        // Wormhole has no Sp RWC and no SFPU_STACK_Incr (wormhole-vs-blackhole.md §3.4).
+        // Wormhole has no Sp RWC and no SFPU_STACK_Incr
+        // (`docs/spec/sfpu-wormhole.md#blackhole-only-state-in-a-wormhole-document`).
         s.Addressing.SFPU_STACK_Incr = 0;
         s.Addressing.RWC.Sp = 0;
     }

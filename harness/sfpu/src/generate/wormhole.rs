@@ -1,8 +1,9 @@
-//! The named cases of Wormhole B0's own behaviour, appended to the Wormhole opcode files: each
-//! pins one place where the chip departs from Blackhole (`wormhole-vs-blackhole.md` §1-§4), with
-//! operands chosen so that the result can be worked out by hand from the WormholeB0 pages and the
-//! upstream FMA model (`Miscellaneous/FMA/fma.c`, `fma_model_wh`).
-//! `harness/sfpu/tests/it/wormhole_vectors.rs` checks every one against hand-computed bits.
+//! The named cases of Wormhole B0's own behaviour, appended to the Wormhole opcode files: each pins
+//! one place where the chip departs from Blackhole
+//! (`docs/spec/sfpu-wormhole.md#differences-from-blackhole`), with operands chosen so that the
+//! result can be worked out by hand from the WormholeB0 pages and the upstream FMA model
+//! (`Miscellaneous/FMA/fma.c`, `fma_model_wh`). `harness/sfpu/tests/it/wormhole_vectors.rs` checks
+//! every one against hand-computed bits.
 //!
 //! Ids are `{OPCODE}/{mode}/wh-{name}`; every case is tagged `wormhole-specific`.
 
@@ -43,9 +44,10 @@ pub const FMA_CASES: &[(&str, &[Triple])] = &[
         ],
     ),
     // A finite product that overflows, plus an infinity of the opposite sign: NaN (Blackhole:
-    // the infinity). wormhole-vs-blackhole.md §2's example.
+    // the infinity). An example of `docs/spec/sfpu-wormhole.md#fma-examples-on-wormhole`.
     ("wh-product-overflow-opposite-inf", &[(0x7149_F2CA, 0x7149_F2CA, 0xFF80_0000)]),
-    // The normalisation sticky-bit bug: 1 ulp low. wormhole-vs-blackhole.md §2's example.
+    // The normalisation sticky-bit bug: 1 ulp low. An example of
+    // `docs/spec/sfpu-wormhole.md#fma-examples-on-wormhole`.
     ("wh-normalisation-sticky", &[(0x37F7_9EEE, 0xB97C_1302, 0xAFC6_0601)]),
     // The denormal edge: (1 - 2^-24) * 2^-126 + 0 flushes to +0 before it can round up to
     // 2^-126 (Blackhole, and IEEE: 0x00800000).

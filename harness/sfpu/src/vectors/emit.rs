@@ -5,9 +5,9 @@
 //! ([`write_json`]).
 //!
 //! Comments: every LReg lane's FP32 value (and small integers); instruction templates as their
-//! `TTI_` text; `Sequence` and `Misc` words field by field (spec §4.9); Dst rows as FP16 or BF16
-//! values when the program accesses Dst in that format; and in `post`, how many times each lane's
-//! PRNG advanced from `pre` (spec §2.7).
+//! `TTI_` text; `Sequence` and `Misc` words field by field (`SFPLOADMACRO.md`); Dst rows as FP16 or
+//! BF16 values when the program accesses Dst in that format; and in `post`, how many times each
+//! lane's PRNG advanced from `pre` (`VectorUnit.md` "PRNG").
 
 use std::fmt::Write as _;
 
@@ -206,9 +206,9 @@ pub fn describe_word(word: u32) -> String {
     }
 }
 
-/// A `LoadMacroConfig.Sequence` word, byte by byte (spec §4.9): sub-unit, then selector (`-`
-/// nothing, `UB` selector 1, `NOP`, `STORE`, `T0`..`T3` the templates), delay, `L16` (result to
-/// `LReg[16]`) and `VB` (the loaded register goes to VB; for the store, keep the template's VD).
+/// A `LoadMacroConfig.Sequence` word, byte by byte (`SFPLOADMACRO.md`): sub-unit, then selector
+/// (`-` nothing, `UB` selector 1, `NOP`, `STORE`, `T0`..`T3` the templates), delay, `L16` (result
+/// to `LReg[16]`) and `VB` (the loaded register goes to VB; for the store, keep the template's VD).
 pub fn describe_sequence(word: u32) -> String {
     let units = ["simple", "mad", "round", "store"];
     let parts: Vec<String> = (0..4)
@@ -234,7 +234,7 @@ pub fn describe_sequence(word: u32) -> String {
     parts.join(", ")
 }
 
-/// A `LoadMacroConfig.Misc` value, field by field (spec §4.9).
+/// A `LoadMacroConfig.Misc` value, field by field (`SFPLOADMACRO.md`).
 pub fn describe_misc(misc: u32) -> String {
     format!(
         "StoreMod0 {}, UsesLoadMod0ForStore 0b{:04b}, UnitDelayKind 0b{:04b}",
@@ -463,7 +463,7 @@ mod tests {
         // Simple: template 0, delay 0; store: STORE, delay 3 (the sequences.yaml example).
         assert_eq!(describe_sequence(0x1B00_0004), "simple T0 d0, mad - d0, round - d0, store STORE d3");
         assert_eq!(describe_misc(0x123), "StoreMod0 3, UsesLoadMod0ForStore 0b0010, UnitDelayKind 0b0001");
-        // AdvancePRNG (spec §2.7) from 0: parity 0, so bit 31 comes in set.
+        // AdvancePRNG (`VectorUnit.md` "PRNG") from 0: parity 0, so bit 31 comes in set.
         let pre = [0u32; LANES];
         let mut post = [0x8000_0000u32; LANES];
         assert_eq!(describe_prng_advance(&pre, &post), "every lane's PRNG advanced 1 time from pre");

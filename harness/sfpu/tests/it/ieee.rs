@@ -1,8 +1,8 @@
-//! The IEEE 754 characterisation (`harness_sfpu::ieee`): the spec §4.1 examples land in the
-//! categories the spec names, the counts match independent recounts on fixed inputs, the
-//! categories partition what was examined, SFPCAST agrees with IEEE everywhere, the output is a
-//! function of its arguments, and the golden vectors' operands of the whole FMA family and of the
-//! conversions are what it examines.
+//! The IEEE 754 characterisation (`harness_sfpu::ieee`): the FMA examples
+//! (`docs/spec/sfpu-blackhole.md#fma-examples`) land in the categories the spec names, the counts
+//! match independent recounts on fixed inputs, the categories partition what was examined, SFPCAST
+//! agrees with IEEE everywhere, the output is a function of its arguments, and the golden vectors'
+//! operands of the whole FMA family and of the conversions are what it examines.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -19,28 +19,29 @@ use sfpu_reference::isa::Arch;
 
 use Category::*;
 
-/// Triples whose category is known by hand: the spec §4.1 examples (with the results it gives),
-/// and small cases built for each rule. `None` for results the spec does not state.
-/// A labelled triple: the inputs, the category, and (Blackhole, IEEE) where checked.
+/// Triples whose category is known by hand: the FMA examples of
+/// `docs/spec/sfpu-blackhole.md#fma-examples` (with their results), and small cases built for each
+/// rule. `None` for results the spec does not state. A labelled triple: the inputs, the category,
+/// and (Blackhole, IEEE) where checked.
 type Labelled = ((u32, u32, u32), Category, Option<(u32, u32)>);
 
 const LABELLED: &[Labelled] = &[
-    // Spec §4.1: "Product overflow is final".
+    // A product that overflows is final.
     ((0x7F00_0000, 0x4000_0000, 0xFF00_0000), ProductOverflow, Some((0x7F80_0000, 0x7F00_0000))),
     // -2^128 + 2^127 = -2^127 for IEEE, -Inf for Blackhole.
     ((0x7F00_0000, 0xC000_0000, 0x7F00_0000), ProductOverflow, Some((0xFF80_0000, 0xFF00_0000))),
-    // Spec §4.1: "Product underflow is final".
+    // A product that underflows is dropped.
     ((0x2000_0000, 0x1F00_0000, 0x0080_0000), ProductUnderflow, Some((0x0080_0000, 0x00A0_0000))),
     // The same product alone: IEEE 2^-128 (denormal); product-underflow comes first.
     ((0x2000_0000, 0x1F00_0000, 0x0000_0000), ProductUnderflow, Some((0x0000_0000, 0x0020_0000))),
-    // Spec §4.1: "Not fully fused".
+    // The product is not fully fused.
     ((0x3F80_0001, 0x3F80_0001, 0xBF80_0002), PartialFusion, Some((0x3280_0000, 0x2880_0000))),
     ((0xCCBC_0FCE, 0x439D_FE8E, 0x50E8_2160), PartialFusion, None),
     ((0x17A8_791D, 0x2A9B_6B8C, 0x8128_A061), PartialFusion, Some((0x02B7_7C2A, 0x02B7_7C2B))),
-    // Spec §4.1 "near-denormal rounding": the exact result is normal; cancellation exposes the
+    // Rounding near the denormal range: the exact result is normal; cancellation exposes the
     // narrowed product.
     ((0x27B4_A3E7, 0x1ADF_5E90, 0x8322_ED69), PartialFusion, Some((0x80A9_FD1C, 0x80A9_FD1F))),
-    // Spec §4.1: "Underflow-range results are mis-scaled then flushed".
+    // Results in the underflow range are mis-scaled, then flushed.
     ((0xBC16_B9C2, 0x8412_A431, 0x808C_AD39), DenormalResult, Some((0x0080_0000, 0x0020_0000))),
     ((0x04BB_45BF, 0xBB93_BCF4, 0x0098_268D), DenormalResult, Some((0x8080_0000, 0x8040_0000))),
     // 2^-126 * 0.5 = 2^-127: flushed.
@@ -195,8 +196,9 @@ fn categories_partition_what_is_examined() {
     }
 }
 
-/// The conversions, recounted with predicates written from the spec (§3.21, §4.3) and IEEE
-/// round-to-nearest-even, without the library's classification or the `half` crate.
+/// The conversions, recounted with predicates written from the pages (`SFPSTOCHRND_FloatFloat.md`,
+/// `SFPSTORE.md`) and IEEE round-to-nearest-even, without the library's classification or the
+/// `half` crate.
 fn recount(op: Operation, x: u32) -> Category {
     let e = (x >> 23) & 0xFF;
     let m = x & 0x7F_FFFF;
@@ -228,8 +230,9 @@ fn recount(op: Operation, x: u32) -> Category {
             }
         }
         Operation::StochrndFp16 => {
-            // Blackhole (spec §3.21, flavour A, NEAREST): keep 10 mantissa bits, round up when the
-            // 13 discarded bits are >= 0x1000; zero and denormals give +0, Inf and NaN give ±Inf.
+            // Blackhole (`SFPSTOCHRND_FloatFloat.md`, NEAREST): keep 10 mantissa bits, round up
+            // when the 13 discarded bits are >= 0x1000; zero and denormals give +0, Inf and NaN
+            // give ±Inf.
             let bh = if e == 0 {
                 0
             } else if e == 255 {
@@ -465,11 +468,12 @@ fn a_full_size_run_examines_every_case() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Wormhole: its own FMA departures, from `wormhole-vs-blackhole.md` §1-§2.
+// Wormhole: its own FMA departures, from `docs/spec/sfpu-wormhole.md#differences-from-blackhole`.
 
-/// Wormhole FMA cases whose results the spec notes state (§2's table), with Blackhole's for the
-/// same inputs (spec §4.1 of `blackhole-sfpu.md`: IEEE zero signs, canonical NaN, an overflowing
-/// product plus an infinity returns the infinity).
+/// Wormhole FMA cases whose results the specification notes state
+/// (`docs/spec/sfpu-wormhole.md#fma-examples-on-wormhole`), with Blackhole's for the same inputs
+/// (`fma_model_bh`: IEEE zero signs, canonical NaN, an overflowing product plus an infinity returns
+/// the infinity).
 #[test]
 fn wormhole_fma_departures_follow_the_spec_notes() {
     // -0 * 1 + -0: IEEE -0 + -0 = -0 (0x80000000). "Sign of a zero result: always +0" on

@@ -1,5 +1,6 @@
 //! The loader refuses bad files with the file and line of the problem, reads the previous format
-//! (computing `requires`), refuses a `requires` list that is not the computed one, and the runner
+//! (computing `requires`), refuses a `requires` list that is not the computed one and a clause
+//! `section` that is not the clause's entry (or an earlier version's label), and the runner
 //! reports a failing vector with the instruction, the differing lanes and both sides' bits.
 
 use std::path::Path;
@@ -156,4 +157,24 @@ fn filters_select_by_id_prefix_tag_and_mode() {
     assert!(!Filter::parse("SFPMO").selects(v));
     assert!(!Filter::parse("SFPMOV,-SFPMOV/mod1=0").selects(v));
     assert!(Filter::parse("SFPMAD,mod1=0").selects(v));
+}
+
+/// A clause's `section` is its entry in the specification notes; files of earlier versions carry
+/// the numbered label of the notes of their time instead (vectors/README.md, "Comparing
+/// `outcome`"), and load too; a section naming another entry is refused.
+#[test]
+fn a_clause_section_is_its_entry_or_an_earlier_label() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../vectors/blackhole/SFPMOV.yaml");
+    let text = std::fs::read_to_string(&path).expect("vectors/blackhole/SFPMOV.yaml");
+    let current = "section: docs/spec/sfpu-blackhole.md#sfpmov-reserved-mod1";
+    assert!(text.contains(current), "no vector of SFPMOV's reserved Mod1 bit");
+    assert!(parse(&text).is_ok());
+    assert!(parse(&text.replace(current, "section: §6.2 item 11")).is_ok());
+    let e = error_of(&text.replace(current, "section: docs/spec/sfpu-blackhole.md#backdoor-load"));
+    assert!(
+        e.contains(
+            "clause `sfpmov-reserved-mod1` is non-contractual in docs/spec/sfpu-blackhole.md#sfpmov-reserved-mod1"
+        ),
+        "{e}"
+    );
 }

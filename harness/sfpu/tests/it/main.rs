@@ -21,5 +21,6 @@ mod prop_streams;
 mod protocol_docs;
 mod report;
 mod report_sample;
+mod spec_docs;
 mod vectors;
 mod wormhole_vectors;

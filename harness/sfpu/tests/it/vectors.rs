@@ -261,8 +261,9 @@ fn schema_rejects_bad_documents() {
 }
 
 /// A document is for one chip: a wormhole file's states say `arch: wormhole` and set none of the
-/// addressing locations only Blackhole has (wormhole-vs-blackhole.md §3.4, §3.6); a blackhole
-/// file's states have no Wormhole SFPSHFT2 latch. The schema and the loader both refuse the rest.
+/// addressing locations only Blackhole has
+/// (`docs/spec/sfpu-wormhole.md#blackhole-only-state-in-a-wormhole-document`); a blackhole file's
+/// states have no Wormhole SFPSHFT2 latch. The schema and the loader both refuse the rest.
 #[test]
 fn schema_and_loader_refuse_a_state_for_the_other_chip() {
     let validator = validator();
@@ -452,13 +453,13 @@ fn covers_lreg(loc: &Locations, reg: usize, lanes: u32) -> bool {
     loc.lreg(reg) & lanes == lanes
 }
 
-/// What the specification leaves open is skipped. Every vector whose outcome names a clause
-/// lists something under `skip` (undefined, unspecified) or `non_contractual`; undefined
-/// behaviour skips everything; and for one-instruction vectors, the locations the clause's text
-/// leaves open (spec §6, written out here from the text, not from the taint code) are covered:
-/// a reserved mode leaves the destination open in every lane (SFPSHFT2 Mod1 7..15 are undefined,
-/// so skip everything), SFPCONFIG's clauses every SFPCONFIG destination, a backdoor
-/// load every lane's LoadMacroConfig, and so on.
+/// What the specification leaves open is skipped. Every vector whose outcome names a clause lists
+/// something under `skip` (undefined, unspecified) or `non_contractual`; undefined behaviour skips
+/// everything; and for one-instruction vectors, the locations the clause's text leaves open (the
+/// clauses' entries in `docs/spec/`, written out here from the text, not from the taint code) are
+/// covered: a reserved mode leaves the destination open in every lane (SFPSHFT2 Mod1 7..15 are
+/// undefined, so skip everything), SFPCONFIG's clauses every SFPCONFIG destination, a backdoor load
+/// every lane's LoadMacroConfig, and so on.
 #[test]
 fn open_clauses_are_skipped() {
     let corpus = load();
@@ -536,12 +537,13 @@ fn open_clauses_are_skipped() {
 }
 
 /// vectors/README.md, from which an importer is written, lists every clause an outcome can name
-/// with its kind and section.
+/// with its kind and section (a link to the entry, relative to `vectors/`).
 #[test]
 fn readme_lists_every_clause() {
     let readme = std::fs::read_to_string(corpus_dir().join("../README.md")).expect("vectors/README.md");
     for &c in Clause::ALL {
-        let row = format!("| `{}` | {} | {} |", c.id(), c.kind(), c.section());
+        let s = c.section();
+        let row = format!("| `{}` | {} | [`{s}`](../{s}) |", c.id(), c.kind());
         assert!(readme.contains(&row), "vectors/README.md lacks the row `{row}`");
     }
 }
@@ -613,7 +615,8 @@ fn every_feature_alone_for_every_instruction_that_reads_it() {
     for arch in Arch::ALL {
         let corpus = load_of(arch);
         for &f in harness_sfpu::features::Feature::ALL {
-            // The state each chip does not have (wormhole-vs-blackhole.md §3.4, §3.6).
+            // The state each chip does not have
+            // (`docs/spec/sfpu-wormhole.md#blackhole-only-state-in-a-wormhole-document`).
             let absent = match arch {
                 Arch::Blackhole => ["sfpshft2-latch"].as_slice(),
                 Arch::Wormhole => ["sp", "dest-remap", "swizzle-32b"].as_slice(),

@@ -2,10 +2,10 @@
 //! `harness/sfpu/src/generate/wormhole.rs`) checked against bits worked out by hand, never from the
 //! models: each test states where its expected values come from.
 //!
-//! Sources: `Miscellaneous/FMA/fma.c` `fma_model_wh` / `fma_model_bh` (tt-isa-documentation @
-//! `06c5af5b8b68`), WormholeB0 `SFPSHFT2.md` (@ `a052bcc95da5`), `SFPPOPC.md` (@ `f7fda211c86e`),
+//! Sources: `Miscellaneous/FMA/fma.c` `fma_model_wh` / `fma_model_bh` (tt-isa-documentation
+//! @ `06c5af5b8b68`), WormholeB0 `SFPSHFT2.md` (@ `a052bcc95da5`), `SFPPOPC.md` (@ `f7fda211c86e`),
 //! `SFPLOAD.md` (@ `1392d237dca6`), `SFPSTORE.md` (@ `545c98a36757`), and
-//! `/work/shared/spec/wormhole-vs-blackhole.md` §1-§3 (the two FMA example triples).
+//! `docs/spec/sfpu-wormhole.md#fma-examples-on-wormhole` (the two FMA example triples).
 //!
 //! Each test also runs the same program and operands on Blackhole (the reference model) and checks
 //! Blackhole's own, different, hand-worked result, so the vector pins a real difference.
@@ -100,15 +100,17 @@ fn nan_results_are_sign_or_0x7f800001_with_leaking_mantissa() {
 
 /// `a = b = 0x7149f2ca`, `c = -Inf`: the product exponent is 226 + 226 - 150 + 23 = 325 >= 255, c
 /// is an infinity of the other sign: fma_model_wh gives `nan_result = 0x7f800001` and returns it
-/// (r_e = 255); fma_model_bh has no such clause and returns c. wormhole-vs-blackhole.md §2 gives
-/// the same pair: WH `7f800001`, BH `ff800000`.
+/// (r_e = 255); fma_model_bh has no such clause and returns c.
+/// `docs/spec/sfpu-wormhole.md#fma-examples-on-wormhole` gives the same pair: WH `7f800001`, BH
+/// `ff800000`.
 #[test]
 fn product_overflow_plus_opposite_infinity_is_nan() {
     mad_case("wh-product-overflow-opposite-inf", &[0x7F80_0001], &[0xFF80_0000]);
 }
 
-/// wormhole-vs-blackhole.md §2's example of the normalisation sticky-bit bug: `a = 37f79eee`,
-/// `b = b97c1302`, `c = afc60601` give WH `b200199a`, BH `b200199b` (1 ulp apart).
+/// The example of the normalisation sticky-bit bug in
+/// `docs/spec/sfpu-wormhole.md#fma-examples-on-wormhole`: `a = 37f79eee`, `b = b97c1302`,
+/// `c = afc60601` give WH `b200199a`, BH `b200199b` (1 ulp apart).
 #[test]
 fn normalisation_sticky_bit_is_dropped() {
     mad_case("wh-normalisation-sticky", &[0xB200_199A], &[0xB200_199B]);

@@ -10,9 +10,9 @@
 //!   written here as a generic exact FMA on integer significands).
 //! * min/max, `x ≤ 0`: on bits ([`min`], [`max`], [`le_zero`]).
 //!
-//! CHOICE(§6, first open point): whether AMX reads FPCR (RMode, FZ, FZ16, AH) is unspecified;
-//! upstream only ever ran with DN=1 and the rest at reset. The model is fixed at DN=1, RNE, no
-//! flushing, and takes no FP-environment input.
+//! CHOICE(§6, first open point; `docs/spec/amx-vecfp.md#fp-environment`): whether AMX reads FPCR
+//! (RMode, FZ, FZ16, AH) is unspecified; upstream only ever ran with DN=1 and the rest at reset.
+//! The model is fixed at DN=1, RNE, no flushing, and takes no FP-environment input.
 //!
 //! Every arithmetic result goes through [`canonicalise`]: a NaN becomes the format's default NaN,
 //! because Rust has no FPCR.DN (§2.8 "Default NaN").

@@ -291,8 +291,9 @@ pub fn decode(chip: Chip, op: Operand) -> Decoded {
     let op = Operand(op.0 & !(1 << 37)); // op[37] := 0
     let ALU = op.ALU() as u8;
     let alu = if op.IDX() != 0 { Some(AluMode::Fma) } else { alu_mode(ALU) }; // alu := op[53] ? 0 : op[52:47]
-    // CHOICE(§1.3): seed 004 says "M2 only" for ALU 10..12, bit 31 and the bf16 lane widths;
-    // the notes (README, HEAD's AMX_VER >= M2 tests) read that as M2 and later, M3 and M4 too.
+    // CHOICE(§1.3; `docs/spec/amx-vecfp.md#m2-features-on-later-chips`): seed 004 says "M2 only"
+    // for ALU 10..12, bit 31 and the bf16 lane widths; the notes (README, HEAD's AMX_VER >= M2
+    // tests) read that as M2 and later, M3 and M4 too.
     let alu = match alu {
         // valid := {0,1,4,5,7} ∪ (ver >= M2 ? {10,11,12} : ∅)
         Some(a) if AluMode::valid_on(chip).contains(&a) => a,

@@ -14,9 +14,9 @@ use crate::isa::AluMode;
 pub fn ALU(alu: AluMode, T: Format, x: u64, y: u64, z: u64) -> u64 {
     match alu {
         AluMode::Fma => fp::fma(T, x, y, z), //                0: z + x·y, fused
-        // CHOICE(§2.2, §2.8): seed 004 writes mode 1 as `z - x*y`; the notes (commit f3582ce,
-        // Arm FMSUB) negate x before the multiply. The two differ only in the sign of a NaN,
-        // which DN then makes the positive default NaN.
+        // CHOICE(§2.2, §2.8; `docs/spec/amx-vecfp.md#mode-1-negation-order`): seed 004 writes mode
+        // 1 as `z - x*y`; the notes (commit f3582ce, Arm FMSUB) negate x before the multiply. The
+        // two differ only in the sign of a NaN, which DN then makes the positive default NaN.
         AluMode::Fms => fp::fma(T, T.neg(x), y, z), //         1: z − x·y as fma(−x, y, z)
         AluMode::Select => {
             if fp::le_zero(T, x) { 0 } else { y } //           4: x ≤ 0 ? +0 : y (y's raw bits)

@@ -46,9 +46,10 @@ pub fn vecfp(S: &mut State, chip: Chip, operand: Operand) {
             let m = multi_setup(BMODE); //                               (mode, N) := (0, 0); case op[34:32] ...
             (mode, N, xstep, ystep, xlane0) = (m.mode, m.N, m.xstep, m.ystep, m.xlane0);
             zstep = if FOUR { 16 } else { 32 }; //                       zstep := op[25] ? 16 : 32
-            // CHOICE(§1.3, §2.6): seed 004's sample predates M4 and has no masking; the notes
-            // follow HEAD (483714b, issue #13). §6 leaves M4 with MULTI=0 open; as the notes
-            // advise, it is taken to be M2's behaviour, so the masking lives only in this arm.
+            // CHOICE(§1.3, §2.6; `docs/spec/amx-vecfp.md#m4-offsets-without-bit-31`): seed 004's
+            // sample predates M4 and has no masking; the notes follow HEAD (483714b, issue #13). §6
+            // leaves M4 with MULTI=0 open; as the notes advise, it is taken to be M2's behaviour,
+            // so the masking lives only in this arm.
             if chip >= Chip::M4 {
                 //                                                       if ver >= M4: align xoff/yoff
                 let iterations = 64 / zstep;
@@ -61,9 +62,10 @@ pub fn vecfp(S: &mut State, chip: Chip, operand: Operand) {
             }
         }
     }
-    // CHOICE(notes "Sources"): seed 004 corrects the indexed operand's offset inside the loop
-    // (`x_offset -= x_step - x_step * ibits / xybits`); HEAD and the notes set the step once,
-    // here. Both advance by the same bytes on every chip; M4's masking needs the HEAD order.
+    // CHOICE(notes "Sources"; `docs/spec/amx-vecfp.md#indexed-step-set-before-the-loop`): seed 004
+    // corrects the indexed operand's offset inside the loop
+    // (`x_offset -= x_step - x_step * ibits / xybits`); HEAD and the notes set the step once, here.
+    // Both advance by the same bytes on every chip; M4's masking needs the HEAD order.
     if let Some(ix) = d.indexed {
         //                                                           if op[53]: step of the indexed operand
         match ix.IDXY {

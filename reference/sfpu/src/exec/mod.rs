@@ -20,7 +20,7 @@ use crate::outcome::{Clause, Outcome};
 use crate::state::{LANES, State};
 
 /// Whether the instruction's functional model on `arch` guards its effect with
-/// `VD < 12 || LaneConfig[Lane].DISABLE_BACKDOOR_LOAD` (spec §2.5, "G12 present").
+/// `VD < 12 || LaneConfig[Lane].DISABLE_BACKDOOR_LOAD` (`docs/spec/sfpu-blackhole.md#backdoor-load`).
 fn has_backdoor_guard(arch: Arch, instr: &Instr) -> bool {
     use Opcode::*;
     match instr {
@@ -66,11 +66,11 @@ fn backdoor_vd(instr: &Instr) -> Option<usize> {
 /// instruction with `VD >= 12` is a write of its instruction word to
 /// `LoadMacroConfig.InstructionTemplate[VD - 12]` instead of executing.
 ///
-/// Which instructions, which lanes and which side effects are not specified (spec §2.5, §6.3
-/// item 14). This model: instructions whose functional model carries the `VD < 12 ||
-/// DISABLE_BACKDOOR_LOAD` guard write the word in every lane whose guard fails (enabled or not);
-/// for the others the page's model writes nothing, and that is what happens here. Either way the
-/// lanes concerned are reported as unspecified.
+/// Which instructions, which lanes and which side effects are not specified
+/// (`docs/spec/sfpu-blackhole.md#backdoor-load`). This model: instructions whose functional model
+/// carries the `VD < 12 || DISABLE_BACKDOOR_LOAD` guard write the word in every lane whose guard
+/// fails (enabled or not); for the others the page's model writes nothing, and that is what happens
+/// here. Either way the lanes concerned are reported as unspecified.
 fn backdoor_load(s: &mut State, cx: &Ctx, instr: &Instr, out: &mut Outcome) {
     if cx.scheduled {
         return; // DISABLE_BACKDOOR_LOAD reads as true under SFPLOADMACRO.

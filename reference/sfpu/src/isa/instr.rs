@@ -9,22 +9,21 @@
 //! [`Opcode`] and [`Instr`] types and the per-chip layouts are generated from it, so they cannot
 //! disagree. The table transcribes the bit layouts of tt-isa-documentation
 //! `Diagrams/Src/Bits32.lua` @ `c2e709d3f186ac5fe7073d6c65a2bc1b998b9e27` (the `*_BH` entries for
-//! Blackhole, the others for Wormhole and for both), as restated in `blackhole-sfpu.md` §1 and
-//! `wormhole-vs-blackhole.md` §3.1. Wormhole calls `SFPSTOCHRND`'s one-bit `[21]`
+//! Blackhole, the others for Wormhole and for both). Wormhole calls `SFPSTOCHRND`'s one-bit `[21]`
 //! `StochasticRounding`; here it is the low bit of the union field `RoundingMode`.
 //!
 //! Field names are the documentation's (`VA VB VC VD Mod0 Mod1 Imm16 ...`), so they are not snake
-//! case. Bits that no field covers ("undrawn" bits) must be zero: [`decode`](super::decode)
-//! rejects a word that sets them (spec §6.3 item 21 leaves their effect unspecified), which makes
-//! `encode(decode(w)) == w` for every word that decodes.
+//! case. Bits that no field covers ("undrawn" bits) must be zero: [`decode`](super::decode) rejects
+//! a word that sets them (their effect is unspecified: `docs/spec/sfpu-blackhole.md#undrawn-bits`),
+//! which makes `encode(decode(w)) == w` for every word that decodes.
 
 #![allow(non_snake_case, reason = "field names follow the ISA documentation")]
 
 use super::arch::Arch;
 use super::field::U;
 
-/// Which part of the Vector Unit executes an instruction (spec §1, `VectorUnit.md`, and the
-/// SFPLOADMACRO capability table of spec §4.9).
+/// Which part of the Vector Unit executes an instruction (the instruction pages, `VectorUnit.md`,
+/// and the SFPLOADMACRO capability table of `SFPLOADMACRO.md`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum SubUnit {
     /// The load sub-unit: SFPLOAD, SFPLOADI, SFPLOADMACRO, and SFPNOP when issued normally.
@@ -200,140 +199,140 @@ macro_rules! instructions {
 }
 
 instructions! {
-    /// Load from Dst into an LReg, converting the format (spec §3.33, §4.3).
+    /// Load from Dst into an LReg, converting the format (`SFPLOAD.md`).
     SFPLOAD = 0x70, Load { VD: 4 @ 20, Mod0: 4 @ 16, AddrMod: 3 @ 13, Imm10: 10 @ 0 }
         wormhole { VD: 4 @ 20, Mod0: 4 @ 16, AddrMod: 2 @ 14, Imm10: 10 @ 0 },
-    /// Load an immediate into an LReg (spec §3.30).
+    /// Load an immediate into an LReg (`SFPLOADI.md`).
     SFPLOADI = 0x71, Load { VD: 4 @ 20, Mod0: 4 @ 16, Imm16: 16 @ 0 }
         wormhole same,
-    /// Store an LReg to Dst, converting the format (spec §3.33, §4.3).
+    /// Store an LReg to Dst, converting the format (`SFPSTORE.md`).
     SFPSTORE = 0x72, Store { VD: 4 @ 20, Mod0: 4 @ 16, AddrMod: 3 @ 13, Imm10: 10 @ 0 }
         wormhole { VD: 4 @ 20, Mod0: 4 @ 16, AddrMod: 2 @ 14, Imm10: 10 @ 0 },
-    /// Piecewise linear function with 8-bit coefficients (spec §3.4). The tt-llk macro's
+    /// Piecewise linear function with 8-bit coefficients (`SFPLUT.md`). The tt-llk macro's
     /// `dest_reg_addr` argument covers bits `[15:0]`, which the ISA does not draw.
     SFPLUT = 0x73, MAD { VD: 4 @ 20, Mod0: 4 @ 16 }
         wormhole same,
-    /// Multiply by a BF16 immediate (spec §3.2).
+    /// Multiply by a BF16 immediate (`SFPMULI.md`).
     SFPMULI = 0x74, MAD { Imm16: 16 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 }
         wormhole same,
-    /// Add a BF16 immediate (spec §3.2).
+    /// Add a BF16 immediate (`SFPADDI.md`).
     SFPADDI = 0x75, MAD { Imm16: 16 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 }
         wormhole same,
-    /// Add to or replace the exponent (spec §3.6).
+    /// Add to or replace the exponent (`SFPDIVP2.md`).
     SFPDIVP2 = 0x76, Simple { Imm8: 8 @ 12, VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 }
         wormhole same,
-    /// Extract the exponent (spec §3.7).
+    /// Extract the exponent (`SFPEXEXP.md`).
     SFPEXEXP = 0x77, Simple { VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 }
         wormhole same,
-    /// Extract the mantissa (spec §3.8).
+    /// Extract the mantissa (`SFPEXMAN.md`).
     SFPEXMAN = 0x78, Simple { VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 }
         wormhole same,
-    /// Integer add or subtract (spec §3.15). `Imm12` is signed.
+    /// Integer add or subtract (`SFPIADD.md`). `Imm12` is signed.
     SFPIADD = 0x79, Simple { Imm12: 12 @ 12, VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 }
         wormhole same,
-    /// Bitwise shift (spec §3.16). `Imm12` is signed.
+    /// Bitwise shift (`SFPSHFT.md`). `Imm12` is signed.
     SFPSHFT = 0x7A, Simple { Imm12: 12 @ 12, VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 }
         wormhole same,
-    /// Set LaneFlags from a comparison with zero (spec §3.18).
+    /// Set LaneFlags from a comparison with zero (`SFPSETCC.md`).
     SFPSETCC = 0x7B, Simple { Imm1: 1 @ 12, VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 }
         wormhole same,
-    /// Move, negate, or read special registers (spec §3.19).
+    /// Move, negate, or read special registers (`SFPMOV.md`).
     SFPMOV = 0x7C, Simple { VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 }
         wormhole same,
-    /// Absolute value, integer or float (spec §3.12).
+    /// Absolute value, integer or float (`SFPABS.md`).
     SFPABS = 0x7D, Simple { VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 }
         wormhole same,
-    /// Bitwise AND (spec §3.13).
+    /// Bitwise AND (`SFPAND.md`).
     SFPAND = 0x7E, Simple { VB: 4 @ 12, VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 }
         wormhole { VC: 4 @ 8, VD: 4 @ 4 },
-    /// Bitwise OR (spec §3.13).
+    /// Bitwise OR (`SFPOR.md`).
     SFPOR = 0x7F, Simple { VB: 4 @ 12, VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 }
         wormhole { VC: 4 @ 8, VD: 4 @ 4 },
-    /// Bitwise NOT (spec §3.13).
+    /// Bitwise NOT (`SFPNOT.md`).
     SFPNOT = 0x80, Simple { VC: 4 @ 8, VD: 4 @ 4 }
         wormhole same,
-    /// Count leading zeros (spec §3.14).
+    /// Count leading zeros (`SFPLZ.md`).
     SFPLZ = 0x81, Simple { VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 }
         wormhole same,
-    /// Replace the exponent (spec §3.9).
+    /// Replace the exponent (`SFPSETEXP.md`).
     SFPSETEXP = 0x82, Simple { Imm8: 8 @ 12, VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 }
         wormhole same,
-    /// Replace the mantissa (spec §3.10). `Imm12` is unsigned.
+    /// Replace the mantissa (`SFPSETMAN.md`). `Imm12` is unsigned.
     SFPSETMAN = 0x83, Simple { Imm12: 12 @ 12, VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 }
         wormhole same,
-    /// Fused (partially) multiply-add `VD = ±(VA * VB) ± VC` (spec §3.1).
+    /// Fused (partially) multiply-add `VD = ±(VA * VB) ± VC` (`SFPMAD.md`).
     SFPMAD = 0x84, MAD { VA: 4 @ 16, VB: 4 @ 12, VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 }
         wormhole same,
-    /// Same semantics as SFPMAD; preferred spelling when `VA == 10` (spec §3.1).
+    /// Same semantics as SFPMAD; preferred spelling when `VA == 10` (`SFPMAD.md`).
     SFPADD = 0x85, MAD { VA: 4 @ 16, VB: 4 @ 12, VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 }
         wormhole same,
-    /// Same semantics as SFPMAD; preferred spelling when `VC == 9` (spec §3.1).
+    /// Same semantics as SFPMAD; preferred spelling when `VC == 9` (`SFPMAD.md`).
     SFPMUL = 0x86, MAD { VA: 4 @ 16, VB: 4 @ 12, VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 }
         wormhole same,
-    /// Push onto, or modify the top of, the flag stack (spec §3.27).
+    /// Push onto, or modify the top of, the flag stack (`SFPPUSHC.md`).
     SFPPUSHC = 0x87, Simple { VD: 4 @ 4, Mod1: 4 @ 0 }
         wormhole { VD: 4 @ 4 },
-    /// Pop from, or read the top of, the flag stack (spec §3.28).
+    /// Pop from, or read the top of, the flag stack (`SFPPOPC.md`).
     SFPPOPC = 0x88, Simple { VD: 4 @ 4, Mod1: 4 @ 0 }
         wormhole same,
-    /// Replace the sign bit (spec §3.11).
+    /// Replace the sign bit (`SFPSETSGN.md`).
     SFPSETSGN = 0x89, Simple { Imm1: 1 @ 12, VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 }
         wormhole same,
-    /// Set LaneFlags and UseLaneFlagsForLaneEnable directly (spec §3.26).
+    /// Set LaneFlags and UseLaneFlagsForLaneEnable directly (`SFPENCC.md`).
     SFPENCC = 0x8A, Simple { Imm2: 2 @ 12, VD: 4 @ 4, Mod1: 4 @ 0 }
         wormhole same,
-    /// Complement LaneFlags for an "else" block (spec §3.29).
+    /// Complement LaneFlags for an "else" block (`SFPCOMPC.md`).
     SFPCOMPC = 0x8B, Simple { VD: 4 @ 4 }
         wormhole same,
-    /// Transpose (register, row) within each column of L0..3 and L4..7 (spec §3.25).
+    /// Transpose (register, row) within each column of L0..3 and L4..7 (`SFPTRANSP.md`).
     SFPTRANSP = 0x8C, Simple { VD: 4 @ 4 }
         wormhole same,
-    /// Bitwise XOR (spec §3.13).
+    /// Bitwise XOR (`SFPXOR.md`).
     SFPXOR = 0x8D, Simple { VC: 4 @ 8, VD: 4 @ 4 }
         wormhole same,
-    /// Stochastic or deterministic rounding to reduced precision (spec §3.21). tt-llk spells
-    /// the macro `SFP_STOCH_RND` and passes `UseImm5` as bit 3 of its `instr_mod1` argument.
+    /// Stochastic or deterministic rounding to reduced precision (`SFPSTOCHRND_*.md`). tt-llk
+    /// spells the macro `SFP_STOCH_RND` and passes `UseImm5` as bit 3 of its `instr_mod1` argument.
     SFPSTOCHRND = 0x8E, Round {
         RoundingMode: 2 @ 21, Imm5: 5 @ 16, VB: 4 @ 12, VC: 4 @ 8, VD: 4 @ 4, UseImm5: 1 @ 3, Mod1: 3 @ 0
     }
         wormhole { RoundingMode: 1 @ 21, Imm5: 5 @ 16, VB: 4 @ 12, VC: 4 @ 8, VD: 4 @ 4, UseImm5: 1 @ 3, Mod1: 3 @ 0 },
-    /// No operation (spec §3.32).
+    /// No operation (`SFPNOP.md`).
     SFPNOP = 0x8F, Load {}
         wormhole same,
-    /// Integer to float and integer to integer conversions (spec §3.20).
+    /// Integer to float and integer to integer conversions (`SFPCAST_*.md`).
     SFPCAST = 0x90, Simple { VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 }
         wormhole same,
-    /// Write LaneConfig, LoadMacroConfig or the programmable constants (spec §3.31).
+    /// Write LaneConfig, LoadMacroConfig or the programmable constants (`SFPCONFIG.md`).
     SFPCONFIG = 0x91, Simple { Imm16: 16 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 }
         wormhole same,
-    /// Swap, or per-lane min/max (spec §3.24).
+    /// Swap, or per-lane min/max (`SFPSWAP.md`).
     SFPSWAP = 0x92, Simple { VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 }
         wormhole same,
-    /// SFPLOAD plus a scheduled sequence of up to four instructions (spec §4.9). The LReg is
-    /// `VD = VDHi << 2 | VDLo` and the address immediate `Imm10 = Imm9 << 1 | VDHi`.
+    /// SFPLOAD plus a scheduled sequence of up to four instructions (`SFPLOADMACRO.md`). The LReg
+    /// is `VD = VDHi << 2 | VDLo` and the address immediate `Imm10 = Imm9 << 1 | VDHi`.
     SFPLOADMACRO = 0x93, Load {
         MacroIndex: 2 @ 22, VDLo: 2 @ 20, Mod0: 4 @ 16, AddrMod: 3 @ 13, Imm9: 9 @ 1, VDHi: 1 @ 0
     }
         wormhole { MacroIndex: 2 @ 22, VDLo: 2 @ 20, Mod0: 4 @ 16, AddrMod: 2 @ 14, Imm9: 9 @ 1, VDHi: 1 @ 0 },
-    /// Cross-lane shuffles and shifts on the round sub-unit (spec §3.17). Bits `[15:12]` are `VB`
-    /// in every mode but `SHFT_IMM`, where all of `[23:12]` is the signed `Imm12`; the field is
-    /// carried whole and [`Instr::SFPSHFT2`]'s `VB` is its low four bits.
+    /// Cross-lane shuffles and shifts on the round sub-unit (`SFPSHFT2.md`). Bits `[15:12]` are
+    /// `VB` in every mode but `SHFT_IMM`, where all of `[23:12]` is the signed `Imm12`; the field
+    /// is carried whole and [`Instr::SFPSHFT2`]'s `VB` is its low four bits.
     SFPSHFT2 = 0x94, Round { Imm12: 12 @ 12, VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 }
         wormhole same,
-    /// Piecewise linear function with FP32 or FP16 coefficients (spec §3.5). `Mod1Mirror` only
-    /// feeds the auto-stall logic.
+    /// Piecewise linear function with FP32 or FP16 coefficients (`SFPLUTFP32.md`). `Mod1Mirror`
+    /// only feeds the auto-stall logic.
     SFPLUTFP32 = 0x95, MAD { Mod1Mirror: 4 @ 16, VD: 4 @ 4, Mod1: 4 @ 0 }
         wormhole { VD: 4 @ 4, Mod1: 4 @ 0 },
-    /// Sign-magnitude `VD <= VC` comparison (spec §3.23).
+    /// Sign-magnitude `VD <= VC` comparison (`SFPLE.md`).
     SFPLE = 0x96, Simple { VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 }
         wormhole none,
-    /// Sign-magnitude `VD > VC` comparison (spec §3.23).
+    /// Sign-magnitude `VD > VC` comparison (`SFPGT.md`).
     SFPGT = 0x97, Simple { VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 }
         wormhole none,
-    /// 23-bit by 23-bit integer multiply (spec §3.3).
+    /// 23-bit by 23-bit integer multiply (`SFPMUL24.md`).
     SFPMUL24 = 0x98, MAD { VA: 4 @ 16, VB: 4 @ 12, VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 }
         wormhole none,
-    /// Approximate reciprocal or exponential (spec §3.22).
+    /// Approximate reciprocal or exponential (`SFPARECIP.md`).
     SFPARECIP = 0x99, Simple { VB: 4 @ 12, VC: 4 @ 8, VD: 4 @ 4, Mod1: 4 @ 0 }
         wormhole none,
 }
@@ -596,7 +595,7 @@ mod tests {
 
     #[test]
     fn layouts_from_spec_table() {
-        // Spot checks against spec §1 row by row (hand-derived masks).
+        // Spot checks against `Diagrams/Src/Bits32.lua` row by row (hand-derived masks).
         let bh = Arch::Blackhole;
         assert_eq!(Opcode::SFPLOAD.undrawn_mask(bh), 0x0000_1C00); // [12:10]
         assert_eq!(Opcode::SFPLOADMACRO.undrawn_mask(bh), 0x0000_1C00); // [12:10]

@@ -4,9 +4,8 @@
 //!
 //! One [`Instr`] type serves both chips (the union of their fields); the chip is explicit wherever
 //! a word or a text is produced or read: [`decode`]`(arch, word)`, [`encode`]`(arch, &instr)`,
-//! [`parse_instr`]`(arch, text)`, [`Instr::display`]`(arch)`. Spec: `blackhole-sfpu.md` §1
-//! (instruction table and encoding families), `wormhole-vs-blackhole.md` §3.1 (the encoding
-//! differences).
+//! [`parse_instr`]`(arch, text)`, [`Instr::display`]`(arch)`. The encodings are those of
+//! `Diagrams/Src/Bits32.lua` (`instr.rs`).
 
 mod arch;
 mod field;
@@ -36,10 +35,10 @@ pub enum DecodeError {
         opcode: u8,
     },
     /// The word sets bits that no field of its instruction covers on the chip. What the hardware
-    /// does with them is not specified (spec §6.3 item 21), so the word is not a valid
-    /// instruction.
+    /// does with them is not specified (`docs/spec/sfpu-blackhole.md#undrawn-bits`), so the word is
+    /// not a valid instruction.
     #[error(
-        "0x{word:08x}: {arch} {} does not use bits 0x{bits:08x}, but they are set (their effect is unspecified, spec §6.3 item 21)",
+        "0x{word:08x}: {arch} {} does not use bits 0x{bits:08x}, but they are set (their effect is unspecified, docs/spec/sfpu-blackhole.md#undrawn-bits)",
         opcode.name()
     )]
     UndrawnBits {

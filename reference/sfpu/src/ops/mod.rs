@@ -35,9 +35,9 @@ use crate::state::State;
 /// How the instruction being executed reached its sub-unit.
 ///
 /// For a regular instruction every field is `None`/`false`. For an instruction scheduled by
-/// SFPLOADMACRO, the fields carry what the macro logic wrote into `Insn` (`SFPLOADMACRO.md`,
-/// spec §4.9): the register overrides, and for the store sub-unit the Mod0, Imm10 and the address
-/// that SFPLOADMACRO computed.
+/// SFPLOADMACRO, the fields carry what the macro logic wrote into `Insn` (`SFPLOADMACRO.md`): the
+/// register overrides, and for the store sub-unit the Mod0, Imm10 and the
+/// address that SFPLOADMACRO computed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Ctx {
     /// The instruction was scheduled by SFPLOADMACRO.
@@ -109,7 +109,7 @@ impl Ctx {
 
 /// `SignMagIsSmaller(C, D)` of `SFPGT.md`, `SFPLE.md` and `SFPSWAP.md`: whether `C < D` as
 /// sign-magnitude integers, which for FP32 is the total order
-/// `-NaN < -Inf < ... < -0 < +0 < ... < +Inf < +NaN` (spec §4.8).
+/// `-NaN < -Inf < ... < -0 < +0 < ... < +Inf < +NaN` (as `SFPSWAP.md`'s comment on it says).
 pub fn SignMagIsSmaller(C: u32, D: u32) -> bool {
     // Remap sign-magnitude -0 ... -(2^31-1) to two's complement -1 ... -2^31, then compare.
     let C = C ^ (((C as i32) >> 30) as u32 >> 1);
@@ -129,7 +129,8 @@ mod tests {
 
     #[test]
     fn sign_magnitude_total_order() {
-        // -NaN < -Inf < -1 < -0 < +0 < +1 < +Inf < +NaN, by hand from spec §4.8.
+        // -NaN < -Inf < -1 < -0 < +0 < +1 < +Inf < +NaN, by hand from `SFPSWAP.md`'s comment on
+        // `SignMagIsSmaller`.
         let order = [
             0xFFC0_0000,
             0xFF80_0000,

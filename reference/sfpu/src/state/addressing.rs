@@ -1,16 +1,16 @@
 //! The Tensix configuration, thread configuration and RWC fields that SFPLOAD, SFPSTORE and
 //! SFPLOADMACRO read and update.
 //!
-//! Field names are the documentation's: `ThreadConfig[CurrentThread].*` and
-//! `Config[StateID].*` from BlackholeA0 `SFPLOAD.md` / `SFPSTORE.md`, `Dst.md` (`Adj16`/`Adj32`),
-//! and the `RWCs` structure and `ApplyAddrMod` of WormholeB0 `RWCs.md` (Blackhole has no RWC page;
-//! spec §4.11 and §6.3 item 23). The model has one issuing thread, so this struct holds that
-//! thread's `ThreadConfig`, the `Config` state it selects, and its `RWCs` entry.
+//! Field names are the documentation's: `ThreadConfig[CurrentThread].*` and `Config[StateID].*`
+//! from BlackholeA0 `SFPLOAD.md` / `SFPSTORE.md`, `Dst.md` (`Adj16`/`Adj32`), and the `RWCs`
+//! structure and `ApplyAddrMod` of WormholeB0 `RWCs.md` (Blackhole has no RWC page;
+//! `docs/spec/sfpu-blackhole.md#blackhole-addrmod`). The model has one issuing thread, so this
+//! struct holds that thread's `ThreadConfig`, the `Config` state it selects, and its `RWCs` entry.
 
 #![allow(non_snake_case, reason = "field names follow the ISA documentation")]
 
 /// `RWCs[CurrentThread]`: the read/write counters (WormholeB0 `RWCs.md`), plus the `Sp` counter
-/// that Blackhole's SFPLOAD/SFPSTORE models use (spec §4.11).
+/// that Blackhole's SFPLOAD/SFPSTORE models use (BlackholeA0 `SFPLOAD.md`, `SFPSTORE.md`).
 ///
 /// Widths: `Dst`, `Dst_Cr` and `Sp` are 10 bits; `SrcA`, `SrcA_Cr`, `SrcB`, `SrcB_Cr` 6 bits;
 /// `FidelityPhase` 2 bits; `ExtraAddrModBit` 1 bit. The serde form refuses wider values, and the

@@ -5,13 +5,12 @@
 //! `DstBits[1024][16]`, the valid bits `DstRowValid[1024]`, `Dst16b[Row][Col]` as
 //! `DstBits[Adj16(Row)][Col]`, `Dst32b[Row][Col]` as the pair of rows `Adj32(Row)` (high half)
 //! and `Adj32(Row) + 8` (low half), and the `DBG_FEATURE_DISABLE` bit 11 aliasing mode.
-//! Spec: `blackhole-sfpu.md` §4.4.
 //!
 //! On Wormhole, WormholeB0 `Dst.md` (@ `093af914694547840dfc96750df15f003517129e`): `Dst16b[Row]`
 //! is `DstBits[Row]` and `Adj32(Row)` is `((Row & 0x1f8) << 1) | (Row & 0x207)`; there is no
 //! `DEST_ACCESS_CFG_remap_addrs` / `swizzle_32b` adjustment (neither the WormholeB0 `Dst.md`
 //! nor its `SFPLOAD.md` / `SFPSTORE.md` mention them), so those two Blackhole configuration bits
-//! are ignored on a Wormhole state even if set (a finding of the model audit).
+//! are ignored on a Wormhole state even if set (`docs/spec/sfpu-wormhole.md#dst-remapping-bits`).
 
 #![allow(non_snake_case, reason = "names follow the ISA documentation")]
 

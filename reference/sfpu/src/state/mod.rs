@@ -2,12 +2,13 @@
 //! Tensix state that its instructions read.
 //!
 //! Transcribes the state declarations of tt-isa-documentation BlackholeA0 `VectorUnit.md`
-//! ("Lane Predication Masks", "PRNG"), `LReg.md` (shared with Wormhole), `SFPCONFIG.md`
-//! (`LaneConfig`), `SFPLOADMACRO.md` (`LoadMacroConfig`), `Dst.md`, and the configuration and RWC
-//! fields named by `SFPLOAD.md` / `SFPSTORE.md`. Spec: `blackhole-sfpu.md` §2, §4.4, §4.9-§4.11.
-//! The state knows its chip ([`State::arch`]); what only one chip has is [`Chip`]
-//! (`wormhole-vs-blackhole.md` §3.4, §3.6, §7): WormholeB0 `VectorUnit.md`
-//! (@ `135471044308278122aec9664bd5f0935429205f`), `Dst.md`
+//! (@ `f7fda211c86e1977ff430076cf52b96a7aba8cca`; "Lane Predication Masks", "PRNG"), `LReg.md`
+//! (@ `1484148400c7063466da07324311a788a487cc42`, a stub pointing to the Wormhole page),
+//! `SFPCONFIG.md` (`LaneConfig`), `SFPLOADMACRO.md` (`LoadMacroConfig`), `Dst.md`, and the
+//! configuration and RWC fields named by `SFPLOAD.md` / `SFPSTORE.md`. The state knows its chip
+//! ([`State::arch`]); what only one chip has is [`Chip`]
+//! (`docs/spec/sfpu-wormhole.md#blackhole-only-state-in-a-wormhole-document`): WormholeB0
+//! `VectorUnit.md` (@ `135471044308278122aec9664bd5f0935429205f`), `Dst.md`
 //! (@ `b7738d9ac14a34a4033d60dde9463466b23082e1`: no remap or swizzle) and `SFPSHFT2.md`
 //! (@ `a052bcc95da50343edb5ff0baff874e229266dc0`: the `vc0` latch).
 //!
@@ -45,7 +46,7 @@ pub const FLAG_STACK_CAPACITY: usize = 8;
 const _: () = assert!(FLAG_STACK_CAPACITY <= 8);
 
 /// `LReg[8]`: the constant 0.8373. Upstream gives only the decimal; this is the nearest FP32
-/// (spec §2.1 and §5 row 7; the seed's `0x3F566189` is 0.8374258).
+/// (`docs/spec/sfpu-blackhole.md#lreg-8-value`; the seed's `0x3F566189` is 0.8374258).
 pub const LREG8_VALUE: u32 = 0x3F56_594B;
 /// `LReg[9]`: the constant 0.
 pub const LREG9_VALUE: u32 = 0;
@@ -179,7 +180,7 @@ impl FlagStack {
     }
 }
 
-/// One lane's `LaneConfig`: 18 bits (`SFPCONFIG.md` § "LaneConfig", spec §4.10).
+/// One lane's `LaneConfig`: 18 bits (`SFPCONFIG.md` § "LaneConfig").
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct LaneConfig(u32);
 
@@ -257,7 +258,7 @@ impl LaneConfig {
     }
 }
 
-/// `LoadMacroConfig.Misc`: 12 bits (`SFPLOADMACRO.md`, spec §4.9).
+/// `LoadMacroConfig.Misc`: 12 bits (`SFPLOADMACRO.md`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Misc(u16);
 
@@ -305,8 +306,8 @@ pub struct LoadMacroConfig {
     pub Misc: Misc,
 }
 
-/// The values the documentation leaves unspecified at reset (spec §6.3 item 18), which the
-/// caller must choose for [`State::reset`].
+/// The values the documentation leaves unspecified at reset
+/// (`docs/spec/sfpu-blackhole.md#reset-values`), which the caller must choose for [`State::reset`].
 ///
 /// Each field is one value used for every lane (or cell) of the state it names.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -512,7 +513,7 @@ impl State {
         }
     }
 
-    /// `IsLaneEnabled(Lane)` (`VectorUnit.md` § "Lane Predication Masks", spec §2.3).
+    /// `IsLaneEnabled(Lane)` (`VectorUnit.md` § "Lane Predication Masks").
     pub fn IsLaneEnabled(&self, Lane: usize) -> bool {
         if (self.LaneConfig[Lane & 7].ROW_MASK() >> (Lane / 8)) & 1 != 0 {
             false
@@ -523,7 +524,7 @@ impl State {
         }
     }
 
-    /// `AdvancePRNG(Lane)` (`VectorUnit.md` § "PRNG", spec §2.7): returns the old state and
+    /// `AdvancePRNG(Lane)` (`VectorUnit.md` § "PRNG"): returns the old state and
     /// shifts in a new most significant bit, the complement of the parity of bits 31, 21, 1, 0.
     pub fn AdvancePRNG(&mut self, Lane: usize) -> u32 {
         let Result = self.PRNG[Lane];

@@ -709,7 +709,7 @@ impl StateDoc {
     fn check_chip(&self, arch: Arch) -> Result<(), StateError> {
         let foreign = |location: &str, chip: Arch| {
             Err(StateError::new(format!(
-                "{location}: only {chip} has this location, but the document is for {arch} (wormhole-vs-blackhole.md §3.4, §3.6)"
+                "{location}: only {chip} has this location, but the document is for {arch} (docs/spec/sfpu-wormhole.md#blackhole-only-state-in-a-wormhole-document)"
             )))
         };
         match arch {

@@ -4,7 +4,7 @@
 //! Sources: BlackholeA0 `SFPCAST_IntFloat.md`, `SFPCAST_IntInt.md`, `SFPCAST_IntAbs.md`,
 //! `SFPSTOCHRND_FloatFloat.md`, `SFPSTOCHRND_FloatInt.md`, `SFPSTOCHRND_IntInt.md`,
 //! `SFPARECIP.md`, `SFPCONFIG.md`, `VectorUnit.md` (PRNG, lane enable); WormholeB0 `SFPMOV.md`,
-//! `SFPLOADI.md`, `SFPNOP.md`; spec §2.7, §3.19-§3.22, §3.30-§3.32, §4.2, §4.6.
+//! `SFPLOADI.md`, `SFPNOP.md`, and `VectorUnit.md` ("PRNG").
 //!
 //! Every expected value is a worked example from those pages, a hand calculation written next to
 //! it, or an independent oracle (Rust's own integer-to-f32 conversion, f64 `exp`, CRC-32 and
@@ -141,7 +141,7 @@ fn crc32(data: &[u8]) -> u32 {
 }
 
 // ------------------------------------------------------------------------------------------------
-// PRNG (VectorUnit.md § "PRNG", spec §2.7) through SFPMOV FROM_SPECIAL VC = 9
+// PRNG (VectorUnit.md § "PRNG") through SFPMOV FROM_SPECIAL VC = 9
 // ------------------------------------------------------------------------------------------------
 
 #[test]
@@ -212,7 +212,7 @@ fn prng_not_advanced_in_disabled_lanes() {
 }
 
 // ------------------------------------------------------------------------------------------------
-// SFPMOV (WormholeB0 SFPMOV.md, spec §3.19)
+// SFPMOV (WormholeB0 SFPMOV.md)
 // ------------------------------------------------------------------------------------------------
 
 /// Operand classes: ±0, denormals, ±1, max normal, ±Inf, NaNs, integers.
@@ -390,7 +390,7 @@ fn sfpmov_backdoor_load_writes_the_instruction_word() {
 }
 
 // ------------------------------------------------------------------------------------------------
-// SFPLOADI (WormholeB0 SFPLOADI.md, spec §3.30)
+// SFPLOADI (WormholeB0 SFPLOADI.md)
 // ------------------------------------------------------------------------------------------------
 
 fn loadi(mod0: u32, imm16: u32, old: [u32; LANES]) -> ([u32; LANES], Outcome) {
@@ -542,7 +542,7 @@ fn sfploadi_respects_lane_enable() {
 }
 
 // ------------------------------------------------------------------------------------------------
-// SFPNOP (WormholeB0 SFPNOP.md, spec §3.32)
+// SFPNOP (WormholeB0 SFPNOP.md)
 // ------------------------------------------------------------------------------------------------
 
 #[test]
@@ -563,7 +563,7 @@ fn sfpnop_changes_nothing() {
 }
 
 // ------------------------------------------------------------------------------------------------
-// SFPCAST (SFPCAST_IntFloat.md, SFPCAST_IntInt.md, SFPCAST_IntAbs.md, spec §3.20)
+// SFPCAST (SFPCAST_IntFloat.md, SFPCAST_IntInt.md, SFPCAST_IntAbs.md)
 // ------------------------------------------------------------------------------------------------
 
 /// Oracle for SM32 -> FP32 RNE: Rust's `u32 as f32` rounds to nearest, ties to even, and is
@@ -735,7 +735,7 @@ fn sfpcast_rz_oracle_by_hand() {
 
 #[test]
 fn sfpcast_respects_lane_enable_and_advances_prng_only_there() {
-    // Expected values in the enabled lanes from the spec (§3.20) by independent formulas:
+    // Expected values in the enabled lanes from the spec by independent formulas:
     // Mod1 0 RNE: Rust's integer-to-float conversion of the sign-magnitude value (`sm_to_f32_rne`);
     // Mod1 1 RNS: rounds up iff `Norm[7:1] > PRNG[16:10]`; every PRNG state here has bits 16..9 all
     // set, so `PRNG[16:10] = 0x7F` and it never rounds up: round toward zero (`sm_to_f32_rz`);
@@ -814,7 +814,7 @@ fn sfpcast_backdoor_load_only_for_the_float_flavour_guard() {
 }
 
 // ------------------------------------------------------------------------------------------------
-// SFPSTOCHRND, FP32 -> reduced-precision FP32 (SFPSTOCHRND_FloatFloat.md, spec §3.21 flavour A)
+// SFPSTOCHRND, FP32 -> reduced-precision FP32 (SFPSTOCHRND_FloatFloat.md)
 // ------------------------------------------------------------------------------------------------
 
 fn stoch_float(rnd: u32, mod1: u32) -> String {
@@ -1272,13 +1272,14 @@ fn sfpstochrnd_backdoor_load() {
 }
 
 // ------------------------------------------------------------------------------------------------
-// SFPARECIP (SFPARECIP.md, spec §3.22, §4.2)
+// SFPARECIP (SFPARECIP.md)
 // ------------------------------------------------------------------------------------------------
 
 #[test]
 fn sfparecip_recip_examples_and_ranges() {
     let cases = [
-        // Worked examples (spec §4.2; the page: "The ApproxRecip of 1.0 is 0.99609375").
+        // Worked examples (`docs/spec/sfpu-blackhole.md#sfparecip-tables`; the page: "The
+        // ApproxRecip of 1.0 is 0.99609375").
         (f(1.0), 0x3F7F_0000),
         (f(2.0), 0x3EFF_0000),
         (f(3.0), 0x3EAA_0000),
@@ -1339,7 +1340,8 @@ fn sfparecip_cond_recip_tests_vb_sign_and_drops_the_sign() {
 #[test]
 fn sfparecip_exp_examples_and_ranges() {
     let cases = [
-        // Worked examples (spec §4.2; the page: "The ApproxExp of 1.0 is 2.703125").
+        // Worked examples (`docs/spec/sfpu-blackhole.md#sfparecip-tables`; the page: "The ApproxExp
+        // of 1.0 is 2.703125").
         (f(1.0), 0x402D_0000),
         (f(0.5), 0x3FD3_0000),
         (f(1.5), 0x408F_0000),
@@ -1372,7 +1374,8 @@ fn sfparecip_exp_examples_and_ranges() {
 }
 
 /// `SFPARECIP.md`: Mod1 3..15 take the `default:` label of the EXP case, so the page's code defines
-/// them as EXP; promised, no clause (expected values: `sign(x) * ApproxExp(|x|)` of spec §4.2).
+/// them as EXP; promised, no clause (expected values: `sign(x) * ApproxExp(|x|)` of
+/// `SFPARECIP.md`).
 #[test]
 fn sfparecip_mod1_3_to_15_behave_as_exp_and_are_promised() {
     let cases = [(f(1.0), 0x402D_0000), (f(-1.0), 0xC02D_0000), (0x3DCC_CCCD, 0x3F8D_CCCD), (0, 0x3F80_0000)];
@@ -1383,8 +1386,9 @@ fn sfparecip_mod1_3_to_15_behave_as_exp_and_are_promised() {
 
 #[test]
 fn sfparecip_respects_lane_enable_and_vd() {
-    // (x, RECIP, EXP): the worked examples and range rules of spec §4.2 (the tests above derive
-    // each one); 16 inputs, laid over lanes 0..15 and again over 16..31.
+    // (x, RECIP, EXP): the worked examples and range rules of
+    // `docs/spec/sfpu-blackhole.md#sfparecip-tables` (the tests above derive each one); 16 inputs,
+    // laid over lanes 0..15 and again over 16..31.
     #[rustfmt::skip]
     let table: [(u32, u32, u32); 16] = [
         (f(1.0), 0x3F7F_0000, 0x402D_0000),
@@ -1485,13 +1489,14 @@ fn arecip_tables_match_the_published_checksums() {
         "90e96ad978e0d1c28e8b886ec5b4c48c24f648018fe040cbd371e10bb8c9ddae"
     );
     assert_eq!((e[0], e[689], e[690], e[768], e[895]), (2, 127, 0, 45, 234));
-    // The model builds both tables from the generating rules of spec §4.2; re-evaluating those
-    // rules here would test the code against itself. The checksums and spot values above are of
-    // the tables printed upstream, so they pin every entry independently.
+    // The model builds both tables from the generating rules of
+    // `docs/spec/sfpu-blackhole.md#sfparecip-tables`; re-evaluating those rules here would test the
+    // code against itself. The checksums and spot values above are of the tables printed upstream,
+    // so they pin every entry independently.
 }
 
 // ------------------------------------------------------------------------------------------------
-// SFPCONFIG (SFPCONFIG.md, spec §3.31)
+// SFPCONFIG (SFPCONFIG.md)
 // ------------------------------------------------------------------------------------------------
 
 /// `LReg[0]` in lanes 0..7; lanes 8..31 hold values SFPCONFIG must never read.

@@ -6,10 +6,10 @@
 //! comment), with Rust's own `f32` arithmetic where the operation is exact, or with the helpers
 //! below, which are written from the pages: the Dst bit layouts and `Adj32` from BlackholeA0
 //! `Dst.md`, `AdvancePRNG` from BlackholeA0 `VectorUnit.md`, the SFPSTOCHRND rounding rule from
-//! BlackholeA0 `SFPSTOCHRND_FloatFloat.md`, the SFPARECIP results from spec §4.2 (the page's
-//! `ApproxRecip`), and the SFPTRANSP data movement from WormholeB0 `SFPTRANSP.md`.
-//! Each example must also be clean for the scheduling-rule linter (`--lint`) and every instruction's
-//! effect must be defined.
+//! BlackholeA0 `SFPSTOCHRND_FloatFloat.md`, the SFPARECIP results from
+//! `docs/spec/sfpu-blackhole.md#sfparecip-tables` (the page's `ApproxRecip`), and the SFPTRANSP
+//! data movement from WormholeB0 `SFPTRANSP.md`. Each example must also be clean for the
+//! scheduling-rule linter (`--lint`) and every instruction's effect must be defined.
 
 use crate::common::*;
 
@@ -310,9 +310,10 @@ fn tile_walk_fp16() {
 // recip-loadmacro.sfpu
 // ------------------------------------------------------------------------------------------------
 
-/// The inputs of the state file and their SFPARECIP results, spec §4.2 ("Examples: 1.0 ->
-/// 0x3F7F0000; 2.0 -> 0x3EFF0000; 3.0 -> 0x3EAA0000; 0.5 -> 0x3FFF0000; 0.1 (0x3DCCCCCD) ->
-/// 0x41200000"), then the same negated: SFPARECIP.md `x = Sign + ApproxRecip(x - Sign)` keeps the sign.
+/// The inputs of the state file and their SFPARECIP results,
+/// `docs/spec/sfpu-blackhole.md#sfparecip-tables` ("Examples: 1.0 -> 0x3F7F0000; 2.0 -> 0x3EFF0000;
+/// 3.0 -> 0x3EAA0000; 0.5 -> 0x3FFF0000; 0.1 (0x3DCCCCCD) -> 0x41200000"), then the same negated:
+/// SFPARECIP.md `x = Sign + ApproxRecip(x - Sign)` keeps the sign.
 const RECIP: [(u32, u32); 10] = [
     (0x3F80_0000, 0x3F7F_0000),
     (0x4000_0000, 0x3EFF_0000),

@@ -5,7 +5,9 @@
 //! Sources: WormholeB0 `SFPDIVP2.md`, `SFPEXEXP.md`, `SFPEXMAN.md`, `SFPSETEXP.md`, `SFPSETMAN.md`,
 //! `SFPSETSGN.md`, `SFPABS.md` (later revision: `x > 0xff800000`), `SFPXOR.md`, `SFPNOT.md`,
 //! `SFPIADD.md` (the Blackhole pages are stubs pointing to them); BlackholeA0 `SFPAND.md`,
-//! `SFPOR.md`, `SFPLZ.md`, `SFPSHFT.md`; spec `blackhole-sfpu.md` §2.4-§2.6, §3.6-§3.16, §6.2.
+//! `SFPOR.md`, `SFPLZ.md`, `SFPSHFT.md`; backdoor loads:
+//! `docs/spec/sfpu-blackhole.md#backdoor-load`; reserved modes:
+//! `docs/spec/sfpu-blackhole.md#clauses-non-contractual-behaviour`.
 //!
 //! Every expected value is a hand calculation written next to it (tables of
 //! `[input..., expected...]` rows that `spread` lays over the 32 lanes), or comes from an
@@ -127,7 +129,7 @@ fn row_mask(s: &mut State, rows: [u32; 8]) {
 }
 
 // ------------------------------------------------------------------------------------------------
-// SFPDIVP2 (§3.6): replace or add (wrapping) the 8-bit exponent; ADD leaves Inf/NaN alone.
+// SFPDIVP2: replace or add (wrapping) the 8-bit exponent; ADD leaves Inf/NaN alone.
 // ------------------------------------------------------------------------------------------------
 
 #[test]
@@ -249,7 +251,7 @@ fn sfpdivp2_in_place() {
 }
 
 // ------------------------------------------------------------------------------------------------
-// SFPEXEXP (§3.7): exponent as an integer, debiased unless NODEBIAS; flags only for VD < 8.
+// SFPEXEXP: exponent as an integer, debiased unless NODEBIAS; flags only for VD < 8.
 // ------------------------------------------------------------------------------------------------
 
 /// `[input, exponent - 127, exponent]`.
@@ -345,7 +347,7 @@ fn sfpexexp_flags_change_only_in_enabled_lanes() {
 }
 
 // ------------------------------------------------------------------------------------------------
-// SFPEXMAN (§3.8): mantissa with hidden bit 23 (or 0 with PAD9); bits 31..24 zero.
+// SFPEXMAN: mantissa with hidden bit 23 (or 0 with PAD9); bits 31..24 zero.
 // ------------------------------------------------------------------------------------------------
 
 #[test]
@@ -376,7 +378,7 @@ fn sfpexman_every_mod1_value() {
 }
 
 // ------------------------------------------------------------------------------------------------
-// SFPSETEXP (§3.9): exponent from Imm8 (bit 0, wins), VD's exponent (bit 1) or VD's low byte.
+// SFPSETEXP: exponent from Imm8 (bit 0, wins), VD's exponent (bit 1) or VD's low byte.
 // ------------------------------------------------------------------------------------------------
 
 #[test]
@@ -453,7 +455,7 @@ fn sfpsetexp_with_vc_equal_to_vd() {
 }
 
 // ------------------------------------------------------------------------------------------------
-// SFPSETMAN (§3.10): mantissa from Imm12 << 11 or from VD's low 23 bits.
+// SFPSETMAN: mantissa from Imm12 << 11 or from VD's low 23 bits.
 // ------------------------------------------------------------------------------------------------
 
 #[test]
@@ -505,7 +507,7 @@ fn sfpsetman_vd_mode_takes_the_low_23_bits_of_vd() {
 }
 
 // ------------------------------------------------------------------------------------------------
-// SFPSETSGN (§3.11): sign from Imm1 (ARG_IMM) or from VD; no NaN special case.
+// SFPSETSGN: sign from Imm1 (ARG_IMM) or from VD; no NaN special case.
 // ------------------------------------------------------------------------------------------------
 
 #[test]
@@ -565,7 +567,7 @@ fn sfpsetsgn_vd_mode_takes_the_sign_of_vd_and_ignores_imm1() {
 }
 
 // ------------------------------------------------------------------------------------------------
-// SFPABS (§3.12): FLOAT keeps -NaN (x > 0xFF800000) but -Inf -> +Inf; integer keeps 0x80000000.
+// SFPABS: FLOAT keeps -NaN (x > 0xFF800000) but -Inf -> +Inf; integer keeps 0x80000000.
 // ------------------------------------------------------------------------------------------------
 
 /// `[input, FLOAT result, integer result]`.
@@ -607,7 +609,7 @@ fn sfpabs_every_mod1_value() {
 }
 
 // ------------------------------------------------------------------------------------------------
-// SFPAND / SFPOR (§3.13, BlackholeA0 pages): source VB with USE_VB, else VD.
+// SFPAND / SFPOR (BlackholeA0 pages): source VB with USE_VB, else VD.
 // ------------------------------------------------------------------------------------------------
 
 /// `[a, b, a & b, a | b]`.
@@ -663,7 +665,7 @@ fn sfpand_sfpor_read_constant_registers() {
 }
 
 // ------------------------------------------------------------------------------------------------
-// SFPXOR / SFPNOT (§3.13): VD ^= VC (VB = VD); VD = ~VC.
+// SFPXOR / SFPNOT: VD ^= VC (VB = VD); VD = ~VC.
 // ------------------------------------------------------------------------------------------------
 
 #[test]
@@ -709,7 +711,7 @@ fn sfpnot_complements_vc_and_ignores_vd() {
 }
 
 // ------------------------------------------------------------------------------------------------
-// SFPLZ (§3.14): count leading zeros (32 for 0); NOSGN_MASK clears bit 31 first; flags c != 0.
+// SFPLZ: count leading zeros (32 for 0); NOSGN_MASK clears bit 31 first; flags c != 0.
 // ------------------------------------------------------------------------------------------------
 
 /// `[input, clz, clz with bit 31 masked]`.
@@ -778,7 +780,7 @@ fn sfplz_named_modes() {
 }
 
 // ------------------------------------------------------------------------------------------------
-// SFPIADD (§3.15): VC + sext(Imm12), VC - VD, VC + VD; flags CC_LT0 / CC_NONE / CC_GTE0.
+// SFPIADD: VC + sext(Imm12), VC - VD, VC + VD; flags CC_LT0 / CC_NONE / CC_GTE0.
 // ------------------------------------------------------------------------------------------------
 
 /// `[VC, VD, VC + VD, VC - VD, VC + (-2048)]`, all mod 2^32.
@@ -909,7 +911,7 @@ fn sfpiadd_same_register_and_predication() {
 }
 
 // ------------------------------------------------------------------------------------------------
-// SFPSHFT (§3.16, BlackholeA0 page): shift by VC or Imm12, amounts mod 32; reserved Mod1 values.
+// SFPSHFT (BlackholeA0 page): shift by VC or Imm12, amounts mod 32; reserved Mod1 values.
 // ------------------------------------------------------------------------------------------------
 
 /// The page's shift, computed with multiplication and division instead of shift operators:
@@ -1084,7 +1086,7 @@ struct Lane {
     flag: bool,
 }
 
-/// A form's result in one enabled lane, written here from spec §3.6-§3.16 (the pages'
+/// A form's result in one enabled lane, written here from the instruction pages (the pages'
 /// functional models) independently of the code under test: the new `LReg[VD]` and `LaneFlags`
 /// (for `VD < 8`).
 type Model = Box<dyn Fn(Lane) -> (u32, bool)>;
@@ -1109,7 +1111,7 @@ fn forms(vd: usize) -> Vec<Form> {
     let mut v = Vec::new();
     let mut add =
         |text: String, reads_vd: bool, model: Model| v.push(Form { text, reads_vd, reserved: false, model });
-    // §3.6 SFPDIVP2, Imm8 0x85: replace the exponent, or (ADD) add 0x85 to it modulo 256 unless it
+    // SFPDIVP2, Imm8 0x85: replace the exponent, or (ADD) add 0x85 to it modulo 256 unless it
     // is 255.
     for m in [0u32, 1] {
         let model: Model = Box::new(move |x: Lane| {
@@ -1125,7 +1127,7 @@ fn forms(vd: usize) -> Vec<Form> {
         });
         add(format!("TTI_SFPDIVP2(0x85, 1, {vd}, {m})"), false, model);
     }
-    // §3.7 SFPEXEXP: exponent field, minus 127 unless NODEBIAS (bit 0); bit 1 sets the flag to
+    // SFPEXEXP: exponent field, minus 127 unless NODEBIAS (bit 0); bit 1 sets the flag to
     // "negative", bit 3 inverts it.
     for m in [0u32, 1, 2, 3, 8, 9, 10, 11] {
         let model: Model = Box::new(move |x: Lane| {
@@ -1134,13 +1136,13 @@ fn forms(vd: usize) -> Vec<Form> {
         });
         add(format!("TTI_SFPEXEXP(0, 1, {vd}, {m})"), false, model);
     }
-    // §3.8 SFPEXMAN: the mantissa, with the hidden bit unless PAD9 (bit 0).
+    // SFPEXMAN: the mantissa, with the hidden bit unless PAD9 (bit 0).
     for m in [0u32, 1] {
         let model: Model =
             Box::new(move |x: Lane| ((if m & 1 != 0 { 0 } else { 1 << 23 }) | (x.vc & 0x7F_FFFF), x.flag));
         add(format!("TTI_SFPEXMAN(0, 1, {vd}, {m})"), false, model);
     }
-    // §3.9 SFPSETEXP, Imm8 0x81: exponent from Imm8 (bit 0), VD's exponent (bit 1) or VD's low byte.
+    // SFPSETEXP, Imm8 0x81: exponent from Imm8 (bit 0), VD's exponent (bit 1) or VD's low byte.
     for (m, reads) in [(0u32, true), (1, false), (2, true), (3, false)] {
         let model: Model = Box::new(move |x: Lane| {
             let e = if m & 1 != 0 {
@@ -1154,7 +1156,7 @@ fn forms(vd: usize) -> Vec<Form> {
         });
         add(format!("TTI_SFPSETEXP(0x81, 1, {vd}, {m})"), reads, model);
     }
-    // §3.10 SFPSETMAN, Imm12 0xABC: mantissa Imm12 << 11 (bit 0) or VD's low 23 bits.
+    // SFPSETMAN, Imm12 0xABC: mantissa Imm12 << 11 (bit 0) or VD's low 23 bits.
     for (m, reads) in [(0u32, true), (1, false)] {
         let model: Model = Box::new(move |x: Lane| {
             let man = if m & 1 != 0 { 0xABC << 11 } else { x.vd & 0x7F_FFFF };
@@ -1162,7 +1164,7 @@ fn forms(vd: usize) -> Vec<Form> {
         });
         add(format!("TTI_SFPSETMAN(0xABC, 1, {vd}, {m})"), reads, model);
     }
-    // §3.11 SFPSETSGN: sign from Imm1 (bit 0) or VD's sign, on VC's magnitude.
+    // SFPSETSGN: sign from Imm1 (bit 0) or VD's sign, on VC's magnitude.
     for (imm, m, reads) in [(0u32, 0u32, true), (1, 0, true), (0, 1, false), (1, 1, false)] {
         let model: Model = Box::new(move |x: Lane| {
             let sign = if m & 1 != 0 { imm } else { x.vd >> 31 };
@@ -1170,7 +1172,7 @@ fn forms(vd: usize) -> Vec<Form> {
         });
         add(format!("TTI_SFPSETSGN({imm}, 1, {vd}, {m})"), reads, model);
     }
-    // §3.12 SFPABS: FLOAT (bit 0) clears the sign except of a negative NaN; integer mode negates
+    // SFPABS: FLOAT (bit 0) clears the sign except of a negative NaN; integer mode negates
     // (two's complement, 0x80000000 unchanged).
     for m in [0u32, 1] {
         let model: Model = Box::new(move |x: Lane| {
@@ -1185,7 +1187,7 @@ fn forms(vd: usize) -> Vec<Form> {
         });
         add(format!("TTI_SFPABS(0, 1, {vd}, {m})"), false, model);
     }
-    // §3.13 SFPAND / SFPOR: VC with VB (USE_VB, bit 0; VB field 2) or VD; SFPXOR: VD ^ VC;
+    // SFPAND / SFPOR: VC with VB (USE_VB, bit 0; VB field 2) or VD; SFPXOR: VD ^ VC;
     // SFPNOT: ~VC.
     for (op, or) in [("SFPAND", false), ("SFPOR", true)] {
         for m in [0u32, 1] {
@@ -1198,7 +1200,7 @@ fn forms(vd: usize) -> Vec<Form> {
     }
     add(format!("TTI_SFPXOR(0, 1, {vd}, 0)"), true, Box::new(|x: Lane| (x.vd ^ x.vc, x.flag)));
     add(format!("TTI_SFPNOT(0, 1, {vd}, 0)"), false, Box::new(|x: Lane| (!x.vc, x.flag)));
-    // §3.14 SFPLZ: leading zeros of VC (without its sign with NOSGN_MASK, bit 2), 32 for 0;
+    // SFPLZ: leading zeros of VC (without its sign with NOSGN_MASK, bit 2), 32 for 0;
     // CC_NE0 (bit 1) sets the flag to "c != 0", CC_COMP (bit 3) inverts it.
     for m in [0u32, 1, 2, 4, 6, 8, 10, 12, 14] {
         let model: Model = Box::new(move |x: Lane| {
@@ -1207,7 +1209,7 @@ fn forms(vd: usize) -> Vec<Form> {
         });
         add(format!("TTI_SFPLZ(0, 1, {vd}, {m})"), false, model);
     }
-    // §3.15 SFPIADD, Imm12 0x800 = -2048: VC + Imm12 (bit 0), VC - VD (bit 1) or VC + VD; unless
+    // SFPIADD, Imm12 0x800 = -2048: VC + Imm12 (bit 0), VC - VD (bit 1) or VC + VD; unless
     // CC_NONE (bit 2) the flag becomes "result negative", then CC_GTE0 (bit 3) inverts it.
     for m in 0..16u32 {
         let model: Model = Box::new(move |x: Lane| {
@@ -1222,7 +1224,7 @@ fn forms(vd: usize) -> Vec<Form> {
         });
         add(format!("TTI_SFPIADD(0x800, 1, {vd}, {m})"), m & 1 == 0, model);
     }
-    // §3.16 SFPSHFT, Imm12 3, with the page's reserved-Mod1 rewrite: `shft_expected`.
+    // SFPSHFT, Imm12 3, with the page's reserved-Mod1 rewrite: `shft_expected`.
     for m in 0..16u32 {
         // Effective Mod1 per the page's NonContractual rewrite; VD is not read only with
         // ARG_IMM and ARG_IMM_USE_VC both set.
@@ -1285,7 +1287,8 @@ fn writes_to_vd_8_to_15_are_dropped_and_never_backdoor_loads() {
                 // InstructionTemplate (these pages have no `VD < 12 || DISABLE_BACKDOOR_LOAD` guard).
                 assert_state(&s, &before, &what);
                 // Whether VD >= 12 triggers a backdoor load for an instruction without the guard is
-                // unspecified (spec §6.3 item 14): it must be reported, for every lane.
+                // unspecified (`docs/spec/sfpu-blackhole.md#backdoor-load`): it must be reported,
+                // for every lane.
                 let backdoor = if vd >= 12 && !dbl { ALL } else { 0 };
                 assert_eq!(out.lanes(Clause::BackdoorLoad), backdoor, "{what}: {out}");
                 let reserved = if form.reserved { ALL } else { 0 };
@@ -1310,7 +1313,7 @@ fn disabled_lanes_keep_vd_and_flags() {
         s.LaneFlags = std::array::from_fn(|l| (lane_flags >> l) & 1 != 0);
         s.UseLaneFlagsForLaneEnable = [true; LANES];
         row_mask(&mut s, rows);
-        // Enabled lanes: the form's model (spec §3.6-§3.16); disabled lanes: unchanged.
+        // Enabled lanes: the form's model (its page); disabled lanes: unchanged.
         let mut want = s.clone();
         for l in 0..LANES {
             if (enabled >> l) & 1 != 0 {
@@ -1344,7 +1347,7 @@ fn implicit_vb_equals_vd() {
 
 /// Sets up macro 0 so that [`LOADMACRO_L1_ZERO`] runs `template` with "result to L16": the load
 /// part (Mod0 11 = ZERO) sets L1 to 0, and the template then runs on the Simple sub-unit with
-/// VC = 1 (the loaded register) and VD = 16 (spec §4.9).
+/// VC = 1 (the loaded register) and VD = 16 (`SFPLOADMACRO.md`).
 fn schedule_with_vd_16(s: &mut State, template: &str) {
     let word = instr(template).encode(Arch::Blackhole).unwrap();
     for l in 0..LANES {

@@ -189,7 +189,7 @@ fn blackhole_and_ieee_agree_on_special_inputs() {
         for &y in &edges {
             for &z in &edges {
                 // Denormal operands are zero on Blackhole (so Inf * denormal is NaN there and Inf in
-                // IEEE): spec §4.1 step 1; those triples are not in the agreement region.
+                // IEEE): `fma_model_bh` step 1; those triples are not in the agreement region.
                 let denormal = |v: u32| v & 0x7F80_0000 == 0 && v & 0x7F_FFFF != 0;
                 if !(special(x) || special(y) || special(z)) || denormal(x) || denormal(y) {
                     continue;

@@ -159,8 +159,9 @@ fn every_opcode_is_covered_and_named_like_the_docs() {
     assert_eq!(names.len(), 42);
 }
 
-/// The encoding differences of `wormhole-vs-blackhole.md` §3.1, one word each, decoded on both
-/// chips (expected values from Bits32.lua's two layouts, by hand).
+/// The encoding differences of `Diagrams/Src/Bits32.lua` between the chips
+/// (`docs/spec/sfpu-wormhole.md#differences-from-blackhole`), one word each, decoded on both chips
+/// (expected values from Bits32.lua's two layouts, by hand).
 #[test]
 fn wormhole_and_blackhole_read_the_same_word_differently() {
     // SFPLOAD VD=3 Mod0=3 with bits [15:13] = 0b110: Wormhole AddrMod 3 (bits [15:14]), Blackhole

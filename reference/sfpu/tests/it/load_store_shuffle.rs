@@ -2,9 +2,8 @@
 //! computation, RWC updates), SFPSHFT2, SFPSWAP and SFPTRANSP.
 //!
 //! Sources: BlackholeA0 `SFPLOAD.md`, `SFPSTORE.md`, `Dst.md`, `SFPSHFT2.md`, `SFPSWAP.md`;
-//! WormholeB0 `SFPTRANSP.md` and `RWCs.md`; spec §3.17, §3.24, §3.25, §3.33, §4.3, §4.4, §4.11.
-//! Every expected value is computed by hand next to its assertion (or by Rust's own `f32`
-//! arithmetic / `f32::total_cmp` where that is an exact oracle).
+//! WormholeB0 `SFPTRANSP.md` and `RWCs.md`. Every expected value is computed by hand next to its
+//! assertion (or by Rust's own `f32` arithmetic / `f32::total_cmp` where that is an exact oracle).
 
 use crate::common::*;
 
@@ -17,7 +16,7 @@ const SENT: u32 = 0xDEAD_BEEF;
 /// Background of every Dst cell in the tests that check which cells were written.
 const NOISE: u16 = 0x5A5A;
 
-// LaneConfig bits (SFPCONFIG.md "LaneConfig" table, spec §4.10).
+// LaneConfig bits (SFPCONFIG.md "LaneConfig" table).
 const FP16A_INF: u32 = 1 << 0;
 const DBL: u32 = 1 << 1;
 const DEST_INDEX: u32 = 1 << 2;
@@ -223,7 +222,7 @@ fn check_store(mod0: u32, wide: bool, cases: &[(u32, u32)]) {
 }
 
 // ------------------------------------------------------------------------------------------------
-// SFPLOAD: data conversions, one test per Mod0 (SFPLOAD.md functional model, spec §4.3)
+// SFPLOAD: data conversions, one test per Mod0 (SFPLOAD.md functional model)
 // ------------------------------------------------------------------------------------------------
 
 #[test]
@@ -435,7 +434,7 @@ fn sfpload_srcb_resolution() {
 }
 
 // ------------------------------------------------------------------------------------------------
-// SFPSTORE: data conversions, one test per Mod0 (SFPSTORE.md functional model, spec §4.3)
+// SFPSTORE: data conversions, one test per Mod0 (SFPSTORE.md functional model)
 // ------------------------------------------------------------------------------------------------
 
 #[test]
@@ -732,7 +731,7 @@ fn round_trips_are_lossless_in_their_domains() {
 }
 
 // ------------------------------------------------------------------------------------------------
-// Addressing (SFPLOAD.md / SFPSTORE.md "Apply various Dst address adjustments", spec §4.11)
+// Addressing (SFPLOAD.md / SFPSTORE.md "Apply various Dst address adjustments")
 // ------------------------------------------------------------------------------------------------
 
 #[test]
@@ -1101,7 +1100,8 @@ fn undefined_dst_rows() {
 }
 
 // ------------------------------------------------------------------------------------------------
-// ApplyPartialAddrMod (WormholeB0 RWCs.md; Blackhole reading: slot = AddrMod, spec §6.3 item 23)
+// ApplyPartialAddrMod (WormholeB0 RWCs.md; Blackhole reading: slot = AddrMod,
+// `docs/spec/sfpu-blackhole.md#blackhole-addrmod`)
 // ------------------------------------------------------------------------------------------------
 
 /// Runs `text` with address-modifier slot `index` = `slot` (every other slot increments
@@ -1266,8 +1266,9 @@ fn sfpload_vd_8_and_up_writes_nothing_but_updates_counters() {
 
 #[test]
 fn sfpload_vd_12_and_up_with_backdoor_enabled_writes_nothing() {
-    // SFPLOAD's page has no `VD < 12 || DISABLE_BACKDOOR_LOAD` guard (only VD < 8), so no
-    // template is written; the case is still reported as unspecified (spec §6.3 item 14).
+    // SFPLOAD's page has no `VD < 12 || DISABLE_BACKDOOR_LOAD` guard (only VD < 8), so no template
+    // is written; the case is still reported as unspecified
+    // (`docs/spec/sfpu-blackhole.md#backdoor-load`).
     let mut s = reset();
     let before = s.clone();
     let out = run(&mut s, "TTI_SFPLOAD(13, MOD0_FMT_FP32, 0, 0)");
@@ -1317,7 +1318,7 @@ fn sfpstore_vd_12_and_up_is_a_backdoor_load() {
 }
 
 // ------------------------------------------------------------------------------------------------
-// SFPSHFT2 (BlackholeA0 SFPSHFT2.md, spec §3.17)
+// SFPSHFT2 (BlackholeA0 SFPSHFT2.md)
 // ------------------------------------------------------------------------------------------------
 
 /// LReg[r][l] = (r + 1) << 24 | 0x5A00 | l for r in 0..8 (distinct everywhere).
@@ -1575,7 +1576,7 @@ fn sfpshft2_vd_12_backdoor_load_in_modes_0_to_3() {
 }
 
 // ------------------------------------------------------------------------------------------------
-// SFPSWAP (BlackholeA0 SFPSWAP.md, spec §3.24, §4.8)
+// SFPSWAP (BlackholeA0 SFPSWAP.md)
 // ------------------------------------------------------------------------------------------------
 
 /// (VC value, VD value) pairs: ordering per lane covers both orders, equality, -0/+0, NaNs,
@@ -1820,7 +1821,7 @@ fn sfpswap_exchange_srcb_srcc_inverts_conditional_modes_only() {
 }
 
 // ------------------------------------------------------------------------------------------------
-// SFPTRANSP (WormholeB0 SFPTRANSP.md, spec §3.25)
+// SFPTRANSP (WormholeB0 SFPTRANSP.md)
 // ------------------------------------------------------------------------------------------------
 
 /// LReg[r][l] = r << 8 | l for r in 0..8.

@@ -1,14 +1,15 @@
 //! The cycle-level [`Machine`]: SFPLOADMACRO (its load part, the scheduling of up to four
-//! instructions on the Simple, MAD, Round and Store sub-units, their timing, cancellation and
-//! field overrides, the scheduled SFPSTORE, LReg[16], collisions and the §4.9 step 5 rules), the
-//! automatic stalls of regular instructions and their documented blind spots, the
-//! SFPCONFIG / DISABLE_BACKDOOR_LOAD rule, the linter, and `step` on a lone SFPLOADMACRO.
+//! instructions on the Simple, MAD, Round and Store sub-units, their timing, cancellation and field
+//! overrides, the scheduled SFPSTORE, LReg[16], collisions and the `SFPLOADMACRO.md` rules), the
+//! automatic stalls of regular instructions and their documented blind spots, the SFPCONFIG /
+//! DISABLE_BACKDOOR_LOAD rule, the linter, and `step` on a lone SFPLOADMACRO.
 //!
 //! Sources: BlackholeA0 `SFPLOADMACRO.md` (functional model, timing paragraph, "extra
 //! considerations"), `SFPCONFIG.md`, `SFPMAD.md` / `SFPSWAP.md` / `SFPSHFT2.md` "Instruction
 //! scheduling", `SFPLOAD.md` / `SFPSTORE.md` / `Dst.md` (addresses and conversions), WormholeB0
-//! `RWCs.md`; spec §4.9, §4.12, §6.3 item 25. Every expected value is derived by hand next to its
-//! assertion (or with Rust's exact `f32` arithmetic on small integers).
+//! `RWCs.md`; the clauses of `docs/spec/sfpu-blackhole.md#hazard` and after it. Every expected
+//! value is derived by hand next to its assertion (or with Rust's exact `f32` arithmetic on small
+//! integers).
 //!
 //! Cycle numbering (the `Machine`'s): the first `issue` is cycle 1, each `issue`/`idle` is one more
 //! cycle (plus one per stall). Per `SFPLOADMACRO.md`, an instruction scheduled with delay 0 by an
@@ -929,8 +930,8 @@ fn lreg16_is_written_only_with_bit6_and_read_by_the_store() {
 // The one-row-group-per-cycle reciprocal idiom
 // ------------------------------------------------------------------------------------------------
 
-/// Inputs whose ApproxRecip results are known (spec §4.2 examples and the SFPARECIP.md formula:
-/// `x = Sign + ApproxRecip(x - Sign)`).
+/// Inputs whose ApproxRecip results are known (`docs/spec/sfpu-blackhole.md#sfparecip-tables` and
+/// the SFPARECIP.md formula: `x = Sign + ApproxRecip(x - Sign)`).
 const RECIP_CASES: [(u32, u32); 12] = [
     (0x3F80_0000, 0x3F7F_0000), // 1.0: E 127, LUT[0] 127: (253-127) << 23 | 127 << 16
     (0x4000_0000, 0x3EFF_0000), // 2.0: E 128, LUT[0]
@@ -1053,7 +1054,7 @@ fn reciprocal_idiom_with_immediate_addresses_is_defined() {
 }
 
 // ------------------------------------------------------------------------------------------------
-// Collisions and the §4.9 step 5 rules
+// Collisions and the `SFPLOADMACRO.md` rules
 // ------------------------------------------------------------------------------------------------
 
 #[test]
@@ -1364,7 +1365,9 @@ fn scheduled_sfpshft2_modes_2_3_4_need_an_idle_next_cycle() {
         assert_defined(&first);
         assert_ne!(out.lanes(Clause::LoadmacroRule), 0, "mode {mode}, then a scheduled SFPIADD: {out}");
         // A scheduled SFPNOP (macro 2) keeps its sub-unit idle, and the regular SFPIADD it discards
-        // does not execute (decision "machine" #2, as for SFPSWAP): a collision, no broken rule.
+        // does not execute
+        // (`docs/spec/sfpu-blackhole.md#idle-after-a-scheduled-sfpswap-or-sfpshft2`, as for
+        // SFPSWAP): a collision, no broken rule.
         let (first, out, _) = shft2_then(mode, &lm(2, 5, INT32, 0, 4), Some("TTI_SFPIADD(1, 5, 5, 5)"));
         assert_defined(&first);
         assert_ne!(out.lanes(Clause::LoadmacroCollision), 0, "{out}");

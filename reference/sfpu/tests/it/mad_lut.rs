@@ -2,14 +2,16 @@
 //! SFPMUL24, SFPLUT and SFPLUTFP32.
 //!
 //! Sources: the upstream pages `BlackholeA0/<INSTR>.md` (functional models quoted in the comments),
-//! spec §3.1-3.5 (modifiers), §4.1 (the Blackhole FMA and its worked examples), §4.5 (LUT
-//! coefficient formats), §2.3-2.6 (lane enable, backdoor loads, constant registers).
+//! the pages' modifiers and LUT coefficient formats, `Miscellaneous/FMA/fma.c` (the Blackhole FMA;
+//! its worked examples: `docs/spec/sfpu-blackhole.md#fma-examples`), `VectorUnit.md` and `LReg.md`
+//! (lane enable, constant registers), `docs/spec/sfpu-blackhole.md#backdoor-load`.
 //!
-//! Expected FMA results come from (a) the worked examples of spec §4.1, (b) `exact_fma`, which uses
-//! Rust's own `f32`/`f64` arithmetic and refuses (panics on) any case whose exact result is not
-//! representable, so it is only used where the page says the Blackhole result equals the IEEE one,
-//! and (c) hand calculation written next to the assertion. SFPMUL24 uses Rust integer arithmetic
-//! for the page's multiply and hand calculation for `Mul24ShiftAdd`.
+//! Expected FMA results come from (a) the worked examples of
+//! `docs/spec/sfpu-blackhole.md#fma-examples`, (b) `exact_fma`, which uses Rust's own `f32`/`f64`
+//! arithmetic and refuses (panics on) any case whose exact result is not representable, so it is
+//! only used where the page says the Blackhole result equals the IEEE one, and (c) hand calculation
+//! written next to the assertion. SFPMUL24 uses Rust integer arithmetic for the page's multiply and
+//! hand calculation for `Mul24ShiftAdd`.
 
 use crate::common::*;
 use sfpu_reference::state::{LANES, LaneConfig};
@@ -26,7 +28,7 @@ const NMAX: u32 = 0xFF7F_FFFF;
 const ONE: u32 = 0x3F80_0000;
 /// `LaneConfig.DISABLE_BACKDOOR_LOAD`.
 const DBL: u32 = 2;
-/// `LReg[8]`, the constant 0.8373 (spec §2.1).
+/// `LReg[8]`, the constant 0.8373 (`docs/spec/sfpu-blackhole.md#lreg-8-value`).
 const L8: u32 = 0x3F56_594B;
 
 type Regs = [[u32; LANES]; 17];
@@ -45,7 +47,7 @@ fn daz(x: u32) -> f32 {
 /// and `Inf - Inf` give the canonical NaN; infinities follow IEEE; otherwise the exact result
 /// must be a normal FP32 number or zero (so no rounding and no flushing is involved), which is
 /// checked with an exact `f64` TwoSum. Zero signs follow IEEE (`x - x = +0`, `-0 + -0 = -0`), as
-/// spec §4.1 says Blackhole does. Panics on anything else: such cases get hand-written
+/// `fma_model_bh` says Blackhole does. Panics on anything else: such cases get hand-written
 /// expectations instead.
 fn exact_fma(a: u32, b: u32, c: u32) -> u32 {
     let (x, y, z) = (daz(a), daz(b), daz(c));
@@ -111,17 +113,17 @@ fn small(r: usize, lane: usize) -> u32 {
 }
 
 // ------------------------------------------------------------------------------------------------
-// The oracle itself against spec §4.1
+// The oracle itself against `docs/spec/sfpu-blackhole.md#fma-examples`
 // ------------------------------------------------------------------------------------------------
 
 #[test]
 fn oracle_agrees_with_documented_exact_cases() {
-    // Spec §4.1: "-0*1 + -0 = -0, x - x = +0".
+    // `fma_model_bh`: -0*1 + -0 = -0, x - x = +0.
     assert_eq!(exact_fma(SIGN, ONE, SIGN), SIGN);
     assert_eq!(exact_fma(f(3.0), ONE, f(-3.0)), 0);
     // 2 * 3 + 1 = 7.
     assert_eq!(exact_fma(f(2.0), f(3.0), ONE), 0x40E0_0000);
-    // Inf * denormal counts as Inf * 0 (spec §4.1 step 5).
+    // Inf * denormal counts as Inf * 0 (`fma_model_bh`: denormal inputs are zero).
     assert_eq!(exact_fma(PINF, 1, ONE), QNAN);
 }
 
@@ -175,7 +177,7 @@ fn run_mad_table(table: &[(u32, u32, u32, u32)], what: &str) {
 fn sfpmad_documented_fma_examples_and_rounding() {
     run_mad_table(
         &[
-            // Spec §4.1 worked examples (Blackhole column).
+            // `docs/spec/sfpu-blackhole.md#fma-examples` (Blackhole column).
             (0x7F00_0000, 0x4000_0000, 0xFF00_0000, 0x7F80_0000), // product overflow is final
             (0x2000_0000, 0x1F00_0000, 0x0080_0000, 0x0080_0000), // product underflow is final
             (0x3F80_0001, 0x3F80_0001, 0xBF80_0002, 0x3280_0000), // not fully fused
@@ -199,7 +201,7 @@ fn sfpmad_documented_fma_examples_and_rounding() {
             // Hand: 0.99999994 + 1 = 2 - 2^-24, tie between 0x3FFFFFFF (odd) and 2.0 => 0x40000000.
             (ONE, 0x3F7F_FFFF, ONE, 0x4000_0000),
         ],
-        "spec §4.1 examples",
+        "docs/spec FMA examples",
     );
 }
 
@@ -569,7 +571,7 @@ fn sfpmuli_hand_cases() {
         (0x0000, f(-3.0), 0),        // +0 * -3 = -0, + 0 = +0
         (0x8000, f(3.0), 0),         // -0 * 3 = -0, + 0 = +0
         (0x3F80, 0x807F_FFFF, 0),    // -denormal => -0, + 0 = +0
-        (0x3F00, 0x8080_0000, SIGN), // -2^-127 flushed after rounding, sign kept (§4.1)
+        (0x3F00, 0x8080_0000, SIGN), // -2^-127 flushed after rounding, sign kept
         (0x3F00, 0x0080_0000, 0),    // 2^-127 flushed
         (0x4000, MAX, PINF),         // product overflow
         (0x4000, NMAX, NINF),        // negative product overflow
@@ -1153,7 +1155,7 @@ fn writes_to_vd_8_to_15_are_dropped() {
 
 #[test]
 fn vd_12_to_15_with_backdoor_enabled_writes_the_instruction_word() {
-    // (instruction, VD, word by hand from the encodings of spec §1)
+    // (instruction, VD, word by hand from the encodings of `Diagrams/Src/Bits32.lua`)
     let cases = [
         ("TTI_SFPMAD(1, 2, 3, 12, 5)", 12, 0x8401_23C5),
         ("TTI_SFPADD(10, 2, 3, 13, 2)", 13, 0x850A_23D2),

@@ -3,7 +3,8 @@
 //!
 //! Sources: `BlackholeA0/VectorUnit.md` ("Lane Predication Masks"), `WormholeB0/SFPSETCC.md`,
 //! `WormholeB0/SFPCOMPC.md`, `BlackholeA0/SFPENCC.md`, `SFPPUSHC.md`, `SFPPOPC.md`, `SFPGT.md`,
-//! `SFPLE.md`; spec §2.2-2.4, §3.18, §3.23, §3.26-3.29, §4.7, §4.8, §5 rows 1-4.
+//! `SFPLE.md`, `VectorUnit.md`; the seed differences of
+//! `docs/spec/sfpu-blackhole.md#where-the-model-follows-upstream-against-the-seed-summaries`.
 //!
 //! Every expected mask is written by hand (hex constants with the lane list next to them) or
 //! comes from a hand-written truth table transcribed from the page; sign-magnitude comparisons
@@ -124,7 +125,7 @@ fn lane_state(s: &State, l: usize) -> (bool, bool, FlagStack, [u32; 17]) {
 }
 
 // ------------------------------------------------------------------------------------------------
-// IsLaneEnabled (VectorUnit.md "Lane Predication Masks", spec §2.3)
+// IsLaneEnabled (VectorUnit.md "Lane Predication Masks")
 // ------------------------------------------------------------------------------------------------
 
 #[test]
@@ -203,7 +204,7 @@ fn lane_enable_governs_register_writes() {
 }
 
 // ------------------------------------------------------------------------------------------------
-// SFPSETCC (WormholeB0/SFPSETCC.md, spec §3.18)
+// SFPSETCC (WormholeB0/SFPSETCC.md)
 // ------------------------------------------------------------------------------------------------
 
 /// VC operands for SFPSETCC, one per lane.
@@ -331,8 +332,9 @@ fn sfpsetcc_use_false_forces_lane_flags_false() {
 
 #[test]
 fn sfpsetcc_disabled_lanes_keep_flags_seed_row_2() {
-    // Spec §5 row 2: upstream updates LaneFlags only in enabled lanes. Lanes predicated off
-    // (Use=true, LaneFlags=false) stay false even where the result would be true.
+    // `docs/spec/sfpu-blackhole.md#seed-2-flags-change-only-in-enabled-lanes`: upstream updates
+    // LaneFlags only in enabled lanes. Lanes predicated off (Use=true, LaneFlags=false) stay false
+    // even where the result would be true.
     let mut s = reset();
     set(&mut s, 1, SETCC_VC);
     predicate(&mut s, 0x00FF_00FF); // lanes 0..7 and 16..23 enabled
@@ -379,7 +381,7 @@ fn sfpsetcc_vd_8_to_11_executes_normally() {
 }
 
 // ------------------------------------------------------------------------------------------------
-// SFPENCC (BlackholeA0/SFPENCC.md, spec §3.26)
+// SFPENCC (BlackholeA0/SFPENCC.md)
 // ------------------------------------------------------------------------------------------------
 
 #[derive(Clone, Copy)]
@@ -446,8 +448,9 @@ fn sfpencc_named_constants_parse_to_the_page_values() {
 
 #[test]
 fn sfpencc_reenables_disabled_lanes_seed_row_1() {
-    // Spec §5 row 1: SFPENCC has no LaneEnabled check. Every lane predicated off, and column 0
-    // row-masked entirely; SFPENCC(0,0,0,0) (EU_R1) sets LaneFlags = true in every lane.
+    // `docs/spec/sfpu-blackhole.md#seed-1-sfpencc-and-disabled-lanes`: SFPENCC has no LaneEnabled
+    // check. Every lane predicated off, and column 0 row-masked entirely; SFPENCC(0,0,0,0) (EU_R1)
+    // sets LaneFlags = true in every lane.
     let mut s = reset();
     predicate(&mut s, 0);
     set_column_config(&mut s, 0, row_mask(0xF));
@@ -464,7 +467,7 @@ fn sfpencc_reenables_disabled_lanes_seed_row_1() {
 }
 
 // ------------------------------------------------------------------------------------------------
-// SFPPUSHC (BlackholeA0/SFPPUSHC.md, spec §3.27, §4.7)
+// SFPPUSHC (BlackholeA0/SFPPUSHC.md)
 // ------------------------------------------------------------------------------------------------
 
 /// Lane classes for the stack-combining tests: top.LaneFlags = bit 0, LaneFlags = bit 1,
@@ -648,7 +651,7 @@ fn sfppushc_vd_8_to_11_executes_normally() {
 }
 
 // ------------------------------------------------------------------------------------------------
-// SFPPOPC (BlackholeA0/SFPPOPC.md, spec §3.28, §4.7)
+// SFPPOPC (BlackholeA0/SFPPOPC.md)
 // ------------------------------------------------------------------------------------------------
 
 #[test]
@@ -774,7 +777,8 @@ fn sfppopc_mod1_13_14_15() {
 
 #[test]
 fn sfppopc_nonzero_mod1_on_full_stack_is_reported_and_leaves_stack_intact() {
-    // Spec §6.3 item 24: the page summary warns against it, the TIP and model say BH fixed it.
+    // `docs/spec/sfpu-blackhole.md#sfppopc-full-stack-complex`: the page summary warns against it,
+    // the TIP and model say BH fixed it.
     for k in 1..=15u32 {
         let mut s = reset();
         // Lanes 8..15 full: bottom {false, false}, then six {false, true}, top {true, true}.
@@ -819,7 +823,7 @@ fn sfppopc_nonzero_mod1_on_full_stack_is_reported_and_leaves_stack_intact() {
 }
 
 // ------------------------------------------------------------------------------------------------
-// SFPCOMPC (WormholeB0/SFPCOMPC.md, spec §3.29)
+// SFPCOMPC (WormholeB0/SFPCOMPC.md)
 // ------------------------------------------------------------------------------------------------
 
 #[test]
@@ -848,9 +852,10 @@ fn sfpcompc_every_lane_class() {
 
 #[test]
 fn sfpcompc_acts_on_disabled_lanes_seed_row_3() {
-    // Spec §5 row 3: no LaneEnabled check. Empty stack, Use = true, LaneFlags = false in lanes
-    // 0..15 (so those lanes are disabled): the `else` branch turns them on. Lanes 16..31 (enabled)
-    // turn off. Column 2 row-masked: lanes 2, 10 (disabled twice over) still flip on, lanes 18, 26 off.
+    // `docs/spec/sfpu-blackhole.md#seed-3-sfpcompc-has-no-lane-enable-check`: no LaneEnabled check.
+    // Empty stack, Use = true, LaneFlags = false in lanes 0..15 (so those lanes are disabled): the
+    // `else` branch turns them on. Lanes 16..31 (enabled) turn off. Column 2 row-masked: lanes 2,
+    // 10 (disabled twice over) still flip on, lanes 18, 26 off.
     let mut s = reset();
     predicate(&mut s, 0xFFFF_0000);
     set_column_config(&mut s, 2, row_mask(0xF));
@@ -877,7 +882,7 @@ fn sfpcompc_needs_both_use_flags() {
 }
 
 // ------------------------------------------------------------------------------------------------
-// SFPGT / SFPLE (BlackholeA0/SFPGT.md, SFPLE.md, spec §3.23, §4.8)
+// SFPGT / SFPLE (BlackholeA0/SFPGT.md, SFPLE.md)
 // ------------------------------------------------------------------------------------------------
 
 /// (VD, VC) operand pairs; comments give VD > VC under the sign-magnitude total order.
@@ -1100,7 +1105,7 @@ fn sfpgt_vd_12_with_backdoor_disabled_executes_without_writing() {
 }
 
 // ------------------------------------------------------------------------------------------------
-// Disabled-lane rules per instruction (spec §2.4)
+// Disabled-lane rules per instruction (the instruction pages' functional models)
 // ------------------------------------------------------------------------------------------------
 
 #[test]
@@ -1153,7 +1158,8 @@ fn disabled_lane_rules_per_instruction() {
 }
 
 // ------------------------------------------------------------------------------------------------
-// Backdoor loads: VD >= 12 with DISABLE_BACKDOOR_LOAD clear (spec §2.5, §6.3 item 14)
+// Backdoor loads: VD >= 12 with DISABLE_BACKDOOR_LOAD clear
+// (`docs/spec/sfpu-blackhole.md#backdoor-load`)
 // ------------------------------------------------------------------------------------------------
 
 /// Columns 0..3 have DISABLE_BACKDOOR_LOAD set (they execute); columns 4..7 do not (backdoor).

@@ -1,8 +1,8 @@
-//! Wormhole B0 against Blackhole A0: every difference of `wormhole-vs-blackhole.md` §1-§3 and the
-//! §4 checklist as the same program and state run on both chips, with both expected results
-//! written out by hand from the pages (or from the notes' measurements of the upstream FMA models,
-//! `Miscellaneous/FMA/fma.c`), never from the code under test; and the no-panic property on both
-//! chips.
+//! Wormhole B0 against Blackhole A0: every difference of
+//! `docs/spec/sfpu-wormhole.md#differences-from-blackhole` as the same program and state run on
+//! both chips, with both expected results written out by hand from the pages (or from the notes'
+//! measurements of the upstream FMA models, `Miscellaneous/FMA/fma.c`), never from the code under
+//! test; and the no-panic property on both chips.
 
 use crate::common::*;
 use proptest::prelude::*;
@@ -39,12 +39,12 @@ fn both_word(word: u32, prepare: impl Fn(&mut State)) -> [(State, Outcome); 2] {
     })
 }
 
-// §1 item 1, §2: FMA numerics.
+// FMA numerics.
 
 #[test]
 fn fma_product_overflow_plus_opposite_infinity() {
-    // wormhole-vs-blackhole.md §2: a = b = 0x7149f2ca (about 1e30), c = 0xff800000 (-Inf):
-    // Wormhole 7f800001 (NaN), Blackhole ff800000 (c).
+    // `docs/spec/sfpu-wormhole.md#fma-examples-on-wormhole`: a = b = 0x7149f2ca (about 1e30), c =
+    // 0xff800000 (-Inf): Wormhole 7f800001 (NaN), Blackhole ff800000 (c).
     let [(bh, _), (wh, _)] = both(&["TTI_SFPMAD(0, 1, 2, 3, 0)"], |s| {
         fill(s, 0, 0x7149_F2CA);
         fill(s, 1, 0x7149_F2CA);
@@ -56,8 +56,8 @@ fn fma_product_overflow_plus_opposite_infinity() {
 
 #[test]
 fn fma_normalisation_sticky_bit() {
-    // wormhole-vs-blackhole.md §2: a = 37f79eee, b = b97c1302, c = afc60601: Wormhole b200199a,
-    // Blackhole b200199b (Wormhole drops a sticky bit, one ulp low).
+    // `docs/spec/sfpu-wormhole.md#fma-examples-on-wormhole`: a = 37f79eee, b = b97c1302, c =
+    // afc60601: Wormhole b200199a, Blackhole b200199b (Wormhole drops a sticky bit, one ulp low).
     let [(bh, _), (wh, _)] = both(&["TTI_SFPMAD(0, 1, 2, 3, 0)"], |s| {
         fill(s, 0, 0x37F7_9EEE);
         fill(s, 1, 0xB97C_1302);
@@ -85,7 +85,7 @@ fn fma_zero_sign_and_nan_form() {
     assert_eq!(wh.LReg[3][0] & 0x7F80_0001, 0x7F80_0001);
 }
 
-// §1 item 3, §4: Mod bits ignored on Wormhole but active on Blackhole.
+// Mod bits ignored on Wormhole but active on Blackhole.
 
 #[test]
 fn mad_mod1_negations_are_blackhole_only() {
@@ -198,7 +198,7 @@ fn stochrnd_rounding_mode_bit_22_is_blackhole_only() {
     assert_eq!(wh.LReg[2][0], 0x3F81_0000);
 }
 
-// §1 items 4-6, §3.4: SFPLOAD / SFPSTORE conversions and addressing.
+// SFPLOAD / SFPSTORE conversions and addressing.
 
 #[test]
 fn load_int8_magnitude_is_7_bits_on_wormhole() {
@@ -277,7 +277,7 @@ fn wormhole_addrmod_slot_uses_the_upper_bank() {
     assert!(out.is_defined(), "{out}");
 }
 
-// §1 item 7: hardware bugs fixed on Blackhole.
+// Hardware bugs fixed on Blackhole.
 
 #[test]
 fn shflshr1_stale_lane() {

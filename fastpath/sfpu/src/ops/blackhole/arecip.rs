@@ -1,8 +1,8 @@
 //! SFPARECIP: approximate reciprocal, conditional reciprocal, and approximate sign-preserving
 //! exponential (new in Blackhole).
 //!
-//! Implements BlackholeA0 `SFPARECIP.md`; spec §3.22, §4.2. The lookup tables are copied from the
-//! page (`fp.rs`).
+//! Implements BlackholeA0 `SFPARECIP.md` (`docs/spec/sfpu-blackhole.md#sfparecip-tables`). The
+//! lookup tables are copied from the page (`fp.rs`).
 
 use crate::exec::{Ctx, w8};
 use crate::fp::{approx_exp, approx_recip};

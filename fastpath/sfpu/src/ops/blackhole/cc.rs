@@ -1,14 +1,15 @@
 //! Blackhole's flag-stack instructions: SFPPUSHC and SFPPOPC (Blackhole's pages: `Mod1` on
 //! SFPPUSHC, the fixed full-stack SFPPOPC) and the Blackhole-only comparisons SFPGT and SFPLE.
 //!
-//! Implements BlackholeA0 `SFPPUSHC.md`, `SFPPOPC.md`, `SFPGT.md`, `SFPLE.md`; spec §3.23,
-//! §3.27, §3.28, §4.7. Wormhole's SFPPUSHC and SFPPOPC are [`crate::ops::wormhole::cc`].
+//! Implements BlackholeA0 `SFPPUSHC.md`, `SFPPOPC.md`, `SFPGT.md`, `SFPLE.md`. Wormhole's SFPPUSHC
+//! and SFPPOPC are [`crate::ops::wormhole::cc`].
 //!
-//! Undefined cases (spec §6.1 item 2, 3) and what this model does in the affected lanes (a choice;
-//! nothing is promised there): SFPPUSHC `Mod1 == 0` on a full stack pushes nothing; SFPPUSHC
-//! `Mod1 != 0` on an empty stack changes nothing at all in that lane; SFPPOPC `Mod1 == 0` on an
-//! empty stack pops nothing and, as the model's code reads, sets both `LaneFlags` and
-//! `UseLaneFlagsForLaneEnable` from the "empty" top `{false, false}`.
+//! Undefined cases (`docs/spec/sfpu-blackhole.md#sfppushc-full-stack`, `#sfppushc-empty-stack`,
+//! `#sfppopc-empty-stack`) and what this model does in the affected lanes (a choice; nothing is
+//! promised there): SFPPUSHC `Mod1 == 0` on a full stack pushes nothing; SFPPUSHC `Mod1 != 0` on an
+//! empty stack changes nothing at all in that lane; SFPPOPC `Mod1 == 0` on an empty stack pops
+//! nothing and, as the model's code reads, sets both `LaneFlags` and `UseLaneFlagsForLaneEnable`
+//! from the "empty" top `{false, false}`.
 
 use sfpu_reference::outcome::{Clause, Outcome};
 

@@ -1,8 +1,8 @@
 //! Blackhole's SFPCAST: sign-magnitude to FP32 with RNE or stochastic rounding, two's complement
 //! absolute value, two's complement <-> sign-magnitude.
 //!
-//! Implements BlackholeA0 `SFPCAST_IntFloat.md`, `SFPCAST_IntInt.md`, `SFPCAST_IntAbs.md`; spec
-//! §3.20. Wormhole's SFPCAST is [`crate::ops::wormhole::convert`].
+//! Implements BlackholeA0 `SFPCAST_IntFloat.md`, `SFPCAST_IntInt.md`, `SFPCAST_IntAbs.md`.
+//! Wormhole's SFPCAST is [`crate::ops::wormhole::convert`].
 
 use sfpu_reference::outcome::{Clause, Outcome};
 

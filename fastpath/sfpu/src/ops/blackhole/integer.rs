@@ -1,6 +1,6 @@
 //! Blackhole's SFPSHFT (arithmetic shifts, shifting `VC`), SFPAND and SFPOR (`USE_VB`).
 //!
-//! Implements BlackholeA0 `SFPSHFT.md`, `SFPAND.md`, `SFPOR.md`; spec §3.13, §3.16. Wormhole's
+//! Implements BlackholeA0 `SFPSHFT.md`, `SFPAND.md`, `SFPOR.md`. Wormhole's
 //! versions are [`crate::ops::wormhole::integer`]. None carries the `VD < 12` guard; all write
 //! only if `VD < 8 || VD == 16`, only in enabled lanes.
 //!
@@ -8,8 +8,8 @@
 //! instructions skip "the usual `unsigned VB = VD;` assignment". The SFPAND / SFPOR models have no
 //! such statement: they compute `vb = (Mod1 & USE_VB) ? VB : VD`. Following the page literally,
 //! that selection is kept under SFPLOADMACRO and applied to the overridden `VB` and `VD`.
-//! DEPARTURE from spec §3.13, whose "Under SFPLOADMACRO the implicit VB = VD is skipped and the
-//! macro-chosen VB is used" would ignore `USE_VB`; the page wins.
+//! Reading the macro-chosen `VB` as used whatever `USE_VB` says would ignore `USE_VB`; the page
+//! wins (`docs/spec/sfpu-blackhole.md#sfpand-and-sfpor-under-sfploadmacro`).
 
 use sfpu_reference::outcome::{Clause, Outcome};
 

@@ -2,9 +2,9 @@
 //! with the `SFPU_DEST_FMT` override, the `Sp` term of every address and the `Sp` stack of
 //! `MOD0_FMT_INT32_ALL`, and the conversion tables.
 //!
-//! Implements BlackholeA0 `SFPLOAD.md`, `SFPSTORE.md`; spec §3.33, §4.3, §4.11. The shared
-//! `Dst` views and RWC update are in [`crate::ops::load_store`]; Wormhole's versions of these two
-//! pages are [`crate::ops::wormhole::load_store`], in the same shape.
+//! Implements BlackholeA0 `SFPLOAD.md`, `SFPSTORE.md`. The shared `Dst` views and RWC update are in
+//! [`crate::ops::load_store`]; Wormhole's versions of these two pages are
+//! [`crate::ops::wormhole::load_store`], in the same shape.
 //!
 //! Interpretation: a scheduled SFPSTORE with `MOD0_FMT_INT32_ALL`: the page replaces the whole
 //! address computation, which is where the `Sp` post-increment lives, so `Sp` is not advanced

@@ -1,7 +1,7 @@
 //! SFPMUL24 (Blackhole only): the low or high 23 bits of a 23 x 23-bit integer product on the MAD
 //! sub-unit.
 //!
-//! Implements BlackholeA0 `SFPMUL24.md`; spec §3.3.
+//! Implements BlackholeA0 `SFPMUL24.md`.
 
 use sfpu_reference::outcome::{Clause, Outcome};
 

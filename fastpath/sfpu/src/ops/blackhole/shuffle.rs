@@ -2,7 +2,7 @@
 //! in zeros), bitwise shifts.
 //!
 //! Implements BlackholeA0 `SFPSHFT2.md` (@ `41d2c717`, whose switch ends with
-//! `default: UndefinedBehavior();`); spec §3.17. Wormhole's SFPSHFT2 (mode 4's stale lane and
+//! `default: UndefinedBehavior();`). Wormhole's SFPSHFT2 (mode 4's stale lane and
 //! its latch) is [`crate::ops::wormhole::shuffle`].
 
 use sfpu_reference::outcome::{Clause, Outcome};
@@ -25,7 +25,7 @@ pub fn sfpshft2(
     out: &mut Outcome,
 ) {
     // Form A (every mode but SHFT_IMM) draws only VB in bits [23:12], so bits [23:16] are
-    // undrawn there (spec §1 row 37).
+    // undrawn there (`Diagrams/Src/Bits32.lua`; `docs/spec/sfpu-blackhole.md#undrawn-bits`).
     if mod1 != 6 && imm12 >> 4 != 0 {
         out.note_all(Clause::UndrawnBits);
     }

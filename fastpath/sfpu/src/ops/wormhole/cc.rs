@@ -1,8 +1,8 @@
 //! Wormhole's flag-stack instructions: SFPPUSHC (push only; the encoding has no `Mod1`) and SFPPOPC
 //! (with the full-stack bug).
 //!
-//! Implements WormholeB0 `SFPPUSHC.md`, `SFPPOPC.md` (@ `f7fda211`); `wormhole-vs-blackhole.md`
-//! §3.3. Blackhole's versions are [`crate::ops::blackhole::cc`].
+//! Implements WormholeB0 `SFPPUSHC.md`, `SFPPOPC.md` (@ `f7fda211`). Blackhole's versions are
+//! [`crate::ops::blackhole::cc`].
 //!
 //! Undefined cases and what this model does in the affected lanes (a choice; nothing is promised
 //! there), as on Blackhole: SFPPUSHC on a full stack pushes nothing; SFPPOPC `Mod1 == 0` on an

@@ -1,8 +1,8 @@
 //! Wormhole's SFPCAST: sign-magnitude integer to FP32, rounding to nearest even or stochastically
 //! (`Mod1` bit 0; Blackhole's `Mod1` 2 and 3 are its own other conversions).
 //!
-//! Implements WormholeB0 `SFPCAST.md` (@ `4042f540`); `wormhole-vs-blackhole.md` §3.2, §4.
-//! Blackhole's SFPCAST is [`crate::ops::blackhole::convert`].
+//! Implements WormholeB0 `SFPCAST.md` (@ `4042f540`). Blackhole's SFPCAST is
+//! [`crate::ops::blackhole::convert`].
 
 use sfpu_reference::outcome::{Clause, Outcome};
 

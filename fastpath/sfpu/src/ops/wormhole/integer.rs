@@ -1,8 +1,8 @@
 //! Wormhole's SFPSHFT (logical shifts of `VD` only), SFPAND and SFPOR (`VD op VC`, no `VB` field).
 //!
-//! Implements WormholeB0 `SFPSHFT.md`, `SFPAND.md`, `SFPOR.md` (@ `585749d1`);
-//! `wormhole-vs-blackhole.md` §3.2. Blackhole's versions are [`crate::ops::blackhole::integer`].
-//! None carries the `VD < 12` guard; all write only if `VD < 8 || VD == 16`, only in enabled lanes.
+//! Implements WormholeB0 `SFPSHFT.md`, `SFPAND.md`, `SFPOR.md` (@ `585749d1`). Blackhole's versions
+//! are [`crate::ops::blackhole::integer`]. None carries the `VD < 12` guard; all write only if
+//! `VD < 8 || VD == 16`, only in enabled lanes.
 //!
 //! All three say `unsigned VB = VD;`, which SFPLOADMACRO skips for simple sub-unit instructions
 //! (`SFPLOADMACRO.md`), supplying `VB` itself; and Wormhole's SFPAND and SFPOR have no `VB` field,

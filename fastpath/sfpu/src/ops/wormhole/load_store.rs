@@ -4,10 +4,10 @@
 //! 7-bit magnitude, `MOD0_FMT_INT32_SM` and `MOD0_FMT_INT8_COMP` converting between
 //! sign-magnitude and two's complement, and a raw `MOD0_FMT_FP32` store.
 //!
-//! Implements WormholeB0 `SFPLOAD.md` (@ `1392d237`), `SFPSTORE.md` (@ `545c98a3`);
-//! `wormhole-vs-blackhole.md` §3.4. The shared `Dst` views and RWC update (`RWCs.md`, Wormhole's
-//! own page: two `AddrMod` bits) are in [`crate::ops::load_store`]; Blackhole's versions of these
-//! two pages are [`crate::ops::blackhole::load_store`], in the same shape.
+//! Implements WormholeB0 `SFPLOAD.md` (@ `1392d237`), `SFPSTORE.md` (@ `545c98a3`). The shared
+//! `Dst` views and RWC update (`RWCs.md`, Wormhole's own page: two `AddrMod` bits) are in
+//! [`crate::ops::load_store`]; Blackhole's versions of these two pages are
+//! [`crate::ops::blackhole::load_store`], in the same shape.
 //!
 //! Notes: the store table's input expectations ("not containing -2^31", "in range ±1023") are
 //! not `UndefinedBehavior` in the model, which defines every input (`ToSignMag(-2^31)` is

@@ -4,7 +4,7 @@
 //! Blackhole), and modes 7..15 are `UndefinedBehavior`.
 //!
 //! Implements WormholeB0 `SFPSHFT2.md` (@ `a052bcc9`: the newest revision, with the `default:`
-//! case); `wormhole-vs-blackhole.md` §3.2. Blackhole's SFPSHFT2 is
+//! case; `docs/spec/sfpu-wormhole.md#sfpshft2-revision`). Blackhole's SFPSHFT2 is
 //! [`crate::ops::blackhole::shuffle`].
 //!
 //! The latch: "`vc0` is whatever the most recent `SFPSHFT2_MOD1_SUBVEC_SHFLROR1_AND_COPY4` or

@@ -228,7 +228,7 @@ pub fn modes_on(arch: Arch, op: Opcode) -> Vec<String> {
     if kept.is_empty() { vec!["none".to_string()] } else { kept }
 }
 
-/// The opcodes the Simple sub-unit can execute when scheduled by SFPLOADMACRO (spec §4.9).
+/// The opcodes the Simple sub-unit can execute when scheduled by SFPLOADMACRO (`SFPLOADMACRO.md`).
 pub const SIMPLE_UNIT: &[Opcode] = &[
     Opcode::SFPABS,
     Opcode::SFPAND,
@@ -296,7 +296,7 @@ fn sequence_byte(unit: u32) -> impl Strategy<Value = u32> + Clone {
 fn sequence_word() -> impl Strategy<Value = u32> + Clone {
     (sequence_byte(0), sequence_byte(1), sequence_byte(2), sequence_byte(3)).prop_map(|(a, b, mut c, d)| {
         // When the Simple and Round sub-units both get an instruction, exactly one of them
-        // must write L16 (bit 6) if they meet in a cycle (spec §4.9 step 5): mostly obey.
+        // must write L16 (bit 6) if they meet in a cycle (`SFPLOADMACRO.md`): mostly obey.
         if a & 7 != 0 && c & 7 != 0 && a & 0x80 == 0 {
             c = (c & !0x40) | (!a & 0x40);
         }

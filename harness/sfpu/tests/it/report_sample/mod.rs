@@ -98,7 +98,7 @@ pub fn wormhole_chip() -> ChipReport {
         isa: "sfpu".to_string(),
         arch: "wormhole".to_string(),
         spec: SpecInfo {
-            notes: "../shared/spec/wormhole-vs-blackhole.md".to_string(),
+            notes: "docs/spec/sfpu-wormhole.md".to_string(),
             upstream: "tt-isa-documentation @ 5f2c1e0 (WormholeB0/TensixTile/TensixCoprocessor)".to_string(),
             ..SpecInfo::default()
         },
@@ -256,7 +256,7 @@ pub fn blackhole_chip() -> ChipReport {
         isa: "sfpu".to_string(),
         arch: "blackhole".to_string(),
         spec: SpecInfo {
-            notes: "../shared/spec/blackhole-sfpu.md".to_string(),
+            notes: "docs/spec/sfpu-blackhole.md".to_string(),
             upstream: "tt-isa-documentation @ 5f2c1e0 (BlackholeA0/TensixTile/TensixCoprocessor)".to_string(),
             notes_sha256: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08".to_string(),
             upstream_commits: vec!["5f2c1e0d2b1a9c8e7f6a5b4c3d2e1f0a9b8c7d6e".to_string()],
@@ -351,14 +351,14 @@ pub fn blackhole_chip() -> ChipReport {
                     ClauseTaint {
                         clause: "sfppushc-full-stack".to_string(),
                         kind: "undefined".to_string(),
-                        section: "spec §6.2".to_string(),
+                        section: "docs/spec/sfpu-blackhole.md#sfppushc-full-stack".to_string(),
                         summary: "pushing onto a full stack".to_string(),
                         vectors: 4,
                     },
                     ClauseTaint {
                         clause: "backdoor-load".to_string(),
                         kind: "non-contractual".to_string(),
-                        section: "spec §6.7".to_string(),
+                        section: "docs/spec/sfpu-blackhole.md#backdoor-load".to_string(),
                         summary: "loads via the \"backdoor\"".to_string(),
                         vectors: 0,
                     },

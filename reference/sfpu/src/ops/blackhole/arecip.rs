@@ -3,8 +3,9 @@
 //! Transcribes tt-isa-documentation BlackholeA0 `SFPARECIP.md`
 //! (@ `585749d1dcc6bcc56f1d6ff2dd6b72682d57fcd1`) § "Functional model", with its `ApproxRecip` and
 //! `ApproxExp`. The page prints two lookup tables (128 and 896 bytes); rather than copying them,
-//! this module generates them from the formulas spec §4.2 derived for them, and the tests check the
-//! result against the checksums the spec records for the printed tables (sum, CRC-32, SHA-256).
+//! this module generates them from rules that reproduce every printed entry, and the tests check
+//! the result against the printed tables' checksums (sum, CRC-32, SHA-256); both are in
+//! `docs/spec/sfpu-blackhole.md#sfparecip-tables`.
 
 #![allow(non_snake_case, reason = "names follow the ISA documentation")]
 
@@ -13,8 +14,9 @@ use std::sync::OnceLock;
 use crate::isa::mods::*;
 use crate::state::{LANES, State};
 
-/// The 128-entry table of `ApproxRecip`: the 7-bit mantissa of `2 / (1 + (i + 0.5) / 128)`,
-/// rounded to nearest, i.e. `floor(32768 / (128.5 + i) + 0.5) - 128` (spec §4.2).
+/// The 128-entry table of `ApproxRecip`: the 7-bit mantissa of `2 / (1 + (i + 0.5) / 128)`, rounded
+/// to nearest, i.e. `floor(32768 / (128.5 + i) + 0.5) - 128`
+/// (`docs/spec/sfpu-blackhole.md#sfparecip-tables`).
 pub fn recip_lut() -> &'static [u8; 128] {
     static LUT: OnceLock<[u8; 128]> = OnceLock::new();
     LUT.get_or_init(|| std::array::from_fn(|i| ((32768.0 / (128.5 + i as f64) + 0.5).floor() - 128.0) as u8))
@@ -22,7 +24,8 @@ pub fn recip_lut() -> &'static [u8; 128] {
 
 /// The 896-entry table of `ApproxExp`, indexed by `(x >> 16) - 0x3C80`: the upper 16 bits of the
 /// FP32 rounding of `e^xh`, where `xh` is the input with its low 16 bits cleared, less `0x3F80`
-/// (entries 0..690) or `0x4000` (entries 690..896) (spec §4.2).
+/// (entries 0..690) or `0x4000` (entries 690..896)
+/// (`docs/spec/sfpu-blackhole.md#sfparecip-tables`).
 pub fn exp_lut() -> &'static [u8; 896] {
     static LUT: OnceLock<[u8; 896]> = OnceLock::new();
     LUT.get_or_init(|| {
@@ -72,9 +75,9 @@ pub fn ApproxExp(x: u32) -> u32 {
 /// `SFPARECIP`: lanewise approximate `1/x`, conditional `1/|x|`, or `sign(x) * e^|x|`.
 ///
 /// Transcribes BlackholeA0 `SFPARECIP.md` § "Functional model". Mod1 values 3..15 take the C
-/// `default:` label of the EXP case, so the pseudocode defines them as EXP: promised (the
-/// project's notes, §6.3 item 22, called them unspecified; the page's own code wins). Their
-/// vectors are tagged `reserved-encoding`.
+/// `default:` label of the EXP case, so the pseudocode defines them as EXP: promised
+/// (`docs/spec/sfpu-blackhole.md#sfparecip-other-mod1-values`). Their vectors are tagged
+/// `reserved-encoding`.
 pub fn SFPARECIP(s: &mut State, VB: usize, VC: usize, VD: usize, Mod1: u32) {
     if VD < 8 || VD == 16 {
         for Lane in 0..LANES {

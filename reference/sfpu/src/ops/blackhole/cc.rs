@@ -3,9 +3,8 @@
 //!
 //! Transcribes tt-isa-documentation BlackholeA0 `SFPPUSHC.md`, `SFPPOPC.md`
 //! (@ `f7fda211c86e1977ff430076cf52b96a7aba8cca`), `SFPGT.md`, `SFPLE.md`
-//! (@ `585749d1dcc6bcc56f1d6ff2dd6b72682d57fcd1`) § "Functional model". Spec: `blackhole-sfpu.md`
-//! §2.4, §3.23, §3.27, §3.28, §4.7. Wormhole's SFPPUSHC and SFPPOPC are in
-//! [`ops::wormhole::cc`](crate::ops::wormhole::cc).
+//! (@ `585749d1dcc6bcc56f1d6ff2dd6b72682d57fcd1`) § "Functional model". Wormhole's SFPPUSHC and
+//! SFPPOPC are in [`ops::wormhole::cc`](crate::ops::wormhole::cc).
 
 #![allow(non_snake_case, reason = "names follow the ISA documentation")]
 
@@ -19,9 +18,10 @@ use crate::state::{FlagStackEntry, LANES, State};
 /// (Mod1 0), or replace / mutate the top of the flag stack (Mod1 1..15, new on Blackhole).
 ///
 /// Transcribes BlackholeA0 `SFPPUSHC.md` § "Functional model". A push onto a full stack and a
-/// mutation of an empty one are `UndefinedBehavior()` (spec §6.1 item 2): the lane is reported
-/// and its stack left as it was, since a [`FlagStack`](crate::state::FlagStack) cannot hold a
-/// ninth entry and an empty one has no top.
+/// mutation of an empty one are `UndefinedBehavior()`
+/// (`docs/spec/sfpu-blackhole.md#sfppushc-full-stack`, `#sfppushc-empty-stack`): the lane is
+/// reported and its stack left as it was, since a [`FlagStack`](crate::state::FlagStack) cannot
+/// hold a ninth entry and an empty one has no top.
 pub fn SFPPUSHC(s: &mut State, cx: &Ctx, VD: usize, Mod1: u32, out: &mut Outcome) {
     for Lane in 0..LANES {
         if VD < 12 || cx.DISABLE_BACKDOOR_LOAD(s, Lane) {
@@ -72,10 +72,10 @@ pub fn SFPPUSHC(s: &mut State, cx: &Ctx, VD: usize, Mod1: u32, out: &mut Outcome
 /// popping (Mod1 1..15).
 ///
 /// Transcribes BlackholeA0 `SFPPOPC.md` § "Functional model". A pop of an empty stack is
-/// `UndefinedBehavior()` (spec §6.1 item 3); the model then still assigns the `{false, false}`
-/// it read as the top, and so does this function. Mod1 != 0 with a full stack is defined by the
-/// model but warned against by the page's summary (spec §6.3 item 24), so it is reported as
-/// unspecified.
+/// `UndefinedBehavior()` (`docs/spec/sfpu-blackhole.md#sfppopc-empty-stack`); the model then still
+/// assigns the `{false, false}` it read as the top, and so does this function. Mod1 != 0 with a
+/// full stack is defined by the model but warned against by the page's summary
+/// (`docs/spec/sfpu-blackhole.md#sfppopc-full-stack-complex`), so it is reported as unspecified.
 pub fn SFPPOPC(s: &mut State, cx: &Ctx, VD: usize, Mod1: u32, out: &mut Outcome) {
     for Lane in 0..LANES {
         if VD < 12 || cx.DISABLE_BACKDOOR_LOAD(s, Lane) {

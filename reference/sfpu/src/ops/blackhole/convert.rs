@@ -4,11 +4,11 @@
 //! Transcribes tt-isa-documentation BlackholeA0 `SFPCAST_IntFloat.md`
 //! (@ `4042f5405b56a274553edf4827d684fafbb8ecb2`), `SFPCAST_IntInt.md`, `SFPCAST_IntAbs.md`,
 //! `SFPSTOCHRND_FloatFloat.md`, `SFPSTOCHRND_FloatInt.md` and `SFPSTOCHRND_IntInt.md` § "Functional
-//! model". Spec: `blackhole-sfpu.md` §3.20, §3.21.
+//! model".
 //!
 //! Each flavour page calls `UndefinedBehavior()` for the other flavours' Mod1 values; taken
 //! together the pages cover every value, so the dispatch below picks the page and that branch is
-//! unreachable (spec §6.1 item 4).
+//! unreachable.
 
 #![allow(non_snake_case, reason = "names follow the ISA documentation")]
 
@@ -18,7 +18,7 @@ use crate::outcome::{Clause, Outcome};
 use crate::state::{LANES, State};
 
 /// `SFPCAST`: dispatch on `Mod1 & 3` to the flavour page, after the shared
-/// `NonContractualBehavior` for `Mod1 > 3` (spec §6.2 item 9).
+/// `NonContractualBehavior` for `Mod1 > 3` (`docs/spec/sfpu-blackhole.md#sfpcast-reserved-mod1`).
 pub fn SFPCAST(s: &mut State, cx: &Ctx, VC: usize, VD: usize, mut Mod1: u32, out: &mut Outcome) {
     if Mod1 > 3 {
         // Reserved instruction modifiers.
@@ -113,10 +113,11 @@ fn PRNGBits(s: &mut State, Lane: usize, RoundingMode: u32) -> u32 {
 
 /// `SFPSTOCHRND`: dispatch on `Mod1` to the flavour page.
 ///
-/// Two encodings the project's notes called unspecified (§6.3 item 19) are defined by the
-/// pseudocode itself, so promised: RoundingMode 3 has no case in the flavour pages' switch, so
-/// the PRNG bits are used as fetched (`PRNGBits`); and the float flavours' models never read
-/// `Imm5` or `UseImm5`, so they are ignored. Their vectors are tagged `reserved-encoding`.
+/// Two encodings the pages do not name are defined by the pseudocode itself, so promised:
+/// RoundingMode 3 has no case in the flavour pages' switch, so the PRNG bits are used as fetched
+/// (`PRNGBits`); and the float flavours' models never read `Imm5` or `UseImm5`, so they are ignored
+/// (`docs/spec/sfpu-blackhole.md#sfpstochrnd-rounding-mode-3-and-useimm5`). Their vectors are
+/// tagged `reserved-encoding`.
 pub fn SFPSTOCHRND(
     s: &mut State,
     cx: &Ctx,

@@ -2,8 +2,7 @@
 //! `ARITHMETIC` and `ARG_IMM_USE_VC`).
 //!
 //! Transcribes tt-isa-documentation BlackholeA0 `SFPAND.md`, `SFPOR.md`, `SFPSHFT.md`
-//! (@ `585749d1dcc6bcc56f1d6ff2dd6b72682d57fcd1`) § "Functional model". Spec: `blackhole-sfpu.md`
-//! §3.13, §3.16.
+//! (@ `585749d1dcc6bcc56f1d6ff2dd6b72682d57fcd1`) § "Functional model".
 
 #![allow(non_snake_case, reason = "names follow the ISA documentation")]
 
@@ -16,7 +15,8 @@ use crate::state::{LANES, State};
 /// amounts shift right.
 ///
 /// Transcribes BlackholeA0 `SFPSHFT.md` § "Functional model", including its
-/// `NonContractualBehavior` for the reserved Mod1 values 4, 6 and 8..15 (spec §6.2 item 10).
+/// `NonContractualBehavior` for the reserved Mod1 values 4, 6 and 8..15
+/// (`docs/spec/sfpu-blackhole.md#sfpshft-reserved-mod1`).
 pub fn SFPSHFT(s: &mut State, cx: &Ctx, Imm12: u32, VC: usize, VD: usize, mut Mod1: u32, out: &mut Outcome) {
     if (Mod1 > 7) || (Mod1 == 4) || (Mod1 == 6) {
         // Reserved/unsupported instruction modifiers.

@@ -3,11 +3,10 @@
 //!
 //! Transcribes tt-isa-documentation BlackholeA0 `SFPLOAD.md`
 //! (@ `0f3f6b70850f1241f2ea1233f37129625850488a`) and `SFPSTORE.md`
-//! (@ `0f3f6b70850f1241f2ea1233f37129625850488a`) § "Functional model", the Dst helpers of `Dst.md`,
-//! and `ApplyPartialAddrMod` of WormholeB0 `RWCs.md` (Blackhole has no RWC page: spec §4.11, §6.3
-//! item 23). The helpers both chips' pages share are in
-//! [`ops::shared::dst_formats`](crate::ops::shared::dst_formats). Spec: `blackhole-sfpu.md` §3.33,
-//! §4.3, §4.4, §4.11.
+//! (@ `0f3f6b70850f1241f2ea1233f37129625850488a`) § "Functional model", the Dst helpers of
+//! `Dst.md`, and `ApplyPartialAddrMod` of WormholeB0 `RWCs.md` (Blackhole has no RWC page:
+//! `docs/spec/sfpu-blackhole.md#blackhole-addrmod`). The helpers both chips' pages share are in
+//! [`ops::shared::dst_formats`](crate::ops::shared::dst_formats).
 
 #![allow(non_snake_case, reason = "names follow the ISA documentation")]
 
@@ -73,9 +72,9 @@ pub fn ComputeAddr(s: &mut State, Mod0: u32, Imm10: u32, load: bool) -> u32 {
 /// `ApplyPartialAddrMod(AddrMod)`: advance the Dst, SrcA and SrcB RWCs (and the bias bit) as the
 /// selected address-modifier slot says, but not FidelityPhase.
 ///
-/// Transcribes `ApplyAddrMod` of WormholeB0 `RWCs.md` with `UpdateFidelityPhase = false`.
-/// DEPARTURE (spec §4.11, §6.3 item 23, inferred): Blackhole's `AddrMod` field is 3 bits and
-/// tt-llk defines eight slots, so the slot is `AddrMod` itself; Wormhole's "+4 when
+/// Transcribes `ApplyAddrMod` of WormholeB0 `RWCs.md` with `UpdateFidelityPhase = false`. DEPARTURE
+/// (`docs/spec/sfpu-blackhole.md#blackhole-addrmod`, inferred): Blackhole's `AddrMod` field is 3
+/// bits and tt-llk defines eight slots, so the slot is `AddrMod` itself; Wormhole's "+4 when
 /// `ExtraAddrModBit || ADDR_MOD_SET_Base`" would index past the eighth slot. When either of those
 /// is set the readings differ, and the update is reported as unspecified.
 pub fn ApplyPartialAddrMod(s: &mut State, AddrMod: u32, out: &mut Outcome) {
@@ -252,8 +251,9 @@ pub fn SFPSTORE(s: &mut State, cx: &Ctx, VD: usize, Mod0: u32, AddrMod: u32, Imm
         None => ComputeAddr(s, Mod0, Imm10, false),
         Some(st) => {
             if Mod0 == MOD0_FMT_INT32_ALL {
-                // The frozen Addr replaces the whole computation, including (this model reads)
-                // the Sp post-increment; the page does not say.
+                // The frozen Addr replaces the whole computation, including (this model reads) the
+                // Sp post-increment; the page does not say
+                // (`docs/spec/sfpu-blackhole.md#loadmacro-store-sp`).
                 out.note_all(Clause::LoadmacroStoreSp);
             }
             st.Addr

@@ -3,8 +3,8 @@
 //!
 //! Transcribes tt-isa-documentation BlackholeA0 `SFPMAD.md`, `SFPADD.md`, `SFPMUL.md` ("As per
 //! SFPMAD"), `SFPADDI.md`, `SFPMULI.md` and `SFPMUL24.md` § "Functional model"
-//! (@ `585749d1dcc6bcc56f1d6ff2dd6b72682d57fcd1`, SFPMAD @ `241b4eafd49839467d0d83b30feb12bc7f4b2d80`).
-//! Spec: `blackhole-sfpu.md` §3.1-§3.3. Arithmetic per § "IEEE754 conformance":
+//! (@ `585749d1dcc6bcc56f1d6ff2dd6b72682d57fcd1`, SFPMAD
+//! @ `241b4eafd49839467d0d83b30feb12bc7f4b2d80`). Arithmetic per § "IEEE754 conformance":
 //! [`fp::fma_model_bh`](crate::fp::fma_model_bh).
 
 #![allow(non_snake_case, reason = "names follow the ISA documentation")]
@@ -59,7 +59,7 @@ fn BF16ToFP32(x: u32) -> u32 {
 ///
 /// Transcribes BlackholeA0 `SFPADDI.md` § "Functional model". The C model's `float` arithmetic
 /// is "as per SFPMAD" (§ "IEEE754 conformance"), i.e. [`fma_model_bh`] on the raw patterns, and
-/// `c = -c` is a sign-bit flip (spec §6.3 item 28).
+/// `c = -c` is a sign-bit flip (`docs/spec/sfpu-blackhole.md#arithmetic-written-as-c-float`).
 pub fn SFPADDI(s: &mut State, cx: &Ctx, Imm16: u32, VD: usize, Mod1: u32) {
     let VC = cx.implicit_VC(VD); // unsigned VC = VD; (skipped under SFPLOADMACRO)
     for Lane in 0..LANES {
@@ -112,7 +112,8 @@ pub fn SFPMULI(s: &mut State, cx: &Ctx, Imm16: u32, VD: usize, Mod1: u32) {
 /// `SFPMUL24`: lanewise low or high 23 bits of the product of two 23-bit integers.
 ///
 /// Transcribes BlackholeA0 `SFPMUL24.md` § "Functional model". A non-zero `LReg[VC]` takes the
-/// `NonContractualBehavior` path through [`Mul24ShiftAdd`] (spec §6.2 item 13).
+/// `NonContractualBehavior` path through [`Mul24ShiftAdd`]
+/// (`docs/spec/sfpu-blackhole.md#sfpmul24-nonzero-vc`).
 pub fn SFPMUL24(
     s: &mut State,
     cx: &Ctx,
@@ -154,7 +155,7 @@ pub fn SFPMUL24(
     }
 }
 
-/// `Mul24ShiftAdd(p_m, z)` of `SFPMUL24.md` (spec §3.3): what current silicon adds to the
+/// `Mul24ShiftAdd(p_m, z)` of `SFPMUL24.md`: what current silicon adds to the
 /// product when `LReg[VC]` is not zero.
 pub fn Mul24ShiftAdd(mut p_m: u32, z: u32) -> u32 {
     let z_e = (z >> 23) & 0xFF;

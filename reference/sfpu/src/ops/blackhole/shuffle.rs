@@ -1,12 +1,11 @@
 //! Blackhole's SFPSHFT2 (round sub-unit), whose `SUBVEC_SHFLSHR1` mode shifts in zeros.
 //!
 //! Transcribes tt-isa-documentation BlackholeA0 `SFPSHFT2.md`
-//! (@ `41d2c717775aef45b428b287144bd96353f4a9d6`) § "Functional model". Spec:
-//! `blackhole-sfpu.md` §3.17.
+//! (@ `41d2c717775aef45b428b287144bd96353f4a9d6`) § "Functional model".
 //!
 //! That revision ends the switch with `default: UndefinedBehavior();`, so Mod1 7..15 are
-//! undefined ([`Clause::Sfpshft2UndefinedMod1`], as on Wormhole), not merely unnamed as the
-//! project's notes (§6.3 item 20, from an older revision without the label) say; the page wins.
+//! undefined ([`Clause::Sfpshft2UndefinedMod1`], as on Wormhole), not merely without effect as in
+//! an older revision without the label; the newer page wins.
 
 #![allow(non_snake_case, reason = "names follow the ISA documentation")]
 
@@ -21,8 +20,8 @@ use crate::state::{LANES, State};
 ///
 /// Transcribes BlackholeA0 `SFPSHFT2.md` § "Functional model". `Imm12` is the whole field
 /// `[23:12]`; outside `SFPSHFT2_MOD1_SHFT_IMM` only its low four bits (`VB`) are drawn, and set
-/// upper bits are reported (spec §6.3 item 21). Mod1 7..15 are `UndefinedBehavior()`
-/// ([`Clause::Sfpshft2UndefinedMod1`]; nothing is written).
+/// upper bits are reported (`docs/spec/sfpu-blackhole.md#undrawn-bits`). Mod1 7..15 are
+/// `UndefinedBehavior()` ([`Clause::Sfpshft2UndefinedMod1`]; nothing is written).
 pub fn SFPSHFT2(s: &mut State, cx: &Ctx, Imm12: u32, VC: usize, VD: usize, Mod1: u32, out: &mut Outcome) {
     if Mod1 != SFPSHFT2_MOD1_SHFT_IMM && Imm12 >> 4 != 0 {
         out.note_all(Clause::UndrawnBits);

@@ -2,14 +2,14 @@
 //! the SFPPUSHC / SFPPOPC pages.
 //!
 //! Transcribes tt-isa-documentation BlackholeA0 `SFPENCC.md`
-//! (@ `135471044308278122aec9664bd5f0935429205f`), which the notes list as identical to Wormhole's
-//! (`wormhole-vs-blackhole.md` §1 item 9), and WormholeB0 `SFPSETCC.md` and `SFPCOMPC.md`, which
-//! the Blackhole stubs point to. `BooleanOp` is the same on both chips' `SFPPOPC.md`
-//! (WormholeB0 @ `f7fda211c86e1977ff430076cf52b96a7aba8cca`). Spec: `blackhole-sfpu.md` §2.4,
-//! §3.18, §3.26, §3.28, §3.29.
+//! (@ `135471044308278122aec9664bd5f0935429205f`), identical to Wormhole's, and WormholeB0
+//! `SFPSETCC.md` and `SFPCOMPC.md`, which the Blackhole stubs point to (`SFPCOMPC.md`'s
+//! @ `1484148400c7063466da07324311a788a487cc42`). `BooleanOp` is the same on both chips'
+//! `SFPPOPC.md` (WormholeB0 @ `f7fda211c86e1977ff430076cf52b96a7aba8cca`).
 //!
 //! SFPSETCC only changes `LaneFlags` in enabled lanes; SFPENCC and SFPCOMPC act on every lane that
-//! passes the `VD < 12` guard (spec §2.4, §5 rows 1-4).
+//! passes the `VD < 12` guard (`docs/spec/sfpu-blackhole.md#seed-1-sfpencc-and-disabled-lanes` and
+//! the seed differences after it).
 
 #![allow(non_snake_case, reason = "names follow the ISA documentation")]
 
@@ -72,7 +72,7 @@ pub fn SFPENCC(s: &mut State, cx: &Ctx, Imm2: u32, VD: usize, Mod1: u32) {
     }
 }
 
-/// `BooleanOp(Mod1, A, B)` of `SFPPUSHC.md` / `SFPPOPC.md` (spec §3.28), for `Mod1` 1..=12.
+/// `BooleanOp(Mod1, A, B)` of `SFPPUSHC.md` / `SFPPOPC.md`, for `Mod1` 1..=12.
 pub fn BooleanOp(Mod1: u32, A: bool, B: bool) -> bool {
     match Mod1 {
         1 => B,

@@ -2,10 +2,9 @@
 //! `LReg[11..=14]`, broadcasting the first 8 lanes of `LReg[0]` (or `Imm16`) to 32 lanes.
 //!
 //! Transcribes tt-isa-documentation BlackholeA0 `SFPCONFIG.md`
-//! (@ `f916ebc3e35ab667647375f04ec7fd56ecba002b`) § "Functional model". Spec:
-//! `blackhole-sfpu.md` §3.31, §5 rows 5, 6 and 8. The revision the spec cites,
-//! `47385dd533abda73a699727d578994dd021dd564`, differs from it only in the `LReg[12]` constant:
-//! see [`ImmediateConstant`].
+//! (@ `f916ebc3e35ab667647375f04ec7fd56ecba002b`) § "Functional model". Revision
+//! `47385dd533abda73a699727d578994dd021dd564` differs from it only in the `LReg[12]` constant: see
+//! [`ImmediateConstant`] and `docs/spec/sfpu-blackhole.md#sfpconfig-vd12-constant`.
 
 #![allow(non_snake_case, reason = "names follow the ISA documentation")]
 
@@ -18,8 +17,7 @@ use crate::state::{LANES, LaneConfig, Misc, State};
 /// would: `0xBF800000`, `0x3B000000`, `0xBF2CC4C7`, `0xBEB08FF9` (a test checks them).
 ///
 /// Decision (VD 12, upstream disagreeing with itself): BlackholeA0 `SFPCONFIG.md` at revision
-/// `47385dd533abda73a699727d578994dd021dd564` (the one spec §3.31 and §7 cite, whence the spec's
-/// `0x37800000`) writes `1/65536.f` (`0x37800000`); at revision
+/// `47385dd533abda73a699727d578994dd021dd564` writes `1/65536.f` (`0x37800000`); at revision
 /// `f916ebc3e35ab667647375f04ec7fd56ecba002b` it writes `1/512.f` (`0x3B000000`), the rest of the
 /// page being identical. The stored pages carry no dates; `f916ebc3` is taken to be the newer
 /// because an older stored revision (without the `NonContractualBehavior` wording for VD 9 and
@@ -28,7 +26,7 @@ use crate::state::{LANES, LaneConfig, Misc, State};
 /// 1/512 on Wormhole and Blackhole, and because WormholeB0 `SFPCONFIG.md` at revision
 /// `376743cf21a72f97d4b158baeb554bea747a9e53` gives `0x3B000000` (1/512). The newest upstream
 /// value is kept, and every write of it is still reported as [`Clause::SfpconfigVd12Constant`]
-/// (unspecified, spec §6.3 item 26).
+/// (unspecified, `docs/spec/sfpu-blackhole.md#sfpconfig-vd12-constant`).
 #[expect(clippy::excessive_precision, reason = "the page's literals, digit for digit")]
 pub fn ImmediateConstant(VD: usize) -> u32 {
     match VD {
@@ -44,11 +42,13 @@ pub fn ImmediateConstant(VD: usize) -> u32 {
 /// configuration selected by `VD`, possibly combining with a bitwise operation.
 ///
 /// Transcribes BlackholeA0 `SFPCONFIG.md` § "Functional model". The `float` copies into
-/// `LReg[11..=14]` are raw 32-bit copies (spec §6.3 item 28).
+/// `LReg[11..=14]` are raw 32-bit copies
+/// (`docs/spec/sfpu-blackhole.md#arithmetic-written-as-c-float`).
 pub fn SFPCONFIG(s: &mut State, Imm16: u32, VD: usize, Mod1: u32, out: &mut Outcome) {
     if Mod1 & MOD1_IMM16_IS_LANE_MASK != 0 && Mod1 & MOD1_IMM16_IS_VALUE != 0 {
-        // "Software should generally avoid taking this branch if also setting
-        // MOD1_IMM16_IS_VALUE": defined by the model, but discouraged (spec §6.3 item 17).
+        // "Software should generally avoid taking this branch if also setting MOD1_IMM16_IS_VALUE":
+        // defined by the model, but discouraged
+        // (`docs/spec/sfpu-blackhole.md#sfpconfig-mask-and-value`).
         out.note_all(Clause::SfpconfigMaskAndValue);
     }
     for Lane in 0..LANES {
@@ -141,7 +141,7 @@ mod tests {
 
     #[test]
     fn constants_match_spec_bits() {
-        // spec §3.31: K[11..=14].
+        // `SFPCONFIG.md`: K[11..=14].
         assert_eq!(ImmediateConstant(11), 0xBF80_0000);
         // 1/512 = 2^-9: exponent 127 - 9 = 118 = 0x76, mantissa 0: 0x76 << 23 = 0x3B000000.
         assert_eq!(ImmediateConstant(12), 0x3B00_0000);

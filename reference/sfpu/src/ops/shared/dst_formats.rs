@@ -7,7 +7,7 @@
 //! (@ `545c98a36757417fc518c70f54032bb05063dbf7`), whose helpers are character for character those
 //! of BlackholeA0 `SFPLOAD.md` / `SFPSTORE.md` (@ `0f3f6b70850f1241f2ea1233f37129625850488a`). The
 //! helpers that differ (`SignMag8ToSignMag32` / `SignMag9ToSignMag32`, `ToFP32`,
-//! `SignMagToTwosComp`, `ToSignMag`) live with each chip's page. Spec: `blackhole-sfpu.md` §4.3.
+//! `SignMagToTwosComp`, `ToSignMag`) live with each chip's page.
 
 #![allow(non_snake_case, reason = "names follow the ISA documentation")]
 

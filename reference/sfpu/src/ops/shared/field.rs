@@ -2,10 +2,10 @@
 //! SFPSETMAN, SFPSETSGN and SFPABS.
 //!
 //! The Blackhole pages of these instructions are stubs pointing to the Wormhole pages ("The
-//! functionality is identical"), so this transcribes WormholeB0 `SFPDIVP2.md`, `SFPEXMAN.md`
-//! (@ `18b6c91cd8cfc165d32c8e2bbd3fae92447d918b` of the jasondavies/tt-isa-documentation mirror),
-//! `SFPEXEXP.md`, `SFPSETEXP.md`, `SFPSETMAN.md`, `SFPSETSGN.md` (tt-isa-documentation @
-//! `585749d1dcc6bcc56f1d6ff2dd6b72682d57fcd1`). Spec: `blackhole-sfpu.md` §3.6-§3.12.
+//! functionality is identical"; @ `1484148400c7063466da07324311a788a487cc42`), so this transcribes
+//! WormholeB0 `SFPDIVP2.md`, `SFPEXMAN.md` (@ `18b6c91cd8cfc165d32c8e2bbd3fae92447d918b` of the
+//! jasondavies/tt-isa-documentation mirror), `SFPEXEXP.md`, `SFPSETEXP.md`, `SFPSETMAN.md`,
+//! `SFPSETSGN.md` (tt-isa-documentation @ `585749d1dcc6bcc56f1d6ff2dd6b72682d57fcd1`).
 //!
 //! SFPABS follows BlackholeA0 `SFPABS.md` @ `445ebb1fe6905e0c4688160ace34580db56e0108`
 //! (tenstorrent/tt-isa-documentation): the revision whose functional model it transcribes, which
@@ -185,7 +185,7 @@ pub fn SFPABS(s: &mut State, VC: usize, VD: usize, Mod1: u32) {
                     // Sign bit is set, i.e. the value is negative.
                     if Mod1 & SFPABS_MOD1_FLOAT != 0 {
                         // `x > 0xff800000u` as at 445ebb1 (the older 18b6c91 had `>=`, which
-                        // would keep -Inf negative); spec §3.12 agrees.
+                        // would keep -Inf negative; `docs/spec/sfpu-blackhole.md#sfpabs-revision`).
                         if x > 0xFF80_0000 {
                             // Value is -NaN; leave it as -NaN.
                         } else {

@@ -3,8 +3,8 @@
 //! Transcribes tt-isa-documentation BlackholeA0 `SFPLZ.md`
 //! (@ `c7cbab6324600ecdb6975e7c4744c587cefdfed9`; WormholeB0's is the same revision), and
 //! WormholeB0 `SFPIADD.md` (@ `585749d1dcc6bcc56f1d6ff2dd6b72682d57fcd1`), `SFPXOR.md` and
-//! `SFPNOT.md`, which the Blackhole stubs point to. Spec: `blackhole-sfpu.md` §3.13-§3.15. Each
-//! chip's SFPAND, SFPOR and SFPSHFT are in `ops::{blackhole,wormhole}::integer`.
+//! `SFPNOT.md`, which the Blackhole stubs point to. Each chip's SFPAND, SFPOR and SFPSHFT are in
+//! `ops::{blackhole,wormhole}::integer`.
 
 #![allow(non_snake_case, reason = "names follow the ISA documentation")]
 

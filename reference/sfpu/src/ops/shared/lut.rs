@@ -5,10 +5,9 @@
 //! (@ `487985445df2865103dcec7972bb5050af2fe27c`) and `SFPLUTFP32.md`
 //! (@ `585749d1dcc6bcc56f1d6ff2dd6b72682d57fcd1`) § "Functional model". The Wormhole pages have the
 //! same functional models (WormholeB0 `SFPLUT.md` is the same revision; WormholeB0 `SFPLUTFP32.md`
-//! @ `135471044308278122aec9664bd5f0935429205f` differs only in its encoding, without
-//! `Mod1Mirror`, and its scheduling). Spec: `blackhole-sfpu.md` §3.4, §3.5, §4.5. `a * b + c` is
-//! "as per SFPMAD", which each chip's "IEEE754 conformance" section selects:
-//! [`crate::fp::fma_model`] with the state's chip.
+//! @ `135471044308278122aec9664bd5f0935429205f` differs only in its encoding, without `Mod1Mirror`,
+//! and its scheduling). `a * b + c` is "as per SFPMAD", which each chip's "IEEE754 conformance"
+//! section selects: [`crate::fp::fma_model`] with the state's chip.
 
 #![allow(non_snake_case, reason = "names follow the ISA documentation")]
 
@@ -17,7 +16,7 @@ use crate::isa::mods::*;
 use crate::ops::Ctx;
 use crate::state::{LANES, State};
 
-/// `Lut8ToFp32(x)` of `SFPLUT.md` (spec §4.5): `±(1 + m/16) * 2^-e`, or 0 for `0xFF`.
+/// `Lut8ToFp32(x)` of `SFPLUT.md`: `±(1 + m/16) * 2^-e`, or 0 for `0xFF`.
 pub fn Lut8ToFp32(x: u32) -> u32 {
     let x = x & 0xFF;
     if x == 0xFF {
@@ -29,7 +28,7 @@ pub fn Lut8ToFp32(x: u32) -> u32 {
     (Sign << 31) | ((127 - Exp) << 23) | (Man << 19)
 }
 
-/// `Lut16ToFp32(x)` of `SFPLUTFP32.md` (spec §4.5): FP16-like, but exponent 0 is a normal number
+/// `Lut16ToFp32(x)` of `SFPLUTFP32.md`: FP16-like, but exponent 0 is a normal number
 /// and exponent 31 gives FP32 exponent 0.
 pub fn Lut16ToFp32(x: u32) -> u32 {
     let x = x & 0xFFFF;
@@ -80,9 +79,10 @@ pub fn SFPLUT(s: &mut State, cx: &Ctx, VD: usize, Mod0: u32) {
 ///
 /// Transcribes BlackholeA0 `SFPLUTFP32.md` § "Functional model". The C model works on `float`:
 /// `fabsf` and `copysignf` are sign-bit operations on the raw patterns, the comparisons are IEEE
-/// comparisons (NaN compares false, so a NaN `LReg[3]` selects the last segment), and
-/// `a * b + c` is the chip's FMA model (spec §6.3 item 28). Because `SFPLUTFP32_MOD1_FP16_3ENTRY_TABLE`
-/// includes the `SFPLUTFP32_MOD1_INDIRECT_VD` bit, that mode always writes `LReg[LReg[7] & 15]`.
+/// comparisons (NaN compares false, so a NaN `LReg[3]` selects the last segment), and `a * b + c`
+/// is the chip's FMA model (`docs/spec/sfpu-blackhole.md#arithmetic-written-as-c-float`). Because
+/// `SFPLUTFP32_MOD1_FP16_3ENTRY_TABLE` includes the `SFPLUTFP32_MOD1_INDIRECT_VD` bit, that mode
+/// always writes `LReg[LReg[7] & 15]`.
 pub fn SFPLUTFP32(s: &mut State, cx: &Ctx, VD: usize, Mod1: u32) {
     for Lane in 0..LANES {
         if VD < 12 || cx.DISABLE_BACKDOOR_LOAD(s, Lane) {

@@ -1,6 +1,6 @@
 //! The instruction pages both chips share: one transcription serves Blackhole A0 and Wormhole
-//! B0 (`wormhole-vs-blackhole.md` §1 item 9 lists them; each module names the revisions it
-//! compared).
+//! B0 (the Blackhole pages of most are stubs pointing to the Wormhole page; each module names the
+//! revisions it compared).
 
 pub mod cc;
 pub mod config;

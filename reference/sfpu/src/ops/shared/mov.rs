@@ -2,8 +2,8 @@
 //!
 //! Transcribes tt-isa-documentation WormholeB0 `SFPMOV.md`
 //! (@ `e99938d294d4db7e3be8dc9e120bbb614356e4cb`), `SFPLOADI.md`
-//! (@ `f7fda211c86e1977ff430076cf52b96a7aba8cca`) and `SFPNOP.md`, which the Blackhole stubs point
-//! to. Spec: `blackhole-sfpu.md` §3.19, §3.30, §3.32.
+//! (@ `f7fda211c86e1977ff430076cf52b96a7aba8cca`) and `SFPNOP.md`, which the Blackhole stubs
+//! (@ `1484148400c7063466da07324311a788a487cc42`) point to.
 
 #![allow(non_snake_case, reason = "names follow the ISA documentation")]
 
@@ -16,8 +16,8 @@ use crate::state::{LANES, State};
 /// PRNG output; with `Mod1 == SFPMOV_MOD1_ALL_LANES_ENABLED` every lane is written, even disabled
 /// ones.
 ///
-/// Transcribes WormholeB0 `SFPMOV.md` § "Functional model", including the
-/// `NonContractualBehavior` clearing of the reserved Mod1 bit 2 (spec §6.2 item 11).
+/// Transcribes WormholeB0 `SFPMOV.md` § "Functional model", including the `NonContractualBehavior`
+/// clearing of the reserved Mod1 bit 2 (`docs/spec/sfpu-blackhole.md#sfpmov-reserved-mod1`).
 pub fn SFPMOV(s: &mut State, cx: &Ctx, VC: usize, VD: usize, mut Mod1: u32, out: &mut Outcome) {
     if Mod1 & 4 != 0 {
         // Reserved instruction modifier.
@@ -67,9 +67,10 @@ fn FP16toFP32(x: u32) -> u32 {
 ///
 /// Transcribes WormholeB0 `SFPLOADI.md` § "Functional model". Other Mod0 values reach the
 /// `default:` label's `UndefinedBehaviour()`, which the page places inside `lanewise` and
-/// `if (LaneEnabled)`: the behaviour is undefined in the enabled lanes only (spec §6.1 item 1).
-/// Those lanes are reported and this model writes nothing to them; disabled lanes, and every lane
-/// when `VD >= 8`, never reach the `switch` and are untouched and defined.
+/// `if (LaneEnabled)`: the behaviour is undefined in the enabled lanes only
+/// (`docs/spec/sfpu-blackhole.md#sfploadi-reserved-mod0`). Those lanes are reported and this model
+/// writes nothing to them; disabled lanes, and every lane when `VD >= 8`, never reach the `switch`
+/// and are untouched and defined.
 pub fn SFPLOADI(s: &mut State, VD: usize, Mod0: u32, Imm16: u32, out: &mut Outcome) {
     if VD < 8 {
         for Lane in 0..LANES {

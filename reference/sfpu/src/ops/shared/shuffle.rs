@@ -3,10 +3,10 @@
 //!
 //! Transcribes tt-isa-documentation BlackholeA0 `SFPSWAP.md`
 //! (@ `ba533c05f430d0da6640877a31982d6b38b34e90`; WormholeB0 `SFPSWAP.md`
-//! @ `585749d1dcc6bcc56f1d6ff2dd6b72682d57fcd1` has the same functional model, Blackhole adds
-//! only a caution about SFPLOADMACRO) and, for the Blackhole stub, WormholeB0 `SFPTRANSP.md`
-//! § "Functional model". Spec: `blackhole-sfpu.md` §3.24, §3.25. Each chip's SFPSHFT2 is in
-//! `ops::{blackhole,wormhole}::shuffle`.
+//! @ `585749d1dcc6bcc56f1d6ff2dd6b72682d57fcd1` has the same functional model, Blackhole adds only
+//! a caution about SFPLOADMACRO) and, for the Blackhole stub
+//! (@ `1484148400c7063466da07324311a788a487cc42`), WormholeB0 `SFPTRANSP.md` § "Functional model".
+//! Each chip's SFPSHFT2 is in `ops::{blackhole,wormhole}::shuffle`.
 
 #![allow(non_snake_case, reason = "names follow the ISA documentation")]
 
@@ -15,9 +15,10 @@ use crate::ops::{Ctx, SignMagIsSmaller};
 use crate::outcome::{Clause, Outcome};
 use crate::state::{LANES, State};
 
-/// `VD < 12 || LaneConfig.DISABLE_BACKDOOR_LOAD` where the page writes it outside any lane loop,
-/// so no lane is named (SFPTRANSP, SFPSHFT2 modes 2 and 3). When the lanes disagree the guard is
-/// unspecified (spec §6.3 item 15); this model then uses lane 0's `LaneConfig`.
+/// `VD < 12 || LaneConfig.DISABLE_BACKDOOR_LOAD` where the page writes it outside any lane loop, so
+/// no lane is named (SFPTRANSP, SFPSHFT2 modes 2 and 3). When the lanes disagree the guard is
+/// unspecified (`docs/spec/sfpu-blackhole.md#guard-outside-lane-loop`); this model then uses lane
+/// 0's `LaneConfig`.
 pub fn guard_outside_lane_loop(s: &State, cx: &Ctx, VD: usize, out: &mut Outcome) -> bool {
     if VD < 12 {
         return true;
@@ -39,7 +40,7 @@ pub fn RotateRight(vc: &[u32; LANES], Lane: usize) -> u32 {
 /// argmin/argmax form with `LaneConfig.ENABLE_DEST_INDEX`).
 ///
 /// Transcribes BlackholeA0 `SFPSWAP.md` § "Functional model". Mod1 10..15 are
-/// `NonContractualBehavior` (spec §6.2 item 8).
+/// `NonContractualBehavior` (`docs/spec/sfpu-blackhole.md#sfpswap-reserved-mod1`).
 pub fn SFPSWAP(s: &mut State, cx: &Ctx, VC: usize, VD: usize, Mod1: u32, out: &mut Outcome) {
     let VDGetsMin: u32 = match Mod1 {
         SFPSWAP_MOD1_SWAP => 0, // not used: unconditional swap of VD and VC
@@ -128,8 +129,9 @@ fn Transpose4(s: &mut State, Base: usize) {
 
 /// `SFPTRANSP`: transpose rows between `LReg[0..4]`, and between `LReg[4..8]`, column by column.
 ///
-/// Transcribes WormholeB0 `SFPTRANSP.md` § "Functional model" (the seed's emulator version
-/// without guard or lane enable is wrong: spec §5 row 13).
+/// Transcribes WormholeB0 `SFPTRANSP.md` § "Functional model" (the seed's emulator version without
+/// guard or lane enable is wrong:
+/// `docs/spec/sfpu-blackhole.md#seed-13-sfptransp-guard-and-lane-enable`).
 pub fn SFPTRANSP(s: &mut State, cx: &Ctx, VD: usize, out: &mut Outcome) {
     if guard_outside_lane_loop(s, cx, VD, out) {
         Transpose4(s, 0);

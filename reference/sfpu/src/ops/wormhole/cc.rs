@@ -3,7 +3,7 @@
 //!
 //! Transcribes tt-isa-documentation WormholeB0 `SFPPUSHC.md` and `SFPPOPC.md`
 //! (@ `f7fda211c86e1977ff430076cf52b96a7aba8cca`) § "Functional model". Blackhole's pages are in
-//! [`ops::blackhole::cc`](crate::ops::blackhole::cc). Spec: `wormhole-vs-blackhole.md` §3.3.
+//! [`ops::blackhole::cc`](crate::ops::blackhole::cc).
 
 #![allow(non_snake_case, reason = "names follow the ISA documentation")]
 

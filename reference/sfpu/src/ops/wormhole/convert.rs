@@ -6,8 +6,7 @@
 //! block for reserved Mod1 values; `585749d1dcc6bcc56f1d6ff2dd6b72682d57fcd1` lacks it),
 //! `SFPSTOCHRND_FloatFloat.md`, `SFPSTOCHRND_FloatInt.md` and `SFPSTOCHRND_IntInt.md`
 //! (@ `585749d1dcc6bcc56f1d6ff2dd6b72682d57fcd1`) § "Functional model". Blackhole's pages are in
-//! [`ops::blackhole::convert`](crate::ops::blackhole::convert). Spec: `wormhole-vs-blackhole.md`
-//! §3.2, §4.
+//! [`ops::blackhole::convert`](crate::ops::blackhole::convert).
 //!
 //! Each SFPSTOCHRND flavour page calls `UndefinedBehavior()` for the other flavours' Mod1 values;
 //! together they cover every value, so the dispatch below picks the page and that branch is

@@ -3,8 +3,7 @@
 //!
 //! Transcribes tt-isa-documentation WormholeB0 `SFPAND.md`, `SFPOR.md` and `SFPSHFT.md`
 //! (@ `585749d1dcc6bcc56f1d6ff2dd6b72682d57fcd1`) § "Functional model". Blackhole's pages are in
-//! [`ops::blackhole::integer`](crate::ops::blackhole::integer). Spec: `wormhole-vs-blackhole.md`
-//! §3.2.
+//! [`ops::blackhole::integer`](crate::ops::blackhole::integer).
 
 #![allow(non_snake_case, reason = "names follow the ISA documentation")]
 

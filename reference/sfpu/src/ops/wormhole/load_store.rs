@@ -7,8 +7,7 @@
 //! (@ `545c98a36757417fc518c70f54032bb05063dbf7`) § "Functional model", and `ApplyAddrMod` /
 //! `ApplyPartialAddrMod` of WormholeB0 `RWCs.md`. The helpers both chips' pages share are in
 //! [`ops::shared::dst_formats`](crate::ops::shared::dst_formats); Blackhole's pages are in
-//! [`ops::blackhole::load_store`](crate::ops::blackhole::load_store). Spec:
-//! `wormhole-vs-blackhole.md` §1 items 4-6, §3.4.
+//! [`ops::blackhole::load_store`](crate::ops::blackhole::load_store).
 
 #![allow(non_snake_case, reason = "names follow the ISA documentation")]
 

@@ -5,9 +5,9 @@
 //! (@ `241b4eafd49839467d0d83b30feb12bc7f4b2d80`), `SFPADD.md`
 //! (@ `2f0ad45d5791aaee8f48e227049379d407440f58`), `SFPMUL.md` ("As per SFPMAD"), `SFPADDI.md`
 //! (@ `585749d1dcc6bcc56f1d6ff2dd6b72682d57fcd1`) and `SFPMULI.md`
-//! (@ `9bb1ac3df6f36b8fc93f27ac9280629b8942bae2`) § "Functional model". Arithmetic per
-//! § "IEEE754 conformance": [`fp::fma_model_wh`](crate::fp::fma_model_wh). Blackhole's pages are in
-//! [`ops::blackhole::mad`](crate::ops::blackhole::mad). Spec: `wormhole-vs-blackhole.md` §2, §3.2.
+//! (@ `9bb1ac3df6f36b8fc93f27ac9280629b8942bae2`) § "Functional model". Arithmetic per § "IEEE754
+//! conformance": [`fp::fma_model_wh`](crate::fp::fma_model_wh). Blackhole's pages are in
+//! [`ops::blackhole::mad`](crate::ops::blackhole::mad).
 //!
 //! The Wormhole pages define `SFPMAD_MOD1_INDIRECT_VA` (4) and `SFPMAD_MOD1_INDIRECT_VD` (8) only;
 //! the functional models never look at the other Mod1 bits (Blackhole's negations), so they are

@@ -6,8 +6,8 @@
 //! the newest of the stored ones: it refines `135471044308278122aec9664bd5f0935429205f` (same
 //! model) by adding `default: UndefinedBehavior();` for Mod1 7..15 and marking the bug
 //! `NonContractualBehavior`. Blackhole's page is in
-//! [`ops::blackhole::shuffle`](crate::ops::blackhole::shuffle). Spec: `wormhole-vs-blackhole.md`
-//! §1 item 7, §3.2.
+//! [`ops::blackhole::shuffle`](crate::ops::blackhole::shuffle). The choice of revision:
+//! `docs/spec/sfpu-wormhole.md#sfpshft2-revision`.
 //!
 //! The bug's "`vc0` is whatever the most recent `SUBVEC_SHFLROR1_AND_COPY4` or `SUBVEC_SHFLROR1`
 //! with `VD < 12` observed when executing its `auto vc = LReg[VC]`" is hidden state the hardware
@@ -36,9 +36,9 @@ fn latch_vc0(s: &mut State, VD: usize, vc: [u32; LANES]) {
 /// `SFPSHFT2`: `LReg[0..4]` shifting (COPY4 and its chained and rotating variants), lane rotation
 /// or shift within groups of 8, and bitwise shifts of `VB` by `VC` or `Imm12`.
 ///
-/// Transcribes WormholeB0 `SFPSHFT2.md` § "Functional model". `Imm12` is the whole field
-/// `[23:12]`; outside `SFPSHFT2_MOD1_SHFT_IMM` only its low four bits (`VB`) are drawn, and set
-/// upper bits are reported (spec §6.3 item 21). `HardwareBug()` is `vc0[Lane + 7]`
+/// Transcribes WormholeB0 `SFPSHFT2.md` § "Functional model". `Imm12` is the whole field `[23:12]`;
+/// outside `SFPSHFT2_MOD1_SHFT_IMM` only its low four bits (`VB`) are drawn, and set upper bits are
+/// reported (`docs/spec/sfpu-blackhole.md#undrawn-bits`). `HardwareBug()` is `vc0[Lane + 7]`
 /// (`NonContractualBehavior`, [`Clause::Sfpshft2Shflshr1StaleLane`]); Mod1 7..15 are
 /// `UndefinedBehavior()` ([`Clause::Sfpshft2UndefinedMod1`]; nothing is written).
 pub fn SFPSHFT2(s: &mut State, cx: &Ctx, Imm12: u32, VC: usize, VD: usize, Mod1: u32, out: &mut Outcome) {
