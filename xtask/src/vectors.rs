@@ -392,7 +392,7 @@ pub const REGRESSIONS_TEMPLATE: &str = "\
 # Hand-added regression vectors (kept apart from the generated files; never regenerated).
 # Each vector's id starts with `regressions/` and says where it came from (`regressions/fuzz-<sha8>/...`,
 # `regressions/conform-dut/...`). Paste the YAML snippet a failure report prints under `vectors:`.
-format: sfpu-vectors/2
+format: sfpu-vectors/3
 arch: blackhole
 file: regressions
 vectors: []

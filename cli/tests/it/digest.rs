@@ -1,7 +1,8 @@
 //! The default `conform` report is the report the harness wrote before it was restructured into
 //! an ISA-neutral core and a crate per instruction set: the same vectors, cases, counts, cells,
 //! failures and verdicts. The test compares a digest of the report with `conform-digest.txt`,
-//! recorded from the report of commit 325f320 (the last before the restructuring).
+//! that of the report of commit 325f320 (the last before the restructuring) with the SFPU
+//! corpora's `format` and `generator` at the current vector format and generator version.
 //!
 //! The digest is the SHA-256 of the report's JSON made canonical (keys sorted, no spaces) after
 //! removing what depends on the run rather than on the harness: every `timings_ms`; `format` and

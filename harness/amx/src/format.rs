@@ -1,7 +1,7 @@
 //! The AMX golden-vector file format, `amx-vectors/1`: what `vectors/amx/<chip>.yaml` holds, how
 //! it is written and how it is read back and checked.
 //!
-//! A sibling of the SFPU's `sfpu-vectors/2` (`crate::sfpu::vectors`): a YAML document with a
+//! A sibling of the SFPU's `sfpu-vectors/3` (`crate::sfpu::vectors`): a YAML document with a
 //! do-not-edit header, the format identifier, the chip, the file's stem and its vectors, each
 //! with a stable `id` (`{file}/{axis}/{lane width}/{value}`), the `mode` it covers (its semantic
 //! class), `tags`, a `program` (the operands, in issue order, each as its 64 bits and its text

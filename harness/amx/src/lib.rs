@@ -8,7 +8,7 @@
 //! lane selection (with the no-op classes, the offset classes and the ZROW classes), plus the
 //! numeric-edge set (every ALU mode × every lane width over the 18 special values of each format).
 //! [`generate`] makes them, [`format`](mod@format) is the file format (`amx-vectors/1`, a sibling
-//! of the SFPU's `sfpu-vectors/2`), [`run`] checks a model against them, and [`campaign`] is the
+//! of the SFPU's `sfpu-vectors/3`), [`run`] checks a model against them, and [`campaign`] is the
 //! random campaign (random states and operand streams, the whole state compared after every
 //! operand, replayable by case id).
 //!

@@ -1,5 +1,5 @@
 //! The Tenstorrent Tensix Vector Unit (SFPU) in the harness, Blackhole A0 and Wormhole B0: its
-//! models behind the [`Model`] interface, the golden-vector format (`sfpu-vectors/2`) with its
+//! models behind the [`Model`] interface, the golden-vector format (`sfpu-vectors/3`) with its
 //! generator, loader and runner, the taint analysis of unpromised locations, the random
 //! campaign, the IEEE 754 characterisation, the fuzzing oracles, the DUT protocol's SFPU
 //! messages, and the assembly of its report sections.

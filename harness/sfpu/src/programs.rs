@@ -35,7 +35,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use sfpu_reference::isa::mods::*;
 use sfpu_reference::isa::{Arch, Instr, Opcode, decode};
 use sfpu_reference::ops::blackhole::load_store::{ComputeAddr, ResolveSrcB};
-use sfpu_reference::state::{Addressing, DST_COLS, FLAG_STACK_CAPACITY, LANES, LaneConfig, State};
+use sfpu_reference::state::{
+    Addressing, DST_COLS, FLAG_STACK_CAPACITY, FlagStack, FlagStackEntry, LANES, LaneConfig, State,
+};
 use sfpu_reference::{Machine, ResetValues};
 
 use crate::generate::build;
@@ -92,7 +94,7 @@ const AREA_END: u32 = 0x200;
 
 /// The reasons a vector has no program form, and the program form otherwise.
 pub fn program_form(v: &Vector) -> Result<ProgramForm, String> {
-    let (pre, expected) = expected_states(v)?;
+    let (pre, stated) = expected_states(v)?;
     let program: Vec<Instr> = v
         .program
         .iter()
@@ -101,6 +103,17 @@ pub fn program_form(v: &Vector) -> Result<ProgramForm, String> {
     let skip = v.skip.clone().unwrap_or_default();
     if skip.all {
         return Err("undefined behaviour: the vector promises nothing to read back".to_string());
+    }
+    // The state the epilogue reads: the vector's expected state, which `post` gives only where it
+    // promises a value; elsewhere (`skip`), what the reference model ends with, as an
+    // implementation's state there has some value too. Every signature cell that depends on it
+    // is a `None` (the scramble below).
+    let words: Vec<u32> = program.iter().map(Instr::encode_blackhole).collect();
+    let expected = harness_core::isa::Model::run(&crate::model::Reference, Arch::Blackhole, &pre, &words)
+        .map_err(|e| format!("the reference model: {e}"))?
+        .post;
+    if !crate::taint::differing(&stated, &expected, &skip).is_empty() {
+        return Err("the reference model does not end in the vector's expected state".to_string());
     }
     let access = Access::of(&program, &pre);
     reachable(&pre, &access)?;
@@ -122,7 +135,7 @@ pub fn program_form(v: &Vector) -> Result<ProgramForm, String> {
     let mut e = Asm::default();
     let mut end = expected.clone();
     end.Addressing = Addressing::default();
-    let read_back = epilogue(&mut e, &end, &access, &mut area)?;
+    let read_back = epilogue(&mut e, &end, &access, &skip, &mut area)?;
     let readout: Vec<u32> = area.used.clone();
     mark(&mut end, &readout);
 
@@ -134,6 +147,13 @@ pub fn program_form(v: &Vector) -> Result<ProgramForm, String> {
     run.extend(std::iter::repeat_n(Instr::SFPNOP {}, drain_nops(&pre, &program)));
 
     let mut not_read_back = Vec::new();
+    if skip.LaneConfig.0 != 0 {
+        not_read_back.push(
+            "LaneConfig: the vector does not promise it (skip), and the readout clears it first (it decides \
+             which lanes and columns the readout reaches)"
+                .to_string(),
+        );
+    }
     if access.writes.prng {
         not_read_back.push(
             "the PRNG: its reset value is unspecified and no instruction sets it (the program only advances it)"
@@ -158,10 +178,21 @@ pub fn program_form(v: &Vector) -> Result<ProgramForm, String> {
         signature_rows.iter().map(|&r| (r, image.Dst.DstBits[r].map(Some))).collect();
     let set_rows: BTreeSet<usize> =
         rows.iter().copied().chain(readout.iter().flat_map(|&g| Area::rows_of(g))).collect();
-    for k in 0..3 {
-        let mut other = end.clone();
-        scramble(&mut other, &skip, &access, &set_rows, 0x5EED_0000 + k);
-        let image2 = run_epilogue(&other, &e.out)?;
+    let mut others: Vec<State> = (0..3)
+        .map(|k| {
+            let mut other = end.clone();
+            scramble(&mut other, &skip, &access, &set_rows, 0x5EED_0000 + k);
+            other
+        })
+        .collect();
+    // A cell may depend on one lane's skipped flag (a random scramble keeps it with probability
+    // 1/2): each lane's skipped locations are also changed on their own, and then all at once.
+    if !skip.is_empty() {
+        others.extend((0..LANES).map(|l| changed(&end, &skip, 1 << l)));
+        others.push(changed(&end, &skip, u32::MAX));
+    }
+    for other in &others {
+        let image2 = run_epilogue(other, &e.out)?;
         for (&r, cells) in signature.iter_mut() {
             for (c, cell) in cells.iter_mut().enumerate() {
                 if *cell != Some(image2.Dst.DstBits[r][c]) {
@@ -222,8 +253,9 @@ fn run_epilogue(state: &State, epilogue: &[Instr]) -> Result<State, String> {
     Ok(s)
 }
 
-/// Changes every location of `s` that the signature must not depend on: the skipped locations,
-/// the Dst rows the prologue does not set, and the state it does not set.
+/// Changes every location of `s` that the signature must not depend on: the skipped locations
+/// (every bit of each, every level of a flag stack), the Dst rows the prologue does not set, and
+/// the state it does not set.
 fn scramble(s: &mut State, skip: &Locations, access: &Access, rows: &BTreeSet<usize>, seed: u64) {
     let mut rng = Rng::new(seed);
     for reg in 0..sfpu_reference::state::NUM_LREGS {
@@ -248,15 +280,20 @@ fn scramble(s: &mut State, skip: &Locations, access: &Access, rows: &BTreeSet<us
             s.UseLaneFlagsForLaneEnable[l] = rng.below(2) == 1;
         }
         if bit(skip.FlagStack.0) {
-            let mut st = s.FlagStack[l];
-            if let Some(top) = st.top_mut() {
-                top.LaneFlags = rng.below(2) == 1;
-                top.UseLaneFlagsForLaneEnable = rng.below(2) == 1;
+            let entries: Vec<FlagStackEntry> = s.FlagStack[l]
+                .entries()
+                .iter()
+                .map(|_| FlagStackEntry {
+                    LaneFlags: rng.below(2) == 1,
+                    UseLaneFlagsForLaneEnable: rng.below(2) == 1,
+                })
+                .collect();
+            if let Ok(st) = FlagStack::from_entries(&entries) {
+                s.FlagStack[l] = st;
             }
-            s.FlagStack[l] = st;
         }
         if bit(skip.LaneConfig.0) {
-            s.LaneConfig[l] = LaneConfig::truncating(s.LaneConfig[l].bits() ^ (rng.u32() & 0x3_0F0F));
+            s.LaneConfig[l] = LaneConfig::truncating(rng.u32());
         }
         if bit(skip.LoadMacroConfig.0) || !access.sets_lmc() {
             let c = &mut s.LoadMacroConfig[l];
@@ -271,6 +308,57 @@ fn scramble(s: &mut State, skip: &Locations, access: &Access, rows: &BTreeSet<us
             s.Dst.DstBits[r] = std::array::from_fn(|_| rng.u32() as u16);
         }
     }
+}
+
+/// `s` with every bit of the skipped locations of the lanes in `lanes` inverted: LReg lanes, flags,
+/// every level of a flag stack, LaneConfig, LoadMacroConfig (and every Dst cell, with every lane,
+/// when Dst is skipped).
+fn changed(s: &State, skip: &Locations, lanes: u32) -> State {
+    let mut s = s.clone();
+    let open = |mask: u32, l: usize| ((mask & lanes) >> l) & 1 != 0;
+    for reg in 0..sfpu_reference::state::NUM_LREGS {
+        for l in 0..LANES {
+            if open(skip.lreg(reg), l) && sfpu_reference::state::lreg_constant(reg, l).is_none() {
+                s.LReg[reg][l] = !s.LReg[reg][l];
+            }
+        }
+    }
+    for l in 0..LANES {
+        if open(skip.LaneFlags.0, l) {
+            s.LaneFlags[l] = !s.LaneFlags[l];
+        }
+        if open(skip.UseLaneFlagsForLaneEnable.0, l) {
+            s.UseLaneFlagsForLaneEnable[l] = !s.UseLaneFlagsForLaneEnable[l];
+        }
+        if open(skip.FlagStack.0, l) {
+            let inverted: Vec<FlagStackEntry> = s.FlagStack[l]
+                .entries()
+                .iter()
+                .map(|e| FlagStackEntry {
+                    LaneFlags: !e.LaneFlags,
+                    UseLaneFlagsForLaneEnable: !e.UseLaneFlagsForLaneEnable,
+                })
+                .collect();
+            if let Ok(st) = FlagStack::from_entries(&inverted) {
+                s.FlagStack[l] = st;
+            }
+        }
+        if open(skip.LaneConfig.0, l) {
+            s.LaneConfig[l] = LaneConfig::truncating(!s.LaneConfig[l].bits());
+        }
+        if open(skip.LoadMacroConfig.0, l) {
+            let c = &mut s.LoadMacroConfig[l];
+            c.InstructionTemplate = c.InstructionTemplate.map(|w| !w);
+            c.Sequence = c.Sequence.map(|w| !w);
+            c.Misc = sfpu_reference::state::Misc::truncating(!c.Misc.bits());
+        }
+    }
+    if skip.Dst && lanes == u32::MAX {
+        for row in s.Dst.DstBits.iter_mut() {
+            *row = row.map(|c| !c);
+        }
+    }
+    s
 }
 
 /// What the program may read and write (the taint analysis's footprints; everything after an
@@ -860,13 +948,18 @@ fn phase_b_selections(config: &[u32; 8]) -> Vec<(u32, u32)> {
 
 /// The epilogue: reads back what the program may have written (module documentation), from the
 /// state `end` (the program's final state with the default configuration).
-fn epilogue(e: &mut Asm, end: &State, access: &Access, area: &mut Area) -> Result<Vec<&'static str>, String> {
+fn epilogue(
+    e: &mut Asm,
+    end: &State,
+    access: &Access,
+    skip: &Locations,
+    area: &mut Area,
+) -> Result<Vec<&'static str>, String> {
     let mut read: Vec<&'static str> = vec!["LReg[0..7]"];
     let w = &access.writes;
     let depth = end.FlagStack[0].len();
     let stack_room = end.FlagStack.iter().all(|st| st.len() < FLAG_STACK_CAPACITY);
     let flags_block_config = (0..8).any(|c| end.UseLaneFlagsForLaneEnable[c] && !end.LaneFlags[c]);
-    let blocked = end.LaneConfig.iter().any(|c| c.BLOCK_DEST_WR_FROM_SFPU());
     // Under `save`, the flags are set aside on the flag stack and turned off, so that SFPCONFIG
     // reaches every column and every lane is enabled but for ROW_MASK.
     let save = |e: &mut Asm| -> Result<(), String> {
@@ -878,6 +971,17 @@ fn epilogue(e: &mut Asm, end: &State, access: &Access, area: &mut Area) -> Resul
         e.encc(false, false);
         Ok(())
     };
+    // 0. A LaneConfig the vector does not promise decides which lanes and columns the readout
+    //    would reach (ROW_MASK, the column exchanges, BLOCK_DEST_WR_FROM_SFPU): it is cleared
+    //    first, with the flags set aside, and not read back.
+    let config_open = skip.LaneConfig.0 != 0;
+    if config_open {
+        save(e)?;
+        e.config(0, 15, CONFIG_AND);
+        e.nop();
+        e.popc(0);
+    }
+    let blocked = !config_open && end.LaneConfig.iter().any(|c| c.BLOCK_DEST_WR_FROM_SFPU());
     // 1. Stores blocked by BLOCK_DEST_WR_FROM_SFPU: show which (a constant stored where it may),
     //    then clear the bit.
     if blocked {
@@ -908,9 +1012,14 @@ fn epilogue(e: &mut Asm, end: &State, access: &Access, area: &mut Area) -> Resul
     if !more {
         return Ok(read);
     }
-    read.push("LaneConfig");
+    if !config_open {
+        read.push("LaneConfig");
+    }
     // 3. LaneConfig as the lane enables let SFPMOV read it: shows the enables too.
     let read_config = |e: &mut Asm, area: &mut Area| -> Result<(), String> {
+        if config_open {
+            return Ok(());
+        }
         e.mov_all(10, 0);
         e.op(Opcode::SFPMOV, &[("VC", 15), ("VD", 0), ("Mod1", SFPMOV_MOD1_FROM_SPECIAL)]);
         let g = area.group()?;

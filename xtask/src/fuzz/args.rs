@@ -9,22 +9,25 @@ use harness_sfpu::fuzz::MAX_STREAM;
 /// The targets, in the order they run.
 pub const TARGETS: [&str; 5] = ["diff_stream", "decode", "vectors_load", "dut_protocol", "amx_diff"];
 
+/// The least fuzzing time a run gives one target (`--time` is raised to it where needed).
+pub const MIN_TARGET_TIME: Duration = Duration::from_secs(3);
+
 #[derive(clap::Args)]
 pub struct Args {
     /// Only this target (repeat for several): diff_stream, decode, vectors_load, dut_protocol,
     /// amx_diff.
     #[arg(long = "target", value_name = "T")]
     pub(super) targets: Vec<String>,
-    /// Wall-clock budget of the whole run, seed writing and the build of the targets included:
-    /// what is left after them is split over the targets (diff_stream counts three times, the
-    /// others once: 3/7 of it with all five): `90s`, `20m`, `8h` (the default; 2m with --smoke).
-    /// With --rate: the time per chip (default 20s).
+    /// Fuzzing time, not counting the seeds and the build of the targets (a first build takes
+    /// minutes; its progress is shown): split over the targets (diff_stream counts three times,
+    /// the others once: 3/7 of it with all five; each target at least 3s): `90s`, `20m`, `8h`
+    /// (the default; 2m with --smoke). With --rate: the time per chip (default 20s).
     #[arg(long, value_parser = parse_duration)]
     pub(super) time: Option<Duration>,
     /// Parallel fuzzing processes per target (libFuzzer's fork mode; crashes do not stop it).
     #[arg(long, default_value_t = 1)]
     pub(super) jobs: u32,
-    /// Run every target briefly (within --time, 2 minutes unless given, build included), as CI
+    /// Run every target briefly (--time in all, 2 minutes unless given, after the build), as CI
     /// does.
     #[arg(long)]
     pub(super) smoke: bool,

@@ -1,10 +1,13 @@
 //! Building the fuzz targets with cargo-fuzz: how to invoke it ([`Fuzz`]: nightly, or stable with
 //! `RUSTC_BOOTSTRAP=1`), the build flags every build and run shares ([`FUZZ_BUILD_FLAGS`]), the
-//! build with cargo's progress on a spinner, and the spinner itself.
+//! build with cargo's progress shown while it runs (on a spinner on a terminal, as a line every
+//! [`PROGRESS_EVERY`] elsewhere), and the spinner itself.
 
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, IsTerminal as _};
 use std::path::Path;
 use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
@@ -96,10 +99,11 @@ impl Fuzz {
         self.interrupt.as_ref().and_then(Interrupt::signal)
     }
 
-    /// Builds the targets, showing cargo's progress (the crate being compiled and how many so
-    /// far) on the spinner; on failure the error is cargo's whole output. A build stopped by the
-    /// run's signal is not an error: it says so, and the caller, seeing the signal, fuzzes
-    /// nothing.
+    /// Builds the targets, showing cargo's progress while it runs (how many crates so far and the
+    /// one being compiled, with the time elapsed: on the spinner on a terminal, otherwise a line
+    /// at the start and every [`PROGRESS_EVERY`]; nothing with `quiet`); on failure the error is
+    /// cargo's whole output. Returns how long the build took. A build stopped by the run's signal
+    /// is not an error: it says so, and the caller, seeing the signal, fuzzes nothing.
     pub(super) fn build(
         &self,
         root: &Path,
@@ -108,7 +112,9 @@ impl Fuzz {
         quiet: bool,
     ) -> Result<Duration> {
         let started = Instant::now();
-        let bar = spinner(quiet, "building fuzz targets (cargo fuzz build)");
+        let terminal = std::io::stderr().is_terminal();
+        let bar = spinner(quiet || !terminal, "building fuzz targets (cargo fuzz build)");
+        let ticker = (!quiet && !terminal).then(|| Ticker::start(started));
         let mut c = self.command(root, "build", features);
         if targets.len() == 1 {
             c.arg(targets[0]);
@@ -124,6 +130,9 @@ impl Fuzz {
                 if let Some(what) = trimmed.strip_prefix("Compiling ") {
                     compiled += 1;
                     bar.set_message(format!("building fuzz targets: {compiled} crates compiled, now {what}"));
+                    if let Some(t) = &ticker {
+                        t.compiling(compiled, what);
+                    }
                 }
                 log.push(line);
             }
@@ -133,6 +142,9 @@ impl Fuzz {
         }
         let status = child.wait().context("cannot wait for cargo fuzz build")?;
         bar.finish_and_clear();
+        if let Some(t) = ticker {
+            t.stop();
+        }
         if let Some(signal) = self.interrupted() {
             errln!("interrupted by {signal} while building the fuzz targets: nothing fuzzed");
             return Ok(started.elapsed());
@@ -149,6 +161,69 @@ impl Fuzz {
             );
         }
         Ok(started.elapsed())
+    }
+}
+
+/// How often the build says how far it is when standard error is not a terminal (a CI log, a pipe),
+/// where the spinner does not draw.
+pub(super) const PROGRESS_EVERY: Duration = Duration::from_secs(30);
+
+/// The build's progress line where the spinner does not draw: the time elapsed, the crates
+/// compiled so far and the one being compiled (cargo's "Compiling" lines).
+fn progress_line(elapsed: Duration, compiled: usize, now: &str) -> String {
+    let secs = elapsed.as_secs();
+    let mut line = format!("building fuzz targets (cargo fuzz build): {secs}s, {compiled} crates compiled");
+    if !now.is_empty() {
+        line.push_str(&format!(", now {now}"));
+    }
+    line
+}
+
+/// Prints the build's progress every [`PROGRESS_EVERY`] (and once at the start) on a thread of its
+/// own, so that a long compilation or link with no line from cargo still shows the time passing.
+struct Ticker {
+    state: Arc<Mutex<(usize, String)>>,
+    stop: Arc<AtomicBool>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Ticker {
+    fn start(started: Instant) -> Ticker {
+        let state = Arc::new(Mutex::new((0, String::new())));
+        let stop = Arc::new(AtomicBool::new(false));
+        errln!("building fuzz targets (cargo fuzz build; a first build takes several minutes)");
+        let thread = {
+            let (state, stop) = (Arc::clone(&state), Arc::clone(&stop));
+            std::thread::spawn(move || {
+                let mut next = PROGRESS_EVERY;
+                while !stop.load(Ordering::Relaxed) {
+                    std::thread::sleep(Duration::from_millis(200));
+                    if started.elapsed() >= next && !stop.load(Ordering::Relaxed) {
+                        next += PROGRESS_EVERY;
+                        let line = match state.lock() {
+                            Ok(s) => progress_line(started.elapsed(), s.0, &s.1),
+                            Err(_) => progress_line(started.elapsed(), 0, ""),
+                        };
+                        errln!("{line}");
+                    }
+                }
+            })
+        };
+        Ticker { state, stop, thread: Some(thread) }
+    }
+
+    /// Cargo started compiling its `compiled`-th crate, `what`.
+    fn compiling(&self, compiled: usize, what: &str) {
+        if let Ok(mut s) = self.state.lock() {
+            *s = (compiled, what.to_string());
+        }
+    }
+
+    fn stop(mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
     }
 }
 
@@ -170,6 +245,21 @@ pub(super) fn spinner(quiet: bool, message: &str) -> ProgressBar {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Where the spinner does not draw, the build's progress line gives the seconds elapsed, the
+    /// crates compiled and the one being compiled (cargo's `Compiling serde v1.0.228` line without
+    /// its first word), or no crate before cargo names one.
+    #[test]
+    fn the_progress_line_says_how_far_the_build_is() {
+        assert_eq!(
+            progress_line(Duration::from_millis(125_900), 87, "serde v1.0.228"),
+            "building fuzz targets (cargo fuzz build): 125s, 87 crates compiled, now serde v1.0.228"
+        );
+        assert_eq!(
+            progress_line(Duration::from_secs(30), 0, ""),
+            "building fuzz targets (cargo fuzz build): 30s, 0 crates compiled"
+        );
+    }
 
     /// `.clusterfuzzlite/build.sh` builds the targets as `cargo xtask fuzz` does: its
     /// `cargo fuzz build` line carries every one of [`FUZZ_BUILD_FLAGS`] except the sanitizer,

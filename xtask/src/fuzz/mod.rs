@@ -16,8 +16,10 @@
 //!   targets were not reached. `--rate` and `--planted` stop the same way: they report the chips
 //!   done (the one cut short not judged) and name the others, and remove their scratch corpora;
 //!   `--throughput` keeps the rows it finished and names the one it did not.
-//! * `--smoke`: every target for a bounded time, `--time` in total (two minutes unless given)
-//!   including the build.
+//!   `--time` (8 hours unless given) is fuzzing time, not counting the seeds and the build (a
+//!   first build of `fuzz/target` takes minutes; its progress is shown as it runs): it is split
+//!   over the targets, and the summary says what the build took besides.
+//! * `--smoke`: every target briefly, `--time` in all (two minutes unless given).
 //!   `--planted` (with `--smoke`) instead checks, for each chip, that `diff_stream` finds the
 //!   divergence planted behind the fast model's `planted-divergence` feature from an empty corpus
 //!   (the chip pinned with `SFPU_FUZZ_CHIP`) and triages it into a temporary copy of that chip's
@@ -79,7 +81,7 @@ use throughput::{throughput, throughput_inner};
 use triage::{Artifact, TriageReport, regressions_file, triage, triage_target};
 
 pub fn main(args: Args) -> Result<ExitCode> {
-    // `--time` (and the smoke budget) count from here: seeds and the build are part of the run.
+    // The whole run, for the summary (`--time` is fuzzing time only).
     let started = Instant::now();
     let root = crate::paths::workspace_root();
     for t in &args.targets {

@@ -7,25 +7,85 @@ use std::time::Duration;
 
 use anyhow::Result;
 
-use super::args::Args;
+use super::args::{Args, MIN_TARGET_TIME};
 use super::libfuzzer::TargetRun;
 use super::triage::triage_command;
 
-/// Prints what the run found: each target's figures, every artifact with its panic message, its
-/// bytes (as a command that writes it again) and its triage command, and, for a run stopped by a
-/// signal (`stopped`: the signal and the targets not reached), that it was. Exit status 1 if
-/// anything crashed.
+/// Where a fuzzing run's time went: `--time` (the fuzzing time asked for, not counting the seeds
+/// and the build), the fuzzing time planned from it, the build, and the whole run.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Timing {
+    /// `--time`, or the default fuzzing time.
+    pub(super) budget: Duration,
+    /// The targets' fuzzing times added up: `budget`, or more where a target's minimum raised it.
+    pub(super) planned: Duration,
+    /// How long `cargo fuzz build` took.
+    pub(super) build: Duration,
+    /// The whole run, from the start of the command.
+    pub(super) elapsed: Duration,
+}
+
+/// What `--time` is, in every message that gives it, and what raises it (`planned` above
+/// `budget`: each target's minimum).
+fn time_is(budget: Duration, planned: Duration) -> String {
+    format!(
+        "--time {}s: fuzzing time, not counting the seeds and the build{}",
+        budget.as_secs(),
+        if planned > budget {
+            format!("; each target at least {}s", MIN_TARGET_TIME.as_secs())
+        } else {
+            String::new()
+        }
+    )
+}
+
+/// The line printed before the targets run: how long they will fuzz in all, what `--time` is,
+/// and how long the build took.
+pub(super) fn plan_line(t: &Timing) -> String {
+    format!(
+        "fuzzing for {}s ({}); the build took {:.0}s",
+        t.planned.as_secs(),
+        time_is(t.budget, t.planned),
+        t.build.as_secs_f64()
+    )
+}
+
+/// The summary's first line: the whole run, how long the targets' runs took (`ran`, start-up
+/// included) for how much fuzzing, what `--time` is, and the build; a build longer than the whole
+/// `--time` says that it was not counted in it.
+pub(super) fn timing_line(t: &Timing, ran: Duration) -> String {
+    format!(
+        "fuzz summary ({:.0}s in all): the targets ran {:.0}s, start-up included, for {}s of fuzzing ({}); \
+         the build took {:.0}s{}:",
+        t.elapsed.as_secs_f64(),
+        ran.as_secs_f64(),
+        t.planned.as_secs(),
+        time_is(t.budget, t.planned),
+        t.build.as_secs_f64(),
+        if t.build > t.budget { ", more than the whole --time, and was not counted in it" } else { "" }
+    )
+}
+
+/// Prints what the run found: where the time went ([`timing_line`]), each target's figures, every
+/// artifact with its panic message, its bytes (as a command that writes it again) and its triage
+/// command, and, for a run stopped by a signal (`stopped`: the signal and the targets not
+/// reached), that it was. Exit status 1 if anything crashed.
 pub(super) fn summary(
     root: &Path,
     runs: &[TargetRun],
-    elapsed: Duration,
+    timing: Timing,
     stopped: Option<&(&str, Vec<&str>)>,
     args: &Args,
 ) -> Result<ExitCode> {
     let crashed = runs.iter().any(|r| !r.crashes.is_empty() || r.error.is_some());
+    let elapsed = timing.elapsed;
+    let ran = Duration::from_secs_f64(runs.iter().map(|r| r.seconds.max(0.0)).sum::<f64>());
     if args.json {
         let v = serde_json::json!({
             "seconds": elapsed.as_secs(),
+            "time_seconds": timing.budget.as_secs(),
+            "fuzzing_seconds": timing.planned.as_secs(),
+            "build_seconds": (timing.build.as_secs_f64() * 10.0).round() / 10.0,
             "targets": runs.iter().map(TargetRun::json).collect::<Vec<_>>(),
             "ok": !crashed,
             "interrupted": stopped.map(|(signal, _)| signal),
@@ -33,7 +93,7 @@ pub(super) fn summary(
         });
         outln!("{}", serde_json::to_string_pretty(&v)?);
     } else if !args.quiet || crashed || stopped.is_some() {
-        errln!("\nfuzz summary ({:.0}s):", elapsed.as_secs_f64());
+        errln!("\n{}", timing_line(&timing, ran));
         for r in runs {
             errln!(
                 "  {:<13} {:>6.0}s {:>10} execs {:>7} exec/s  cov {:>6}  corpus {:>5}  crashes {}",
@@ -110,6 +170,39 @@ mod tests {
     use std::process::Command;
 
     use super::*;
+
+    /// The summary says what `--time` is and what the build took, whether the build was quick
+    /// (an up-to-date `fuzz/target`: 3 s against the 45 s CI gives the smoke run) or took longer
+    /// than the whole `--time` (a first build: 845 s against the smoke run's 120 s); in both the
+    /// fuzzing time is the whole `--time` (or more, each target's 3 s minimum raising it), not
+    /// the budget less the build.
+    #[test]
+    fn the_summary_says_where_the_time_went() {
+        let s = Duration::from_secs;
+        let quick = Timing { budget: s(45), planned: s(45), build: s(3), elapsed: s(58) };
+        assert_eq!(
+            timing_line(&quick, s(50)),
+            "fuzz summary (58s in all): the targets ran 50s, start-up included, for 45s of fuzzing \
+             (--time 45s: fuzzing time, not counting the seeds and the build); the build took 3s:"
+        );
+        let first = Timing { budget: s(120), planned: s(120), build: s(845), elapsed: s(980) };
+        assert_eq!(
+            timing_line(&first, s(125)),
+            "fuzz summary (980s in all): the targets ran 125s, start-up included, for 120s of fuzzing \
+             (--time 120s: fuzzing time, not counting the seeds and the build); the build took 845s, \
+             more than the whole --time, and was not counted in it:"
+        );
+        assert_eq!(
+            plan_line(&first),
+            "fuzzing for 120s (--time 120s: fuzzing time, not counting the seeds and the build); the build took 845s"
+        );
+        let short = Timing { budget: s(10), planned: s(16), build: s(3), elapsed: s(30) };
+        assert_eq!(
+            plan_line(&short),
+            "fuzzing for 16s (--time 10s: fuzzing time, not counting the seeds and the build; each target at \
+             least 3s); the build took 3s"
+        );
+    }
 
     /// The command printed for an artifact writes it again, byte for byte, relative to the
     /// repository root (checked with the shell and coreutils' `base64`, not this crate's decoder).

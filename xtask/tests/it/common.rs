@@ -1,6 +1,5 @@
 //! What xtask's end-to-end tests share: the built binaries (xtask's, and the `sfpu-conformance`
-//! command's, which some chores' outputs are checked with), the repository, scratch files, and
-//! what the tests that run cargo-fuzz need.
+//! command's, which some chores' outputs are checked with), the repository and scratch files.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -120,31 +119,4 @@ pub fn scratch_path(prefix: &str, name: &str) -> Scratch {
     let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("{prefix}_{}_{name}", std::process::id()));
     let _ = if path.is_dir() { std::fs::remove_dir_all(&path) } else { std::fs::remove_file(&path) };
     Scratch(path)
-}
-
-/// A command without the outer cargo's toolchain and target directory, for a nested cargo
-/// (cargo-fuzz's, which builds with its own toolchain and target directory).
-pub fn clean(mut c: Command) -> Command {
-    for var in ["CARGO", "RUSTUP_TOOLCHAIN", "CARGO_TARGET_DIR", "CARGO_BUILD_TARGET_DIR", "RUSTC", "RUSTDOC"]
-    {
-        c.env_remove(var);
-    }
-    c
-}
-
-/// Whether cargo-fuzz is installed, so that a test that needs it can run. When it is not, the
-/// test is skipped with the reason printed, except under `SFPU_REQUIRE_CARGO_FUZZ=1`: CI installs
-/// cargo-fuzz first and sets it, so a CI run that did not run the test cannot pass.
-pub fn cargo_fuzz_available() -> bool {
-    let mut c = clean(Command::new("cargo"));
-    c.args(["fuzz", "--version"]);
-    if c.output().is_ok_and(|o| o.status.success()) {
-        return true;
-    }
-    assert!(
-        std::env::var_os("SFPU_REQUIRE_CARGO_FUZZ").is_none_or(|v| v != "1"),
-        "cargo-fuzz is not installed and SFPU_REQUIRE_CARGO_FUZZ=1 (cargo install cargo-fuzz --locked)"
-    );
-    println!("SKIPPED: cargo-fuzz is not installed (cargo install cargo-fuzz --locked)");
-    false
 }

@@ -1,7 +1,7 @@
 //! The layout is the architecture, checked: the ISA-neutral core depends on no instruction set's
 //! crate (directly or through another workspace crate: the compiler keeps the seam), no crate has
 //! an import circle between its files (`.ci/import_cycles.py`), every integration test of a crate
-//! is one binary (`tests/it/`) beside the browser test, the performance figures name their
+//! is one binary (`tests/it/`) beside the two with their own harness, the performance figures name their
 //! command, commit and host, and the command's build and the test build share their dependencies'
 //! features (so the second reuses the first).
 
@@ -85,8 +85,9 @@ fn no_crate_has_an_import_circle() {
 }
 
 /// Each crate's integration tests are one binary (`tests/it/main.rs` where there were several),
-/// beside the browser test, its own harness (it reports itself ignored without Chromium). Tests
-/// that need a process of their own start their binary again for it.
+/// beside two with their own harness, so that a test whose tool is missing is reported ignored,
+/// not passed: harness-sfpu's browser test (Chromium) and xtask's fuzzing tests (cargo-fuzz).
+/// Tests that need a process of their own start their binary again for it.
 #[test]
 fn one_integration_test_binary_per_crate() {
     let m = metadata();
@@ -106,7 +107,7 @@ fn one_integration_test_binary_per_crate() {
         }
     }
     extra.sort();
-    assert_eq!(extra, ["harness-sfpu: report_browser"]);
+    assert_eq!(extra, ["harness-sfpu: report_browser", "xtask: fuzz"]);
 }
 
 /// The project's performance figures live in one generated file, `docs/performance.md`: written by

@@ -5,11 +5,7 @@ mod common;
 
 mod bench_amx_cli;
 mod bench_cli;
-#[cfg(unix)]
-mod clusterfuzzlite;
 mod conform_cli;
-#[cfg(unix)]
-mod fuzz_cli;
 mod hostile;
 mod layout;
 mod programs_cli;

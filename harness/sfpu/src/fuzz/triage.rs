@@ -67,18 +67,20 @@ pub fn append_regression(
 ) -> Result<Appended, String> {
     let existing = crate::vectors::parse_file(path, text)
         .map_err(|e| format!("{} does not load: {}", path.display(), load_errors(&e)))?;
-    // The appended vector lists `requires`, which a format-1 file refuses (the loader has read
-    // this one as a current file, so its own text says which).
+    // The appended vector lists `requires`, which a format-1 file refuses, and may give a lane no
+    // value (`null`), which a format-2 file does (the loader has read this one as a current file,
+    // so its own text says which).
     #[derive(serde::Deserialize)]
     struct Head {
         format: String,
     }
-    if serde_yaml::from_str::<Head>(text).is_ok_and(|h| h.format == crate::vectors::FORMAT_V1) {
+    if let Ok(Head { format }) = serde_yaml::from_str::<Head>(text)
+        && [crate::vectors::FORMAT_V1, crate::vectors::FORMAT_V2].contains(&format.as_str())
+    {
         return Err(format!(
-            "{} is a {} file; triage appends {} vectors (with `requires`): upgrade the file first \
-             (vectors/README.md, \"Migrating from sfpu-vectors/1\")",
+            "{} is a {format} file; triage appends {} vectors: upgrade the file first \
+             (vectors/README.md, \"Migrating from earlier formats\")",
             path.display(),
-            crate::vectors::FORMAT_V1,
             crate::vectors::FORMAT
         ));
     }

@@ -37,7 +37,7 @@ pub use modes::{
 };
 
 /// Bump when the generator changes what it generates (recorded in every file's header).
-pub const GENERATOR_VERSION: &str = "6";
+pub const GENERATOR_VERSION: &str = "7";
 
 /// The seed of the checked-in corpus.
 pub const DEFAULT_SEED: u64 = 0x5F9C_0DE5_EED0_0001;

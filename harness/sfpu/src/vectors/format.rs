@@ -9,10 +9,16 @@ use crate::features::Feature;
 use crate::taint::Locations;
 
 /// The format identifier every file this crate writes carries; bumped on any incompatible change.
-/// Version 2 added `requires` to every vector.
-pub const FORMAT: &str = "sfpu-vectors/2";
+/// Version 2 added `requires` to every vector; version 3 states no value in `post` where `skip`
+/// covers (a lane without a value is `null`).
+pub const FORMAT: &str = "sfpu-vectors/3";
 
-/// The previous format, still read: its vectors have no `requires`, which the loader computes.
+/// The previous format, still read: its `post` may state values where `skip` covers, which the
+/// loader leaves out ([`super::promise::leave_out`]).
+pub const FORMAT_V2: &str = "sfpu-vectors/2";
+
+/// The first format, still read: its vectors have no `requires`, which the loader computes, and
+/// its `post` is read as [`FORMAT_V2`]'s.
 pub const FORMAT_V1: &str = "sfpu-vectors/1";
 
 /// One vector file: all the vectors of one instruction (or the sequences, or the regressions) of
@@ -20,8 +26,9 @@ pub const FORMAT_V1: &str = "sfpu-vectors/1";
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct VectorFile {
-    /// [`FORMAT`] (a file on disk may say [`FORMAT_V1`]; the loader reads it as [`FORMAT`], its
-    /// vectors' `requires` computed).
+    /// [`FORMAT`] (a file on disk may say [`FORMAT_V2`] or [`FORMAT_V1`]; the loader reads it as
+    /// [`FORMAT`]: its vectors' `requires` computed where missing, and what their `post` states
+    /// where `skip` covers left out).
     pub format: String,
     /// The architecture every vector of the file is for.
     pub arch: Arch,
@@ -45,7 +52,7 @@ pub struct Vector {
     pub tags: Vec<String>,
     /// The state features beyond the baseline the vector needs an implementation to model
     /// ([`crate::features::requires`] of `pre` and `program`), in canonical order; empty for
-    /// the baseline. Every `sfpu-vectors/2` vector lists it (the loader checks it against the
+    /// the baseline. Every `sfpu-vectors/2` and `/3` vector lists it (the loader checks it against the
     /// computed list); `sfpu-vectors/1` vectors have none in the file, and the loader fills it in.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub requires: Option<Vec<Feature>>,
@@ -54,14 +61,15 @@ pub struct Vector {
     /// The state before the program (omitted parts take the format's defaults).
     #[serde(default)]
     pub pre: StateDoc,
-    /// The expected values of the parts the program changes, to apply on top of `pre`.
+    /// The expected values of the parts the program changes, to apply on top of `pre`; no value
+    /// where `skip` covers (a lane without one is `null`, [`StateDoc::apply_stated_to`]).
     #[serde(default)]
     pub post: StateDoc,
     /// The specification's verdict: every clause under which part of the effect is not defined.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub outcome: Vec<Note>,
     /// Locations the specification does not promise (undefined or unspecified behaviour):
-    /// importers must not compare them.
+    /// importers must not compare them, and `post` states no value there.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub skip: Option<Locations>,
     /// Locations whose value is the documented behaviour of current silicon but not promised

@@ -1,8 +1,10 @@
 //! Reading vector files: parse, then check everything an importer relies on, reporting the file
 //! and line of each problem. Unknown fields, malformed hex, duplicate ids, words that do not
-//! decode, texts that do not match their words, states that cannot exist, and (format
-//! `sfpu-vectors/2`) a `requires` list other than the computed one are all errors. Files of the
-//! previous format, `sfpu-vectors/1`, are read too: their vectors get the computed `requires`.
+//! decode, texts that do not match their words, states that cannot exist, a lane without a value
+//! in `pre`, (formats `sfpu-vectors/2` and `/3`) a `requires` list other than the computed one,
+//! and (format `/3`) a value in `post` where `skip` covers are all errors. Files of the previous
+//! formats are read too: `sfpu-vectors/2` files with what their `post` states where `skip` covers
+//! left out, `sfpu-vectors/1` files likewise and with the computed `requires`.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -12,7 +14,8 @@ use rayon::prelude::*;
 use sfpu_reference::isa::{Arch, decode, parse_instr};
 use sfpu_reference::outcome::Clause;
 
-use super::format::{FORMAT, FORMAT_V1, Vector, VectorFile};
+use super::format::{FORMAT, FORMAT_V1, FORMAT_V2, Vector, VectorFile};
+use super::promise::{leave_out, stated_in_skip};
 use crate::features::requires;
 
 /// A problem with a vector file.
@@ -114,13 +117,25 @@ fn check_vector(file: &VectorFile, v: &Vector) -> Result<Vec<crate::features::Fe
     }
     let pre = v.pre.to_state().map_err(|e| format!("{}: pre: {e}", v.id))?;
     let mut s = pre.clone();
-    v.post.apply_to(&mut s).map_err(|e| format!("{}: post: {e}", v.id))?;
+    v.post.apply_stated_to(&mut s).map_err(|e| format!("{}: post: {e}", v.id))?;
+    let stated = stated_in_skip(&v.post, &v.skip.clone().unwrap_or_default());
+    if !stated.is_empty() {
+        return Err(format!(
+            "{}: post states a value where skip covers (not promised): {}; leave out of post a part \
+             or register skip covers in every lane, and write null for a lane it covers (vectors/README.md, \
+             \"Applying post\")",
+            v.id,
+            stated.join(", ")
+        ));
+    }
     let computed = requires(&pre, &program).to_vec();
     match (&v.requires, file.format.as_str()) {
         (Some(_), FORMAT_V1) => {
             return Err(format!("{}: `requires` is not a field of {FORMAT_V1} (it is computed)", v.id));
         }
-        (None, FORMAT) => return Err(format!("{}: every {FORMAT} vector lists `requires`", v.id)),
+        (None, FORMAT | FORMAT_V2) => {
+            return Err(format!("{}: every {} vector lists `requires`", v.id, file.format));
+        }
         (Some(listed), _) if *listed != computed => {
             let show = |l: &[crate::features::Feature]| {
                 format!("[{}]", l.iter().map(|f| f.id()).collect::<Vec<_>>().join(", "))
@@ -173,9 +188,29 @@ pub fn parse_file(path: &Path, text: &str) -> Result<VectorFile, Vec<LoadError>>
     let invalid =
         |line: usize, message: String| LoadError::Invalid { path: path.to_path_buf(), line, message };
     let mut errors = Vec::new();
-    if file.format != FORMAT && file.format != FORMAT_V1 {
-        errors.push(invalid(1, format!("format `{}` is not `{FORMAT}` (or `{FORMAT_V1}`)", file.format)));
+    if ![FORMAT, FORMAT_V2, FORMAT_V1].contains(&file.format.as_str()) {
+        errors.push(invalid(
+            1,
+            format!("format `{}` is not `{FORMAT}` (or `{FORMAT_V2}`, `{FORMAT_V1}`)", file.format),
+        ));
         return Err(errors);
+    }
+    // The earlier formats' `post` gives every lane it lists a value, also where `skip` covers:
+    // those were never compared, and are left out, as the current format writes it.
+    if file.format != FORMAT {
+        for v in &mut file.vectors {
+            if let Some(what) = v.post.first_unstated() {
+                let line = line_of(text, &v.id, 0);
+                errors.push(invalid(
+                    line,
+                    format!("{}: post: {what}, which only {FORMAT} files may write", v.id),
+                ));
+            }
+            leave_out(&mut v.post, &v.skip.clone().unwrap_or_default());
+        }
+        if !errors.is_empty() {
+            return Err(errors);
+        }
     }
     if let Some(stem) = path.file_stem().and_then(|s| s.to_str())
         && stem != file.file
@@ -204,8 +239,9 @@ pub fn parse_file(path: &Path, text: &str) -> Result<VectorFile, Vec<LoadError>>
     for (v, features) in file.vectors.iter_mut().zip(computed) {
         v.requires = Some(features);
     }
-    // With `requires` filled in, a format-1 file is a current one: written back it must say so
-    // (the writer writes `requires`, which format 1 refuses).
+    // With `requires` filled in and `post` stating nothing where `skip` covers, a file of an
+    // earlier format is a current one: written back it must say so (the writer writes
+    // `requires`, which format 1 refuses, and `null`s, which format 2 does).
     file.format = FORMAT.to_string();
     Ok(file)
 }
@@ -323,7 +359,7 @@ mod tests {
     use super::*;
 
     const FILE: &str = "\
-format: sfpu-vectors/2
+format: sfpu-vectors/3
 arch: blackhole
 file: SFPNOP
 vectors:

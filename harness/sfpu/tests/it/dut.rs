@@ -19,7 +19,7 @@ use harness_sfpu::vectors::{Status, Strictness, Vector, VectorFile, load_file, r
 use proptest::prelude::*;
 use sfpu_reference::isa::Arch;
 use sfpu_reference::outcome::Clause;
-use sfpu_reference::state::{Hex, PerLane};
+use sfpu_reference::state::{Hex, LaneBits, PerLane};
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -120,7 +120,7 @@ fn python_dut_passes_what_it_implements() {
     let mut v = file.vectors[0].clone();
     let (reg, values) = v.post.LReg.iter_mut().next().expect("SFPNOT writes a register");
     let reg = reg.0;
-    let mut lanes = values.expand();
+    let mut lanes = values.expand().expect("SFPNOT's vectors skip nothing");
     lanes[5].0 ^= 1;
     *values = PerLane::Each(lanes.to_vec());
     let r = run_vector(&model, &file, &v, Strictness::Silicon);
@@ -628,7 +628,7 @@ fn parse_answer_accepts_the_documented_answers() {
     match parse_answer(line) {
         Ok(Answer::Result { id, state, outcome: Some(o) }) => {
             assert_eq!(id, "7");
-            assert_eq!(state.LaneFlags, Some(Hex(0xFFFF)));
+            assert_eq!(state.LaneFlags, Some(LaneBits::Mask(Hex(0xFFFF))));
             assert_eq!(o.notes().collect::<Vec<_>>(), [(Clause::BackdoorLoad, 0x1FF)]);
         }
         other => panic!("{other:?}"),
@@ -694,6 +694,11 @@ fn parse_answer_rejects_malformed_lines() {
         let e = err(line);
         assert!(e.contains(want), "{:?}: {e} (expected `{want}`)", String::from_utf8_lossy(line));
     }
+    // A DUT's state gives every lane it lists a value: `null` is only a golden vector's (its
+    // `post`, where `skip` covers).
+    let nulls = format!(r#"{{"type":"result","id":"1","state":{{"PRNG":[null{}]}}}}"#, ",1".repeat(31));
+    let e = err(nulls.as_bytes());
+    assert!(e.contains("PRNG: lane 0 has no value (null)"), "{e}");
     // Nesting deep enough to overflow a naive recursive parser.
     let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
     assert!(err(deep.as_bytes()).contains("not JSON"));

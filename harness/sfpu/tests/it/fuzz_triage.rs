@@ -101,7 +101,7 @@ fn vector_file_from_message_on(arch: Arch, message: &str) -> VectorFile {
     let marker = format!("vectors/{arch}/regressions.yaml):\n");
     let at = message.find(&marker).unwrap_or_else(|| panic!("no regression vector in:\n{message}"));
     let yaml = &message[at + marker.len()..];
-    let text = format!("format: sfpu-vectors/2\narch: {arch}\nfile: regressions\nvectors:\n{yaml}");
+    let text = format!("format: sfpu-vectors/3\narch: {arch}\nfile: regressions\nvectors:\n{yaml}");
     parse_file(Path::new("regressions.yaml"), &text)
         .unwrap_or_else(|e| panic!("the report's vector does not load: {e:?}\n{text}"))
 }
@@ -385,7 +385,7 @@ fn triage_appends_once_per_shape() {
 fn triage_into_an_empty_file() {
     let path = Path::new("regressions.yaml");
     let [d1, ..] = divergences();
-    let empty = "format: sfpu-vectors/2\narch: blackhole\nfile: regressions\nvectors: []\n";
+    let empty = "format: sfpu-vectors/3\narch: blackhole\nfile: regressions\nvectors: []\n";
     // The report's vector without its tags.
     let mut vectors: Vec<Vector> = serde_yaml::from_str(&d1.snippet()).expect("the snippet parses");
     assert_eq!(vectors.len(), 1);
@@ -412,11 +412,17 @@ fn triage_refuses_what_would_not_load() {
     assert!(e.contains("does not parse"), "{e}");
     let e = append_regression("format: nope\n", path, "crash-x", &d1.shape, &d1.snippet()).unwrap_err();
     assert!(e.contains("does not load"), "{e}");
-    // A format-1 file loads, but the appended vector (with `requires`) would not fit it.
-    let v1 = "format: sfpu-vectors/1\narch: blackhole\nfile: regressions\nvectors: []\n";
-    assert!(parse_file(path, v1).is_ok());
-    let e = append_regression(v1, path, "crash-x", &d1.shape, &d1.snippet()).unwrap_err();
-    assert!(e.contains("is a sfpu-vectors/1 file") && e.contains("Migrating from sfpu-vectors/1"), "{e}");
+    // A format-1 or format-2 file loads, but the appended vector (with `requires`, and perhaps a
+    // lane without a value in `post`) would not fit it.
+    for old in ["sfpu-vectors/1", "sfpu-vectors/2"] {
+        let text = format!("format: {old}\narch: blackhole\nfile: regressions\nvectors: []\n");
+        assert!(parse_file(path, &text).is_ok());
+        let e = append_regression(&text, path, "crash-x", &d1.shape, &d1.snippet()).unwrap_err();
+        assert!(
+            e.contains(&format!("is a {old} file")) && e.contains("Migrating from earlier formats"),
+            "{e}"
+        );
+    }
     // The file stem must match its `file:` field.
     let e =
         append_regression(&text, Path::new("other.yaml"), "crash-x", &d1.shape, &d1.snippet()).unwrap_err();

@@ -1,5 +1,6 @@
-//! The loader refuses bad files with the file and line of the problem, reads the previous format
-//! (computing `requires`), refuses a `requires` list that is not the computed one and a clause
+//! The loader refuses bad files with the file and line of the problem, reads the previous formats
+//! (computing `requires`, leaving out of `post` what `skip` covers), refuses a `requires` list
+//! that is not the computed one, a `post` that states a value where `skip` covers, and a clause
 //! `section` that is not the clause's entry (or an earlier version's label), and the runner
 //! reports a failing vector with the instruction, the differing lanes and both sides' bits.
 
@@ -10,7 +11,7 @@ use harness_sfpu::vectors::emit::write_file;
 use harness_sfpu::vectors::{Filter, LoadError, Status, Strictness, parse_file, run_vector};
 
 const GOOD: &str = "\
-format: sfpu-vectors/2
+format: sfpu-vectors/3
 arch: blackhole
 file: SFPMOV
 vectors:
@@ -74,7 +75,11 @@ fn duplicate_ids_are_refused_with_the_second_line() {
 #[test]
 fn inconsistent_vectors_are_refused() {
     for (from, to, want) in [
-        ("format: sfpu-vectors/2", "format: sfpu-vectors/3", "is not `sfpu-vectors/2` (or `sfpu-vectors/1`)"),
+        (
+            "format: sfpu-vectors/3",
+            "format: sfpu-vectors/4",
+            "is not `sfpu-vectors/3` (or `sfpu-vectors/2`, `sfpu-vectors/1`)",
+        ),
         ("file: SFPMOV", "file: SFPNOT", "does not match the file name"),
         ("id: SFPMOV/", "id: SFPNOT/", "must be `SFPMOV/<name>`"),
         ("text: TTI_SFPMOV(0, 1, 2, 0)", "text: TTI_SFPMOV(0, 1, 3, 0)", "not the word 0x7c000120"),
@@ -88,12 +93,14 @@ fn inconsistent_vectors_are_refused() {
     }
 }
 
-/// `requires` is computed, never trusted: a `/2` vector must list it, and list exactly the
+/// `requires` is computed, never trusted: a `/3` vector must list it, and list exactly the
 /// computed features. Here the pre-state has a `ROW_MASK` (column 0, row 1) that SFPMOV's lane
 /// enable reads (vectors/README.md, Features), so the vector requires `row-mask` and nothing else.
 #[test]
 fn requires_is_checked_against_the_computed_list() {
     let e = error_of(&GOOD.replace("  requires: []\n", ""));
+    assert!(e.contains("every sfpu-vectors/3 vector lists `requires`"), "{e}");
+    let e = error_of(&GOOD.replace("  requires: []\n", "").replace("/3", "/2"));
     assert!(e.contains("every sfpu-vectors/2 vector lists `requires`"), "{e}");
     let masked = GOOD.replace("      1: 0x3f800000\n", "      1: 0x3f800000\n    LaneConfig: 0x02000\n");
     let e = error_of(&masked);
@@ -103,17 +110,17 @@ fn requires_is_checked_against_the_computed_list() {
     assert!(e.contains("lists [prng], but the vector requires []"), "{e}");
 }
 
-/// The previous format still loads: its vectors have no `requires` (it is refused there), and the
+/// The first format still loads: its vectors have no `requires` (it is refused there), and the
 /// loader fills in the computed list.
 #[test]
 fn format_1_files_load_with_computed_requires() {
-    let v1 = GOOD.replace("format: sfpu-vectors/2", "format: sfpu-vectors/1").replace("  requires: []\n", "");
+    let v1 = GOOD.replace("format: sfpu-vectors/3", "format: sfpu-vectors/1").replace("  requires: []\n", "");
     let file = parse(&v1).unwrap();
     assert_eq!(file.vectors[0].requires, Some(vec![]));
-    // Read, it is a current file: written back (with `requires`), it says format 2 and loads as
-    // the same file; the written text is the format-2 original (found by the vectors_load fuzz
+    // Read, it is a current file: written back (with `requires`), it says format 3 and loads as
+    // the same file; the written text is the format-3 original (found by the vectors_load fuzz
     // target: the writer kept `sfpu-vectors/1` and wrote `requires`, which format 1 refuses).
-    assert_eq!(file.format, "sfpu-vectors/2");
+    assert_eq!(file.format, "sfpu-vectors/3");
     let written = write_file(&file, &[]);
     assert_eq!(parse(&written), Ok(file.clone()), "{written}");
     assert_eq!(parse(GOOD), Ok(file));
@@ -126,8 +133,65 @@ fn format_1_files_load_with_computed_requires() {
         file.vectors[0].requires.as_deref().map(|r| r.iter().map(|f| f.id()).collect::<Vec<_>>()),
         Some(vec!["use-lane-flags-ragged"])
     );
-    let e = error_of(&GOOD.replace("format: sfpu-vectors/2", "format: sfpu-vectors/1"));
+    let e = error_of(&GOOD.replace("format: sfpu-vectors/3", "format: sfpu-vectors/1"));
     assert!(e.contains("`requires` is not a field of sfpu-vectors/1"), "{e}");
+}
+
+/// `post` states no value where `skip` covers (vectors/README.md, "Applying post"): a `/3` vector
+/// whose `post` does is refused, naming the vector's line, the part and the lanes; `post` leaves
+/// out a register `skip` covers in every lane and gives `null` to a lane it covers, and such a
+/// vector loads and passes (the reference model's value there is not compared). A `/2` file,
+/// written before the rule, loads with those values left out, as a current file (and may hold
+/// no `null`). A `null` in `pre` is refused: every location of the initial state has a value.
+#[test]
+fn a_post_value_where_skip_covers_is_refused() {
+    let with_skip = |text: &str, skip: &str| format!("{text}  skip:\n{skip}");
+    // SFPMOV writes LReg[2] in every lane; skip covers all of it, or lanes 0 and 1.
+    let all_of_2 = "    LReg:\n      2: 0xffffffff\n";
+    let e = error_of(&with_skip(GOOD, all_of_2));
+    assert!(
+        e.contains(
+            "SFPMOV.yaml:5: SFPMOV/mod1=0/example: post states a value where skip covers (not promised): \
+                    LReg[2] lanes 0xffffffff; leave out of post"
+        ),
+        "{e}"
+    );
+    let two_lanes = "    LReg:\n      2: 0x00000003\n";
+    let e = error_of(&with_skip(GOOD, two_lanes));
+    assert!(e.contains("LReg[2] lanes 0x00000003"), "{e}");
+    let nulls = format!("      2: [null, null{}]\n", ", 0x3f800000".repeat(30));
+    let partly = with_skip(&GOOD.replace("      2: 0x3f800000\n", &nulls), two_lanes);
+    let file = parse(&partly).unwrap_or_else(|e| panic!("{e:?}\n{partly}"));
+    let r = run_vector(&Reference, &file, &file.vectors[0], Strictness::Silicon);
+    assert_eq!(r.status, Status::Pass);
+    let left_out =
+        with_skip(&GOOD.replace("  post:\n    LReg:\n      2: 0x3f800000\n", "  post: {}\n"), all_of_2);
+    assert!(parse(&left_out).is_ok(), "{:?}", parse(&left_out).err());
+    // A lane mask, Dst, Addressing, everything: each named.
+    for (post, skip, want) in [
+        ("    LaneFlags: 0x00000001\n", "    LaneFlags: 0x00000001\n", "LaneFlags lanes 0x00000001"),
+        ("    Addressing: {}\n", "    Addressing: true\n", "Addressing"),
+        ("", "    all: true\n", "LReg (skip: all)"),
+    ] {
+        let e = error_of(&with_skip(&GOOD.replace("  post:\n", &format!("  post:\n{post}")), skip));
+        assert!(e.contains(&format!("(not promised): {want}")), "{post} {skip}: {e}");
+    }
+    // Format 2: the value skip covers is left out, and the file reads as format 3.
+    let v2 = with_skip(&GOOD.replace("sfpu-vectors/3", "sfpu-vectors/2"), all_of_2);
+    let file = parse(&v2).unwrap_or_else(|e| panic!("{e:?}"));
+    assert_eq!(file.format, "sfpu-vectors/3");
+    assert!(file.vectors[0].post.LReg.is_empty(), "{:?}", file.vectors[0].post);
+    assert_eq!(parse(&write_file(&file, &[])), Ok(file.clone()));
+    assert_eq!(parse(&left_out), Ok(file));
+    let e = error_of(&partly.replace("sfpu-vectors/3", "sfpu-vectors/2"));
+    assert!(
+        e.contains("post: LReg.2: lane 0 has no value (null), which only sfpu-vectors/3 files may write"),
+        "{e}"
+    );
+    // No lane of `pre` goes without a value.
+    let e =
+        error_of(&GOOD.replace("      1: 0x3f800000\n", &format!("      1: [null{}]\n", ", 0x1".repeat(31))));
+    assert!(e.contains("pre: LReg.1: lane 0 has no value (null)"), "{e}");
 }
 
 #[test]

@@ -207,3 +207,102 @@ fn the_readout_sees_every_location_it_reads_back() {
         problems[..problems.len().min(25)].join("\n")
     );
 }
+
+/// The signature promises nothing the vector does not (vectors/README.md, "Program forms": `null`
+/// for a cell not promised): for every program form of a vector with `skip`, the epilogue run on
+/// the vector's expected state with skipped locations changed still gives every cell the
+/// signature states. The changes: each lane in turn (its lanes of skipped LRegs, its skipped
+/// flags, LaneConfig and LoadMacroConfig words complemented, every level of its skipped flag
+/// stack inverted), then every lane at once, and every Dst cell complemented when Dst is skipped.
+/// (A skipped flag stack keeps its depth: the readout pushes onto it.)
+#[test]
+fn the_signature_states_nothing_the_vector_skips() {
+    use harness_sfpu::programs::epilogue_image;
+    use sfpu_reference::State;
+    use sfpu_reference::state::{FlagStack, FlagStackEntry, LaneConfig, Misc};
+    /// `s` with the skipped locations of the lanes in `lanes` changed (and Dst, when `dst`).
+    fn changed(s: &State, skip: &harness_sfpu::taint::Locations, lanes: u32, dst: bool) -> State {
+        let mut s = s.clone();
+        let covers = |mask: u32, l: usize| ((mask & lanes) >> l) & 1 != 0;
+        for reg in 0..17 {
+            for l in 0..32 {
+                if covers(skip.lreg(reg), l) && sfpu_reference::state::lreg_constant(reg, l).is_none() {
+                    s.LReg[reg][l] = !s.LReg[reg][l];
+                }
+            }
+        }
+        for l in 0..32 {
+            if covers(skip.LaneFlags.0, l) {
+                s.LaneFlags[l] = !s.LaneFlags[l];
+            }
+            if covers(skip.UseLaneFlagsForLaneEnable.0, l) {
+                s.UseLaneFlagsForLaneEnable[l] = !s.UseLaneFlagsForLaneEnable[l];
+            }
+            if covers(skip.FlagStack.0, l) {
+                let flipped: Vec<FlagStackEntry> = s.FlagStack[l]
+                    .entries()
+                    .iter()
+                    .map(|e| FlagStackEntry {
+                        LaneFlags: !e.LaneFlags,
+                        UseLaneFlagsForLaneEnable: !e.UseLaneFlagsForLaneEnable,
+                    })
+                    .collect();
+                s.FlagStack[l] = FlagStack::from_entries(&flipped).unwrap();
+            }
+            if covers(skip.LaneConfig.0, l) {
+                s.LaneConfig[l] = LaneConfig::truncating(!s.LaneConfig[l].bits());
+            }
+            if covers(skip.LoadMacroConfig.0, l) {
+                let c = &mut s.LoadMacroConfig[l];
+                c.InstructionTemplate = c.InstructionTemplate.map(|w| !w);
+                c.Sequence = c.Sequence.map(|w| !w);
+                c.Misc = Misc::truncating(!c.Misc.bits());
+            }
+        }
+        if dst && skip.Dst {
+            for row in s.Dst.DstBits.iter_mut() {
+                *row = row.map(|c| !c);
+            }
+        }
+        s
+    }
+    let corpus = corpus();
+    let vectors: Vec<&Vector> = corpus.vectors().map(|(_, v)| v).filter(|v| v.skip.is_some()).collect();
+    let checked = std::sync::atomic::AtomicUsize::new(0);
+    let problems: Vec<String> = vectors
+        .par_iter()
+        .filter_map(|v| {
+            let form = program_form(v).ok()?;
+            checked.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let skip = v.skip.clone().unwrap_or_default();
+            let (_, mut end) = harness_sfpu::vectors::expected_states(v).unwrap();
+            end.Addressing = Default::default();
+            let mut changes: Vec<(String, State)> =
+                (0..32).map(|l| (format!("lane {l}"), changed(&end, &skip, 1 << l, false))).collect();
+            changes.push(("every lane".into(), changed(&end, &skip, u32::MAX, false)));
+            changes.push(("Dst".into(), changed(&end, &skip, 0, true)));
+            changes.into_iter().find_map(|(what, s)| match epilogue_image(&form, &s) {
+                Ok(image) => {
+                    let wrong = mismatches(&form, &image);
+                    (!wrong.is_empty()).then(|| {
+                        format!(
+                            "{}: {} cells change with what it skips ({what}), the first: {}",
+                            v.id,
+                            wrong.len(),
+                            wrong[0]
+                        )
+                    })
+                }
+                Err(e) => Some(format!("{}: the readout, what it skips changed ({what}): {e}", v.id)),
+            })
+        })
+        .collect();
+    let checked = checked.into_inner();
+    assert!(checked > 500, "only {checked} program forms of vectors with skip");
+    assert!(
+        problems.is_empty(),
+        "{} of {checked} problem(s):\n{}",
+        problems.len(),
+        problems[..problems.len().min(25)].join("\n")
+    );
+}

@@ -33,7 +33,10 @@ pub use dst::{
 pub(crate) use serde_form::parse_uint;
 
 use crate::isa::Arch;
-pub use serde_form::{Hex, Index, PerLane, StateDoc, StateError, StateReadError};
+pub use serde_form::{
+    AddressingDoc, DstDoc, FlagStackDoc, FlagStackLevelDoc, Hex, Index, LaneBits, LoadMacroConfigDoc,
+    PerLane, StateDoc, StateError, StateReadError,
+};
 
 /// Lanes in the Vector Unit.
 pub const LANES: usize = 32;

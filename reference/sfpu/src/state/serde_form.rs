@@ -37,6 +37,12 @@
 //!
 //! A document for one chip that sets a location only the other chip has is refused.
 //!
+//! A golden vector's `post` gives no value for what its `skip` covers: a part or register whose
+//! every lane is covered is left out, and in a per-lane list the covered lanes are `null`, as are
+//! they in a lane mask, which is then written as a list of 32 lane bits (0, 1 or `null`), and in
+//! `FlagStack.depth` (a lane without a depth has no bits in `levels`). Only
+//! [`StateDoc::apply_stated_to`] takes such a document; everything else refuses a `null`.
+//!
 //! The format is documented for importers in `vectors/README.md`; this module is its
 //! implementation.
 
@@ -210,13 +216,19 @@ where
     d.deserialize_map(Unique(std::marker::PhantomData))
 }
 
-/// A per-lane value: one value for all lanes, or exactly 32 values.
+/// A per-lane value: one value for all lanes, or exactly 32 values. In a golden vector's `post`
+/// (only there) a lane may have no value, `null`: the lanes its `skip` covers, whose value is not
+/// promised ([`PerLane::Partial`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PerLane<T> {
     /// The same value in every lane.
     All(T),
     /// One value per lane, lane 0 first.
     Each(Vec<T>),
+    /// One value or none per lane, lane 0 first: `None` (`null`) where the document states no
+    /// value. [`StateDoc::apply_to`] refuses it; [`StateDoc::apply_stated_to`] leaves those lanes
+    /// as they are.
+    Partial(Vec<Option<T>>),
 }
 
 impl<T: Copy + PartialEq> PerLane<T> {
@@ -229,12 +241,40 @@ impl<T: Copy + PartialEq> PerLane<T> {
         }
     }
 
-    /// The value of each lane.
-    pub fn expand(&self) -> [T; LANES] {
+    /// The value of each lane, `None` where the document states none.
+    pub fn lanes(&self) -> [Option<T>; LANES] {
         match self {
-            PerLane::All(v) => [*v; LANES],
-            PerLane::Each(vs) => std::array::from_fn(|i| vs[i]),
+            PerLane::All(v) => [Some(*v); LANES],
+            PerLane::Each(vs) => std::array::from_fn(|i| vs.get(i).copied()),
+            PerLane::Partial(vs) => std::array::from_fn(|i| vs.get(i).copied().flatten()),
         }
+    }
+
+    /// The value of each lane, or `None` when some lane has none.
+    pub fn expand(&self) -> Option<[T; LANES]> {
+        let lanes = self.lanes();
+        let mut out = [lanes[0]?; LANES];
+        for (o, v) in out.iter_mut().zip(lanes) {
+            *o = v?;
+        }
+        Some(out)
+    }
+
+    /// The lanes that have a value, as a lane mask.
+    pub fn stated(&self) -> u32 {
+        self.lanes().iter().enumerate().fold(0, |m, (l, v)| m | ((v.is_some() as u32) << l))
+    }
+
+    /// The same values without those of the lanes in `mask` (`None` where that leaves no lane
+    /// with a value): how a vector's `post` leaves out what its `skip` covers.
+    pub fn without(&self, mask: u32) -> Option<PerLane<T>> {
+        if mask == 0 {
+            return Some(self.clone());
+        }
+        let lanes = self.lanes();
+        let kept: Vec<Option<T>> =
+            lanes.iter().enumerate().map(|(l, v)| v.filter(|_| (mask >> l) & 1 == 0)).collect();
+        kept.iter().any(Option::is_some).then_some(PerLane::Partial(kept))
     }
 }
 
@@ -243,6 +283,7 @@ impl<T: Serialize> Serialize for PerLane<T> {
         match self {
             PerLane::All(v) => v.serialize(s),
             PerLane::Each(vs) => vs.serialize(s),
+            PerLane::Partial(vs) => vs.serialize(s),
         }
     }
 }
@@ -256,8 +297,8 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for PerLane<T> {
                 f.write_str("one value for all lanes, or a list of exactly 32 values")
             }
             fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<PerLane<T>, A::Error> {
-                let mut out = Vec::with_capacity(LANES);
-                while let Some(v) = seq.next_element()? {
+                let mut out: Vec<Option<T>> = Vec::with_capacity(LANES);
+                while let Some(v) = seq.next_element::<Option<T>>()? {
                     out.push(v);
                     if out.len() > LANES {
                         return Err(de::Error::custom("more than 32 per-lane values"));
@@ -269,7 +310,11 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for PerLane<T> {
                         out.len()
                     )));
                 }
-                Ok(PerLane::Each(out))
+                if out.iter().all(Option::is_some) {
+                    Ok(PerLane::Each(out.into_iter().flatten().collect()))
+                } else {
+                    Ok(PerLane::Partial(out))
+                }
             }
             fn visit_u64<E: de::Error>(self, v: u64) -> Result<PerLane<T>, E> {
                 T::deserialize(de::value::U64Deserializer::new(v)).map(PerLane::All)
@@ -288,6 +333,111 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for PerLane<T> {
             }
         }
         d.deserialize_any(V(std::marker::PhantomData))
+    }
+}
+
+/// A per-lane boolean (`LaneFlags`, `UseLaneFlagsForLaneEnable`): a lane mask, bit `i` for lane
+/// `i`. In a golden vector's `post` (only there), where its `skip` covers some of the lanes, a
+/// list of exactly 32 entries instead, lane 0 first, each 0, 1 or `null` (no value: not promised)
+/// ([`LaneBits::Partial`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LaneBits {
+    /// Every lane's bit.
+    Mask(Hex<8>),
+    /// One bit or none per lane, lane 0 first.
+    Partial(Vec<Option<bool>>),
+}
+
+impl LaneBits {
+    /// Each lane's bit, `None` where the document states none.
+    pub fn lanes(&self) -> [Option<bool>; LANES] {
+        match self {
+            LaneBits::Mask(m) => std::array::from_fn(|l| Some((m.0 >> l) & 1 != 0)),
+            LaneBits::Partial(bits) => std::array::from_fn(|l| bits.get(l).copied().flatten()),
+        }
+    }
+
+    /// The mask, or `None` when some lane has no bit.
+    pub fn mask(&self) -> Option<u32> {
+        self.lanes().iter().enumerate().try_fold(0u32, |m, (l, b)| Some(m | ((((*b)?) as u32) << l)))
+    }
+
+    /// The lanes that have a bit, as a lane mask.
+    pub fn stated(&self) -> u32 {
+        self.lanes().iter().enumerate().fold(0, |m, (l, b)| m | ((b.is_some() as u32) << l))
+    }
+
+    /// The same bits without those of the lanes in `mask` (`None` where that leaves no lane with
+    /// a bit).
+    pub fn without(&self, mask: u32) -> Option<LaneBits> {
+        if mask == 0 {
+            return Some(self.clone());
+        }
+        let kept: Vec<Option<bool>> =
+            self.lanes().iter().enumerate().map(|(l, b)| b.filter(|_| (mask >> l) & 1 == 0)).collect();
+        kept.iter().any(Option::is_some).then_some(LaneBits::Partial(kept))
+    }
+}
+
+impl Serialize for LaneBits {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            LaneBits::Mask(m) => m.serialize(s),
+            LaneBits::Partial(bits) => {
+                bits.iter().map(|b| b.map(u8::from)).collect::<Vec<Option<u8>>>().serialize(s)
+            }
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for LaneBits {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = LaneBits;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a lane mask, or (in a vector's post) a list of 32 lane bits, each 0, 1 or null")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<LaneBits, A::Error> {
+                let mut out: Vec<Option<bool>> = Vec::with_capacity(LANES);
+                while let Some(b) = seq.next_element::<Option<u8>>()? {
+                    out.push(match b {
+                        None => None,
+                        Some(0) => Some(false),
+                        Some(1) => Some(true),
+                        Some(n) => {
+                            return Err(de::Error::custom(format!("a lane bit is 0, 1 or null, not {n}")));
+                        }
+                    });
+                    if out.len() > LANES {
+                        return Err(de::Error::custom("more than 32 lane bits"));
+                    }
+                }
+                if out.len() != LANES {
+                    return Err(de::Error::custom(format!(
+                        "a list of lane bits needs exactly 32 entries, found {}",
+                        out.len()
+                    )));
+                }
+                Ok(LaneBits::Partial(out))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<LaneBits, E> {
+                Hex::<8>::deserialize(de::value::U64Deserializer::new(v)).map(LaneBits::Mask)
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<LaneBits, E> {
+                Hex::<8>::deserialize(de::value::I64Deserializer::new(v)).map(LaneBits::Mask)
+            }
+            fn visit_u128<E: de::Error>(self, v: u128) -> Result<LaneBits, E> {
+                Hex::<8>::deserialize(de::value::U128Deserializer::new(v)).map(LaneBits::Mask)
+            }
+            fn visit_i128<E: de::Error>(self, v: i128) -> Result<LaneBits, E> {
+                Hex::<8>::deserialize(de::value::I128Deserializer::new(v)).map(LaneBits::Mask)
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<LaneBits, E> {
+                Hex::<8>::deserialize(de::value::StrDeserializer::new(v)).map(LaneBits::Mask)
+            }
+        }
+        d.deserialize_any(V)
     }
 }
 
@@ -469,10 +619,10 @@ pub struct StateDoc {
     pub LReg: BTreeMap<Index, PerLane<Hex<8>>>,
     /// `LaneFlags` as a lane mask.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub LaneFlags: Option<Hex<8>>,
+    pub LaneFlags: Option<LaneBits>,
     /// `UseLaneFlagsForLaneEnable` as a lane mask.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub UseLaneFlagsForLaneEnable: Option<Hex<8>>,
+    pub UseLaneFlagsForLaneEnable: Option<LaneBits>,
     /// The flag stacks.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub FlagStack: Option<FlagStackDoc>,
@@ -513,10 +663,6 @@ fn mask_of(bits: &[bool; LANES]) -> u32 {
     bits.iter().enumerate().fold(0, |m, (i, &b)| m | ((b as u32) << i))
 }
 
-fn bools_of(mask: u32) -> [bool; LANES] {
-    std::array::from_fn(|i| (mask >> i) & 1 != 0)
-}
-
 impl StateDoc {
     /// The sparse form of `state`: every part equal to its default is omitted (and `arch` for
     /// Blackhole).
@@ -537,9 +683,9 @@ impl StateDoc {
             doc.LReg.insert(Index(reg as u16), PerLane::compact(&state.LReg[reg].map(Hex)));
         }
         let flags = mask_of(&state.LaneFlags);
-        doc.LaneFlags = (flags != 0).then_some(Hex(flags));
+        doc.LaneFlags = (flags != 0).then_some(LaneBits::Mask(Hex(flags)));
         let use_flags = mask_of(&state.UseLaneFlagsForLaneEnable);
-        doc.UseLaneFlagsForLaneEnable = (use_flags != 0).then_some(Hex(use_flags));
+        doc.UseLaneFlagsForLaneEnable = (use_flags != 0).then_some(LaneBits::Mask(Hex(use_flags)));
         let depths: [u8; LANES] = std::array::from_fn(|l| state.FlagStack[l].len() as u8);
         let max_depth = depths.iter().copied().max().unwrap_or(0) as usize;
         if max_depth > 0 {
@@ -636,10 +782,11 @@ impl StateDoc {
             }
         }
         if before.LaneFlags != after.LaneFlags {
-            doc.LaneFlags = Some(Hex(mask_of(&after.LaneFlags)));
+            doc.LaneFlags = Some(LaneBits::Mask(Hex(mask_of(&after.LaneFlags))));
         }
         if before.UseLaneFlagsForLaneEnable != after.UseLaneFlagsForLaneEnable {
-            doc.UseLaneFlagsForLaneEnable = Some(Hex(mask_of(&after.UseLaneFlagsForLaneEnable)));
+            doc.UseLaneFlagsForLaneEnable =
+                Some(LaneBits::Mask(Hex(mask_of(&after.UseLaneFlagsForLaneEnable))));
         }
         if before.FlagStack != after.FlagStack {
             doc.FlagStack = Some(
@@ -739,18 +886,73 @@ impl StateDoc {
     }
 
     /// The state this document describes: every omitted part takes its default (zero, false,
-    /// empty, valid), the constant LRegs take their constants.
+    /// empty, valid), the constant LRegs take their constants. Every lane the document lists must
+    /// have a value (no `null`).
     pub fn to_state(&self) -> Result<State, StateError> {
         let mut s = State::reset(self.arch(), &ResetValues::ZEROS);
         self.apply_to(&mut s)?;
         Ok(s)
     }
 
-    /// Writes every part this document mentions into `s`, leaving the other parts as they are.
-    /// Golden vectors use this for their expected post-state, which lists only what changes. A
-    /// document that names a chip must name `s`'s, and no document may set a location `s`'s chip
-    /// does not have.
+    /// The first part with a lane the document gives no value (`null`), named, if there is one.
+    pub fn first_unstated(&self) -> Option<String> {
+        let lane = |stated: u32| (!stated).trailing_zeros();
+        let mut parts: Vec<(String, u32)> = Vec::new();
+        if let Some(v) = &self.SFPSHFT2_vc0 {
+            parts.push(("SFPSHFT2_vc0".into(), v.stated()));
+        }
+        for (Index(reg), v) in &self.LReg {
+            parts.push((format!("LReg.{reg}"), v.stated()));
+        }
+        if let Some(b) = &self.LaneFlags {
+            parts.push(("LaneFlags".into(), b.stated()));
+        }
+        if let Some(b) = &self.UseLaneFlagsForLaneEnable {
+            parts.push(("UseLaneFlagsForLaneEnable".into(), b.stated()));
+        }
+        if let Some(fs) = &self.FlagStack {
+            parts.push(("FlagStack.depth".into(), fs.depth.stated()));
+        }
+        if let Some(v) = &self.LaneConfig {
+            parts.push(("LaneConfig".into(), v.stated()));
+        }
+        if let Some(lmc) = &self.LoadMacroConfig {
+            for (Index(i), v) in &lmc.InstructionTemplate {
+                parts.push((format!("LoadMacroConfig.InstructionTemplate.{i}"), v.stated()));
+            }
+            for (Index(i), v) in &lmc.Sequence {
+                parts.push((format!("LoadMacroConfig.Sequence.{i}"), v.stated()));
+            }
+            if let Some(v) = &lmc.Misc {
+                parts.push(("LoadMacroConfig.Misc".into(), v.stated()));
+            }
+        }
+        if let Some(v) = &self.PRNG {
+            parts.push(("PRNG".into(), v.stated()));
+        }
+        parts
+            .into_iter()
+            .find(|(_, stated)| *stated != u32::MAX)
+            .map(|(part, stated)| format!("{part}: lane {} has no value (null)", lane(stated)))
+    }
+
+    /// Writes every part this document mentions into `s`, leaving the other parts as they are. A
+    /// document that names a chip must name `s`'s, no document may set a location `s`'s chip does
+    /// not have, and every lane it lists must have a value: a lane without one (`null`, which
+    /// only a golden vector's `post` may hold) is refused; see [`StateDoc::apply_stated_to`].
     pub fn apply_to(&self, s: &mut State) -> Result<(), StateError> {
+        if let Some(what) = self.first_unstated() {
+            return Err(StateError::new(format!(
+                "{what}: only a golden vector's post may leave a lane without a value"
+            )));
+        }
+        self.apply_stated_to(s)
+    }
+
+    /// [`StateDoc::apply_to`] for a golden vector's `post`, which lists only what the program
+    /// changes and gives no value (`null`) for the lanes its `skip` covers: those lanes are left
+    /// as they are in `s`, as the parts the document omits are.
+    pub fn apply_stated_to(&self, s: &mut State) -> Result<(), StateError> {
         if let Some(arch) = self.arch
             && arch != s.arch()
         {
@@ -761,35 +963,44 @@ impl StateDoc {
         }
         self.check_chip(s.arch())?;
         if let (Some(vc0), Some(wh)) = (&self.SFPSHFT2_vc0, s.wormhole_mut()) {
-            wh.SFPSHFT2_vc0 = vc0.expand().map(|h| h.0);
+            for (l, v) in vc0.lanes().iter().enumerate() {
+                if let Some(v) = v {
+                    wh.SFPSHFT2_vc0[l] = v.0;
+                }
+            }
         }
         for (&Index(reg), values) in &self.LReg {
             let reg = reg as usize;
             if reg >= NUM_LREGS {
                 return Err(StateError::new(format!("LReg.{reg}: there are only 17 LRegs (0..=16)")));
             }
-            let lanes = values.expand().map(|h| h.0);
-            if let Some(c) = lreg_constant(reg, 0) {
-                for (lane, &v) in lanes.iter().enumerate() {
-                    let want = lreg_constant(reg, lane).unwrap_or(c);
-                    if v != want {
-                        return Err(StateError::new(format!(
-                            "LReg.{reg}: LReg[{reg}] is a constant register (lane {lane} holds 0x{want:08x}); it cannot be set to 0x{v:08x}"
-                        )));
+            for (lane, v) in values.lanes().iter().enumerate() {
+                let Some(Hex(v)) = *v else { continue };
+                if let Some(want) = lreg_constant(reg, lane)
+                    && v != want
+                {
+                    return Err(StateError::new(format!(
+                        "LReg.{reg}: LReg[{reg}] is a constant register (lane {lane} holds 0x{want:08x}); it cannot be set to 0x{v:08x}"
+                    )));
+                }
+                s.LReg[reg][lane] = v;
+            }
+        }
+        for (bits, part) in [
+            (&self.LaneFlags, &mut s.LaneFlags),
+            (&self.UseLaneFlagsForLaneEnable, &mut s.UseLaneFlagsForLaneEnable),
+        ] {
+            if let Some(bits) = bits {
+                for (l, b) in bits.lanes().iter().enumerate() {
+                    if let Some(b) = b {
+                        part[l] = *b;
                     }
                 }
             }
-            s.LReg[reg] = lanes;
-        }
-        if let Some(m) = self.LaneFlags {
-            s.LaneFlags = bools_of(m.0);
-        }
-        if let Some(m) = self.UseLaneFlagsForLaneEnable {
-            s.UseLaneFlagsForLaneEnable = bools_of(m.0);
         }
         if let Some(fs) = &self.FlagStack {
-            let depths = fs.depth.expand();
-            let max_depth = depths.iter().copied().max().unwrap_or(0) as usize;
+            let depths = fs.depth.lanes();
+            let max_depth = depths.iter().flatten().copied().max().unwrap_or(0) as usize;
             if max_depth > FLAG_STACK_CAPACITY {
                 return Err(StateError::new(format!(
                     "FlagStack.depth: a flag stack holds at most {FLAG_STACK_CAPACITY} entries, found {max_depth}"
@@ -802,14 +1013,17 @@ impl StateDoc {
                 )));
             }
             for (k, level) in fs.levels.iter().enumerate() {
-                let present = (0..LANES).fold(0u32, |m, l| m | (((depths[l] as usize > k) as u32) << l));
+                // A lane without a depth (`null`) has no entries here: its bits are 0, as are
+                // those of a lane whose stack is shallower than the level.
+                let present = (0..LANES)
+                    .fold(0u32, |m, l| m | ((depths[l].is_some_and(|d| d as usize > k) as u32) << l));
                 for (name, bits) in [
                     ("LaneFlags", level.LaneFlags.0),
                     ("UseLaneFlagsForLaneEnable", level.UseLaneFlagsForLaneEnable.0),
                 ] {
                     if bits & !present != 0 {
                         return Err(StateError::new(format!(
-                            "FlagStack.levels[{k}].{name}: 0x{bits:08x} sets lanes whose stack is shallower than {} (lanes 0x{:08x})",
+                            "FlagStack.levels[{k}].{name}: 0x{bits:08x} sets lanes whose stack is shallower than {} or has no depth (lanes 0x{:08x})",
                             k + 1,
                             bits & !present
                         )));
@@ -817,10 +1031,14 @@ impl StateDoc {
                 }
             }
             for l in 0..LANES {
-                let entries: Vec<FlagStackEntry> = (0..depths[l] as usize)
-                    .map(|k| FlagStackEntry {
-                        LaneFlags: (fs.levels[k].LaneFlags.0 >> l) & 1 != 0,
-                        UseLaneFlagsForLaneEnable: (fs.levels[k].UseLaneFlagsForLaneEnable.0 >> l) & 1 != 0,
+                let Some(depth) = depths[l] else { continue };
+                let entries: Vec<FlagStackEntry> = fs
+                    .levels
+                    .iter()
+                    .take(depth as usize)
+                    .map(|level| FlagStackEntry {
+                        LaneFlags: (level.LaneFlags.0 >> l) & 1 != 0,
+                        UseLaneFlagsForLaneEnable: (level.UseLaneFlagsForLaneEnable.0 >> l) & 1 != 0,
                     })
                     .collect();
                 s.FlagStack[l] = FlagStack::from_entries(&entries)
@@ -828,7 +1046,8 @@ impl StateDoc {
             }
         }
         if let Some(lc) = &self.LaneConfig {
-            for (l, v) in lc.expand().iter().enumerate() {
+            for (l, v) in lc.lanes().iter().enumerate() {
+                let Some(v) = v else { continue };
                 s.LaneConfig[l] =
                     LaneConfig::new(v.0).map_err(|e| StateError::new(format!("LaneConfig lane {l}: {e}")))?;
             }
@@ -843,7 +1062,8 @@ impl StateDoc {
                             "LoadMacroConfig.{name}.{i}: the index is 0..=3"
                         )));
                     }
-                    for (l, v) in values.expand().iter().enumerate() {
+                    for (l, v) in values.lanes().iter().enumerate() {
+                        let Some(v) = v else { continue };
                         let cfg: &mut LoadMacroConfig = &mut s.LoadMacroConfig[l];
                         if is_template {
                             cfg.InstructionTemplate[i as usize] = v.0;
@@ -854,7 +1074,8 @@ impl StateDoc {
                 }
             }
             if let Some(misc) = &lmc.Misc {
-                for (l, v) in misc.expand().iter().enumerate() {
+                for (l, v) in misc.lanes().iter().enumerate() {
+                    let Some(v) = v else { continue };
                     s.LoadMacroConfig[l].Misc = Misc::new(v.0).ok_or_else(|| {
                         StateError::new(format!(
                             "LoadMacroConfig.Misc lane {l}: 0x{:x} does not fit in 12 bits",
@@ -865,7 +1086,11 @@ impl StateDoc {
             }
         }
         if let Some(prng) = &self.PRNG {
-            s.PRNG = prng.expand().map(|h| h.0);
+            for (l, v) in prng.lanes().iter().enumerate() {
+                if let Some(v) = v {
+                    s.PRNG[l] = v.0;
+                }
+            }
         }
         if let Some(dst) = &self.Dst {
             for (&Index(r), cells) in &dst.rows {
@@ -1134,6 +1359,91 @@ mod tests {
         let doc: StateDoc = serde_yaml::from_str("arch: wormhole").unwrap();
         let mut bh = State::reset(Arch::Blackhole, &ResetValues::ZEROS);
         assert!(doc.apply_to(&mut bh).unwrap_err().to_string().contains("the document is for wormhole"));
+    }
+
+    /// A `post` may give no value (`null`) for some lanes: of a per-lane list, of a lane mask
+    /// written as 32 lane bits, of `FlagStack.depth`. [`StateDoc::apply_stated_to`] leaves those
+    /// lanes as they were and writes the others; everything else refuses the document, naming
+    /// the part and the lane.
+    #[test]
+    fn lanes_without_a_value_are_left_as_they_are() {
+        let nulls = |values: &str, at: &[usize]| -> String {
+            let items: Vec<String> = (0..LANES)
+                .map(|l| if at.contains(&l) { "null".into() } else { values.to_string() })
+                .collect();
+            format!("[{}]", items.join(", "))
+        };
+        let bits = |one: &[usize], none: &[usize]| -> String {
+            let items: Vec<&str> = (0..LANES)
+                .map(|l| {
+                    if none.contains(&l) {
+                        "null"
+                    } else if one.contains(&l) {
+                        "1"
+                    } else {
+                        "0"
+                    }
+                })
+                .collect();
+            format!("[{}]", items.join(", "))
+        };
+        let text = format!(
+            "LReg:\n  3: {}\nLaneFlags: {}\nPRNG: {}\nFlagStack:\n  depth: {}\n  levels:\n    - {{LaneFlags: 0x00000002}}\n",
+            nulls("0x00000007", &[0, 31]),
+            bits(&[1], &[2]),
+            nulls("0x00000005", &[4]),
+            nulls("1", &[6]),
+        );
+        let doc: StateDoc = serde_yaml::from_str(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        let mut before = rich_state();
+        before.LReg[3][0] = 0x1111;
+        before.LaneFlags[2] = true;
+        let mut s = before.clone();
+        doc.apply_stated_to(&mut s).unwrap();
+        // The lanes with a value take it; those without keep what they had.
+        assert_eq!((s.LReg[3][0], s.LReg[3][31], s.LReg[3][5]), (0x1111, before.LReg[3][31], 7));
+        assert_eq!((s.LaneFlags[1], s.LaneFlags[2], s.LaneFlags[5]), (true, true, false));
+        assert_eq!((s.PRNG[4], s.PRNG[3]), (before.PRNG[4], 5));
+        assert_eq!(s.FlagStack[6], before.FlagStack[6]);
+        assert_eq!(
+            s.FlagStack[1].entries(),
+            [FlagStackEntry { LaneFlags: true, UseLaneFlagsForLaneEnable: false }]
+        );
+        assert_eq!(s.FlagStack[4].entries().len(), 1, "lane 4's second entry is gone");
+        // Written back (YAML and JSON), the nulls stay nulls.
+        let back: StateDoc = serde_json::from_str(&serde_json::to_string(&doc).unwrap()).unwrap();
+        assert_eq!(back, doc);
+        assert_eq!(doc.PRNG.as_ref().map(PerLane::stated), Some(!(1 << 4)));
+        // Anything but a vector's post refuses them, naming the first part and lane.
+        let err = doc.apply_to(&mut before.clone()).unwrap_err().to_string();
+        assert!(err.starts_with("LReg.3: lane 0 has no value (null)"), "{err}");
+        let err = State::from_yaml(&format!("PRNG: {}", nulls("0x1", &[9]))).unwrap_err().to_string();
+        assert!(err.contains("PRNG: lane 9 has no value (null)"), "{err}");
+        // A lane without a depth has no bits in the levels; lane bits are 0, 1 or null.
+        let err = serde_yaml::from_str::<StateDoc>(&format!(
+            "FlagStack:\n  depth: {}\n  levels:\n    - {{LaneFlags: 0x00000040}}\n",
+            nulls("1", &[6])
+        ))
+        .unwrap()
+        .apply_stated_to(&mut before.clone())
+        .unwrap_err()
+        .to_string();
+        assert!(
+            err.contains("sets lanes whose stack is shallower than 1 or has no depth (lanes 0x00000040)"),
+            "{err}"
+        );
+        let err =
+            serde_yaml::from_str::<StateDoc>(&format!("LaneFlags: {}", bits(&[], &[]).replacen('0', "2", 1)))
+                .unwrap_err()
+                .to_string();
+        assert!(err.contains("a lane bit is 0, 1 or null, not 2"), "{err}");
+        // `without` leaves out the lanes of a mask, and nothing when they are all of them.
+        let all7 = PerLane::All(Hex::<8>(7));
+        assert_eq!(all7.without(u32::MAX), None);
+        assert_eq!(all7.without(0), Some(all7.clone()));
+        assert_eq!(all7.without(1).map(|p| p.stated()), Some(!1));
+        assert_eq!(LaneBits::Mask(Hex(0b10)).without(0b1).and_then(|b| b.mask()), None);
+        assert_eq!(LaneBits::Mask(Hex(0b10)).mask(), Some(0b10));
     }
 
     #[test]

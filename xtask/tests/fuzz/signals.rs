@@ -2,8 +2,9 @@
 //! passes the signal on to libFuzzer (which stops and prints its final statistics), prints its
 //! summary with what the run found, leaves no fuzzer running, and exits with `128 + signal`;
 //! `--rate` likewise reports the chip it was measuring and removes its scratch corpus.
-//! Skipped, with the reason printed, only when cargo-fuzz is not installed, and then only without
-//! `SFPU_REQUIRE_CARGO_FUZZ=1` (which CI sets). Unix only (signals, process groups, `/proc`).
+//! The two that run cargo-fuzz are reported ignored when it is not installed, except under
+//! `SFPU_REQUIRE_CARGO_FUZZ=1` (which CI sets; see `main.rs`). Unix only (signals, process
+//! groups, `/proc`).
 
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
@@ -11,7 +12,7 @@ use std::process::{Command, ExitStatus, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use crate::common::{XTASK, cargo_fuzz_available, root};
+use crate::{XTASK, root};
 
 /// The processes whose command line contains `needle` (other than this one).
 fn processes_with(needle: &str) -> Vec<u32> {
@@ -129,11 +130,7 @@ fn none_left(needle: &str) {
     }
 }
 
-#[test]
-fn a_fuzzing_run_stopped_by_sigint_prints_its_summary() {
-    if !cargo_fuzz_available() {
-        return;
-    }
+pub fn a_fuzzing_run_stopped_by_sigint_prints_its_summary() {
     let corpus = root().join("fuzz/corpus/decode");
     let needle = corpus.display().to_string();
     let _cleanup = Cleanup(needle.clone());
@@ -157,11 +154,7 @@ fn a_fuzzing_run_stopped_by_sigint_prints_its_summary() {
 /// `--rate` stopped while it measures the first chip: that chip's figures without a verdict, the
 /// other chip named as not measured, no fuzzer left, and the scratch corpus (in `/dev/shm`, memory)
 /// removed.
-#[test]
-fn a_rate_measurement_stopped_by_sigint_reports_what_it_measured() {
-    if !cargo_fuzz_available() {
-        return;
-    }
+pub fn a_rate_measurement_stopped_by_sigint_reports_what_it_measured() {
     // The scratch folders are named after the runner's process id, known only once it runs.
     let folders = |pid: u32| -> Vec<PathBuf> {
         [Path::new("/dev/shm").to_path_buf(), std::env::temp_dir()]
@@ -193,8 +186,7 @@ fn a_rate_measurement_stopped_by_sigint_reports_what_it_measured() {
 /// build and passes the signal on to) stopped by SIGINT after its first row: the finished rows
 /// stay printed, the unfinished one is named, and the exit status is 128 + SIGINT. Needs no
 /// cargo-fuzz.
-#[test]
-fn a_throughput_measurement_stopped_by_sigint_keeps_its_finished_rows() {
+pub fn a_throughput_measurement_stopped_by_sigint_keeps_its_finished_rows() {
     let mut child = Command::new(XTASK)
         .args(["fuzz", "--throughput-inner"])
         .current_dir(root())
