@@ -488,7 +488,10 @@ impl Protocol for ToyDut {
             .map_err(|e| ProtocolError::new(format!("`hello` answer: `chips`: {e}")))
     }
 
-    fn hello_declaration(_: &serde_json::Map<String, Value>) -> Result<Option<()>, ProtocolError> {
+    fn hello_declaration(
+        _: &serde_json::Map<String, Value>,
+        _: Option<&[String]>,
+    ) -> Result<Option<()>, ProtocolError> {
         Ok(None)
     }
 

@@ -60,7 +60,10 @@ impl Protocol for AmxDut {
         Ok(out)
     }
 
-    fn hello_declaration(_: &serde_json::Map<String, Value>) -> Result<Option<()>, ProtocolError> {
+    fn hello_declaration(
+        _: &serde_json::Map<String, Value>,
+        _: Option<&[String]>,
+    ) -> Result<Option<()>, ProtocolError> {
         Ok(None)
     }
 

@@ -212,6 +212,26 @@ pub struct CampaignResult {
     pub records: Vec<((String, String), CaseRecord)>,
 }
 
+/// Appends to `kept` the items of `later`, in order, that a cap of `keep` per cell still allows:
+/// an item's cell is `cell_of(item)`, and `before(cell)` of the cell's are counted already.
+fn append_capped<T>(
+    kept: &mut Vec<T>,
+    later: Vec<T>,
+    keep: usize,
+    cell_of: impl Fn(&T) -> (String, String),
+    before: impl Fn(&(String, String)) -> u64,
+) {
+    let mut room: BTreeMap<(String, String), u64> = BTreeMap::new();
+    for item in later {
+        let left =
+            room.entry(cell_of(&item)).or_insert_with_key(|cell| (keep as u64).saturating_sub(before(cell)));
+        if *left > 0 {
+            *left -= 1;
+            kept.push(item);
+        }
+    }
+}
+
 /// The cases of a cell that did not pass.
 fn not_passed(c: &CellCounts) -> u64 {
     c.failures + c.errors + c.unsupported + c.not_applicable
@@ -301,28 +321,21 @@ impl CampaignResult {
     /// added here one by one: counts add up, first reasons and examples stay first, and of
     /// `later`'s kept failures a cell keeps only as many as its `keep` still allows.
     pub fn absorb(&mut self, later: CampaignResult, keep: usize) {
-        let mut room: BTreeMap<(String, String), u64> = BTreeMap::new();
-        for (key, record) in later.records {
-            let left = room.entry(key.clone()).or_insert_with_key(|key| {
-                (keep as u64).saturating_sub(self.cells.get(key).map_or(0, not_passed))
-            });
-            if *left > 0 {
-                *left -= 1;
-                self.records.push((key, record));
-            }
-        }
-        let mut room: BTreeMap<(String, String), usize> = BTreeMap::new();
-        for f in later.failures {
-            let key = (f.instruction.clone(), f.mode.clone());
-            let left = room.entry(key).or_insert_with_key(|key| {
-                let before = self.cells.get(key).map_or(0, |c| (c.failures + c.errors) as usize);
-                keep.saturating_sub(before)
-            });
-            if *left > 0 {
-                *left -= 1;
-                self.failures.push(f);
-            }
-        }
+        let cells = &self.cells;
+        append_capped(
+            &mut self.records,
+            later.records,
+            keep,
+            |(key, _)| key.clone(),
+            |key| cells.get(key).map_or(0, not_passed),
+        );
+        append_capped(
+            &mut self.failures,
+            later.failures,
+            keep,
+            |f| (f.instruction.clone(), f.mode.clone()),
+            |key| cells.get(key).map_or(0, |c| c.failures + c.errors),
+        );
         for (key, counts) in later.cells {
             let c = self.cells.entry(key).or_default();
             c.cases += counts.cases;

@@ -70,11 +70,12 @@ impl Protocol for SfpuDut {
 
     fn hello_declaration(
         fields: &serde_json::Map<String, Value>,
+        reads: Option<&[String]>,
     ) -> Result<Option<Declaration>, ProtocolError> {
         let features = strings(fields, "features")?;
         let refuses = strings(fields, "refuses")?;
         // A DUT whose `reads` leaves out the latch never sees it: it does not model it.
-        let latch_unread = strings(fields, "reads")?.is_some_and(|r| !r.iter().any(|f| f == "SFPSHFT2_vc0"));
+        let latch_unread = reads.is_some_and(|r| !r.iter().any(|f| f == "SFPSHFT2_vc0"));
         if features.is_none() && refuses.is_none() && !latch_unread {
             return Ok(None);
         }

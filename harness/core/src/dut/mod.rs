@@ -133,9 +133,11 @@ pub trait Protocol: Send + Sync + 'static {
     /// The chips a DUT's hello names, from its fields (`archs`, `chips`); the default when it
     /// names none.
     fn hello_chips(fields: &serde_json::Map<String, Value>) -> Result<Vec<String>, ProtocolError>;
-    /// The declaration of a DUT's hello, from its fields; `None` when it declares nothing.
+    /// The declaration of a DUT's hello, from its fields and the optional state fields it says it
+    /// reads (`reads`, validated; `None` when absent); `None` when it declares nothing.
     fn hello_declaration(
         fields: &serde_json::Map<String, Value>,
+        reads: Option<&[String]>,
     ) -> Result<Option<<Self::Isa as Isa>::Declaration>, ProtocolError>;
     /// The fields a hello may have beyond `protocol`, `name`, `version`, `isa` and `reads`.
     const HELLO_FIELDS: &'static [&'static str];
@@ -249,52 +251,34 @@ pub fn parse_answer<P: Protocol>(line: &[u8]) -> Result<AnswerOf<P>, ProtocolErr
                     )));
                 }
             }
-            let reads = match map.get("reads") {
+            let reads = match map.remove("reads") {
                 None => None,
-                Some(Value::Array(items)) => {
-                    let mut reads = Vec::new();
-                    for item in items {
-                        match item {
-                            Value::String(f) if P::OPTIONAL_STATE_FIELDS.contains(&f.as_str()) => {
-                                reads.push(f.clone())
-                            }
-                            other => {
-                                return Err(ProtocolError::new(format!(
-                                    "`hello` answer: `reads`: {} is not an optional state field of {} ({})",
-                                    quote(&other.to_string()),
-                                    P::PROTOCOL,
-                                    if P::OPTIONAL_STATE_FIELDS.is_empty() {
-                                        "it has none".to_string()
-                                    } else {
-                                        P::OPTIONAL_STATE_FIELDS
-                                            .iter()
-                                            .map(|f| format!("`{f}`"))
-                                            .collect::<Vec<_>>()
-                                            .join(", ")
-                                    }
-                                )));
-                            }
-                        }
+                Some(v) => {
+                    let reads: Vec<String> = serde_json::from_value(v).map_err(|_| {
+                        ProtocolError::new("`hello` answer: `reads` must be an array of strings")
+                    })?;
+                    if let Some(bad) = reads.iter().find(|f| !P::OPTIONAL_STATE_FIELDS.contains(&f.as_str()))
+                    {
+                        let known: Vec<String> =
+                            P::OPTIONAL_STATE_FIELDS.iter().map(|f| format!("`{f}`")).collect();
+                        return Err(ProtocolError::new(format!(
+                            "`hello` answer: `reads`: `{}` is not an optional state field of {} ({})",
+                            quote(bad),
+                            P::PROTOCOL,
+                            if known.is_empty() { "it has none".to_string() } else { known.join(", ") }
+                        )));
                     }
                     Some(reads)
                 }
-                Some(other) => {
-                    return Err(ProtocolError::new(format!(
-                        "`hello` answer: `reads` must be an array of strings, not {}",
-                        json_kind(other)
-                    )));
-                }
             };
-            if let Some(unknown) =
-                map.keys().find(|k| k.as_str() != "reads" && !P::HELLO_FIELDS.contains(&k.as_str()))
-            {
+            if let Some(unknown) = map.keys().find(|k| !P::HELLO_FIELDS.contains(&k.as_str())) {
                 return Err(ProtocolError::new(format!(
                     "`hello` answer: unknown field `{}`, expected one of `protocol`, `name`, `version`, `reads`, {}",
                     quote(unknown),
                     P::HELLO_FIELDS.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(", ")
                 )));
             }
-            let declaration = P::hello_declaration(&map)?;
+            let declaration = P::hello_declaration(&map, reads.as_deref())?;
             let chips = P::hello_chips(&map)?;
             Ok(Answer::Hello { protocol, name, version, declaration, chips, reads })
         }
